@@ -1,0 +1,173 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/google/uuid"
+)
+
+// errEnded is returned by a run's writes once the task has ended: the loop
+// takes it as the signal to unwind.
+var errEnded = errors.New("task has ended")
+
+// run is one task in progress. mu serialises every write the task makes,
+// from the loop, the stream flusher and Stop alike; once done is set, no
+// write gets through.
+type run struct {
+	r       *Runner
+	cancel  context.CancelFunc
+	answers chan string
+
+	mu   sync.Mutex
+	task chat.Task
+	done bool
+}
+
+// storeCtx is the context of the run's writes: never the task's own, which
+// Stop cancels, so the final state is always written.
+func storeCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 30*time.Second)
+}
+
+func (rn *run) snapshot() chat.Task {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return rn.task
+}
+
+// update changes the task, stores it and publishes it.
+func (rn *run) update(change func(t *chat.Task)) error {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done {
+		return errEnded
+	}
+	next := rn.task
+	change(&next)
+	ctx, cancel := storeCtx()
+	defer cancel()
+	if err := rn.r.opts.Store.UpdateTask(ctx, next); err != nil {
+		return err
+	}
+	rn.task = next
+	rn.r.opts.Events.TaskUpdated(next)
+	return nil
+}
+
+// newMessage returns a message of this task with a fresh id.
+func (rn *run) newMessage(role chat.Role, content string) chat.Message {
+	t := rn.snapshot()
+	return chat.Message{
+		ID:             uuid.NewString(),
+		ConversationID: t.ConversationID,
+		TaskID:         t.ID,
+		Role:           role,
+		Content:        content,
+		Step:           t.StepCount,
+		CreatedAt:      time.Now().UTC(),
+	}
+}
+
+// add stores a new message and publishes it.
+func (rn *run) add(m chat.Message) (chat.Message, error) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done {
+		return m, errEnded
+	}
+	ctx, cancel := storeCtx()
+	defer cancel()
+	stored, err := rn.r.opts.Store.AddMessage(ctx, m)
+	if err != nil {
+		return m, err
+	}
+	rn.r.opts.Events.MessageStored(stored)
+	return stored, nil
+}
+
+// appendText stores streamed text at the end of a message and publishes it
+// as a delta.
+func (rn *run) appendText(id, text string) error {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done {
+		return errEnded
+	}
+	ctx, cancel := storeCtx()
+	defer cancel()
+	m, err := rn.r.opts.Store.AppendContent(ctx, id, text)
+	if err != nil {
+		return err
+	}
+	rn.r.opts.Events.MessageDelta(Delta{
+		ConversationID: m.ConversationID, TaskID: m.TaskID, MessageID: m.ID,
+		Offset: len(m.Content) - len(text), Text: text, Rev: m.Rev,
+	})
+	return nil
+}
+
+// replace stores a message's final content and tool calls and publishes it.
+func (rn *run) replace(m chat.Message) (chat.Message, error) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done {
+		return m, errEnded
+	}
+	ctx, cancel := storeCtx()
+	defer cancel()
+	stored, err := rn.r.opts.Store.UpdateMessage(ctx, m)
+	if err != nil {
+		return m, err
+	}
+	rn.r.opts.Events.MessageStored(stored)
+	return stored, nil
+}
+
+// finish ends the task with status, unless it has already ended, and reports
+// whether this call ended it. Open tool calls get results and the notice (if
+// any) is stored with the final state, in one transaction.
+func (rn *run) finish(status chat.TaskStatus, errMsg, notice string) (bool, error) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done {
+		return false, nil
+	}
+	rn.done = true
+	defer rn.r.release(rn)
+	ctx, cancel := storeCtx()
+	defer cancel()
+	final := endTask(rn.task, status, errMsg)
+	msgs, err := rn.r.opts.Store.TaskMessages(ctx, final.ID)
+	if err != nil {
+		return true, err
+	}
+	stored, err := rn.r.opts.Store.FinishTask(ctx, final, closingMessages(final, msgs, notice))
+	if err != nil {
+		return true, err
+	}
+	rn.task = final
+	for _, m := range stored {
+		rn.r.opts.Events.MessageStored(m)
+	}
+	rn.r.opts.Events.TaskUpdated(final)
+	return true, nil
+}
+
+// answer hands the user's answer to a task waiting in ask_user.
+func (rn *run) answer(text string) error {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done || rn.task.Status != chat.StatusWaitingUser {
+		return chat.Errorf(chat.CodeConflict, "the task is not waiting for an answer (it is %s)", rn.task.Status)
+	}
+	select {
+	case rn.answers <- text:
+		return nil
+	default:
+		return chat.Errorf(chat.CodeConflict, "the question has already been answered")
+	}
+}

@@ -1,0 +1,356 @@
+// Package agent runs Errand's agent tasks: the AgentTaskRunner.
+//
+// Each task runs its loop in a goroutine of its own, owned by the Runner,
+// which keeps the task's cancel func. Every change to a task or its messages
+// is stored first and published after (Events), so the frontend never shows
+// what the database does not hold. A task ends exactly once: whoever ends it
+// first — the loop (completed, error) or Stop (cancelled) — writes the final
+// state, and the loop's later writes are dropped.
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
+	"github.com/google/uuid"
+)
+
+// Delta is streamed text appended to a stored message. Offset is the length
+// in bytes of the message's content before Text; a receiver whose copy is not
+// that long has missed something and should reload.
+type Delta struct {
+	ConversationID string `json:"conversationId"`
+	TaskID         string `json:"taskId"`
+	MessageID      string `json:"messageId"`
+	Offset         int    `json:"offset"`
+	Text           string `json:"text"`
+	Rev            int    `json:"rev"`
+}
+
+// Events receives what the runner has stored, in the order it was stored
+// for any one task. Implementations must not block for long.
+type Events interface {
+	TaskUpdated(t chat.Task)
+	MessageStored(m chat.Message)
+	MessageDelta(d Delta)
+	ConversationUpdated(c chat.Conversation)
+}
+
+// Options configures a Runner. Store, Provider and Events are required.
+type Options struct {
+	Store    chat.Store
+	Provider llm.Provider
+	Events   Events
+	// MaxSteps ends a task that has called the model this many times
+	// without finishing. Default 50.
+	MaxSteps int
+	// FlushInterval is the shortest time between two stored and published
+	// pieces of streamed text for one task. Default 1/60 s.
+	FlushInterval time.Duration
+	// SystemPrompt replaces AgentSystemPrompt.
+	SystemPrompt string
+}
+
+// Runner is the AgentTaskRunner. It is safe for concurrent use.
+type Runner struct {
+	opts Options
+
+	mu     sync.Mutex
+	runs   map[string]*run // by task id
+	byConv map[string]*run // by conversation id
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// New returns a Runner.
+func New(opts Options) *Runner {
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = 50
+	}
+	if opts.FlushInterval <= 0 {
+		opts.FlushInterval = time.Second / 60
+	}
+	if opts.SystemPrompt == "" {
+		opts.SystemPrompt = AgentSystemPrompt
+	}
+	return &Runner{opts: opts, runs: map[string]*run{}, byConv: map[string]*run{}}
+}
+
+// ErrShuttingDown is returned by StartTask once Shutdown has begun.
+var ErrShuttingDown = chat.Errorf(chat.CodeConflict, "Errand is shutting down")
+
+// StartTask stores a new task for the user's text in the conversation and
+// starts working on it in the background. It returns the stored task at
+// once. mode selects the agent loop or a single chat reply.
+func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mode chat.TaskMode) (chat.Task, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "the message is empty")
+	}
+	if mode != chat.ModeAgent && mode != chat.ModeChat {
+		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "unknown task mode %q", mode)
+	}
+	now := time.Now().UTC()
+	task := chat.Task{
+		ID:             uuid.NewString(),
+		ConversationID: conversationID,
+		Mode:           mode,
+		Status:         chat.StatusRunning,
+		OriginalPrompt: text,
+		StartedAt:      now,
+		Model:          r.opts.Provider.Model(),
+	}
+	prompt := chat.Message{
+		ID:             uuid.NewString(),
+		ConversationID: conversationID,
+		TaskID:         task.ID,
+		Role:           chat.RoleUser,
+		Content:        text,
+		CreatedAt:      now,
+	}
+
+	// Holding r.mu across the insert makes "one active task per
+	// conversation" hold between the store and the runs map.
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return chat.Task{}, ErrShuttingDown
+	}
+	if other := r.byConv[conversationID]; other != nil {
+		r.mu.Unlock()
+		return chat.Task{}, chat.Errorf(chat.CodeConflict,
+			"this conversation already has a task in progress; stop it or wait for it to finish")
+	}
+	prompt, err := r.opts.Store.StartTask(ctx, task, prompt)
+	if err != nil {
+		r.mu.Unlock()
+		return chat.Task{}, err
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	rn := &run{r: r, task: task, cancel: cancel, answers: make(chan string, 1)}
+	r.runs[task.ID] = rn
+	r.byConv[conversationID] = rn
+	r.wg.Add(1)
+	r.mu.Unlock()
+
+	r.opts.Events.TaskUpdated(task)
+	r.opts.Events.MessageStored(prompt)
+	if c, err := r.opts.Store.GetConversation(ctx, conversationID); err == nil {
+		r.opts.Events.ConversationUpdated(c)
+	}
+	go func() {
+		defer r.wg.Done()
+		defer cancel()
+		rn.loop(runCtx)
+	}()
+	return task, nil
+}
+
+// StopResult tells what Stop did.
+type StopResult struct {
+	// Stopped is false when the task had already ended.
+	Stopped bool      `json:"stopped"`
+	Task    chat.Task `json:"task"`
+	Message string    `json:"message"`
+}
+
+// Stop cancels a task: its model stream is closed, a pending question is
+// released, every tool call left without a result gets a "cancelled" one, and
+// the task is stored as cancelled with a "Stopped by user" notice before Stop
+// returns. Stopping a task that has already ended changes nothing.
+func (r *Runner) Stop(ctx context.Context, taskID string) (StopResult, error) {
+	rn := r.lookup(taskID)
+	if rn == nil {
+		t, err := r.opts.Store.GetTask(ctx, taskID)
+		if err != nil {
+			return StopResult{}, err
+		}
+		if t.Active() {
+			// Not ours to run (left over from a previous run): end it now.
+			if err := r.finishOrphan(ctx, t, chat.StatusCancelled, "", "Stopped by user"); err != nil {
+				return StopResult{}, err
+			}
+			t, err = r.opts.Store.GetTask(ctx, taskID)
+			return StopResult{Stopped: true, Task: t, Message: "Stopped"}, err
+		}
+		return StopResult{Task: t, Message: alreadyEnded(t.Status)}, nil
+	}
+	rn.cancel()
+	ended, err := rn.finish(chat.StatusCancelled, "", "Stopped by user")
+	t := rn.snapshot()
+	if err != nil {
+		return StopResult{Task: t}, err
+	}
+	if !ended {
+		return StopResult{Task: t, Message: alreadyEnded(t.Status)}, nil
+	}
+	return StopResult{Stopped: true, Task: t, Message: "Stopped"}, nil
+}
+
+func alreadyEnded(s chat.TaskStatus) string {
+	switch s {
+	case chat.StatusCompleted:
+		return "The task had already completed"
+	case chat.StatusCancelled:
+		return "The task had already been stopped"
+	default:
+		return "The task had already ended with an error"
+	}
+}
+
+// Respond answers the question a waiting task asked. It fails with
+// CodeInvalid for an empty answer and CodeConflict when the task is not
+// waiting for one.
+func (r *Runner) Respond(ctx context.Context, taskID, answer string) error {
+	answer = strings.TrimSpace(answer)
+	if answer == "" {
+		return chat.Errorf(chat.CodeInvalid, "the answer is empty")
+	}
+	rn := r.lookup(taskID)
+	if rn == nil {
+		t, err := r.opts.Store.GetTask(ctx, taskID)
+		if err != nil {
+			return err
+		}
+		return chat.Errorf(chat.CodeConflict, "the task is not waiting for an answer (it is %s)", t.Status)
+	}
+	return rn.answer(answer)
+}
+
+// Task returns a task's current state.
+func (r *Runner) Task(ctx context.Context, taskID string) (chat.Task, error) {
+	if rn := r.lookup(taskID); rn != nil {
+		return rn.snapshot(), nil
+	}
+	return r.opts.Store.GetTask(ctx, taskID)
+}
+
+// ActiveTask returns the running task of a conversation, if any.
+func (r *Runner) ActiveTask(conversationID string) (chat.Task, bool) {
+	r.mu.Lock()
+	rn := r.byConv[conversationID]
+	r.mu.Unlock()
+	if rn == nil {
+		return chat.Task{}, false
+	}
+	return rn.snapshot(), true
+}
+
+func (r *Runner) lookup(taskID string) *run {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.runs[taskID]
+}
+
+// release forgets a run once it has ended, freeing its conversation.
+func (r *Runner) release(rn *run) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.runs[rn.task.ID] == rn {
+		delete(r.runs, rn.task.ID)
+	}
+	if r.byConv[rn.task.ConversationID] == rn {
+		delete(r.byConv, rn.task.ConversationID)
+	}
+}
+
+// Shutdown stops every task (stored as cancelled with a notice saying that
+// Errand closed) and waits for their goroutines until ctx is done.
+func (r *Runner) Shutdown(ctx context.Context) error {
+	r.mu.Lock()
+	r.closed = true
+	runs := make([]*run, 0, len(r.runs))
+	for _, rn := range r.runs {
+		runs = append(runs, rn)
+	}
+	r.mu.Unlock()
+	for _, rn := range runs {
+		rn.cancel()
+		rn.finish(chat.StatusCancelled, "", "Stopped because Errand was closed")
+	}
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return errors.New("agent tasks did not stop in time")
+	}
+}
+
+// Recover ends the tasks a previous run of Errand left unfinished (it
+// crashed or was killed), so that every stored task is in a truthful state
+// and every conversation's transcript is valid. Call it before StartTask.
+func (r *Runner) Recover(ctx context.Context) (int, error) {
+	active, err := r.opts.Store.ActiveTasks(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, t := range active {
+		if err := r.finishOrphan(ctx, t, chat.StatusError,
+			"Interrupted when Errand closed", "Interrupted when Errand closed"); err != nil {
+			return 0, err
+		}
+	}
+	return len(active), nil
+}
+
+// finishOrphan ends a stored task that no goroutine runs.
+func (r *Runner) finishOrphan(ctx context.Context, t chat.Task, status chat.TaskStatus, errMsg, notice string) error {
+	msgs, err := r.opts.Store.TaskMessages(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	t = endTask(t, status, errMsg)
+	stored, err := r.opts.Store.FinishTask(ctx, t, closingMessages(t, msgs, notice))
+	if err != nil {
+		return err
+	}
+	for _, m := range stored {
+		r.opts.Events.MessageStored(m)
+	}
+	r.opts.Events.TaskUpdated(t)
+	return nil
+}
+
+// endTask returns t in its final state.
+func endTask(t chat.Task, status chat.TaskStatus, errMsg string) chat.Task {
+	now := time.Now().UTC()
+	t.Status = status
+	t.EndedAt = &now
+	t.ErrorMessage = errMsg
+	t.PendingQuestion = ""
+	t.PendingChoices = nil
+	t.CurrentTool = ""
+	return t
+}
+
+// closingMessages are the messages that end a task: a result for every
+// tool call still open, so the transcript stays valid, and a notice.
+func closingMessages(t chat.Task, msgs []chat.Message, notice string) []chat.Message {
+	now := time.Now().UTC()
+	var out []chat.Message
+	result := "Cancelled: the task was stopped before this tool call finished."
+	if t.Status != chat.StatusCancelled {
+		result = "Interrupted: the task ended before this tool call finished."
+	}
+	for _, c := range openToolCalls(msgs) {
+		out = append(out, chat.Message{
+			ID: uuid.NewString(), ConversationID: t.ConversationID, TaskID: t.ID,
+			Role: chat.RoleTool, ToolCallID: c.ID, ToolName: c.Name,
+			Content: result, IsError: true, Step: t.StepCount, CreatedAt: now,
+		})
+	}
+	if notice != "" {
+		out = append(out, chat.Message{
+			ID: uuid.NewString(), ConversationID: t.ConversationID, TaskID: t.ID,
+			Role: chat.RoleSystem, Content: notice, Step: t.StepCount, CreatedAt: now,
+		})
+	}
+	return out
+}

@@ -1,0 +1,224 @@
+// Package openai is the llm.Provider for any OpenAI-compatible Chat
+// Completions server (OpenAI, Ollama, LM Studio, OpenRouter, vLLM, Errand's
+// own demo model), built on openai-go.
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
+	oa "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// Config says where the model is.
+type Config struct {
+	BaseURL string // e.g. https://api.openai.com/v1 or http://localhost:11434/v1
+	APIKey  string // may be empty for local servers
+	Model   string
+	// MaxRetries for 429 and 5xx answers (openai-go honours Retry-After).
+	// Zero means the default of 2; negative means none.
+	MaxRetries int
+	HTTPClient *http.Client
+}
+
+// Provider talks to one model on one server.
+type Provider struct {
+	client oa.Client
+	cfg    Config
+}
+
+var _ llm.Provider = (*Provider)(nil)
+
+// New returns a Provider for cfg.
+func New(cfg Config) *Provider {
+	key := cfg.APIKey
+	if key == "" {
+		// Local servers ignore the key, but the header must be well formed.
+		key = "no-key"
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithAPIKey(key),
+	}
+	switch {
+	case cfg.MaxRetries < 0:
+		opts = append(opts, option.WithMaxRetries(0))
+	case cfg.MaxRetries > 0:
+		opts = append(opts, option.WithMaxRetries(cfg.MaxRetries))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	return &Provider{client: oa.NewClient(opts...), cfg: cfg}
+}
+
+// Model names the configured model.
+func (p *Provider) Model() string { return p.cfg.Model }
+
+// Stream sends req and streams the reply; see llm.Provider.
+func (p *Provider) Stream(ctx context.Context, req llm.Request, onText func(string)) (llm.Response, error) {
+	params := oa.ChatCompletionNewParams{
+		Model:         shared.ChatModel(p.cfg.Model),
+		Messages:      toMessages(req.Messages),
+		StreamOptions: oa.ChatCompletionStreamOptionsParam{IncludeUsage: oa.Bool(true)},
+	}
+	for _, t := range req.Tools {
+		params.Tools = append(params.Tools, oa.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name:        t.Name,
+			Description: oa.String(t.Description),
+			Parameters:  shared.FunctionParameters(t.Parameters),
+		}))
+	}
+
+	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
+	defer stream.Close()
+	var resp llm.Response
+	var text strings.Builder
+	calls := map[int64]*chat.ToolCall{}
+	for stream.Next() {
+		chunk := stream.Current()
+		if chunk.Usage.TotalTokens > 0 || chunk.Usage.PromptTokens > 0 {
+			resp.Usage = chat.Usage{
+				PromptTokens:     chunk.Usage.PromptTokens,
+				CompletionTokens: chunk.Usage.CompletionTokens,
+				TotalTokens:      chunk.Usage.TotalTokens,
+			}
+		}
+		for _, choice := range chunk.Choices {
+			if choice.Index != 0 {
+				continue
+			}
+			if d := choice.Delta.Content; d != "" {
+				text.WriteString(d)
+				onText(d)
+			}
+			for _, tc := range choice.Delta.ToolCalls {
+				c := calls[tc.Index]
+				if c == nil {
+					c = &chat.ToolCall{}
+					calls[tc.Index] = c
+				}
+				if tc.ID != "" {
+					c.ID = tc.ID
+				}
+				if tc.Function.Name != "" {
+					c.Name = tc.Function.Name
+				}
+				c.Arguments += tc.Function.Arguments
+			}
+			if choice.FinishReason != "" {
+				resp.FinishReason = choice.FinishReason
+			}
+		}
+	}
+	if err := stream.Err(); err != nil {
+		if ctx.Err() != nil {
+			return resp, ctx.Err()
+		}
+		return resp, p.explain(err)
+	}
+	resp.Content = text.String()
+	resp.ToolCalls = orderCalls(calls)
+	return resp, nil
+}
+
+// orderCalls returns the streamed tool calls by index. A call the server
+// sent without an id gets one, so its result can be matched to it.
+func orderCalls(calls map[int64]*chat.ToolCall) []chat.ToolCall {
+	idx := make([]int64, 0, len(calls))
+	for i := range calls {
+		idx = append(idx, i)
+	}
+	sort.Slice(idx, func(a, b int) bool { return idx[a] < idx[b] })
+	out := make([]chat.ToolCall, 0, len(idx))
+	for _, i := range idx {
+		c := *calls[i]
+		if c.ID == "" {
+			c.ID = fmt.Sprintf("call_%d", i)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func toMessages(msgs []llm.Message) []oa.ChatCompletionMessageParamUnion {
+	out := make([]oa.ChatCompletionMessageParamUnion, 0, len(msgs))
+	for _, m := range msgs {
+		switch m.Role {
+		case chat.RoleSystem:
+			out = append(out, oa.SystemMessage(m.Content))
+		case chat.RoleUser:
+			out = append(out, oa.UserMessage(m.Content))
+		case chat.RoleTool:
+			out = append(out, oa.ToolMessage(m.Content, m.ToolCallID))
+		case chat.RoleAssistant:
+			a := oa.ChatCompletionAssistantMessageParam{}
+			if m.Content != "" {
+				a.Content.OfString = oa.String(m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				a.ToolCalls = append(a.ToolCalls, oa.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &oa.ChatCompletionMessageFunctionToolCallParam{
+						ID: c.ID,
+						Function: oa.ChatCompletionMessageFunctionToolCallFunctionParam{
+							Name:      c.Name,
+							Arguments: c.Arguments,
+						},
+					},
+				})
+			}
+			out = append(out, oa.ChatCompletionMessageParamUnion{OfAssistant: &a})
+		}
+	}
+	return out
+}
+
+// explain turns a failed request into a chat.Error a person understands.
+func (p *Provider) explain(err error) error {
+	var apiErr *oa.Error
+	if errors.As(err, &apiErr) {
+		detail := strings.TrimSpace(apiErr.Message)
+		var msg string
+		switch code := apiErr.StatusCode; {
+		case code == http.StatusUnauthorized:
+			msg = "The model server rejected the API key"
+		case code == http.StatusForbidden:
+			msg = "The model server refused access with this API key"
+		case code == http.StatusNotFound:
+			msg = fmt.Sprintf("The model server does not know the model %q (or %s is not an OpenAI-compatible address)", p.cfg.Model, p.cfg.BaseURL)
+		case code == http.StatusTooManyRequests:
+			msg = "The model server is rate limiting requests; try again in a moment"
+		case code == http.StatusBadRequest && isContextFull(detail):
+			msg = "The model's context window is full"
+		case code >= 500:
+			msg = fmt.Sprintf("The model server failed (HTTP %d)", code)
+		default:
+			msg = fmt.Sprintf("The model server rejected the request (HTTP %d)", code)
+		}
+		if detail != "" {
+			msg += ": " + detail
+		}
+		return chat.Errorf(chat.CodeModel, "%s", msg)
+	}
+	var netErr net.Error
+	var opErr *net.OpError
+	if errors.As(err, &opErr) || errors.As(err, &netErr) {
+		return chat.Errorf(chat.CodeModel, "Could not reach %s: %v", p.cfg.BaseURL, err)
+	}
+	return chat.Errorf(chat.CodeModel, "The model's reply could not be read: %v", err)
+}
+
+func isContextFull(detail string) bool {
+	d := strings.ToLower(detail)
+	return strings.Contains(d, "context length") || strings.Contains(d, "context window") ||
+		strings.Contains(d, "maximum context") || strings.Contains(d, "too many tokens")
+}

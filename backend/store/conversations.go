@@ -1,0 +1,170 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+const conversationCols = `id, title, title_set, agent_mode, created_at, updated_at`
+
+func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, error) {
+	var c chat.Conversation
+	var created, updated int64
+	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.AgentMode, &created, &updated)
+	c.CreatedAt, c.UpdatedAt = fromMS(created), fromMS(updated)
+	return c, err
+}
+
+// CreateConversation stores a new conversation.
+func (s *Store) CreateConversation(ctx context.Context, c chat.Conversation) error {
+	_, err := s.db.ExecContext(ctx,
+		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
+		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("create conversation: %w", err)
+	}
+	return nil
+}
+
+// GetConversation returns one conversation or a CodeNotFound error.
+func (s *Store) GetConversation(ctx context.Context, id string) (chat.Conversation, error) {
+	return getConversation(ctx, s.db, id)
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func getConversation(ctx context.Context, q queryer, id string) (chat.Conversation, error) {
+	c, err := scanConversation(q.QueryRowContext(ctx,
+		`SELECT `+conversationCols+` FROM conversations WHERE id = ?`, id))
+	if isNoRows(err) {
+		return c, notFound("conversation", id)
+	}
+	if err != nil {
+		return c, fmt.Errorf("get conversation: %w", err)
+	}
+	return c, nil
+}
+
+// ListConversations returns every conversation, newest activity first, each
+// with its active task.
+func (s *Store) ListConversations(ctx context.Context) ([]chat.ConversationSummary, error) {
+	rows, err := s.db.QueryContext(ctx,
+		`SELECT `+conversationCols+` FROM conversations ORDER BY updated_at DESC, id`)
+	if err != nil {
+		return nil, fmt.Errorf("list conversations: %w", err)
+	}
+	defer rows.Close()
+	out := []chat.ConversationSummary{}
+	index := map[string]int{}
+	for rows.Next() {
+		c, err := scanConversation(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list conversations: %w", err)
+		}
+		index[c.ID] = len(out)
+		out = append(out, chat.ConversationSummary{Conversation: c})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list conversations: %w", err)
+	}
+	active, err := s.activeTasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range active {
+		if i, ok := index[t.ConversationID]; ok {
+			t := t
+			out[i].ActiveTask = &t
+		}
+	}
+	return out, nil
+}
+
+// RenameConversation sets a title chosen by the user.
+func (s *Store) RenameConversation(ctx context.Context, id, title string) (chat.Conversation, error) {
+	return s.updateConversation(ctx, id,
+		`UPDATE conversations SET title = ?, title_set = 1 WHERE id = ?`, title, id)
+}
+
+// SetAgentMode remembers the conversation's agent mode toggle.
+func (s *Store) SetAgentMode(ctx context.Context, id string, on bool) (chat.Conversation, error) {
+	return s.updateConversation(ctx, id,
+		`UPDATE conversations SET agent_mode = ? WHERE id = ?`, on, id)
+}
+
+func (s *Store) updateConversation(ctx context.Context, id, query string, args ...any) (chat.Conversation, error) {
+	var c chat.Conversation
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("update conversation: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound("conversation", id)
+		}
+		c, err = getConversation(ctx, tx, id)
+		return err
+	})
+	return c, err
+}
+
+// DeleteConversation removes a conversation with its messages and tasks.
+func (s *Store) DeleteConversation(ctx context.Context, id string) error {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("delete conversation: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound("conversation", id)
+	}
+	return nil
+}
+
+// LoadConversation returns a conversation with all its messages and tasks,
+// read in one transaction so they agree with each other.
+func (s *Store) LoadConversation(ctx context.Context, id string) (chat.ConversationView, error) {
+	var v chat.ConversationView
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return v, fmt.Errorf("load conversation: %w", err)
+	}
+	defer tx.Rollback()
+	if v.Conversation, err = getConversation(ctx, tx, id); err != nil {
+		return v, err
+	}
+	if v.Messages, err = messages(ctx, tx, id); err != nil {
+		return v, err
+	}
+	if v.Tasks, err = tasks(ctx, tx, `WHERE conversation_id = ? ORDER BY started_at, rowid`, id); err != nil {
+		return v, err
+	}
+	for i := range v.Tasks {
+		if v.Tasks[i].Active() {
+			t := v.Tasks[i]
+			v.ActiveTask = &t
+		}
+	}
+	return v, nil
+}
+
+// touch bumps a conversation's activity time.
+func touch(ctx context.Context, q queryer, id string, at time.Time) error {
+	_, err := q.ExecContext(ctx,
+		`UPDATE conversations SET updated_at = max(updated_at, ?) WHERE id = ?`, ms(at), id)
+	if err != nil {
+		return fmt.Errorf("touch conversation: %w", err)
+	}
+	return nil
+}

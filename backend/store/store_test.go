@@ -1,0 +1,229 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func openTemp(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), FileName)
+	s, err := Open(context.Background(), path)
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func newConversation(t *testing.T, s *Store) chat.Conversation {
+	t.Helper()
+	now := time.Now().UTC()
+	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	require.NoError(t, s.CreateConversation(context.Background(), c))
+	return c
+}
+
+func newTask(convID, prompt string) (chat.Task, chat.Message) {
+	now := time.Now().UTC()
+	t := chat.Task{ID: uuid.NewString(), ConversationID: convID, Mode: chat.ModeAgent,
+		Status: chat.StatusRunning, OriginalPrompt: prompt, StartedAt: now}
+	m := chat.Message{ID: uuid.NewString(), ConversationID: convID, TaskID: t.ID,
+		Role: chat.RoleUser, Content: prompt, CreatedAt: now}
+	return t, m
+}
+
+func TestOpenSetsPragmasAndSchemaVersion(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	var mode string
+	require.NoError(t, s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode))
+	assert.Equal(t, "wal", mode)
+	var fk, timeout, version int
+	require.NoError(t, s.db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk))
+	require.NoError(t, s.db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&timeout))
+	require.NoError(t, s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version))
+	assert.Equal(t, 1, fk)
+	assert.Equal(t, 5000, timeout)
+	assert.Equal(t, SchemaVersion(), version)
+	assert.GreaterOrEqual(t, version, 1)
+}
+
+func TestReopenKeepsDataAndNewerSchemaIsRefused(t *testing.T) {
+	s, path := openTemp(t)
+	ctx := context.Background()
+	c := newConversation(t, s)
+	require.NoError(t, s.Close())
+
+	s2, err := Open(ctx, path)
+	require.NoError(t, err)
+	got, err := s2.GetConversation(ctx, c.ID)
+	require.NoError(t, err)
+	assert.Equal(t, c.ID, got.ID)
+	_, err = s2.db.ExecContext(ctx, "PRAGMA user_version = 999")
+	require.NoError(t, err)
+	require.NoError(t, s2.Close())
+
+	_, err = Open(ctx, path)
+	require.Error(t, err)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
+	assert.Contains(t, err.Error(), "newer version of Errand")
+}
+
+func TestStartTaskTitlesConversationAndAllowsOneActiveTask(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	c := newConversation(t, s)
+
+	task, prompt := newTask(c.ID, "  Plan a   trip to Lisbon in May, with a budget of about two thousand euros  ")
+	stored, err := s.StartTask(ctx, task, prompt)
+	require.NoError(t, err)
+	assert.Positive(t, stored.Seq)
+
+	got, err := s.GetConversation(ctx, c.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "Plan a trip to Lisbon in May, with a budget of about two th…", got.Title)
+
+	second, secondPrompt := newTask(c.ID, "another")
+	_, err = s.StartTask(ctx, second, secondPrompt)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
+	_, err = s.GetTask(ctx, second.ID)
+	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err), "a refused task must leave nothing behind")
+	msgs, err := s.Messages(ctx, c.ID)
+	require.NoError(t, err)
+	assert.Len(t, msgs, 1, "a refused task must not store its prompt")
+
+	// Once the first ends, a new task may start; the title stays.
+	task.Status = chat.StatusCompleted
+	_, err = s.FinishTask(ctx, task, nil)
+	require.NoError(t, err)
+	_, err = s.StartTask(ctx, second, secondPrompt)
+	require.NoError(t, err)
+	got, _ = s.GetConversation(ctx, c.ID)
+	assert.Contains(t, got.Title, "Plan a trip")
+}
+
+func TestStartTaskInUnknownConversation(t *testing.T) {
+	s, _ := openTemp(t)
+	task, prompt := newTask("nope", "hello")
+	_, err := s.StartTask(context.Background(), task, prompt)
+	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
+}
+
+func TestMessagesStreamAndFinish(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	c := newConversation(t, s)
+	task, prompt := newTask(c.ID, "hi")
+	_, err := s.StartTask(ctx, task, prompt)
+	require.NoError(t, err)
+
+	m, err := s.AddMessage(ctx, chat.Message{ID: uuid.NewString(), ConversationID: c.ID, TaskID: task.ID,
+		Role: chat.RoleAssistant, Content: "Hel", Streaming: true, CreatedAt: time.Now()})
+	require.NoError(t, err)
+	assert.Equal(t, 1, m.Rev)
+	m, err = s.AppendContent(ctx, m.ID, "lo, wörld")
+	require.NoError(t, err)
+	assert.Equal(t, "Hello, wörld", m.Content)
+	assert.Equal(t, 2, m.Rev)
+	assert.True(t, m.Streaming)
+
+	task.Status = chat.StatusCancelled
+	notice := chat.Message{ID: uuid.NewString(), ConversationID: c.ID, TaskID: task.ID,
+		Role: chat.RoleSystem, Content: "Stopped by user", CreatedAt: time.Now()}
+	changed, err := s.FinishTask(ctx, task, []chat.Message{notice})
+	require.NoError(t, err)
+	require.Len(t, changed, 2)
+	assert.Equal(t, "Stopped by user", changed[0].Content)
+	assert.Equal(t, m.ID, changed[1].ID)
+	assert.False(t, changed[1].Streaming)
+	assert.Equal(t, 3, changed[1].Rev)
+
+	view, err := s.LoadConversation(ctx, c.ID)
+	require.NoError(t, err)
+	require.Len(t, view.Messages, 3)
+	assert.Equal(t, []chat.Role{chat.RoleUser, chat.RoleAssistant, chat.RoleSystem},
+		[]chat.Role{view.Messages[0].Role, view.Messages[1].Role, view.Messages[2].Role})
+	assert.Equal(t, changed[1], view.Messages[1], "the event copy and the stored copy agree")
+	assert.Nil(t, view.ActiveTask)
+	require.Len(t, view.Tasks, 1)
+	assert.Equal(t, chat.StatusCancelled, view.Tasks[0].Status)
+}
+
+func TestTaskRoundTrip(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	c := newConversation(t, s)
+	task, prompt := newTask(c.ID, "hi")
+	_, err := s.StartTask(ctx, task, prompt)
+	require.NoError(t, err)
+	task.Status = chat.StatusWaitingUser
+	task.StepCount = 3
+	task.PendingQuestion = "Which one?"
+	task.PendingChoices = []string{"A", "B"}
+	task.Usage = chat.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}
+	require.NoError(t, s.UpdateTask(ctx, task))
+	got, err := s.GetTask(ctx, task.ID)
+	require.NoError(t, err)
+	task.StartedAt = task.StartedAt.Truncate(time.Millisecond)
+	assert.Equal(t, task, got)
+
+	list, err := s.ListConversations(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	require.NotNil(t, list[0].ActiveTask)
+	assert.Equal(t, "Which one?", list[0].ActiveTask.PendingQuestion)
+}
+
+func TestListOrdersByActivityAndDeleteCascades(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	a := newConversation(t, s)
+	b := newConversation(t, s)
+	task, prompt := newTask(a.ID, "bump a")
+	prompt.CreatedAt = time.Now().Add(time.Minute)
+	_, err := s.StartTask(ctx, task, prompt)
+	require.NoError(t, err)
+
+	list, err := s.ListConversations(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	assert.Equal(t, a.ID, list[0].ID)
+	assert.Equal(t, b.ID, list[1].ID)
+
+	require.NoError(t, s.DeleteConversation(ctx, a.ID))
+	_, err = s.GetTask(ctx, task.ID)
+	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
+	msgs, err := s.Messages(ctx, a.ID)
+	require.NoError(t, err)
+	assert.Empty(t, msgs)
+	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(s.DeleteConversation(ctx, a.ID)))
+}
+
+func TestRenameAndAgentMode(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	c := newConversation(t, s)
+	got, err := s.RenameConversation(ctx, c.ID, "Trip")
+	require.NoError(t, err)
+	assert.Equal(t, "Trip", got.Title)
+	assert.True(t, got.TitleSet)
+	got, err = s.SetAgentMode(ctx, c.ID, false)
+	require.NoError(t, err)
+	assert.False(t, got.AgentMode)
+
+	// A renamed conversation keeps its title when a task starts.
+	task, prompt := newTask(c.ID, "something else")
+	_, err = s.StartTask(ctx, task, prompt)
+	require.NoError(t, err)
+	got, _ = s.GetConversation(ctx, c.ID)
+	assert.Equal(t, "Trip", got.Title)
+
+	_, err = s.RenameConversation(ctx, "missing", "x")
+	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
+}

@@ -1,0 +1,196 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+const taskCols = `id, conversation_id, mode, status, original_prompt, step_count,
+	started_at, ended_at, pending_question, pending_choices, error_message,
+	current_tool, prompt_tokens, completion_tokens, total_tokens, model, summary`
+
+// titleFrom makes a conversation title from its first message.
+func titleFrom(text string) string {
+	t := strings.Join(strings.Fields(text), " ")
+	const max = 60
+	if r := []rune(t); len(r) > max {
+		t = strings.TrimSpace(string(r[:max-1])) + "…"
+	}
+	return t
+}
+
+func scanTask(row interface{ Scan(...any) error }) (chat.Task, error) {
+	var t chat.Task
+	var started int64
+	var ended sql.NullInt64
+	var choices string
+	err := row.Scan(&t.ID, &t.ConversationID, &t.Mode, &t.Status, &t.OriginalPrompt,
+		&t.StepCount, &started, &ended, &t.PendingQuestion, &choices, &t.ErrorMessage,
+		&t.CurrentTool, &t.Usage.PromptTokens, &t.Usage.CompletionTokens,
+		&t.Usage.TotalTokens, &t.Model, &t.Summary)
+	if err != nil {
+		return t, err
+	}
+	t.StartedAt = fromMS(started)
+	if ended.Valid {
+		e := fromMS(ended.Int64)
+		t.EndedAt = &e
+	}
+	if choices != "" && choices != "[]" {
+		if err := json.Unmarshal([]byte(choices), &t.PendingChoices); err != nil {
+			return t, fmt.Errorf("task %s choices: %w", t.ID, err)
+		}
+	}
+	return t, nil
+}
+
+func taskArgs(t chat.Task) []any {
+	var ended any
+	if t.EndedAt != nil {
+		ended = ms(*t.EndedAt)
+	}
+	choices := "[]"
+	if len(t.PendingChoices) > 0 {
+		b, _ := json.Marshal(t.PendingChoices)
+		choices = string(b)
+	}
+	return []any{t.ID, t.ConversationID, string(t.Mode), string(t.Status), t.OriginalPrompt,
+		t.StepCount, ms(t.StartedAt), ended, t.PendingQuestion, choices, t.ErrorMessage,
+		t.CurrentTool, t.Usage.PromptTokens, t.Usage.CompletionTokens, t.Usage.TotalTokens,
+		t.Model, t.Summary}
+}
+
+func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Task, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+taskCols+` FROM tasks `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("query tasks: %w", err)
+	}
+	defer rows.Close()
+	out := []chat.Task{}
+	for rows.Next() {
+		t, err := scanTask(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan task: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) activeTasks(ctx context.Context) ([]chat.Task, error) {
+	return tasks(ctx, s.db, `WHERE status NOT IN ('completed', 'cancelled', 'error')`)
+}
+
+// ActiveTasks returns every task that has not ended, e.g. after a crash.
+func (s *Store) ActiveTasks(ctx context.Context) ([]chat.Task, error) {
+	return s.activeTasks(ctx)
+}
+
+// StartTask stores a new task and the user message that started it in one
+// transaction. An untitled conversation takes its title from the prompt.
+func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message) (chat.Message, error) {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		c, err := getConversation(ctx, tx, t.ConversationID)
+		if err != nil {
+			return err
+		}
+		active, err := tasks(ctx, tx, `WHERE conversation_id = ? AND status NOT IN ('completed', 'cancelled', 'error')`, t.ConversationID)
+		if err != nil {
+			return err
+		}
+		if len(active) > 0 {
+			return chat.Errorf(chat.CodeConflict,
+				"this conversation already has a task in progress (%s); stop it or wait for it to finish", active[0].Status)
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO tasks (`+taskCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			taskArgs(t)...); err != nil {
+			return fmt.Errorf("insert task: %w", err)
+		}
+		if !c.TitleSet && c.Title == "" {
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET title = ? WHERE id = ?`,
+				titleFrom(t.OriginalPrompt), c.ID); err != nil {
+				return fmt.Errorf("title conversation: %w", err)
+			}
+		}
+		prompt, err = insertMessage(ctx, tx, prompt)
+		return err
+	})
+	return prompt, err
+}
+
+// GetTask returns one task or a CodeNotFound error.
+func (s *Store) GetTask(ctx context.Context, id string) (chat.Task, error) {
+	t, err := scanTask(s.db.QueryRowContext(ctx, `SELECT `+taskCols+` FROM tasks WHERE id = ?`, id))
+	if isNoRows(err) {
+		return t, notFound("task", id)
+	}
+	if err != nil {
+		return t, fmt.Errorf("get task: %w", err)
+	}
+	return t, nil
+}
+
+// UpdateTask stores the task's current state.
+func (s *Store) UpdateTask(ctx context.Context, t chat.Task) error {
+	return updateTask(ctx, s.db, t)
+}
+
+func updateTask(ctx context.Context, q queryer, t chat.Task) error {
+	args := taskArgs(t)
+	res, err := q.ExecContext(ctx, `UPDATE tasks SET
+		mode = ?, status = ?, original_prompt = ?, step_count = ?, started_at = ?, ended_at = ?,
+		pending_question = ?, pending_choices = ?, error_message = ?, current_tool = ?,
+		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, model = ?, summary = ?
+		WHERE id = ? AND conversation_id = ?`, append(args[2:], args[0], args[1])...)
+	if err != nil {
+		return fmt.Errorf("update task: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound("task", t.ID)
+	}
+	return nil
+}
+
+// FinishTask stores the task's final state and the messages that close it in
+// one transaction. It returns every message it changed: the new ones, then
+// any message of the task still marked streaming, now finished.
+func (s *Store) FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message) ([]chat.Message, error) {
+	out := make([]chat.Message, 0, len(msgs))
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		out = out[:0]
+		if err := updateTask(ctx, tx, t); err != nil {
+			return err
+		}
+		for _, m := range msgs {
+			stored, err := insertMessage(ctx, tx, m)
+			if err != nil {
+				return err
+			}
+			out = append(out, stored)
+		}
+		// A message still marked streaming belongs to a stream that ended
+		// with the task; it is finished with the text that was stored.
+		closed, err := messagesWhere(ctx, tx, `WHERE task_id = ? AND streaming = 1`, t.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE messages SET streaming = 0, rev = rev + 1 WHERE task_id = ? AND streaming = 1`, t.ID); err != nil {
+			return fmt.Errorf("finish streams: %w", err)
+		}
+		for _, m := range closed {
+			m.Streaming = false
+			m.Rev++
+			out = append(out, m)
+		}
+		return touch(ctx, tx, t.ConversationID, time.Now())
+	})
+	return out, err
+}

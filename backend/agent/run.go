@@ -68,7 +68,7 @@ func (rn *run) newMessage(role chat.Role, content string) chat.Message {
 		Role:           role,
 		Content:        content,
 		Step:           t.StepCount,
-		CreatedAt:      time.Now().UTC(),
+		CreatedAt:      clock(),
 	}
 }
 
@@ -137,6 +137,8 @@ func (rn *run) finish(status chat.TaskStatus, errMsg, notice string) (bool, erro
 		return false, nil
 	}
 	rn.done = true
+	// The conversation is free once the final state is stored, before
+	// anyone hears of it: a client seeing "completed" may start anew.
 	defer rn.r.release(rn)
 	ctx, cancel := storeCtx()
 	defer cancel()
@@ -150,6 +152,7 @@ func (rn *run) finish(status chat.TaskStatus, errMsg, notice string) (bool, erro
 		return true, err
 	}
 	rn.task = final
+	rn.r.release(rn)
 	for _, m := range stored {
 		rn.r.opts.Events.MessageStored(m)
 	}

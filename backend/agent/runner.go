@@ -95,7 +95,7 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 	if mode != chat.ModeAgent && mode != chat.ModeChat {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "unknown task mode %q", mode)
 	}
-	now := time.Now().UTC()
+	now := clock()
 	task := chat.Task{
 		ID:             uuid.NewString(),
 		ConversationID: conversationID,
@@ -318,9 +318,13 @@ func (r *Runner) finishOrphan(ctx context.Context, t chat.Task, status chat.Task
 	return nil
 }
 
+// clock is the time as the store keeps it (milliseconds, UTC), so that what
+// is published equals what is stored.
+func clock() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
 // endTask returns t in its final state.
 func endTask(t chat.Task, status chat.TaskStatus, errMsg string) chat.Task {
-	now := time.Now().UTC()
+	now := clock()
 	t.Status = status
 	t.EndedAt = &now
 	t.ErrorMessage = errMsg
@@ -333,7 +337,7 @@ func endTask(t chat.Task, status chat.TaskStatus, errMsg string) chat.Task {
 // closingMessages are the messages that end a task: a result for every
 // tool call still open, so the transcript stays valid, and a notice.
 func closingMessages(t chat.Task, msgs []chat.Message, notice string) []chat.Message {
-	now := time.Now().UTC()
+	now := clock()
 	var out []chat.Message
 	result := "Cancelled: the task was stopped before this tool call finished."
 	if t.Status != chat.StatusCancelled {

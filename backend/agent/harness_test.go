@@ -1,0 +1,265 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/store"
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+)
+
+// harness is a Runner on a real SQLite file and a scripted model server
+// that validates every request as strictly as the real API.
+type harness struct {
+	t      *testing.T
+	store  *store.Store
+	server *compat.Server
+	runner *Runner
+	events *recorder
+}
+
+type harnessOpts struct {
+	maxSteps int
+	flush    time.Duration
+	apiKey   string // the server's key; the client sends "test-key"
+	// allowRejections is for tests of the model server refusing requests.
+	allowRejections bool
+}
+
+func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), store.FileName))
+	require.NoError(t, err)
+	srv := compat.NewServer(script)
+	srv.APIKey = o.apiKey
+	url, stop := srv.Start()
+	h := &harness{t: t, store: st, server: srv}
+	h.events = newRecorder(t, st)
+	h.runner = New(Options{
+		Store:         st,
+		Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1}),
+		Events:        h.events,
+		MaxSteps:      o.maxSteps,
+		FlushInterval: o.flush,
+	})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		require.NoError(t, h.runner.Shutdown(ctx))
+		stop()
+		st.Close()
+		if !o.allowRejections {
+			require.Empty(t, srv.Rejections(), "the model server rejected a request the real API would reject")
+		}
+		h.events.checkPersisted()
+	})
+	return h
+}
+
+func (h *harness) conversation() string {
+	h.t.Helper()
+	now := time.Now().UTC()
+	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	require.NoError(h.t, h.store.CreateConversation(context.Background(), c))
+	return c.ID
+}
+
+func (h *harness) start(convID, text string) chat.Task {
+	h.t.Helper()
+	task, err := h.runner.StartTask(context.Background(), convID, text, chat.ModeAgent)
+	require.NoError(h.t, err)
+	return task
+}
+
+func (h *harness) messages(convID string) []chat.Message {
+	h.t.Helper()
+	msgs, err := h.store.Messages(context.Background(), convID)
+	require.NoError(h.t, err)
+	return msgs
+}
+
+func (h *harness) task(id string) chat.Task {
+	h.t.Helper()
+	task, err := h.store.GetTask(context.Background(), id)
+	require.NoError(h.t, err)
+	return task
+}
+
+// recorder is an Events that checks, as each event arrives, that what it
+// shows is already stored (persist, then publish), and lets tests wait for
+// a task to reach a status.
+type recorder struct {
+	t     *testing.T
+	store *store.Store
+
+	mu       sync.Mutex
+	changed  chan struct{}
+	tasks    map[string][]chat.TaskStatus
+	last     map[string]chat.Task
+	messages []chat.Message
+	deltas   []Delta
+	problems []string
+}
+
+func newRecorder(t *testing.T, st *store.Store) *recorder {
+	return &recorder{t: t, store: st, changed: make(chan struct{}),
+		tasks: map[string][]chat.TaskStatus{}, last: map[string]chat.Task{}}
+}
+
+func (r *recorder) problem(format string, args ...any) {
+	r.mu.Lock()
+	r.problems = append(r.problems, fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+}
+
+func (r *recorder) notify() {
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+func (r *recorder) TaskUpdated(t chat.Task) {
+	stored, err := r.store.GetTask(context.Background(), t.ID)
+	if err != nil || stored.Status != t.Status || stored.StepCount != t.StepCount {
+		r.problem("task %s published as %s/%d but stored as %s/%d (%v)", t.ID, t.Status, t.StepCount, stored.Status, stored.StepCount, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tasks[t.ID] = append(r.tasks[t.ID], t.Status)
+	r.last[t.ID] = t
+	r.notify()
+}
+
+func (r *recorder) MessageStored(m chat.Message) {
+	msgs, err := r.store.Messages(context.Background(), m.ConversationID)
+	found := false
+	for _, s := range msgs {
+		if s.ID == m.ID {
+			found = true
+			if s.Rev < m.Rev || (s.Rev == m.Rev && s.Content != m.Content) {
+				r.problem("message %s published at rev %d but stored at rev %d", m.ID, m.Rev, s.Rev)
+			}
+		}
+	}
+	if !found || err != nil {
+		r.problem("message %s published before it was stored (%v)", m.ID, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.messages = append(r.messages, m)
+	r.notify()
+}
+
+func (r *recorder) MessageDelta(d Delta) {
+	msgs, _ := r.store.Messages(context.Background(), d.ConversationID)
+	ok := false
+	for _, s := range msgs {
+		if s.ID == d.MessageID && len(s.Content) >= d.Offset+len(d.Text) && s.Content[d.Offset:d.Offset+len(d.Text)] == d.Text {
+			ok = true
+		}
+	}
+	if !ok {
+		r.problem("delta for %s at %d published before it was stored", d.MessageID, d.Offset)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.deltas = append(r.deltas, d)
+	r.notify()
+}
+
+func (r *recorder) ConversationUpdated(chat.Conversation) {}
+
+// wait blocks until cond holds (checked under the lock) or fails the test.
+func (r *recorder) wait(what string, cond func() bool) {
+	r.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		r.mu.Lock()
+		ok := cond()
+		ch := r.changed
+		r.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			r.t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func (r *recorder) waitStatus(taskID string, status chat.TaskStatus) chat.Task {
+	r.t.Helper()
+	r.wait(fmt.Sprintf("task %s to be %s", taskID, status), func() bool {
+		return r.last[taskID].Status == status
+	})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last[taskID]
+}
+
+func (r *recorder) statuses(taskID string) []chat.TaskStatus {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]chat.TaskStatus(nil), r.tasks[taskID]...)
+}
+
+func (r *recorder) checkPersisted() {
+	r.t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	require.Empty(r.t, r.problems, "events published what was not stored")
+}
+
+// script replays replies in order, one per request, and fails the test if
+// the runner asks for more.
+func script(t *testing.T, replies ...compat.Reply) func(*compat.Request) compat.Reply {
+	var mu sync.Mutex
+	i := 0
+	return func(*compat.Request) compat.Reply {
+		mu.Lock()
+		defer mu.Unlock()
+		if i >= len(replies) {
+			t.Errorf("the runner made request %d; the script has %d", i+1, len(replies))
+			return compat.Reply{Status: 500, ErrorMessage: "script exhausted"}
+		}
+		i++
+		return replies[i-1]
+	}
+}
+
+func call(name, args string) chat.ToolCall {
+	return chat.ToolCall{Name: name, Arguments: args}
+}
+
+// lastMessages returns the role and text of the request's last n messages.
+func lastMessages(req compat.Request, n int) []string {
+	var out []string
+	msgs := req.Messages
+	if len(msgs) > n {
+		msgs = msgs[len(msgs)-n:]
+	}
+	for _, m := range msgs {
+		out = append(out, m.Role+": "+m.Text())
+	}
+	return out
+}
+
+func contains(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

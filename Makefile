@@ -1,0 +1,84 @@
+# Errand — the two commands that matter:
+#   make run    build and start the app (the offline demo model unless configured)
+#   make test   install what is missing, then run every test
+# Both install their own dependencies and are safe to run twice.
+
+SHELL := /bin/bash
+WAILS_VERSION := v2.16.0
+GOBIN := $(shell go env GOPATH)/bin
+WAILS := $(GOBIN)/wails
+APT_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev \
+	xvfb xauth xdotool imagemagick chromium fonts-liberation fonts-noto-color-emoji
+# Wails builds and their windows under Xvfb must not wake dbus/at-spi.
+export NO_AT_BRIDGE := 1
+export DBUS_SESSION_BUS_ADDRESS := disabled:
+
+.PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps frontend bindings \
+	build build-dev vet test-go test-frontend test-e2e screenshot bench clean
+
+run: deps frontend build
+	./build/bin/errand
+
+test: deps frontend vet test-go test-frontend test-e2e
+
+deps: system-deps wails-cli frontend-deps e2e-deps
+
+# Debian packages: installed only when one is missing.
+system-deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:" $$missing; \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+wails-cli:
+	@if ! "$(WAILS)" version 2>/dev/null | grep -q "$(WAILS_VERSION)"; then \
+		echo "Installing the Wails CLI $(WAILS_VERSION)"; \
+		go install github.com/wailsapp/wails/v2/cmd/wails@$(WAILS_VERSION); \
+	fi
+
+frontend-deps:
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+
+e2e-deps:
+	cd e2e && npm ci --no-audit --no-fund --loglevel=error
+
+frontend:
+	cd frontend && npm run build
+
+# Regenerates frontend/wailsjs from the bound Go methods.
+bindings: wails-cli
+	$(WAILS) generate module
+
+build: wails-cli
+	$(WAILS) build -s -m -nosyncgomod -o errand
+
+# The -tags dev binary serves the frontend and the Go bindings over HTTP, so
+# a real browser can drive the real backend (see e2e/).
+build-dev:
+	go build -tags dev -o build/bin/errand-dev .
+	go build -o build/bin/mockmodel ./e2e/mockmodel
+
+vet:
+	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt needed:" $$bad; exit 1; fi
+	go vet ./...
+	cd frontend && npx tsc --noEmit
+
+test-go:
+	go test -race -count=1 ./...
+
+test-frontend:
+	cd frontend && npm test
+
+test-e2e: build-dev
+	cd e2e && xvfb-run -a -s "-screen 0 1280x900x24" node --test --test-concurrency=1 tests/
+
+screenshot: deps frontend build
+	./scripts/screenshot.sh
+
+bench:
+	go test -run '^$$' -bench . -benchtime 200x ./backend/...
+
+clean:
+	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

@@ -1,0 +1,119 @@
+// Package app is the only Go package that knows Wails exists. It wires the
+// backend together, binds the services the frontend calls (AgentTaskRunner,
+// Conversations), forwards the runner's events to the window, and maps
+// errors to {code, message} once, for every bound method.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/errand-app/errand/backend/agent"
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/llm/demo"
+	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/store"
+)
+
+// ModelInfo tells the frontend which model answers.
+type ModelInfo struct {
+	Model   string `json:"model"`
+	BaseURL string `json:"baseUrl"`
+	// Demo is true for the built-in offline demo model.
+	Demo bool `json:"demo"`
+}
+
+// App owns the backend for the life of the window.
+type App struct {
+	store    *store.Store
+	runner   *agent.Runner
+	events   *bridge
+	model    ModelInfo
+	stopDemo func()
+
+	// The bound services.
+	Runner        *AgentTaskRunner
+	Conversations *Conversations
+}
+
+// New opens the database, ends tasks a previous run left unfinished, and
+// connects to the model (starting the demo model when none is configured).
+func New(ctx context.Context, cfg Config) (*App, error) {
+	st, err := store.Open(ctx, filepath.Join(cfg.DataDir, store.FileName))
+	if err != nil {
+		return nil, err
+	}
+	a := &App{store: st, events: &bridge{}, stopDemo: func() {}}
+	var provider llm.Provider
+	if cfg.Demo() {
+		url, stop, err := demo.Start()
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("start the demo model: %w", err)
+		}
+		a.stopDemo = stop
+		provider = openai.New(openai.Config{BaseURL: url, Model: demo.Model})
+		a.model = ModelInfo{Model: demo.Model, BaseURL: url, Demo: true}
+	} else {
+		provider = openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model})
+		a.model = ModelInfo{Model: cfg.Model, BaseURL: cfg.BaseURL}
+	}
+	a.runner = agent.New(agent.Options{Store: st, Provider: provider, Events: a.events})
+	if n, err := a.runner.Recover(ctx); err != nil {
+		slog.Error("recover unfinished tasks", "err", err)
+	} else if n > 0 {
+		slog.Info("ended tasks left unfinished by the last run", "count", n)
+	}
+	a.Runner = &AgentTaskRunner{runner: a.runner}
+	a.Conversations = &Conversations{store: st, runner: a.runner, model: a.model}
+	return a, nil
+}
+
+// Bound lists the services to bind to the frontend.
+func (a *App) Bound() []any { return []any{a.Runner, a.Conversations} }
+
+// Startup is Wails' OnStartup: from here on events reach the window.
+func (a *App) Startup(ctx context.Context) { a.events.attach(ctx) }
+
+// Shutdown is Wails' OnShutdown: tasks are stopped and stored, then the
+// database is closed.
+func (a *App) Shutdown(context.Context) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := a.runner.Shutdown(ctx); err != nil {
+		slog.Error("shutdown", "err", err)
+	}
+	a.stopDemo()
+	if err := a.store.Close(); err != nil {
+		slog.Error("close database", "err", err)
+	}
+}
+
+// FrontendError is what a bound method's promise rejects with.
+type FrontendError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// FormatError maps any error to a FrontendError; it is the Wails
+// ErrorFormatter.
+func FormatError(err error) any {
+	if err == nil {
+		return nil
+	}
+	code := chat.ErrorCode(err)
+	msg := chat.ErrorMessage(err)
+	if code == chat.CodeInternal {
+		var ce *chat.Error
+		if !errors.As(err, &ce) {
+			slog.Error("internal error", "err", err)
+			msg = "Something went wrong inside Errand: " + err.Error()
+		}
+	}
+	return FrontendError{Code: code, Message: msg}
+}

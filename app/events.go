@@ -1,0 +1,60 @@
+package app
+
+import (
+	"context"
+	"sync"
+
+	"github.com/errand-app/errand/backend/agent"
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// Event names the frontend subscribes to.
+const (
+	EventTaskUpdate          = "agent:taskUpdate"
+	EventTaskMessage         = "agent:taskMessage"
+	EventMessageDelta        = "agent:messageDelta"
+	EventConversationUpdated = "conversation:updated"
+)
+
+// TaskMessage is the payload of agent:taskMessage.
+type TaskMessage struct {
+	ConversationID string       `json:"conversationId"`
+	TaskID         string       `json:"taskId"`
+	Message        chat.Message `json:"message"`
+}
+
+// bridge forwards the runner's events to the window. Before the window
+// exists there is nobody to tell, and events are dropped: the frontend loads
+// what it shows from the database when it starts.
+type bridge struct {
+	mu  sync.RWMutex
+	ctx context.Context
+}
+
+var _ agent.Events = (*bridge)(nil)
+
+func (b *bridge) attach(ctx context.Context) {
+	b.mu.Lock()
+	b.ctx = ctx
+	b.mu.Unlock()
+}
+
+func (b *bridge) emit(name string, payload any) {
+	b.mu.RLock()
+	ctx := b.ctx
+	b.mu.RUnlock()
+	if ctx != nil {
+		runtime.EventsEmit(ctx, name, payload)
+	}
+}
+
+func (b *bridge) TaskUpdated(t chat.Task) { b.emit(EventTaskUpdate, t) }
+
+func (b *bridge) MessageStored(m chat.Message) {
+	b.emit(EventTaskMessage, TaskMessage{ConversationID: m.ConversationID, TaskID: m.TaskID, Message: m})
+}
+
+func (b *bridge) MessageDelta(d agent.Delta) { b.emit(EventMessageDelta, d) }
+
+func (b *bridge) ConversationUpdated(c chat.Conversation) { b.emit(EventConversationUpdated, c) }

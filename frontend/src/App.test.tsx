@@ -1,0 +1,186 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConversationView } from './api/types';
+import type { EventHandlers } from './events';
+import { conversation, message, resetStores, summary, task } from './test/fixtures';
+
+vi.mock('./api', () => ({
+  modelInfo: vi.fn(),
+  listConversations: vi.fn(),
+  createConversation: vi.fn(),
+  loadConversation: vi.fn(),
+  renameConversation: vi.fn(),
+  setAgentMode: vi.fn(),
+  deleteConversation: vi.fn(),
+  startTask: vi.fn(),
+  sendChat: vi.fn(),
+  stopTask: vi.fn(),
+  userResponse: vi.fn(),
+}));
+
+let handlers: EventHandlers | null = null;
+vi.mock('./events', () => ({
+  subscribeAll: vi.fn((h: EventHandlers) => {
+    handlers = h;
+    return () => {
+      handlers = null;
+    };
+  }),
+}));
+
+import * as api from './api';
+import { ApiError } from './api/errors';
+import { App } from './App';
+
+function emit(): EventHandlers {
+  if (!handlers) throw new Error('not subscribed');
+  return handlers;
+}
+
+function view(id: string, over: Partial<ConversationView> = {}): ConversationView {
+  return { conversation: conversation(id), messages: [], tasks: [], ...over };
+}
+
+beforeEach(() => {
+  resetStores();
+  vi.clearAllMocks();
+  handlers = null;
+  vi.mocked(api.modelInfo).mockResolvedValue({ model: 'gpt-test', baseUrl: 'http://x', demo: false });
+});
+
+describe('App', () => {
+  it('opens the most recent conversation and shows its transcript', async () => {
+    vi.mocked(api.listConversations).mockResolvedValue([
+      summary('old', { title: 'Old one', updatedAt: '2026-01-01T09:00:00Z' }),
+      summary('new', { title: 'Newest', updatedAt: '2026-01-02T09:00:00Z' }),
+    ]);
+    vi.mocked(api.loadConversation).mockImplementation(async (id) =>
+      view(id, {
+        conversation: conversation(id, { title: id === 'new' ? 'Newest' : 'Old one' }),
+        messages: [message(`${id}-u`, id, { role: 'user', content: `hello from ${id}` })],
+      }),
+    );
+    render(<App />);
+    expect(await screen.findByText('hello from new')).toBeInTheDocument();
+    expect(api.loadConversation).toHaveBeenCalledWith('new');
+    expect(screen.getByRole('heading', { name: 'Newest' })).toBeInTheDocument();
+    expect(screen.getByText('gpt-test')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Ready');
+    expect(screen.queryByText(/Demo model/)).not.toBeInTheDocument();
+  });
+
+  it('creates a conversation when there are none, and labels the demo model', async () => {
+    vi.mocked(api.modelInfo).mockResolvedValue({ model: 'errand-demo', baseUrl: '', demo: true });
+    vi.mocked(api.listConversations).mockResolvedValue([]);
+    vi.mocked(api.createConversation).mockResolvedValue(conversation('fresh', { title: '' }));
+    vi.mocked(api.loadConversation).mockResolvedValue(view('fresh', { conversation: conversation('fresh', { title: '' }) }));
+    render(<App />);
+    await waitFor(() => expect(api.createConversation).toHaveBeenCalledTimes(1));
+    expect(await screen.findByRole('note')).toHaveTextContent(/built-in offline demo/);
+    expect(screen.getByRole('note')).toHaveTextContent(/OPENAI_BASE_URL.*OPENAI_API_KEY.*ERRAND_MODEL/);
+    expect(screen.getByText('Demo model')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+  });
+
+  it('tracks other conversations from events: live dot, needs input, unread; opening clears unread', async () => {
+    vi.mocked(api.listConversations).mockResolvedValue([
+      summary('a', { title: 'Alpha', updatedAt: '2026-01-02T00:00:00Z' }),
+      summary('b', { title: 'Beta', updatedAt: '2026-01-01T00:00:00Z' }),
+    ]);
+    vi.mocked(api.loadConversation).mockImplementation(async (id) =>
+      view(id, { conversation: conversation(id, { title: id === 'a' ? 'Alpha' : 'Beta' }) }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    await waitFor(() => expect(api.loadConversation).toHaveBeenCalledWith('a'));
+
+    act(() => {
+      emit().onTaskUpdate(task('tb', 'b', { status: 'thinking', stepCount: 1 }));
+      emit().onTaskMessage({ conversationId: 'b', taskId: 'tb', message: message('m1', 'b', { content: 'first', createdAt: '2026-01-03T00:00:00Z' }) });
+      emit().onTaskMessage({ conversationId: 'b', taskId: 'tb', message: message('m2', 'b', { content: 'second' }) });
+    });
+    const rowB = screen.getByRole('button', { name: /Beta/ });
+    expect(within(rowB).getByText('Working')).toBeInTheDocument();
+    expect(rowB).toHaveTextContent('2 unread');
+    // Activity moved Beta to the top.
+    const rows = screen.getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent('Beta');
+    // The open conversation's status is unaffected.
+    expect(screen.getByRole('status')).toHaveTextContent('Ready');
+
+    act(() => emit().onTaskUpdate(task('tb', 'b', { status: 'waiting_user', stepCount: 1, pendingQuestion: 'Sure?' })));
+    expect(within(rowB).getByText('Needs input')).toBeInTheDocument();
+
+    vi.mocked(api.loadConversation).mockResolvedValueOnce(
+      view('b', {
+        conversation: conversation('b', { title: 'Beta' }),
+        messages: [message('m1', 'b', { content: 'first' }), message('m2', 'b', { content: 'second' })],
+        activeTask: task('tb', 'b', { status: 'waiting_user', stepCount: 1, pendingQuestion: 'Sure?' }),
+      }),
+    );
+    await user.click(rowB);
+    expect(await screen.findByText('second')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Beta/ })).not.toHaveTextContent('unread');
+    expect(screen.getByRole('status')).toHaveTextContent('Waiting for your answer');
+    expect(screen.getByRole('button', { name: 'Reply' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveAttribute('placeholder', 'Sure?');
+  });
+
+  it('shows a failed start as a readable, dismissible alert with a retry', async () => {
+    vi.mocked(api.listConversations).mockRejectedValueOnce(new ApiError('internal', 'database is locked'));
+    const user = userEvent.setup();
+    render(<App />);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('database is locked');
+    await user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    vi.mocked(api.listConversations).mockResolvedValueOnce([summary('a')]);
+    vi.mocked(api.loadConversation).mockResolvedValue(view('a'));
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(api.loadConversation).toHaveBeenCalledWith('a'));
+  });
+
+  it('renames by double-clicking the title', async () => {
+    vi.mocked(api.listConversations).mockResolvedValue([summary('a', { title: 'Draft' })]);
+    vi.mocked(api.loadConversation).mockResolvedValue(view('a', { conversation: conversation('a', { title: 'Draft' }) }));
+    vi.mocked(api.renameConversation).mockResolvedValue(conversation('a', { title: 'Trip to Rome', titleSet: true }));
+    const user = userEvent.setup();
+    render(<App />);
+    await user.dblClick(await screen.findByRole('heading', { name: 'Draft' }));
+    const input = screen.getByRole('textbox', { name: 'Conversation title' });
+    await user.clear(input);
+    await user.type(input, 'Trip to Rome{Enter}');
+    expect(api.renameConversation).toHaveBeenCalledWith('a', 'Trip to Rome');
+    expect(await screen.findByRole('heading', { name: 'Trip to Rome' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Trip to Rome/ })).toBeInTheDocument();
+  });
+
+  it('a task started from the composer shows progress, then the stop notice', async () => {
+    vi.mocked(api.listConversations).mockResolvedValue([summary('a')]);
+    vi.mocked(api.loadConversation).mockResolvedValue(view('a'));
+    vi.mocked(api.startTask).mockResolvedValue(task('t', 'a', { status: 'running' }));
+    const user = userEvent.setup();
+    render(<App />);
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    await waitFor(() => expect(api.loadConversation).toHaveBeenCalled());
+    await user.type(box, 'Research flights{Enter}');
+    act(() => {
+      emit().onTaskMessage({ conversationId: 'a', taskId: 't', message: message('u', 'a', { role: 'user', content: 'Research flights' }) });
+      emit().onTaskUpdate(task('t', 'a', { status: 'tool_executing', stepCount: 1, currentTool: 'web_search' }));
+    });
+    expect(screen.getByText('Research flights')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Running web_search… (step 1)');
+    expect(screen.getByRole('button', { name: /Conversation a/ })).toContainElement(screen.getByText('Working'));
+
+    vi.mocked(api.stopTask).mockResolvedValue({ stopped: true, task: task('t', 'a', { status: 'cancelled' }), message: '' });
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    act(() => {
+      emit().onTaskMessage({ conversationId: 'a', taskId: 't', message: message('s', 'a', { role: 'system', content: 'Stopped by user' }) });
+    });
+    expect(screen.getByText('Stopped by user')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+  });
+});

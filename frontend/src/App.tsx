@@ -1,0 +1,52 @@
+import { useEffect } from 'react';
+import { ErrorBoundary } from './components/ErrorBoundary';
+import { Notices } from './components/Notices';
+import { ChatView } from './features/chat/ChatView';
+import { Sidebar } from './features/conversations/Sidebar';
+import { initApp } from './stores/actions';
+import { useAppStore } from './stores/app';
+import { useConversationsStore } from './stores/conversations';
+import { startSync } from './stores/sync';
+
+function MainPane() {
+  const selectedId = useConversationsStore((s) => s.selectedId);
+  const startup = useAppStore((s) => s.startup);
+  if (selectedId) return <ChatView conversationId={selectedId} />;
+  return (
+    <section className="chat chat-empty" aria-label="Chat">
+      {startup === 'failed' ? (
+        <div className="empty-state">
+          <h2>Could not reach Errand's backend</h2>
+          <p className="muted">The conversation list could not be loaded.</p>
+          <button type="button" className="btn btn-primary" onClick={() => void initApp()}>
+            Try again
+          </button>
+        </div>
+      ) : (
+        <div className="empty-state muted">Loading…</div>
+      )}
+    </section>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    const stop = startSync();
+    void initApp();
+    return stop;
+  }, []);
+
+  return (
+    <ErrorBoundary>
+      <div className="app">
+        <Sidebar />
+        <main className="main">
+          <ErrorBoundary>
+            <MainPane />
+          </ErrorBoundary>
+        </main>
+        <Notices />
+      </div>
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, toApiError } from './errors';
+
+describe('toApiError', () => {
+  it('keeps the code and message Go sends', () => {
+    const e = toApiError({ code: 'conflict', message: 'Task is not waiting' });
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toBeInstanceOf(Error);
+    expect(e.code).toBe('conflict');
+    expect(e.message).toBe('Task is not waiting');
+  });
+
+  it('reads a JSON string and plain strings', () => {
+    expect(toApiError('{"code":"not_found","message":"No such task"}').code).toBe('not_found');
+    const plain = toApiError('boom');
+    expect(plain.code).toBe('internal');
+    expect(plain.message).toBe('boom');
+  });
+
+  it('wraps JS errors and unknown values', () => {
+    expect(toApiError(new TypeError('x is undefined')).message).toBe('x is undefined');
+    expect(toApiError(undefined).message).toBeTruthy();
+    const same = new ApiError('model', 'down');
+    expect(toApiError(same)).toBe(same);
+  });
+});

@@ -1,0 +1,69 @@
+import type { ErrorCode } from './types';
+
+const KNOWN_CODES: readonly string[] = ['invalid', 'not_found', 'conflict', 'internal', 'model'];
+
+/** An error from a call to Go, normalized. `code` is one of the Go codes. */
+export class ApiError extends Error {
+  readonly code: ErrorCode | string;
+
+  constructor(code: ErrorCode | string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+  }
+}
+
+function fromObject(value: unknown): ApiError | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as { code?: unknown; message?: unknown };
+  if (typeof v.message !== 'string' && typeof v.code !== 'string') return null;
+  const code = typeof v.code === 'string' && v.code !== '' ? v.code : 'internal';
+  const message = typeof v.message === 'string' && v.message !== '' ? v.message : defaultMessage(code);
+  return new ApiError(code, message);
+}
+
+function defaultMessage(code: string): string {
+  switch (code) {
+    case 'invalid':
+      return 'The request was not valid.';
+    case 'not_found':
+      return 'It no longer exists.';
+    case 'conflict':
+      return 'That clashes with what is happening right now.';
+    case 'model':
+      return 'The model server failed.';
+    default:
+      return 'Something went wrong.';
+  }
+}
+
+/**
+ * Normalizes whatever a rejected binding call produced: the `{code, message}`
+ * object Go sends, a JSON string of it, a plain string, or a JS Error (for
+ * instance when the Wails bridge is missing).
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const obj = fromObject(err);
+  if (obj && !(err instanceof Error)) return obj;
+  if (typeof err === 'string') {
+    const s = err.trim();
+    if (s.startsWith('{')) {
+      try {
+        const parsed = fromObject(JSON.parse(s));
+        if (parsed) return parsed;
+      } catch {
+        // not JSON: fall through
+      }
+    }
+    return new ApiError('internal', s || defaultMessage('internal'));
+  }
+  if (err instanceof Error) {
+    return new ApiError('internal', err.message || defaultMessage('internal'));
+  }
+  return new ApiError('internal', defaultMessage('internal'));
+}
+
+export function isKnownCode(code: string): code is ErrorCode {
+  return KNOWN_CODES.includes(code);
+}

@@ -1,0 +1,90 @@
+// The only module that talks to the Wails runtime. It turns the backend's
+// events into typed callbacks.
+import { EventsOn } from '../../wailsjs/runtime/runtime';
+import type { Conversation, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
+
+export const EVENTS = {
+  taskUpdate: 'agent:taskUpdate',
+  taskMessage: 'agent:taskMessage',
+  messageDelta: 'agent:messageDelta',
+  conversationUpdated: 'conversation:updated',
+} as const;
+
+export type Unsubscribe = () => void;
+
+export interface EventHandlers {
+  onTaskUpdate: (task: Task) => void;
+  onTaskMessage: (ev: TaskMessageEvent) => void;
+  onMessageDelta: (ev: MessageDeltaEvent) => void;
+  onConversationUpdated: (conversation: Conversation) => void;
+}
+
+function runtimeReady(): boolean {
+  const w = globalThis as { runtime?: unknown };
+  return typeof w.runtime === 'object' && w.runtime !== null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+function on<T>(name: string, valid: (v: unknown) => v is T, cb: (payload: T) => void): Unsubscribe {
+  if (!runtimeReady()) return () => {};
+  return EventsOn(name, (payload: unknown) => {
+    if (!valid(payload)) {
+      console.warn(`Errand: ignoring malformed ${name} event`, payload);
+      return;
+    }
+    try {
+      cb(payload);
+    } catch (err) {
+      // A handler bug must not break the event bus for everyone else.
+      console.error(`Errand: ${name} handler failed`, err);
+    }
+  });
+}
+
+const isTask = (v: unknown): v is Task =>
+  isObject(v) && typeof v.id === 'string' && typeof v.conversationId === 'string' && typeof v.status === 'string';
+
+const isTaskMessage = (v: unknown): v is TaskMessageEvent =>
+  isObject(v) &&
+  typeof v.conversationId === 'string' &&
+  isObject(v.message) &&
+  typeof v.message.id === 'string';
+
+const isDelta = (v: unknown): v is MessageDeltaEvent =>
+  isObject(v) &&
+  typeof v.conversationId === 'string' &&
+  typeof v.messageId === 'string' &&
+  typeof v.offset === 'number' &&
+  typeof v.text === 'string';
+
+const isConversation = (v: unknown): v is Conversation => isObject(v) && typeof v.id === 'string';
+
+export function onTaskUpdate(cb: EventHandlers['onTaskUpdate']): Unsubscribe {
+  return on(EVENTS.taskUpdate, isTask, cb);
+}
+
+export function onTaskMessage(cb: EventHandlers['onTaskMessage']): Unsubscribe {
+  return on(EVENTS.taskMessage, isTaskMessage, cb);
+}
+
+export function onMessageDelta(cb: EventHandlers['onMessageDelta']): Unsubscribe {
+  return on(EVENTS.messageDelta, isDelta, cb);
+}
+
+export function onConversationUpdated(cb: EventHandlers['onConversationUpdated']): Unsubscribe {
+  return on(EVENTS.conversationUpdated, isConversation, cb);
+}
+
+/** Subscribes to every backend event; returns one function that unsubscribes all. */
+export function subscribeAll(h: EventHandlers): Unsubscribe {
+  const offs = [
+    onTaskUpdate(h.onTaskUpdate),
+    onTaskMessage(h.onTaskMessage),
+    onMessageDelta(h.onMessageDelta),
+    onConversationUpdated(h.onConversationUpdated),
+  ];
+  return () => offs.forEach((off) => off());
+}

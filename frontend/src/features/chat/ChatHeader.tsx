@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { deleteConversation, renameConversation } from '../../stores/actions';
+import { useAppStore } from '../../stores/app';
+import { useConversationsStore } from '../../stores/conversations';
+
+export function displayTitle(title: string | undefined): string {
+  return title && title.trim() !== '' ? title : 'New conversation';
+}
+
+function RenameField({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
+  const [value, setValue] = useState(initial);
+  const ref = useRef<HTMLInputElement>(null);
+  const done = useRef(false);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.select();
+  }, []);
+  const finish = (v: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(v);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      finish(value);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      finish(null);
+    }
+  };
+  return (
+    <input
+      ref={ref}
+      className="title-input"
+      aria-label="Conversation title"
+      value={value}
+      maxLength={200}
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={onKeyDown}
+      onBlur={() => finish(value)}
+    />
+  );
+}
+
+export function ChatHeader({ conversationId }: { conversationId: string }) {
+  const conv = useConversationsStore((s) => s.byId[conversationId]);
+  const model = useAppStore((s) => s.modelInfo);
+  const [editing, setEditing] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const renameBtn = useRef<HTMLButtonElement>(null);
+  const title = displayTitle(conv?.title);
+
+  useEffect(() => {
+    setEditing(false);
+    setConfirmDelete(false);
+  }, [conversationId]);
+
+  useEffect(() => {
+    if (!confirmDelete) return;
+    const t = setTimeout(() => setConfirmDelete(false), 4000);
+    return () => clearTimeout(t);
+  }, [confirmDelete]);
+
+  const onRenamed = (value: string | null) => {
+    setEditing(false);
+    if (value !== null) void renameConversation(conversationId, value);
+    requestAnimationFrame(() => renameBtn.current?.focus());
+  };
+
+  return (
+    <header className="chat-header">
+      <div className="chat-title-wrap">
+        {editing ? (
+          <RenameField initial={conv?.title ?? ''} onDone={onRenamed} />
+        ) : (
+          <h1 className="chat-title" title="Double-click to rename" onDoubleClick={() => setEditing(true)}>
+            {title}
+          </h1>
+        )}
+        {!editing && (
+          <button
+            ref={renameBtn}
+            type="button"
+            className="icon-btn"
+            aria-label="Rename conversation"
+            title="Rename"
+            onClick={() => setEditing(true)}
+          >
+            <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+              <path
+                d="M11.3 2.3a1 1 0 0 1 1.4 0l1 1a1 1 0 0 1 0 1.4l-7.5 7.5-2.8.7.7-2.8 7.2-7.8Z"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.3"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </button>
+        )}
+      </div>
+      <div className="chat-header-right">
+        {model && (
+          <span className={`model-chip${model.demo ? ' model-chip-demo' : ''}`} title={model.baseUrl || undefined}>
+            {model.demo ? 'Demo model' : model.model || 'Model'}
+          </span>
+        )}
+        <button
+          type="button"
+          className={`btn btn-ghost btn-small${confirmDelete ? ' btn-danger' : ''}`}
+          onClick={() => {
+            if (confirmDelete) {
+              setConfirmDelete(false);
+              void deleteConversation(conversationId);
+            } else setConfirmDelete(true);
+          }}
+        >
+          {confirmDelete ? 'Confirm delete' : 'Delete'}
+        </button>
+      </div>
+    </header>
+  );
+}
+
+export function DemoBanner() {
+  const model = useAppStore((s) => s.modelInfo);
+  if (!model?.demo) return null;
+  return (
+    <div className="demo-banner" role="note">
+      <strong>Demo model.</strong> You are talking to Errand's built-in offline demo, not a real AI model. To connect a
+      real model, set <code>OPENAI_BASE_URL</code>, <code>OPENAI_API_KEY</code> and <code>ERRAND_MODEL</code> and
+      restart Errand.
+    </div>
+  );
+}

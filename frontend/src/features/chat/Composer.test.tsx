@@ -1,0 +1,173 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { conversation, deferred, resetStores, summary, task } from '../../test/fixtures';
+
+vi.mock('../../api', () => ({
+  startTask: vi.fn(),
+  sendChat: vi.fn(),
+  stopTask: vi.fn(),
+  userResponse: vi.fn(),
+  setAgentMode: vi.fn(),
+  loadConversation: vi.fn(),
+}));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+
+import * as api from '../../api';
+import { ApiError } from '../../api/errors';
+import { useConversationsStore } from '../../stores/conversations';
+import { useNoticesStore } from '../../stores/notices';
+import { handleTaskUpdate } from '../../stores/sync';
+import { Composer } from './Composer';
+
+const C = 'c1';
+
+function setup() {
+  const user = userEvent.setup();
+  render(<Composer conversationId={C} />);
+  return { user, textbox: screen.getByRole('textbox', { name: 'Message' }) };
+}
+
+beforeEach(() => {
+  resetStores();
+  vi.clearAllMocks();
+  useConversationsStore.getState().setAll([summary(C)]);
+  useConversationsStore.getState().select(C);
+});
+
+describe('Composer', () => {
+  it('Enter sends through StartTask in agent mode and clears the text', async () => {
+    vi.mocked(api.startTask).mockResolvedValue(task('t1', C, { status: 'running' }));
+    const { user, textbox } = setup();
+    expect(screen.getByRole('checkbox', { name: 'Agent mode' })).toBeChecked();
+    await user.type(textbox, 'Plan my week{Enter}');
+    expect(api.startTask).toHaveBeenCalledWith(C, 'Plan my week');
+    expect(api.sendChat).not.toHaveBeenCalled();
+    await waitFor(() => expect(textbox).toHaveValue(''));
+    // The returned task is running: Stop replaces Send, the textarea is disabled.
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send' })).not.toBeInTheDocument();
+    expect(textbox).toBeDisabled();
+  });
+
+  it('Shift+Enter inserts a newline instead of sending', async () => {
+    const { user, textbox } = setup();
+    await user.type(textbox, 'line one{Shift>}{Enter}{/Shift}line two');
+    expect(textbox).toHaveValue('line one\nline two');
+    expect(api.startTask).not.toHaveBeenCalled();
+  });
+
+  it('with agent mode off, Send uses SendChat', async () => {
+    useConversationsStore.getState().upsert(conversation(C, { agentMode: false }));
+    vi.mocked(api.sendChat).mockResolvedValue(task('t1', C, { mode: 'chat' }));
+    const { user, textbox } = setup();
+    expect(screen.getByRole('checkbox', { name: 'Agent mode' })).not.toBeChecked();
+    await user.type(textbox, 'hello');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(api.sendChat).toHaveBeenCalledWith(C, 'hello');
+    expect(api.startTask).not.toHaveBeenCalled();
+  });
+
+  it('toggling agent mode calls SetAgentMode', async () => {
+    vi.mocked(api.setAgentMode).mockResolvedValue(conversation(C, { agentMode: false }));
+    const { user } = setup();
+    const toggle = screen.getByRole('checkbox', { name: 'Agent mode' });
+    await user.click(toggle);
+    expect(api.setAgentMode).toHaveBeenCalledWith(C, false);
+    await waitFor(() => expect(toggle).not.toBeChecked());
+  });
+
+  it('keeps the typed text and shows an alert when the call fails', async () => {
+    vi.mocked(api.startTask).mockRejectedValue(new ApiError('conflict', 'A task is already running'));
+    const { user, textbox } = setup();
+    await user.type(textbox, 'do the thing{Enter}');
+    await waitFor(() => expect(useNoticesStore.getState().items).toHaveLength(1));
+    expect(textbox).toHaveValue('do the thing');
+    expect(useNoticesStore.getState().items[0]?.message).toMatch(/already running/);
+  });
+
+  it('disables Send while the call is in flight', async () => {
+    const pending = deferred<ReturnType<typeof task>>();
+    vi.mocked(api.startTask).mockReturnValue(pending.promise);
+    const { user, textbox } = setup();
+    await user.type(textbox, 'go');
+    const send = screen.getByRole('button', { name: 'Send' });
+    await user.click(send);
+    expect(send).toBeDisabled();
+    await user.click(send);
+    expect(api.startTask).toHaveBeenCalledTimes(1);
+    await act(async () => pending.resolve(task('t1', C, { status: 'completed' })));
+    await waitFor(() => expect(textbox).toHaveValue(''));
+  });
+
+  it('Stop calls StopTask for the active task', async () => {
+    handleTaskUpdate(task('t1', C, { status: 'thinking', stepCount: 1 }));
+    vi.mocked(api.stopTask).mockResolvedValue({
+      stopped: true,
+      task: task('t1', C, { status: 'cancelled' }),
+      message: '',
+    });
+    const { user, textbox } = setup();
+    expect(textbox).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(api.stopTask).toHaveBeenCalledWith('t1');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument());
+    expect(textbox).toBeEnabled();
+  });
+
+  it('Stop on an already-finished task shows the message, not an error', async () => {
+    handleTaskUpdate(task('t1', C, { status: 'running' }));
+    vi.mocked(api.stopTask).mockResolvedValue({
+      stopped: false,
+      task: task('t1', C, { status: 'completed' }),
+      message: 'Task already completed',
+    });
+    const { user } = setup();
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(useNoticesStore.getState().items[0]?.message).toBe('Task already completed'));
+    expect(useNoticesStore.getState().items[0]?.kind).toBe('info');
+  });
+
+  it('waiting_user: Reply and Stop, question as placeholder, choices reply', async () => {
+    handleTaskUpdate(
+      task('t1', C, {
+        status: 'waiting_user',
+        stepCount: 2,
+        pendingQuestion: 'Which city?',
+        pendingChoices: ['Paris', 'Rome'],
+      }),
+    );
+    vi.mocked(api.userResponse).mockResolvedValue(undefined);
+    const { user, textbox } = setup();
+    expect(textbox).toBeEnabled();
+    expect(textbox).toHaveAttribute('placeholder', 'Which city?');
+    expect(screen.getByRole('button', { name: 'Reply' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Rome' }));
+    expect(api.userResponse).toHaveBeenCalledWith('t1', 'Rome');
+  });
+
+  it('waiting_user: typed answer is sent with Reply (and with Enter)', async () => {
+    handleTaskUpdate(task('t1', C, { status: 'waiting_user', pendingQuestion: 'Budget?' }));
+    vi.mocked(api.userResponse).mockResolvedValue(undefined);
+    const { user, textbox } = setup();
+    await user.type(textbox, '2000 EUR');
+    await user.click(screen.getByRole('button', { name: 'Reply' }));
+    expect(api.userResponse).toHaveBeenCalledWith('t1', '2000 EUR');
+    await waitFor(() => expect(textbox).toHaveValue(''));
+    await user.type(textbox, 'again{Enter}');
+    expect(api.userResponse).toHaveBeenLastCalledWith('t1', 'again');
+    expect(api.startTask).not.toHaveBeenCalled();
+  });
+
+  it('a conflict on reply keeps the text and reports it', async () => {
+    handleTaskUpdate(task('t1', C, { status: 'waiting_user', pendingQuestion: 'Budget?' }));
+    vi.mocked(api.userResponse).mockRejectedValue(new ApiError('conflict', 'The task is not waiting for an answer'));
+    const { user, textbox } = setup();
+    await user.type(textbox, '100{Enter}');
+    await waitFor(() => expect(useNoticesStore.getState().items).toHaveLength(1));
+    expect(textbox).toHaveValue('100');
+  });
+});

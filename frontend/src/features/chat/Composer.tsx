@@ -1,0 +1,156 @@
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { isBusy } from '../../api/types';
+import { replyToTask, sendMessage, setAgentMode, stopTask } from '../../stores/actions';
+import { useConversationsStore } from '../../stores/conversations';
+import { useDraftsStore } from '../../stores/drafts';
+import { useActiveTask } from '../../stores/tasks';
+
+export function Composer({ conversationId }: { conversationId: string }) {
+  const agentMode = useConversationsStore((s) => s.byId[conversationId]?.agentMode ?? true);
+  const text = useDraftsStore((s) => s.drafts[conversationId] ?? '');
+  const setDraft = useDraftsStore((s) => s.setDraft);
+  const task = useActiveTask(conversationId);
+  const [pending, setPending] = useState(false);
+  const [modePending, setModePending] = useState(false);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+
+  const busy = !!task && isBusy(task.status);
+  const waiting = task?.status === 'waiting_user';
+  const canSubmit = !pending && text.trim() !== '' && !busy;
+
+  // When the agent asks something, put the cursor where the answer goes.
+  useEffect(() => {
+    if (waiting && (document.activeElement === document.body || document.activeElement === null)) {
+      textareaRef.current?.focus();
+    }
+  }, [waiting, task?.id]);
+
+  // Grow with the text, up to a limit (CSS caps it with max-height).
+  useLayoutEffect(() => {
+    const el = textareaRef.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    if (el.scrollHeight > 0) el.style.height = `${el.scrollHeight}px`;
+  }, [text]);
+
+  const run = async (fn: () => Promise<boolean>) => {
+    setPending(true);
+    try {
+      return await fn();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const submit = async () => {
+    if (!canSubmit) return;
+    const ok = waiting && task
+      ? await run(() => replyToTask(conversationId, task.id, text))
+      : await run(() => sendMessage(conversationId, text));
+    if (ok) textareaRef.current?.focus();
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void submit();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void submit();
+    }
+  };
+
+  const onStop = () => {
+    if (task) void run(() => stopTask(task.id));
+  };
+
+  const onChoice = (choice: string) => {
+    if (task) void run(() => replyToTask(conversationId, task.id, choice));
+  };
+
+  const onToggleMode = async (on: boolean) => {
+    setModePending(true);
+    try {
+      await setAgentMode(conversationId, on);
+    } finally {
+      setModePending(false);
+    }
+  };
+
+  const placeholder = waiting
+    ? task?.pendingQuestion || 'The agent is waiting for your answer'
+    : busy
+      ? 'The agent is working… you can stop it at any time'
+      : agentMode
+        ? 'Hand Errand a task…'
+        : 'Send a message…';
+
+  const choices = waiting ? (task?.pendingChoices ?? []) : [];
+
+  return (
+    <form className={`composer${waiting ? ' composer-waiting' : ''}`} onSubmit={onSubmit}>
+      {choices.length > 0 && (
+        <div className="choices" role="group" aria-label="Suggested answers">
+          {choices.map((c, i) => (
+            <button key={`${i}:${c}`} type="button" className="chip" disabled={pending} onClick={() => onChoice(c)}>
+              {c}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="composer-box">
+        <textarea
+          ref={textareaRef}
+          aria-label="Message"
+          className="composer-input"
+          rows={1}
+          value={text}
+          placeholder={placeholder}
+          disabled={busy}
+          onChange={(e) => setDraft(conversationId, e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <div className="composer-bar">
+          <label className="switch" title="Agent mode: Errand works by itself over many steps. Off: one chat reply.">
+            <input
+              type="checkbox"
+              aria-label="Agent mode"
+              checked={agentMode}
+              disabled={modePending}
+              onChange={(e) => void onToggleMode(e.target.checked)}
+            />
+            <span className="switch-track" aria-hidden="true">
+              <span className="switch-thumb" />
+            </span>
+            <span className="switch-label" aria-hidden="true">
+              Agent mode
+            </span>
+          </label>
+          <span className="composer-hint muted" aria-hidden="true">
+            Enter to send · Shift+Enter for a new line
+          </span>
+          <div className="composer-actions">
+            {(busy || waiting) && (
+              <button type="button" className="btn btn-stop" disabled={pending} onClick={onStop}>
+                <span className="stop-square" aria-hidden="true" />
+                Stop
+              </button>
+            )}
+            {waiting && (
+              <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
+                Reply
+              </button>
+            )}
+            {!busy && !waiting && (
+              <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
+                Send
+              </button>
+            )}
+          </div>
+        </div>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { message } from '../../test/fixtures';
+import { buildTranscript, formatArgs, parseArgs } from './transcript';
+
+const C = 'c';
+
+describe('buildTranscript', () => {
+  it('maps roles and agent tools to display items', () => {
+    const items = buildTranscript([
+      message('u', C, { role: 'user', content: 'Plan a trip' }),
+      message('a1', C, {
+        content: 'Let me look.',
+        step: 1,
+        toolCalls: [
+          { id: 'c1', name: 'send_update', arguments: '{"message":"Searching flights"}' },
+          { id: 'c2', name: 'web_search', arguments: '{"query":"flights"}' },
+        ],
+      }),
+      message('r1', C, { role: 'tool', toolName: 'send_update', toolCallId: 'c1', content: 'ok' }),
+      message('r2', C, { role: 'tool', toolName: 'web_search', toolCallId: 'c2', content: 'results', isError: true }),
+      message('a2', C, {
+        step: 2,
+        toolCalls: [{ id: 'c3', name: 'ask_user', arguments: '{"question":"Which city?","choices":["Paris","Rome"]}' }],
+      }),
+      message('r3', C, { role: 'tool', toolName: 'ask_user', toolCallId: 'c3', content: 'Rome' }),
+      message('a3', C, {
+        step: 3,
+        toolCalls: [{ id: 'c4', name: 'task_complete', arguments: '{"summary":"Booked."}' }],
+      }),
+      message('r4', C, { role: 'tool', toolName: 'task_complete', toolCallId: 'c4', content: 'done' }),
+      message('s', C, { role: 'system', content: 'Stopped by user' }),
+    ]);
+    expect(items.map((i) => i.kind)).toEqual([
+      'user',
+      'agent',
+      'update',
+      'toolCall',
+      'toolResult',
+      'question',
+      'answer',
+      'complete',
+      'notice',
+    ]);
+    expect(items[1]).toMatchObject({ text: 'Let me look.', step: 1 });
+    expect(items[2]).toMatchObject({ text: 'Searching flights' });
+    expect(items[4]).toMatchObject({ isError: true, name: 'web_search' });
+    expect(items[5]).toMatchObject({ question: 'Which city?', choices: ['Paris', 'Rome'] });
+    expect(items[6]).toMatchObject({ text: 'Rome' });
+    expect(items[7]).toMatchObject({ summary: 'Booked.' });
+    expect(new Set(items.map((i) => i.key)).size).toBe(items.length);
+  });
+
+  it('survives invalid tool arguments by showing the raw text', () => {
+    const items = buildTranscript([
+      message('a', C, {
+        toolCalls: [
+          { id: '1', name: 'send_update', arguments: '{"message": "unterminated' },
+          { id: '2', name: 'ask_user', arguments: 'not json' },
+          { id: '3', name: 'task_complete', arguments: '' },
+          { id: '4', name: 'read_file', arguments: '{{{' },
+        ],
+      }),
+    ]);
+    expect(items[0]).toMatchObject({ kind: 'update', text: '{"message": "unterminated' });
+    expect(items[1]).toMatchObject({ kind: 'question', question: 'not json', choices: [] });
+    expect(items[2]).toMatchObject({ kind: 'complete', summary: '' });
+    expect(items[3]).toMatchObject({ kind: 'toolCall', args: '{{{' });
+  });
+
+  it('shows an empty streaming message as a growing agent bubble', () => {
+    const items = buildTranscript([message('a', C, { content: '', streaming: true })]);
+    expect(items).toEqual([{ kind: 'agent', key: 'a', text: '', step: 0, streaming: true }]);
+  });
+
+  it('skips empty non-streaming assistant content', () => {
+    expect(buildTranscript([message('a', C, { content: '' })])).toEqual([]);
+  });
+
+  it('parseArgs and formatArgs never throw', () => {
+    expect(parseArgs('[1,2]')).toBeNull();
+    expect(parseArgs('{"a":1}')).toEqual({ a: 1 });
+    expect(formatArgs('{"a":1}')).toBe('{\n  "a": 1\n}');
+    expect(formatArgs('oops{')).toBe('oops{');
+  });
+});

@@ -1,0 +1,159 @@
+// What the user can do. Each action calls Go through src/api, folds the
+// result into the stores and reports failures as readable alerts. Actions
+// that the UI waits on resolve to true on success and never reject.
+import * as api from '../api';
+import { useAppStore } from './app';
+import { useConversationsStore } from './conversations';
+import { useDraftsStore } from './drafts';
+import { reportError, reportInfo } from './notices';
+import { applyTask, applyTasks, forgetConversation, loadConversation } from './sync';
+
+/** Opens a conversation: selects it, clears its unread count and loads it. */
+export function selectConversation(id: string): Promise<void> {
+  useConversationsStore.getState().select(id);
+  return loadConversation(id);
+}
+
+export async function createConversation(): Promise<boolean> {
+  try {
+    const c = await api.createConversation();
+    useConversationsStore.getState().upsert(c);
+    await selectConversation(c.id);
+    return true;
+  } catch (err) {
+    reportError(err, 'Could not create a conversation');
+    return false;
+  }
+}
+
+let initInFlight: Promise<void> | null = null;
+
+/**
+ * Startup: model info and the conversation list; opens the newest one or
+ * creates one. Concurrent calls (React StrictMode) share one run.
+ */
+export function initApp(): Promise<void> {
+  if (!initInFlight) {
+    initInFlight = runInit().finally(() => {
+      initInFlight = null;
+    });
+  }
+  return initInFlight;
+}
+
+async function runInit(): Promise<void> {
+  const app = useAppStore.getState();
+  app.setStartup('loading');
+  const info = api.modelInfo().then(
+    (mi) => useAppStore.getState().setModelInfo(mi),
+    (err) => reportError(err, 'Could not read the model settings'),
+  );
+  try {
+    const list = await api.listConversations();
+    useConversationsStore.getState().setAll(list);
+    applyTasks(
+      list.flatMap((c) => (c.activeTask ? [c.activeTask] : [])),
+      'snapshot',
+    );
+    useAppStore.getState().setStartup('ready');
+    const first = useConversationsStore.getState().order[0];
+    if (first) await selectConversation(first);
+    else await createConversation();
+  } catch (err) {
+    useAppStore.getState().setStartup('failed');
+    reportError(err, 'Could not list conversations');
+  }
+  await info;
+}
+
+/**
+ * Sends the composer's text: a task when agent mode is on, a simple chat
+ * reply otherwise. The draft is cleared only on success.
+ */
+export async function sendMessage(conversationId: string, text: string): Promise<boolean> {
+  const body = text.trim();
+  if (!body) return false;
+  const conv = useConversationsStore.getState().byId[conversationId];
+  const agentMode = conv?.agentMode ?? true;
+  try {
+    const task = agentMode ? await api.startTask(conversationId, body) : await api.sendChat(conversationId, body);
+    if (task) applyTask(task, 'snapshot');
+    useDraftsStore.getState().setDraft(conversationId, '');
+    return true;
+  } catch (err) {
+    reportError(err, agentMode ? 'Could not start the task' : 'Could not send the message');
+    return false;
+  }
+}
+
+export async function stopTask(taskId: string): Promise<boolean> {
+  try {
+    const res = await api.stopTask(taskId);
+    if (res?.task) applyTask(res.task, 'snapshot');
+    if (res && !res.stopped) reportInfo(res.message || 'The task had already ended.');
+    return true;
+  } catch (err) {
+    reportError(err, 'Could not stop the task');
+    return false;
+  }
+}
+
+export async function replyToTask(conversationId: string, taskId: string, answer: string): Promise<boolean> {
+  const body = answer.trim();
+  if (!body) return false;
+  try {
+    await api.userResponse(taskId, body);
+    useDraftsStore.getState().setDraft(conversationId, '');
+    return true;
+  } catch (err) {
+    reportError(err, 'Could not send your answer');
+    return false;
+  }
+}
+
+export async function renameConversation(id: string, title: string): Promise<boolean> {
+  const t = title.trim();
+  const prev = useConversationsStore.getState().byId[id];
+  if (!t || !prev || t === prev.title) return false;
+  try {
+    const c = await api.renameConversation(id, t);
+    useConversationsStore.getState().upsert(c);
+    return true;
+  } catch (err) {
+    reportError(err, 'Could not rename the conversation');
+    return false;
+  }
+}
+
+export async function setAgentMode(id: string, on: boolean): Promise<boolean> {
+  const store = useConversationsStore.getState();
+  const prev = store.byId[id];
+  if (!prev) return false;
+  store.patch(id, { agentMode: on });
+  try {
+    const c = await api.setAgentMode(id, on);
+    useConversationsStore.getState().upsert(c);
+    return true;
+  } catch (err) {
+    useConversationsStore.getState().patch(id, { agentMode: prev.agentMode });
+    reportError(err, 'Could not change agent mode');
+    return false;
+  }
+}
+
+export async function deleteConversation(id: string): Promise<boolean> {
+  try {
+    await api.deleteConversation(id);
+  } catch (err) {
+    reportError(err, 'Could not delete the conversation');
+    return false;
+  }
+  const wasSelected = useConversationsStore.getState().selectedId === id;
+  forgetConversation(id);
+  if (wasSelected) {
+    const next = useConversationsStore.getState().order[0];
+    if (next) await selectConversation(next);
+    else await createConversation();
+  }
+  return true;
+}

@@ -1,0 +1,156 @@
+// Pure functions over the sidebar's conversations.
+import type { Conversation, ConversationSummary, Message } from '../api/types';
+import { timeValue } from '../lib/time';
+
+export interface ConversationEntry extends Conversation {
+  /** Known from ListConversations; events do not carry it. */
+  messageCount?: number;
+}
+
+export interface ConversationsState {
+  byId: Record<string, ConversationEntry>;
+  /** Ids ordered by last activity, newest first. */
+  order: string[];
+  /** Last activity per conversation in ms: max(updatedAt, newest message). */
+  activity: Record<string, number>;
+  selectedId: string | null;
+  /** Messages that arrived while the conversation was not open. */
+  unread: Record<string, number>;
+  /** Message ids already counted in `unread`, so updates of one message count once. */
+  unreadIds: Record<string, Record<string, true>>;
+  /** The conversation's active task is waiting for the user's answer. */
+  needsInput: Record<string, boolean>;
+}
+
+export function emptyConversationsState(): ConversationsState {
+  return { byId: {}, order: [], activity: {}, selectedId: null, unread: {}, unreadIds: {}, needsInput: {} };
+}
+
+function sortOrder(byId: Record<string, ConversationEntry>, activity: Record<string, number>): string[] {
+  return Object.keys(byId).sort((a, b) => {
+    const d = (activity[b] ?? 0) - (activity[a] ?? 0);
+    if (d !== 0) return d;
+    const c = timeValue(byId[b]?.createdAt) - timeValue(byId[a]?.createdAt);
+    if (c !== 0) return c;
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
+}
+
+function sameOrder(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+function withOrder(state: ConversationsState, byId: Record<string, ConversationEntry>, activity: Record<string, number>): ConversationsState {
+  const order = sortOrder(byId, activity);
+  return { ...state, byId, activity, order: sameOrder(order, state.order) ? state.order : order };
+}
+
+/** Adds or updates a conversation (an event or a call's result). */
+export function upsertConversation(state: ConversationsState, c: Conversation | ConversationSummary): ConversationsState {
+  const prev = state.byId[c.id];
+  const entry: ConversationEntry = {
+    id: c.id,
+    title: c.title ?? '',
+    titleSet: !!c.titleSet,
+    agentMode: c.agentMode ?? true,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    messageCount: 'messageCount' in c && typeof c.messageCount === 'number' ? c.messageCount : prev?.messageCount,
+  };
+  const byId = { ...state.byId, [c.id]: entry };
+  const act = Math.max(state.activity[c.id] ?? 0, timeValue(c.updatedAt));
+  const activity = state.activity[c.id] === act ? state.activity : { ...state.activity, [c.id]: act };
+  return withOrder(state, byId, activity);
+}
+
+/** Replaces the list with ListConversations' answer, keeping local flags. */
+export function setConversations(state: ConversationsState, list: readonly ConversationSummary[]): ConversationsState {
+  let s: ConversationsState = { ...state, byId: {}, activity: {} };
+  for (const c of list) {
+    s = upsertConversation(s, c);
+    const known = state.activity[c.id];
+    if (known !== undefined && known > (s.activity[c.id] ?? 0)) {
+      s = withOrder(s, s.byId, { ...s.activity, [c.id]: known });
+    }
+  }
+  // Keep conversations created or announced while the list call was in flight.
+  for (const [id, c] of Object.entries(state.byId)) {
+    if (!s.byId[id]) {
+      s = upsertConversation(s, c);
+    }
+  }
+  return s;
+}
+
+export function removeConversation(state: ConversationsState, id: string): ConversationsState {
+  const byId = { ...state.byId };
+  delete byId[id];
+  const activity = { ...state.activity };
+  delete activity[id];
+  const unread = { ...state.unread };
+  delete unread[id];
+  const unreadIds = { ...state.unreadIds };
+  delete unreadIds[id];
+  const needsInput = { ...state.needsInput };
+  delete needsInput[id];
+  return {
+    ...withOrder(state, byId, activity),
+    unread,
+    unreadIds,
+    needsInput,
+    selectedId: state.selectedId === id ? null : state.selectedId,
+  };
+}
+
+/** Opens a conversation: it becomes selected and its unread count clears. */
+export function selectConversation(state: ConversationsState, id: string | null): ConversationsState {
+  if (id === null) return { ...state, selectedId: null };
+  const unread = { ...state.unread };
+  delete unread[id];
+  const unreadIds = { ...state.unreadIds };
+  delete unreadIds[id];
+  return { ...state, selectedId: id, unread, unreadIds };
+}
+
+/** Whether a message counts as something new for the user to read. */
+export function countsAsUnread(m: Message): boolean {
+  return m.role === 'assistant' || m.role === 'system';
+}
+
+/**
+ * A message was stored in a conversation: bumps its activity and, when the
+ * conversation is not open, its unread count (once per message id).
+ */
+export function noteMessage(state: ConversationsState, conversationId: string, m: Message): ConversationsState {
+  let s = state;
+  const t = timeValue(m.createdAt);
+  if (s.byId[conversationId] && t > (s.activity[conversationId] ?? 0)) {
+    s = withOrder(s, s.byId, { ...s.activity, [conversationId]: t });
+  }
+  if (conversationId !== s.selectedId && countsAsUnread(m)) {
+    const seen = s.unreadIds[conversationId];
+    if (!seen?.[m.id]) {
+      s = {
+        ...s,
+        unread: { ...s.unread, [conversationId]: (s.unread[conversationId] ?? 0) + 1 },
+        unreadIds: { ...s.unreadIds, [conversationId]: { ...seen, [m.id]: true } },
+      };
+    }
+  }
+  return s;
+}
+
+export function setNeedsInput(state: ConversationsState, conversationId: string, on: boolean): ConversationsState {
+  if (!!state.needsInput[conversationId] === on) return state;
+  const needsInput = { ...state.needsInput };
+  if (on) needsInput[conversationId] = true;
+  else delete needsInput[conversationId];
+  return { ...state, needsInput };
+}
+
+/** Local optimistic change of a field (agent mode, title). */
+export function patchConversation(state: ConversationsState, id: string, patch: Partial<ConversationEntry>): ConversationsState {
+  const prev = state.byId[id];
+  if (!prev) return state;
+  return { ...state, byId: { ...state.byId, [id]: { ...prev, ...patch } } };
+}

@@ -1,0 +1,94 @@
+import { create } from 'zustand';
+import type { Message, MessageDeltaEvent } from '../api/types';
+import * as R from './messagesReducer';
+import type { ConversationMessages, DeltaOutcome } from './messagesReducer';
+
+export interface MessagesStore {
+  /** Messages of every conversation loaded so far, by conversation id. */
+  byConversation: Record<string, ConversationMessages>;
+  /** Starts tracking a conversation (no-op if tracked). */
+  ensure: (conversationId: string) => void;
+  beginLoad: (conversationId: string) => void;
+  finishLoad: (conversationId: string, snapshot: readonly Message[]) => { stale: boolean };
+  failLoad: (conversationId: string) => void;
+  /** Upserts by rev; ignored for conversations not tracked. */
+  upsert: (message: Message) => void;
+  /**
+   * Applies a delta to a tracked conversation. While a load is in flight a
+   * delta that does not fit is kept and replayed after the snapshot.
+   * 'mismatch' means the caller must reload; 'untracked' means nothing to do.
+   */
+  applyDelta: (delta: MessageDeltaEvent) => DeltaOutcome | 'untracked' | 'buffered';
+  markStale: (conversationId: string) => void;
+  remove: (conversationId: string) => void;
+  reset: () => void;
+}
+
+function update(
+  set: (fn: (s: MessagesStore) => Partial<MessagesStore>) => void,
+  id: string,
+  fn: (c: ConversationMessages) => ConversationMessages,
+) {
+  set((s) => {
+    const cur = s.byConversation[id];
+    if (!cur) return {};
+    const next = fn(cur);
+    return next === cur ? {} : { byConversation: { ...s.byConversation, [id]: next } };
+  });
+}
+
+export const useMessagesStore = create<MessagesStore>()((set, get) => ({
+  byConversation: {},
+
+  ensure: (id) =>
+    set((s) =>
+      s.byConversation[id] ? {} : { byConversation: { ...s.byConversation, [id]: R.emptyConversationMessages() } },
+    ),
+
+  beginLoad: (id) => {
+    get().ensure(id);
+    update(set, id, R.beginLoad);
+  },
+
+  finishLoad: (id, snapshot) => {
+    let stale = false;
+    update(set, id, (c) => {
+      const next = R.finishLoad(c, snapshot);
+      stale = next.stale;
+      return next;
+    });
+    return { stale };
+  },
+
+  failLoad: (id) => update(set, id, R.failLoad),
+
+  upsert: (message) => update(set, message.conversationId, (c) => R.upsertMessage(c, message)),
+
+  applyDelta: (delta) => {
+    const cur = get().byConversation[delta.conversationId];
+    if (!cur) return 'untracked';
+    const { state, outcome } = R.applyDelta(cur, delta);
+    if (outcome === 'mismatch') {
+      if (cur.loading) {
+        update(set, delta.conversationId, (c) => R.bufferDelta(c, delta));
+        return 'buffered';
+      }
+      update(set, delta.conversationId, R.markStale);
+      return 'mismatch';
+    }
+    if (state !== cur) update(set, delta.conversationId, () => state);
+    return outcome;
+  },
+
+  markStale: (id) => update(set, id, R.markStale),
+
+  remove: (id) =>
+    set((s) => {
+      if (!s.byConversation[id]) return {};
+      const byConversation = { ...s.byConversation };
+      delete byConversation[id];
+      return { byConversation };
+    }),
+
+  reset: () => set({ byConversation: {} }),
+}));

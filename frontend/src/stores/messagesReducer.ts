@@ -1,0 +1,152 @@
+// Pure functions over one conversation's messages. The zustand store in
+// messages.ts only wraps these, so they are unit-tested directly.
+import type { Message, MessageDeltaEvent } from '../api/types';
+import { utf8Length } from '../lib/utf8';
+
+/** A message plus the UTF-8 byte length of its content (Go's offsets). */
+export interface StoredMessage extends Message {
+  contentBytes: number;
+}
+
+export interface ConversationMessages {
+  /** Message ids ordered by seq. */
+  ids: string[];
+  byId: Record<string, StoredMessage>;
+  /** True once a LoadConversation snapshot has been merged. */
+  loaded: boolean;
+  /** A LoadConversation call is in flight. */
+  loading: boolean;
+  /** The messages are known to be out of date; a reload has been asked for. */
+  stale: boolean;
+  /** Deltas that could not be applied while a load was in flight. */
+  pendingDeltas: MessageDeltaEvent[];
+}
+
+export function emptyConversationMessages(): ConversationMessages {
+  return { ids: [], byId: {}, loaded: false, loading: false, stale: false, pendingDeltas: [] };
+}
+
+function store(m: Message): StoredMessage {
+  const content = typeof m.content === 'string' ? m.content : '';
+  return { ...m, content, contentBytes: utf8Length(content) };
+}
+
+/** Index at which a message with this seq goes (after equal seqs). */
+function insertionIndex(state: ConversationMessages, seq: number): number {
+  let lo = 0;
+  let hi = state.ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const other = state.byId[state.ids[mid]!];
+    if (other && other.seq <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Inserts or replaces a message. An existing message is replaced only by a
+ * strictly higher rev, so replays and stale snapshots never go backwards.
+ */
+export function upsertMessage(state: ConversationMessages, msg: Message): ConversationMessages {
+  const existing = state.byId[msg.id];
+  if (existing && existing.rev >= msg.rev) return state;
+  const next = store(msg);
+  const byId = { ...state.byId, [msg.id]: next };
+  let ids = state.ids;
+  if (!existing) {
+    const at = insertionIndex(state, next.seq);
+    ids = [...state.ids.slice(0, at), msg.id, ...state.ids.slice(at)];
+  } else if (existing.seq !== next.seq) {
+    const without = state.ids.filter((id) => id !== msg.id);
+    const tmp = { ...state, ids: without, byId };
+    const at = insertionIndex(tmp, next.seq);
+    ids = [...without.slice(0, at), msg.id, ...without.slice(at)];
+  }
+  return { ...state, ids, byId };
+}
+
+export function upsertMessages(state: ConversationMessages, msgs: readonly Message[]): ConversationMessages {
+  let s = state;
+  for (const m of msgs) s = upsertMessage(s, m);
+  return s;
+}
+
+export type DeltaOutcome = 'applied' | 'ignored' | 'mismatch';
+
+/**
+ * Appends streamed text. Offsets are in UTF-8 bytes. Outcomes:
+ * - applied: our content was exactly `offset` bytes long; text appended.
+ * - ignored: the delta is already part of what we have (a newer rev, or a
+ *   snapshot that already contains it).
+ * - mismatch: the message is unknown or our content does not line up; the
+ *   caller must reload the conversation instead of guessing.
+ */
+export function applyDelta(
+  state: ConversationMessages,
+  delta: MessageDeltaEvent,
+): { state: ConversationMessages; outcome: DeltaOutcome } {
+  const m = state.byId[delta.messageId];
+  if (!m) return { state, outcome: 'mismatch' };
+  const rev = typeof delta.rev === 'number' ? delta.rev : m.rev + 1;
+  if (rev < m.rev) return { state, outcome: 'ignored' };
+  if (delta.offset === m.contentBytes) {
+    if (delta.text === '') return { state, outcome: 'ignored' };
+    const content = m.content + delta.text;
+    const next: StoredMessage = {
+      ...m,
+      content,
+      contentBytes: m.contentBytes + utf8Length(delta.text),
+      rev: Math.max(m.rev, rev),
+    };
+    return { state: { ...state, byId: { ...state.byId, [m.id]: next } }, outcome: 'applied' };
+  }
+  const end = delta.offset + utf8Length(delta.text);
+  if (rev <= m.rev && end <= m.contentBytes) return { state, outcome: 'ignored' };
+  return { state, outcome: 'mismatch' };
+}
+
+export function beginLoad(state: ConversationMessages): ConversationMessages {
+  return { ...state, loading: true };
+}
+
+/**
+ * Merges a LoadConversation snapshot into what events already delivered
+ * (by rev, so nothing is lost or doubled), then replays the deltas that
+ * arrived while loading. `stale` is true when some of them still do not fit.
+ */
+export function finishLoad(
+  state: ConversationMessages,
+  snapshot: readonly Message[],
+): ConversationMessages {
+  let s = upsertMessages(state, snapshot);
+  let stale = false;
+  for (const d of state.pendingDeltas) {
+    const r = applyDelta(s, d);
+    s = r.state;
+    if (r.outcome === 'mismatch') stale = true;
+  }
+  return { ...s, loaded: true, loading: false, stale, pendingDeltas: [] };
+}
+
+export function failLoad(state: ConversationMessages): ConversationMessages {
+  return { ...state, loading: false };
+}
+
+export function bufferDelta(state: ConversationMessages, delta: MessageDeltaEvent): ConversationMessages {
+  return { ...state, pendingDeltas: [...state.pendingDeltas, delta] };
+}
+
+export function markStale(state: ConversationMessages): ConversationMessages {
+  return state.stale ? state : { ...state, stale: true };
+}
+
+/** Messages in seq order. */
+export function orderedMessages(state: ConversationMessages): StoredMessage[] {
+  const out: StoredMessage[] = [];
+  for (const id of state.ids) {
+    const m = state.byId[id];
+    if (m) out.push(m);
+  }
+  return out;
+}

@@ -1,0 +1,213 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { conversation, deferred, delta, message, resetStores, summary, task } from '../test/fixtures';
+import type { ConversationView } from '../api/types';
+
+vi.mock('../api', () => ({
+  loadConversation: vi.fn(),
+  listConversations: vi.fn(),
+  modelInfo: vi.fn(),
+  createConversation: vi.fn(),
+  startTask: vi.fn(),
+  sendChat: vi.fn(),
+  stopTask: vi.fn(),
+  userResponse: vi.fn(),
+  renameConversation: vi.fn(),
+  setAgentMode: vi.fn(),
+  deleteConversation: vi.fn(),
+}));
+vi.mock('../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+
+import * as api from '../api';
+import { selectConversation } from './actions';
+import { useConversationsStore } from './conversations';
+import { useMessagesStore } from './messages';
+import { orderedMessages } from './messagesReducer';
+import {
+  handleConversationUpdated,
+  handleMessageDelta,
+  handleTaskMessage,
+  handleTaskUpdate,
+  loadConversation,
+} from './sync';
+import { useTasksStore } from './tasks';
+
+const load = vi.mocked(api.loadConversation);
+
+function view(id: string, over: Partial<ConversationView> = {}): ConversationView {
+  return { conversation: conversation(id), messages: [], tasks: [], ...over };
+}
+
+function contentOf(cid: string, mid: string): string | undefined {
+  return useMessagesStore.getState().byConversation[cid]?.byId[mid]?.content;
+}
+
+function idsOf(cid: string): string[] {
+  const c = useMessagesStore.getState().byConversation[cid];
+  return c ? orderedMessages(c).map((m) => m.id) : [];
+}
+
+beforeEach(() => {
+  resetStores();
+  vi.clearAllMocks();
+  useConversationsStore.getState().setAll([summary('a'), summary('b')]);
+});
+
+describe('sync', () => {
+  it('applies streamed deltas to a loaded conversation', async () => {
+    load.mockResolvedValueOnce(view('a'));
+    await selectConversation('a');
+    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { streaming: true, rev: 1 }) });
+    handleMessageDelta(delta('a', 'm', 0, 'Hel', 2));
+    handleMessageDelta(delta('a', 'm', 3, 'lo ✓', 3));
+    expect(contentOf('a', 'm')).toBe('Hello ✓');
+    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { content: 'Hello ✓', rev: 4 }) });
+    expect(contentOf('a', 'm')).toBe('Hello ✓');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('a delta offset mismatch marks the conversation stale and reloads it', async () => {
+    load.mockResolvedValueOnce(view('a', { messages: [message('m', 'a', { content: 'abc', rev: 2, streaming: true })] }));
+    await selectConversation('a');
+    load.mockResolvedValueOnce(
+      view('a', { messages: [message('m', 'a', { content: 'abcdefghi', rev: 4, streaming: true })] }),
+    );
+    handleMessageDelta(delta('a', 'm', 6, 'ghi', 4)); // the delta with "def" was missed
+    expect(useMessagesStore.getState().byConversation.a?.stale).toBe(true);
+    expect(contentOf('a', 'm')).toBe('abc'); // never shows a gap
+    // Reloads are throttled per conversation, so this one may come a moment later.
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+    await vi.waitFor(() => expect(contentOf('a', 'm')).toBe('abcdefghi'));
+    expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
+  });
+
+  it('a delta for an unknown message in a loaded conversation triggers a reload', async () => {
+    load.mockResolvedValue(view('a'));
+    await selectConversation('a');
+    handleMessageDelta(delta('a', 'ghost', 0, 'x', 2));
+    expect(useMessagesStore.getState().byConversation.a?.stale).toBe(true);
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+  });
+
+  it('events for conversations never loaded only touch sidebar state', () => {
+    useConversationsStore.getState().select('a');
+    handleTaskMessage({ conversationId: 'b', taskId: 't', message: message('m', 'b', { content: 'hi' }) });
+    handleMessageDelta(delta('b', 'm', 2, '!', 2));
+    expect(load).not.toHaveBeenCalled();
+    expect(useMessagesStore.getState().byConversation.b).toBeUndefined();
+    expect(useConversationsStore.getState().unread.b).toBe(1);
+  });
+
+  it('an event that arrives during LoadConversation is neither lost nor doubled', async () => {
+    const pending = deferred<ConversationView>();
+    load.mockReturnValueOnce(pending.promise);
+    const opened = selectConversation('a');
+
+    // While loading: a finished message (also in the snapshot), a new
+    // streaming message (not in it) and deltas on both sides of the snapshot.
+    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('u1', 'a', { seq: 1, role: 'user', content: 'go' }) });
+    handleMessageDelta(delta('a', 'm1', 2, 'cd', 3)); // unknown yet: buffered; in snapshot
+    handleMessageDelta(delta('a', 'm1', 4, 'ef', 4)); // after snapshot
+    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m2', 'a', { seq: 3, streaming: true }) });
+
+    pending.resolve(
+      view('a', {
+        messages: [
+          message('u1', 'a', { seq: 1, role: 'user', content: 'go' }),
+          message('m1', 'a', { seq: 2, content: 'abcd', rev: 3, streaming: true }),
+        ],
+      }),
+    );
+    await opened;
+
+    expect(idsOf('a')).toEqual(['u1', 'm1', 'm2']);
+    expect(contentOf('a', 'm1')).toBe('abcdef');
+    expect(load).toHaveBeenCalledTimes(1);
+
+    // Switching away and back shows what arrived meanwhile, exactly once.
+    await selectConversation('b').catch(() => {});
+    handleMessageDelta(delta('a', 'm1', 6, 'gh', 5));
+    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m3', 'a', { seq: 4, content: 'more' }) });
+    load.mockResolvedValueOnce(
+      view('a', {
+        messages: [
+          message('u1', 'a', { seq: 1, role: 'user', content: 'go' }),
+          message('m1', 'a', { seq: 2, content: 'abcdefgh', rev: 5, streaming: true }),
+          message('m2', 'a', { seq: 3, rev: 1, streaming: true }),
+          message('m3', 'a', { seq: 4, content: 'more' }),
+        ],
+      }),
+    );
+    await selectConversation('a');
+    expect(idsOf('a')).toEqual(['u1', 'm1', 'm2', 'm3']);
+    expect(contentOf('a', 'm1')).toBe('abcdefgh');
+  });
+
+  it('two tasks in two conversations at once do not interfere', async () => {
+    load.mockImplementation(async (id: string) => view(id));
+    await selectConversation('b');
+    await selectConversation('a');
+
+    handleTaskUpdate(task('ta', 'a', { status: 'thinking', stepCount: 1 }));
+    handleTaskUpdate(task('tb', 'b', { status: 'thinking', stepCount: 1 }));
+    handleTaskMessage({ conversationId: 'a', taskId: 'ta', message: message('ma', 'a', { streaming: true }) });
+    handleTaskMessage({ conversationId: 'b', taskId: 'tb', message: message('mb', 'b', { streaming: true }) });
+    handleMessageDelta(delta('a', 'ma', 0, 'alpha ', 2));
+    handleMessageDelta(delta('b', 'mb', 0, 'beta ', 2));
+    handleMessageDelta(delta('a', 'ma', 6, 'one', 3));
+    handleMessageDelta(delta('b', 'mb', 5, 'two', 3));
+    handleTaskUpdate(task('tb', 'b', { status: 'waiting_user', stepCount: 2, pendingQuestion: '?' }));
+    handleTaskUpdate(task('ta', 'a', { status: 'completed', stepCount: 2 }));
+
+    expect(contentOf('a', 'ma')).toBe('alpha one');
+    expect(contentOf('b', 'mb')).toBe('beta two');
+    const tasks = useTasksStore.getState();
+    expect(tasks.activeByConversation.a).toBeUndefined();
+    expect(tasks.activeByConversation.b).toBe('tb');
+    const convs = useConversationsStore.getState();
+    expect(convs.needsInput.b).toBe(true);
+    expect(convs.needsInput.a).toBeFalsy();
+    expect(convs.unread.b).toBe(1);
+    expect(convs.unread.a).toBeUndefined();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('task updates set and clear the needs-input flag', () => {
+    handleTaskUpdate(task('t', 'a', { status: 'waiting_user' }));
+    expect(useConversationsStore.getState().needsInput.a).toBe(true);
+    handleTaskUpdate(task('t', 'a', { status: 'running', stepCount: 1 }));
+    expect(useConversationsStore.getState().needsInput.a).toBeFalsy();
+  });
+
+  it('load applies the conversation, its tasks and its active task', async () => {
+    load.mockResolvedValueOnce(
+      view('a', {
+        conversation: conversation('a', { title: 'Loaded title', agentMode: false }),
+        tasks: [task('old', 'a', { status: 'completed' }), task('t', 'a', { status: 'waiting_user' })],
+        activeTask: task('t', 'a', { status: 'waiting_user' }),
+      }),
+    );
+    await loadConversation('a');
+    expect(useConversationsStore.getState().byId.a?.title).toBe('Loaded title');
+    expect(useTasksStore.getState().activeByConversation.a).toBe('t');
+    expect(useConversationsStore.getState().needsInput.a).toBe(true);
+  });
+
+  it('conversation:updated renames and reorders', () => {
+    handleConversationUpdated(conversation('b', { title: 'Plan a trip', updatedAt: '2026-02-01T00:00:00Z' }));
+    const s = useConversationsStore.getState();
+    expect(s.byId.b?.title).toBe('Plan a trip');
+    expect(s.order[0]).toBe('b');
+  });
+
+  it('concurrent loads of one conversation share one request', async () => {
+    const pending = deferred<ConversationView>();
+    load.mockReturnValueOnce(pending.promise);
+    const p1 = loadConversation('a');
+    const p2 = loadConversation('a');
+    load.mockResolvedValueOnce(view('a'));
+    pending.resolve(view('a'));
+    await Promise.all([p1, p2]);
+    // The second call asked for fresh data, so one more load follows, throttled.
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+  });
+});

@@ -1,0 +1,164 @@
+// Keeps the stores in step with Go: event handlers and conversation
+// (re)loads. Events arrive for every conversation; conversations that were
+// never loaded only get their sidebar state (activity, unread, active task).
+import * as api from '../api';
+import type { Conversation, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
+import { subscribeAll, type Unsubscribe } from '../events';
+import { useConversationsStore } from './conversations';
+import { useMessagesStore } from './messages';
+import { reportError } from './notices';
+import { useTasksStore } from './tasks';
+import type { TaskSource } from './tasksReducer';
+
+/** Reloads of one conversation are at least this far apart (ms). */
+export const RELOAD_INTERVAL_MS = 400;
+
+interface LoadTracker {
+  promise: Promise<void> | null;
+  again: boolean;
+  lastAt: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+const trackers = new Map<string, LoadTracker>();
+
+function tracker(id: string): LoadTracker {
+  let t = trackers.get(id);
+  if (!t) {
+    t = { promise: null, again: false, lastAt: -Infinity, timer: null };
+    trackers.set(id, t);
+  }
+  return t;
+}
+
+/** Recomputes the needs-input flag from the conversation's active task. */
+function refreshNeedsInput(conversationId: string): void {
+  const tasks = useTasksStore.getState();
+  const activeId = tasks.activeByConversation[conversationId];
+  const active = activeId ? tasks.byId[activeId] : undefined;
+  useConversationsStore.getState().setNeedsInput(conversationId, active?.status === 'waiting_user');
+}
+
+export function applyTask(task: Task, source: TaskSource): void {
+  useTasksStore.getState().apply(task, source);
+  refreshNeedsInput(task.conversationId);
+}
+
+export function applyTasks(tasks: readonly Task[], source: TaskSource): void {
+  if (tasks.length === 0) return;
+  useTasksStore.getState().applyMany(tasks, source);
+  for (const id of new Set(tasks.map((t) => t.conversationId))) refreshNeedsInput(id);
+}
+
+/**
+ * Loads (or reloads) a conversation from Go and merges it with whatever
+ * events delivered meanwhile. Concurrent calls share one request; a call
+ * made while one is in flight triggers one more load afterwards.
+ */
+export function loadConversation(id: string): Promise<void> {
+  const t = tracker(id);
+  if (t.promise) {
+    t.again = true;
+    return t.promise;
+  }
+  if (t.timer) {
+    clearTimeout(t.timer);
+    t.timer = null;
+  }
+  t.lastAt = Date.now();
+  useMessagesStore.getState().beginLoad(id);
+  const run = async () => {
+    try {
+      const view = await api.loadConversation(id);
+      if (trackers.get(id) !== t) return; // deleted meanwhile
+      if (view.conversation) useConversationsStore.getState().upsert(view.conversation);
+      const tasks = [...(view.tasks ?? [])];
+      if (view.activeTask) tasks.push(view.activeTask);
+      applyTasks(tasks, 'snapshot');
+      const { stale } = useMessagesStore.getState().finishLoad(id, view.messages ?? []);
+      if (stale) t.again = true;
+    } catch (err) {
+      useMessagesStore.getState().failLoad(id);
+      t.again = false;
+      reportError(err, 'Could not load the conversation');
+    } finally {
+      t.promise = null;
+    }
+    if (trackers.get(id) !== t) return; // deleted meanwhile
+    if (t.again) {
+      t.again = false;
+      requestReload(id);
+    }
+  };
+  t.promise = run();
+  return t.promise;
+}
+
+/** Asks for a reload, coalesced and throttled per conversation. */
+export function requestReload(id: string): void {
+  const t = tracker(id);
+  useMessagesStore.getState().markStale(id);
+  if (t.promise) {
+    t.again = true;
+    return;
+  }
+  if (t.timer) return;
+  const wait = t.lastAt + RELOAD_INTERVAL_MS - Date.now();
+  if (wait <= 0) {
+    void loadConversation(id);
+  } else {
+    t.timer = setTimeout(() => {
+      t.timer = null;
+      void loadConversation(id);
+    }, wait);
+  }
+}
+
+/** Forgets a deleted conversation everywhere. */
+export function forgetConversation(id: string): void {
+  const t = trackers.get(id);
+  if (t?.timer) clearTimeout(t.timer);
+  trackers.delete(id);
+  useMessagesStore.getState().remove(id);
+  useTasksStore.getState().removeConversation(id);
+  useConversationsStore.getState().remove(id);
+}
+
+// ---- event handlers ----
+
+export function handleTaskUpdate(task: Task): void {
+  applyTask(task, 'event');
+}
+
+export function handleTaskMessage(ev: TaskMessageEvent): void {
+  const m = ev.message;
+  const conversationId = ev.conversationId || m.conversationId;
+  const message = m.conversationId ? m : { ...m, conversationId };
+  useMessagesStore.getState().upsert(message);
+  useConversationsStore.getState().noteMessage(conversationId, message);
+}
+
+export function handleMessageDelta(ev: MessageDeltaEvent): void {
+  const outcome = useMessagesStore.getState().applyDelta(ev);
+  if (outcome === 'mismatch') requestReload(ev.conversationId);
+}
+
+export function handleConversationUpdated(c: Conversation): void {
+  useConversationsStore.getState().upsert(c);
+}
+
+/** Subscribes the stores to Go's events. */
+export function startSync(): Unsubscribe {
+  return subscribeAll({
+    onTaskUpdate: handleTaskUpdate,
+    onTaskMessage: handleTaskMessage,
+    onMessageDelta: handleMessageDelta,
+    onConversationUpdated: handleConversationUpdated,
+  });
+}
+
+/** For tests: forget load bookkeeping. */
+export function resetSync(): void {
+  for (const t of trackers.values()) if (t.timer) clearTimeout(t.timer);
+  trackers.clear();
+}

@@ -1,0 +1,41 @@
+import { create } from 'zustand';
+import type { Task } from '../api/types';
+import * as R from './tasksReducer';
+import type { TaskSource, TasksState } from './tasksReducer';
+
+export interface TasksStore extends TasksState {
+  apply: (task: Task, source?: TaskSource) => void;
+  applyMany: (tasks: readonly Task[], source: TaskSource) => void;
+  removeConversation: (conversationId: string) => void;
+  reset: () => void;
+}
+
+function pick(s: TasksStore): TasksState {
+  return { byId: s.byId, activeByConversation: s.activeByConversation, latestByConversation: s.latestByConversation };
+}
+
+export const useTasksStore = create<TasksStore>()((set) => ({
+  ...R.emptyTasksState(),
+  apply: (task, source = 'event') => set((s) => R.applyTask(pick(s), task, source)),
+  applyMany: (tasks, source) => set((s) => R.applyTasks(pick(s), tasks, source)),
+  removeConversation: (id) => set((s) => R.removeConversationTasks(pick(s), id)),
+  reset: () => set(R.emptyTasksState()),
+}));
+
+/** The conversation's active (non-terminal) task. */
+export function useActiveTask(conversationId: string | null | undefined): Task | undefined {
+  return useTasksStore((s) => {
+    if (!conversationId) return undefined;
+    const id = s.activeByConversation[conversationId];
+    return id ? s.byId[id] : undefined;
+  });
+}
+
+/** The conversation's most recent task, active or ended. */
+export function useLatestTask(conversationId: string | null | undefined): Task | undefined {
+  return useTasksStore((s) => {
+    if (!conversationId) return undefined;
+    const id = s.latestByConversation[conversationId];
+    return id ? s.byId[id] : undefined;
+  });
+}

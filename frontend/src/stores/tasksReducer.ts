@@ -1,0 +1,91 @@
+// Pure functions over the tasks of every conversation.
+import type { Task } from '../api/types';
+import { isTerminal } from '../api/types';
+import { timeValue } from '../lib/time';
+
+export interface TasksState {
+  byId: Record<string, Task>;
+  /** The conversation's non-terminal task, if any. */
+  activeByConversation: Record<string, string>;
+  /** The conversation's most recently started task (active or not). */
+  latestByConversation: Record<string, string>;
+}
+
+export function emptyTasksState(): TasksState {
+  return { byId: {}, activeByConversation: {}, latestByConversation: {} };
+}
+
+/**
+ * Where a task object came from. Events arrive in the order Go emitted them
+ * and always win (except that an ended task never comes back to life). A
+ * snapshot (a call's return value, LoadConversation, ListConversations) may
+ * be older than events already received, so it only wins when it is clearly
+ * further along.
+ */
+export type TaskSource = 'event' | 'snapshot';
+
+export function shouldReplace(existing: Task | undefined, incoming: Task, source: TaskSource): boolean {
+  if (!existing) return true;
+  const wasTerminal = isTerminal(existing.status);
+  const nowTerminal = isTerminal(incoming.status);
+  if (wasTerminal && !nowTerminal) return false;
+  if (source === 'event') return true;
+  if (nowTerminal && !wasTerminal) return true;
+  if ((incoming.stepCount ?? 0) > (existing.stepCount ?? 0)) return true;
+  // Same progress: a snapshot adds nothing an event has not already said.
+  return false;
+}
+
+export function applyTask(state: TasksState, task: Task, source: TaskSource = 'event'): TasksState {
+  const existing = state.byId[task.id];
+  if (!shouldReplace(existing, task, source)) return state;
+  const conv = task.conversationId;
+  const byId = { ...state.byId, [task.id]: task };
+
+  let activeByConversation = state.activeByConversation;
+  if (!isTerminal(task.status)) {
+    if (activeByConversation[conv] !== task.id) {
+      activeByConversation = { ...activeByConversation, [conv]: task.id };
+    }
+  } else if (activeByConversation[conv] === task.id) {
+    activeByConversation = { ...activeByConversation };
+    delete activeByConversation[conv];
+  }
+
+  let latestByConversation = state.latestByConversation;
+  const latestId = latestByConversation[conv];
+  const latest = latestId ? byId[latestId] : undefined;
+  if (!latest || latest.id === task.id || timeValue(task.startedAt) >= timeValue(latest.startedAt)) {
+    if (latestId !== task.id) latestByConversation = { ...latestByConversation, [conv]: task.id };
+  }
+
+  return { byId, activeByConversation, latestByConversation };
+}
+
+export function applyTasks(state: TasksState, tasks: readonly Task[], source: TaskSource): TasksState {
+  let s = state;
+  for (const t of tasks) s = applyTask(s, t, source);
+  return s;
+}
+
+export function removeConversationTasks(state: TasksState, conversationId: string): TasksState {
+  const byId: Record<string, Task> = {};
+  for (const [id, t] of Object.entries(state.byId)) {
+    if (t.conversationId !== conversationId) byId[id] = t;
+  }
+  const activeByConversation = { ...state.activeByConversation };
+  delete activeByConversation[conversationId];
+  const latestByConversation = { ...state.latestByConversation };
+  delete latestByConversation[conversationId];
+  return { byId, activeByConversation, latestByConversation };
+}
+
+export function activeTaskOf(state: TasksState, conversationId: string): Task | undefined {
+  const id = state.activeByConversation[conversationId];
+  return id ? state.byId[id] : undefined;
+}
+
+export function latestTaskOf(state: TasksState, conversationId: string): Task | undefined {
+  const id = state.latestByConversation[conversationId];
+  return id ? state.byId[id] : undefined;
+}

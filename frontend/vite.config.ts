@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// No @vitejs/plugin-react: esbuild's automatic JSX runtime is all we need.
+export default defineConfig({
+  esbuild: { jsx: 'automatic' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+  server: {
+    // Wails' dev mode proxies to this port (see wails.json frontend:dev:serverUrl).
+    strictPort: false,
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+  },
+});

@@ -1,0 +1,339 @@
+export namespace agent {
+	
+	export class StopResult {
+	    stopped: boolean;
+	    task: chat.Task;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new StopResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.stopped = source["stopped"];
+	        this.task = this.convertValues(source["task"], chat.Task);
+	        this.message = source["message"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace app {
+	
+	export class ModelInfo {
+	    model: string;
+	    baseUrl: string;
+	    demo: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.model = source["model"];
+	        this.baseUrl = source["baseUrl"];
+	        this.demo = source["demo"];
+	    }
+	}
+
+}
+
+export namespace chat {
+	
+	export class Conversation {
+	    id: string;
+	    title: string;
+	    titleSet: boolean;
+	    agentMode: boolean;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Conversation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.titleSet = source["titleSet"];
+	        this.agentMode = source["agentMode"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Usage {
+	    promptTokens: number;
+	    completionTokens: number;
+	    totalTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	        this.totalTokens = source["totalTokens"];
+	    }
+	}
+	export class Task {
+	    id: string;
+	    conversationId: string;
+	    mode: string;
+	    status: string;
+	    originalPrompt: string;
+	    stepCount: number;
+	    // Go type: time
+	    startedAt: any;
+	    // Go type: time
+	    endedAt?: any;
+	    pendingQuestion?: string;
+	    pendingChoices?: string[];
+	    errorMessage?: string;
+	    currentTool?: string;
+	    usage: Usage;
+	    model: string;
+	    summary?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Task(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.conversationId = source["conversationId"];
+	        this.mode = source["mode"];
+	        this.status = source["status"];
+	        this.originalPrompt = source["originalPrompt"];
+	        this.stepCount = source["stepCount"];
+	        this.startedAt = this.convertValues(source["startedAt"], null);
+	        this.endedAt = this.convertValues(source["endedAt"], null);
+	        this.pendingQuestion = source["pendingQuestion"];
+	        this.pendingChoices = source["pendingChoices"];
+	        this.errorMessage = source["errorMessage"];
+	        this.currentTool = source["currentTool"];
+	        this.usage = this.convertValues(source["usage"], Usage);
+	        this.model = source["model"];
+	        this.summary = source["summary"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ConversationSummary {
+	    id: string;
+	    title: string;
+	    titleSet: boolean;
+	    agentMode: boolean;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	    activeTask?: Task;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.titleSet = source["titleSet"];
+	        this.agentMode = source["agentMode"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.activeTask = this.convertValues(source["activeTask"], Task);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolCall {
+	    id: string;
+	    name: string;
+	    arguments: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class Message {
+	    id: string;
+	    conversationId: string;
+	    taskId?: string;
+	    role: string;
+	    content: string;
+	    toolCalls?: ToolCall[];
+	    toolCallId?: string;
+	    toolName?: string;
+	    isError?: boolean;
+	    step?: number;
+	    streaming?: boolean;
+	    seq: number;
+	    rev: number;
+	    // Go type: time
+	    createdAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.conversationId = source["conversationId"];
+	        this.taskId = source["taskId"];
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCall);
+	        this.toolCallId = source["toolCallId"];
+	        this.toolName = source["toolName"];
+	        this.isError = source["isError"];
+	        this.step = source["step"];
+	        this.streaming = source["streaming"];
+	        this.seq = source["seq"];
+	        this.rev = source["rev"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ConversationView {
+	    conversation: Conversation;
+	    messages: Message[];
+	    tasks: Task[];
+	    activeTask?: Task;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversation = this.convertValues(source["conversation"], Conversation);
+	        this.messages = this.convertValues(source["messages"], Message);
+	        this.tasks = this.convertValues(source["tasks"], Task);
+	        this.activeTask = this.convertValues(source["activeTask"], Task);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+
+}
+

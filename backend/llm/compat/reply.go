@@ -1,0 +1,67 @@
+package compat
+
+import (
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+// Reply is what a script answers one request with. The zero Reply is an
+// empty assistant message with finish_reason "stop".
+type Reply struct {
+	// Text is the assistant's content. A stream sends it in word-sized
+	// chunks (each chunk is a word with the whitespace before it).
+	Text string
+	// ToolCalls are the calls the assistant makes after its text. An empty
+	// ID is filled with a fresh "call_..." id and empty Arguments with "{}".
+	// A stream sends each call as the API does: a first chunk with index,
+	// id, type, function name and empty arguments, then the arguments in
+	// several pieces.
+	ToolCalls []chat.ToolCall
+	// ChunkDelay is slept before every chunk after the first.
+	ChunkDelay time.Duration
+	// HangAfterText makes a stream stop after the text and wait, sending
+	// nothing more, until the client goes away (which Server.Disconnects
+	// reports) or the server is stopped.
+	HangAfterText bool
+	// DropAfterText makes a stream stop after the text by breaking the
+	// connection: no finish chunk, no [DONE].
+	DropAfterText bool
+
+	// Status, when not 0 or 200, answers with that HTTP status and an
+	// OpenAI error body instead of a completion.
+	Status int
+	// ErrorMessage is the error body's message (a default names Status).
+	ErrorMessage string
+	// ErrorType and ErrorCode override the error body's type and code,
+	// which otherwise follow Status the way the real API sets them.
+	ErrorType string
+	ErrorCode string
+	// RetryAfter, when positive, is sent as retry-after-ms and as
+	// retry-after (whole seconds, rounded up) with the error status.
+	RetryAfter time.Duration
+
+	// Usage is reported as the reply's token usage. When it is zero the
+	// server estimates it (about four characters a token).
+	Usage chat.Usage
+	// FinishReason overrides the finish reason, which is "tool_calls" when
+	// there are tool calls and "stop" otherwise.
+	FinishReason string
+}
+
+// finishReason returns the reply's finish_reason.
+func (r Reply) finishReason() string {
+	switch {
+	case r.FinishReason != "":
+		return r.FinishReason
+	case len(r.ToolCalls) > 0:
+		return "tool_calls"
+	default:
+		return "stop"
+	}
+}
+
+// failed reports whether the reply is an HTTP error.
+func (r Reply) failed() bool {
+	return r.Status != 0 && r.Status != 200
+}

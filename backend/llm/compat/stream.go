@@ -1,0 +1,276 @@
+package compat
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+// errGone means the client went away before the reply was complete.
+var errGone = errors.New("client went away")
+
+// errClosed means the server was closed while the reply was held.
+var errClosed = errors.New("server closed")
+
+// response is one reply being written for one request.
+type response struct {
+	w       http.ResponseWriter
+	ctx     context.Context
+	closed  <-chan struct{}
+	req     *Request
+	reply   Reply
+	calls   []chat.ToolCall // reply.ToolCalls with ids and arguments filled in
+	id      string
+	created int64
+	sent    int // SSE events written
+}
+
+func newResponse(w http.ResponseWriter, r *http.Request, closed <-chan struct{}, req *Request, reply Reply) *response {
+	calls := make([]chat.ToolCall, len(reply.ToolCalls))
+	for i, tc := range reply.ToolCalls {
+		if tc.ID == "" {
+			tc.ID = "call_" + randomID()
+		}
+		if tc.Arguments == "" {
+			tc.Arguments = "{}"
+		}
+		calls[i] = tc
+	}
+	return &response{
+		w: w, ctx: r.Context(), closed: closed, req: req, reply: reply, calls: calls,
+		id: "chatcmpl-" + randomID(), created: time.Now().Unix(),
+	}
+}
+
+// stream writes the reply as server-sent events. It returns errGone if
+// the client went away first and errClosed if the server was closed.
+func (rs *response) stream() error {
+	h := rs.w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	rs.w.WriteHeader(http.StatusOK)
+
+	empty := ""
+	if err := rs.send(Delta{Role: "assistant", Content: &empty}, nil); err != nil {
+		return err
+	}
+	for _, word := range Words(rs.reply.Text) {
+		if err := rs.send(Delta{Content: &word}, nil); err != nil {
+			return err
+		}
+	}
+	if err := rs.afterText(); err != nil {
+		return err
+	}
+	for i, tc := range rs.calls {
+		first := ToolCallDelta{Index: i, ID: tc.ID, Type: "function", Function: FunctionDelta{Name: tc.Name}}
+		if err := rs.send(Delta{ToolCalls: []ToolCallDelta{first}}, nil); err != nil {
+			return err
+		}
+		for _, piece := range pieces(tc.Arguments, argPieceLen) {
+			more := ToolCallDelta{Index: i, Function: FunctionDelta{Arguments: piece}}
+			if err := rs.send(Delta{ToolCalls: []ToolCallDelta{more}}, nil); err != nil {
+				return err
+			}
+		}
+	}
+	finish := rs.reply.finishReason()
+	if err := rs.send(Delta{}, &finish); err != nil {
+		return err
+	}
+	if rs.req.StreamOptions != nil && rs.req.StreamOptions.IncludeUsage {
+		usage := rs.usage()
+		if err := rs.write(Chunk{ID: rs.id, Object: "chat.completion.chunk", Created: rs.created, Model: rs.req.Model, Choices: []ChunkChoice{}, Usage: &usage}); err != nil {
+			return err
+		}
+	}
+	return rs.writeRaw([]byte("data: [DONE]\n\n"))
+}
+
+// complete writes the reply as one chat.completion object.
+func (rs *response) complete() error {
+	if err := rs.afterText(); err != nil {
+		return err
+	}
+	msg := ReplyMessage{Role: "assistant"}
+	if rs.reply.Text != "" || len(rs.calls) == 0 {
+		msg.Content = &rs.reply.Text
+	}
+	for _, tc := range rs.calls {
+		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: tc.ID, Type: "function", Function: FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+	}
+	writeJSON(rs.w, http.StatusOK, Completion{
+		ID: rs.id, Object: "chat.completion", Created: rs.created, Model: rs.req.Model,
+		Choices: []CompletionChoice{{Message: msg, FinishReason: rs.reply.finishReason()}},
+		Usage:   rs.usage(),
+	})
+	return nil
+}
+
+// afterText carries out HangAfterText and DropAfterText.
+func (rs *response) afterText() error {
+	switch {
+	case rs.reply.HangAfterText:
+		select {
+		case <-rs.ctx.Done():
+			return errGone
+		case <-rs.closed:
+			return errClosed
+		}
+	case rs.reply.DropAfterText:
+		// The documented way to break the connection from a handler.
+		panic(http.ErrAbortHandler)
+	}
+	return nil
+}
+
+// send writes one chunk with a single choice, after the reply's delay.
+func (rs *response) send(d Delta, finish *string) error {
+	return rs.write(Chunk{
+		ID: rs.id, Object: "chat.completion.chunk", Created: rs.created, Model: rs.req.Model,
+		Choices: []ChunkChoice{{Delta: d, FinishReason: finish}},
+	})
+}
+
+func (rs *response) write(c Chunk) error {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	return rs.writeRaw([]byte("data: " + string(data) + "\n\n"))
+}
+
+func (rs *response) writeRaw(event []byte) error {
+	if rs.sent > 0 && rs.reply.ChunkDelay > 0 {
+		t := time.NewTimer(rs.reply.ChunkDelay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-rs.ctx.Done():
+			return errGone
+		case <-rs.closed:
+			return errClosed
+		}
+	}
+	if rs.ctx.Err() != nil {
+		return errGone
+	}
+	if _, err := rs.w.Write(event); err != nil {
+		return errGone
+	}
+	if err := http.NewResponseController(rs.w).Flush(); err != nil {
+		return errGone
+	}
+	rs.sent++
+	return nil
+}
+
+// usage is the reply's Usage, or an estimate when that is zero.
+func (rs *response) usage() Usage {
+	u := rs.reply.Usage
+	if u == (chat.Usage{}) {
+		u.PromptTokens = estimatePrompt(rs.req)
+		n := len(rs.reply.Text)
+		for _, tc := range rs.calls {
+			n += len(tc.Name) + len(tc.Arguments)
+		}
+		u.CompletionTokens = int64(n/4 + 1)
+	}
+	if u.TotalTokens == 0 {
+		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	return Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+}
+
+// estimatePrompt guesses a request's prompt tokens at four characters a
+// token plus a few per message.
+func estimatePrompt(req *Request) int64 {
+	n := 0
+	for _, m := range req.Messages {
+		n += 16 + len(m.Content.Text)
+		for _, tc := range m.ToolCalls {
+			n += len(tc.Function.Name) + len(tc.Function.Arguments)
+		}
+	}
+	if len(req.Tools) > 0 {
+		tools, _ := json.Marshal(req.Tools)
+		n += len(tools)
+	}
+	return int64(n / 4)
+}
+
+// Words splits text into the chunks a stream sends: each word together
+// with the whitespace before it. Joining the chunks gives text back.
+func Words(text string) []string {
+	var out []string
+	start := 0
+	prevSpace := true
+	for i, r := range text {
+		space := unicode.IsSpace(r)
+		if space && !prevSpace && i > start {
+			out = append(out, text[start:i])
+			start = i
+		}
+		prevSpace = space
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+// argPieceLen is the size in bytes of the argument pieces of a tool call.
+const argPieceLen = 12
+
+// pieces splits s into pieces of about n bytes, never inside a UTF-8
+// sequence. An empty s is one empty piece.
+func pieces(s string, n int) []string {
+	if s == "" {
+		return []string{""}
+	}
+	var out []string
+	for len(s) > n {
+		cut := n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		if cut == 0 {
+			_, cut = utf8.DecodeRuneInString(s)
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// randomID returns 24 random letters and digits.
+func randomID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// retryAfterHeaders sets the headers the OpenAI SDKs read to wait before
+// retrying.
+func retryAfterHeaders(h http.Header, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	h.Set("Retry-After-Ms", strconv.FormatInt(d.Milliseconds(), 10))
+	h.Set("Retry-After", strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10))
+}

@@ -1,0 +1,94 @@
+package compat
+
+import "encoding/json"
+
+// Chunk is one event of a streamed reply, a "chat.completion.chunk".
+type Chunk struct {
+	ID      string        `json:"id"`
+	Object  string        `json:"object"`
+	Created int64         `json:"created"`
+	Model   string        `json:"model"`
+	Choices []ChunkChoice `json:"choices"`
+	// Usage is set only on the last chunk, whose Choices is empty, when
+	// the request asked for stream_options.include_usage.
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// ChunkChoice is the single choice of a chunk. FinishReason is null until
+// the choice's last chunk.
+type ChunkChoice struct {
+	Index        int             `json:"index"`
+	Delta        Delta           `json:"delta"`
+	Logprobs     json.RawMessage `json:"logprobs"`
+	FinishReason *string         `json:"finish_reason"`
+}
+
+// Delta is what a chunk adds to the assistant message.
+type Delta struct {
+	Role      string          `json:"role,omitempty"`
+	Content   *string         `json:"content,omitempty"`
+	ToolCalls []ToolCallDelta `json:"tool_calls,omitempty"`
+}
+
+// ToolCallDelta is a piece of one tool call. The first piece of a call
+// carries ID, Type and the function name; later ones only add arguments.
+type ToolCallDelta struct {
+	Index    int           `json:"index"`
+	ID       string        `json:"id,omitempty"`
+	Type     string        `json:"type,omitempty"`
+	Function FunctionDelta `json:"function"`
+}
+
+// FunctionDelta is the function part of a ToolCallDelta.
+type FunctionDelta struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
+}
+
+// Usage is the token usage of one reply, as the API reports it.
+type Usage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	TotalTokens      int64 `json:"total_tokens"`
+}
+
+// Completion is the response to a request with stream false.
+type Completion struct {
+	ID      string             `json:"id"`
+	Object  string             `json:"object"`
+	Created int64              `json:"created"`
+	Model   string             `json:"model"`
+	Choices []CompletionChoice `json:"choices"`
+	Usage   Usage              `json:"usage"`
+}
+
+// CompletionChoice is the single choice of a Completion.
+type CompletionChoice struct {
+	Index        int             `json:"index"`
+	Message      ReplyMessage    `json:"message"`
+	Logprobs     json.RawMessage `json:"logprobs"`
+	FinishReason string          `json:"finish_reason"`
+}
+
+// ReplyMessage is the assistant message of a Completion. Content is null
+// when the reply has tool calls and no text.
+type ReplyMessage struct {
+	Role      string     `json:"role"`
+	Content   *string    `json:"content"`
+	Refusal   *string    `json:"refusal"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+}
+
+// ModelList is the response to GET /v1/models.
+type ModelList struct {
+	Object string      `json:"object"`
+	Data   []ModelInfo `json:"data"`
+}
+
+// ModelInfo is one entry of a ModelList.
+type ModelInfo struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+}

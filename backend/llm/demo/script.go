@@ -1,0 +1,172 @@
+package demo
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm/compat"
+)
+
+// Text the demo streams.
+const (
+	intro = "I'm the offline demo model, so I'll walk through how a task runs. Let me plan this out."
+
+	question        = "How would you like the result?"
+	choiceSummary   = "A short summary"
+	choiceChecklist = "A step-by-step checklist"
+
+	connect = "This was Errand's offline demo model, so no real work was done. " +
+		"To connect a real model, set OPENAI_BASE_URL (any OpenAI-compatible server, such as http://localhost:11434/v1 for Ollama), " +
+		"OPENAI_API_KEY and ERRAND_MODEL, then restart Errand."
+
+	// nudgePrefix starts the messages the agent runner adds on its own.
+	nudgePrefix = "(automatic)"
+
+	// echoLen is the most characters of the user's words the demo repeats.
+	echoLen = 60
+)
+
+// Reply answers one request as the demo model: the agent script when the
+// request offers tools, a chat reply otherwise. It reads only the request,
+// so it is safe for concurrent use.
+//
+// The agent script looks at the messages after the last user message (the
+// current task so far). With none, it is step 1: a short plan and
+// send_update. After a send_update result it is step 2: ask_user with two
+// choices. After the ask_user result (the user's answer) it is step 3: an
+// answer shaped by that choice and task_complete. Anything else, including
+// a runner's "(automatic)" nudge, gets task_complete alone.
+func Reply(req *compat.Request) compat.Reply {
+	var r compat.Reply
+	if len(req.Tools) == 0 {
+		r = chatReply(req)
+	} else {
+		r = agentReply(req)
+	}
+	r.ChunkDelay = WordDelay
+	return r
+}
+
+func agentReply(req *compat.Request) compat.Reply {
+	u := lastUser(req.Messages)
+	if u < 0 {
+		return finish(req)
+	}
+	prompt := req.Messages[u].Text()
+	tail := req.Messages[u+1:]
+	if len(tail) == 0 {
+		if strings.HasPrefix(strings.TrimSpace(prompt), nudgePrefix) {
+			return finish(req)
+		}
+		return withCall(req, intro, ToolSendUpdate, map[string]any{"message": "Planning: " + echo(prompt)})
+	}
+	last := tail[len(tail)-1]
+	if last.Role != "tool" {
+		return finish(req)
+	}
+	switch name := calledTool(tail, last.ToolCallID); name {
+	case ToolSendUpdate:
+		return withCall(req, "", ToolAskUser, map[string]any{
+			"question": question,
+			"choices":  []string{choiceSummary, choiceChecklist},
+		})
+	case ToolAskUser:
+		text, shape := answer(prompt, last.Text())
+		return withCall(req, text, ToolTaskComplete, map[string]any{
+			"summary": "Demo task finished: answered “" + echo(prompt) + "” as " + shape + ".",
+		})
+	default:
+		return finish(req)
+	}
+}
+
+// answer writes step 3's reply, shaped by the user's choice, and names
+// the shape for the summary.
+func answer(prompt, choice string) (text, shape string) {
+	c := strings.ToLower(choice)
+	if strings.Contains(c, "checklist") || strings.Contains(c, "step") {
+		return "Here's a step-by-step checklist for “" + echo(prompt) + "”:\n\n" +
+			"1. Understand the request and plan the steps.\n" +
+			"2. Report progress as each step starts (send_update).\n" +
+			"3. Ask whenever a decision is yours (ask_user), like the question I just asked.\n" +
+			"4. Do the work, one tool call at a time.\n" +
+			"5. Wrap up with a summary (task_complete).\n\n" + connect, "a checklist"
+	}
+	return "Here's a short summary for “" + echo(prompt) + "”: a real model would break the request into steps, " +
+		"tell you how it is going with progress updates, ask when a choice is yours, " +
+		"and finish with a summary of what it did.\n\n" + connect, "a short summary"
+}
+
+func chatReply(req *compat.Request) compat.Reply {
+	said := ""
+	if u := lastUser(req.Messages); u >= 0 {
+		said = echo(req.Messages[u].Text())
+	}
+	text := "Hi! I'm Errand's offline demo model. No real model is connected, so I can't really answer"
+	if said != "" {
+		text += " “" + said + "”"
+	}
+	text += ". To chat with a real model, set OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_API_KEY and ERRAND_MODEL, then restart Errand. " +
+		"Meanwhile, switch on agent mode to see how a task runs: a plan, progress updates, a question for you and a summary."
+	return compat.Reply{Text: text}
+}
+
+// finish ends the task: task_complete alone, or text if that tool is
+// not offered.
+func finish(req *compat.Request) compat.Reply {
+	return withCall(req, "", ToolTaskComplete, map[string]any{"summary": "The demo task is finished."})
+}
+
+// withCall returns text followed by a call of tool with args, or, when the
+// request does not offer tool, the text with a note instead of the call.
+func withCall(req *compat.Request, text, tool string, args map[string]any) compat.Reply {
+	if !req.HasTool(tool) {
+		note := "(The demo would call " + tool + " here, but this request does not offer that tool.) " + connect
+		return compat.Reply{Text: strings.TrimSpace(text + "\n\n" + note)}
+	}
+	data, err := json.Marshal(args)
+	if err != nil {
+		panic(err) // args are maps of strings; this cannot fail
+	}
+	return compat.Reply{Text: text, ToolCalls: []chat.ToolCall{{Name: tool, Arguments: string(data)}}}
+}
+
+// lastUser returns the index of the last user message, or -1.
+func lastUser(msgs []compat.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			return i
+		}
+	}
+	return -1
+}
+
+// calledTool names the tool of the call with that id among msgs' assistant
+// messages, or returns "".
+func calledTool(msgs []compat.Message, id string) string {
+	for _, m := range msgs {
+		for _, tc := range m.ToolCalls {
+			if tc.ID == id {
+				return tc.Function.Name
+			}
+		}
+	}
+	return ""
+}
+
+// echo shortens what the user said for repeating it: whitespace collapsed,
+// cut at a word boundary to at most echoLen characters plus an ellipsis.
+func echo(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= echoLen {
+		return s
+	}
+	runes := []rune(s)
+	cut := string(runes[:echoLen])
+	if i := strings.LastIndex(cut, " "); i > echoLen/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,.;:") + "…"
+}

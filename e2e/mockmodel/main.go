@@ -1,0 +1,92 @@
+// Command mockmodel is a scripted OpenAI-compatible model server for
+// end-to-end tests. It prints "listening http://HOST:PORT" once it accepts
+// requests, serves until SIGINT or SIGTERM, and needs no API key. Point a
+// client at the printed URL (with or without /v1).
+//
+// What it answers is chosen by a marker in the task's prompt, the most
+// recent user message that is not an "(automatic)" nudge:
+//
+//	[complete]  "Working on it." + send_update, then "All done." + task_complete
+//	[ask]       ask_user "Which color?" (Red/Blue), then "You chose X." + task_complete
+//	[slow]      400 words at 50 ms a word, then task_complete
+//	[chat]      "Echo: <prompt>", as is any request without tools
+//	(none)      "Done: <prompt>" + task_complete
+//
+// Requests the real API would refuse get its 400 error; -log prints them.
+//
+// Usage:
+//
+//	go run ./e2e/mockmodel [-addr 127.0.0.1:0] [-log]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/errand-app/errand/backend/llm/compat"
+)
+
+func main() {
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(2)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "mockmodel:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses args, serves until ctx is done and then stops the server.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	stderr = &lockedWriter{w: stderr}
+	fs := flag.NewFlagSet("mockmodel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:0", "`host:port` to listen on; port 0 picks a free port")
+	logRejects := fs.Bool("log", false, "print every refused request to stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+
+	s := compat.NewServer(script)
+	s.AllowNoAuth = true
+	s.Models = []string{"mock-model"}
+	if *logRejects {
+		s.OnReject = func(msg string) { fmt.Fprintln(stderr, "mockmodel: rejected", msg) }
+	}
+	baseURL, stop, err := s.Listen(*addr)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if _, err := fmt.Fprintln(stdout, "listening", strings.TrimSuffix(baseURL, "/v1")); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// lockedWriter serialises writes from concurrent request handlers.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

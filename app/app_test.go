@@ -1,0 +1,146 @@
+package app
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func newApp(t *testing.T) *App {
+	t.Helper()
+	a, err := New(context.Background(), Config{DataDir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	return a
+}
+
+func code(err error) string {
+	if err == nil {
+		return ""
+	}
+	return FormatError(err).(FrontendError).Code
+}
+
+func TestBadInputGetsClearErrorsAndChangesNothing(t *testing.T) {
+	a := newApp(t)
+	c, err := a.Conversations.CreateConversation()
+	require.NoError(t, err)
+
+	_, err = a.Runner.StartTask(c.ID, "   \n ")
+	assert.Equal(t, chat.CodeInvalid, code(err))
+	_, err = a.Runner.SendChat(c.ID, "")
+	assert.Equal(t, chat.CodeInvalid, code(err))
+	_, err = a.Runner.StartTask("", "hello")
+	assert.Equal(t, chat.CodeInvalid, code(err))
+	_, err = a.Runner.StartTask("missing", "hello")
+	assert.Equal(t, chat.CodeNotFound, code(err))
+	_, err = a.Runner.StopTask("missing")
+	assert.Equal(t, chat.CodeNotFound, code(err))
+	assert.Equal(t, chat.CodeNotFound, code(a.Runner.UserResponse("missing", "yes")))
+	assert.Equal(t, chat.CodeInvalid, code(a.Runner.UserResponse("", "yes")))
+	_, err = a.Conversations.RenameConversation(c.ID, "  ")
+	assert.Equal(t, chat.CodeInvalid, code(err))
+	_, err = a.Conversations.LoadConversation("missing")
+	assert.Equal(t, chat.CodeNotFound, code(err))
+	assert.Equal(t, chat.CodeNotFound, code(a.Conversations.DeleteConversation("missing")))
+
+	view, err := a.Conversations.LoadConversation(c.ID)
+	require.NoError(t, err)
+	assert.Empty(t, view.Messages)
+	assert.Empty(t, view.Tasks)
+	assert.Equal(t, "", view.Conversation.Title)
+}
+
+func TestDemoTaskAnsweredThroughTheBindings(t *testing.T) {
+	a := newApp(t)
+	assert.True(t, a.Conversations.ModelInfo().Demo)
+	c, err := a.Conversations.CreateConversation()
+	require.NoError(t, err)
+	task, err := a.Runner.StartTask(c.ID, "Sort my photos")
+	require.NoError(t, err)
+
+	waitFor(t, func() bool {
+		got, err := a.Runner.GetTask(task.ID)
+		return err == nil && got.Status == chat.StatusWaitingUser
+	})
+	got, _ := a.Runner.GetTask(task.ID)
+	require.NotEmpty(t, got.PendingChoices)
+	require.NoError(t, a.Runner.UserResponse(task.ID, got.PendingChoices[0]))
+	waitFor(t, func() bool {
+		got, err := a.Runner.GetTask(task.ID)
+		return err == nil && got.Status == chat.StatusCompleted
+	})
+
+	list, err := a.Conversations.ListConversations()
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, "Sort my photos", list[0].Title)
+	assert.Nil(t, list[0].ActiveTask)
+
+	res, err := a.Runner.StopTask(task.ID)
+	require.NoError(t, err)
+	assert.False(t, res.Stopped)
+	assert.Contains(t, res.Message, "already completed")
+}
+
+func TestDeleteStopsTheRunningTaskFirst(t *testing.T) {
+	a := newApp(t)
+	c, err := a.Conversations.CreateConversation()
+	require.NoError(t, err)
+	task, err := a.Runner.StartTask(c.ID, "Something long")
+	require.NoError(t, err)
+	require.NoError(t, a.Conversations.DeleteConversation(c.ID))
+	_, ok := a.runner.ActiveTask(c.ID)
+	assert.False(t, ok)
+	_, err = a.Runner.GetTask(task.ID)
+	assert.Equal(t, chat.CodeNotFound, code(err))
+}
+
+func TestFormatErrorHidesNothingAndCodesEverything(t *testing.T) {
+	assert.Nil(t, FormatError(nil))
+	fe := FormatError(chat.Errorf(chat.CodeConflict, "busy")).(FrontendError)
+	assert.Equal(t, FrontendError{Code: chat.CodeConflict, Message: "busy"}, fe)
+	fe = FormatError(context.DeadlineExceeded).(FrontendError)
+	assert.Equal(t, chat.CodeInternal, fe.Code)
+	assert.Contains(t, fe.Message, "Something went wrong inside Errand")
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	t.Setenv("ERRAND_DATA_DIR", "/tmp/x")
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("ERRAND_MODEL", "")
+	c, err := ConfigFromEnv()
+	require.NoError(t, err)
+	assert.True(t, c.Demo())
+	assert.Equal(t, "/tmp/x", c.DataDir)
+
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	c, err = ConfigFromEnv()
+	require.NoError(t, err)
+	assert.False(t, c.Demo())
+	assert.Equal(t, "https://api.openai.com/v1", c.BaseURL)
+	assert.Equal(t, DefaultModel, c.Model)
+
+	t.Setenv("OPENAI_BASE_URL", "http://localhost:11434/v1")
+	t.Setenv("ERRAND_MODEL", "llama3.1")
+	c, err = ConfigFromEnv()
+	require.NoError(t, err)
+	assert.Equal(t, "http://localhost:11434/v1", c.BaseURL)
+	assert.Equal(t, "llama3.1", c.Model)
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,130 @@
+package openai
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func serve(t *testing.T, reply compat.Reply) (*compat.Server, *Provider) {
+	t.Helper()
+	srv := compat.NewServer(func(*compat.Request) compat.Reply { return reply })
+	url, stop := srv.Start()
+	t.Cleanup(stop)
+	return srv, New(Config{BaseURL: url, APIKey: "k", Model: "m", MaxRetries: -1})
+}
+
+var simple = llm.Request{Messages: []llm.Message{{Role: chat.RoleUser, Content: "hi"}}}
+
+func TestStreamAssemblesTextToolCallsAndUsage(t *testing.T) {
+	srv, p := serve(t, compat.Reply{
+		Text: "Sure, here goes.",
+		ToolCalls: []chat.ToolCall{
+			{ID: "call_a", Name: "ask_user", Arguments: `{"question":"Which one of the many options?"}`},
+			{ID: "call_b", Name: "send_update", Arguments: `{"message":"x"}`},
+		},
+		Usage: chat.Usage{PromptTokens: 11, CompletionTokens: 7, TotalTokens: 18},
+	})
+	var streamed string
+	req := llm.Request{
+		Messages: []llm.Message{
+			{Role: chat.RoleSystem, Content: "sys"},
+			{Role: chat.RoleUser, Content: "hi"},
+			{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "c0", Name: "send_update", Arguments: "{}"}}},
+			{Role: chat.RoleTool, Content: "ok", ToolCallID: "c0"},
+			{Role: chat.RoleAssistant, Content: "text only"},
+			{Role: chat.RoleUser, Content: "go on"},
+		},
+		Tools: []llm.Tool{{Name: "ask_user", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}},
+	}
+	resp, err := p.Stream(context.Background(), req, func(s string) { streamed += s })
+	require.NoError(t, err)
+	assert.Equal(t, "Sure, here goes.", resp.Content)
+	assert.Equal(t, resp.Content, streamed)
+	assert.Equal(t, "tool_calls", resp.FinishReason)
+	require.Len(t, resp.ToolCalls, 2)
+	assert.Equal(t, chat.ToolCall{ID: "call_a", Name: "ask_user", Arguments: `{"question":"Which one of the many options?"}`}, resp.ToolCalls[0])
+	assert.Equal(t, "call_b", resp.ToolCalls[1].ID)
+	assert.Equal(t, chat.Usage{PromptTokens: 11, CompletionTokens: 7, TotalTokens: 18}, resp.Usage)
+	assert.Empty(t, srv.Rejections())
+	got := srv.Requests()[0]
+	assert.Equal(t, "m", got.Model)
+	assert.True(t, got.StreamOptions.IncludeUsage)
+	assert.Len(t, got.Messages, 6)
+}
+
+func TestChatRequestCarriesNoToolFields(t *testing.T) {
+	srv, p := serve(t, compat.Reply{Text: "hello"})
+	_, err := p.Stream(context.Background(), simple, func(string) {})
+	require.NoError(t, err)
+	assert.Empty(t, srv.Rejections(), "tools: [] or tool_choice without tools is refused by the real API")
+}
+
+func TestErrorsAreExplainedForPeople(t *testing.T) {
+	cases := []struct {
+		reply compat.Reply
+		want  string
+	}{
+		{compat.Reply{Status: 404, ErrorMessage: "The model `m` does not exist"}, `does not know the model "m"`},
+		{compat.Reply{Status: 400, ErrorMessage: "This model's maximum context length is 8192 tokens."}, "The model's context window is full"},
+		{compat.Reply{Status: 500, ErrorMessage: "boom"}, "The model server failed (HTTP 500)"},
+		{compat.Reply{Status: 429, ErrorMessage: "slow down"}, "rate limiting"},
+	}
+	for _, c := range cases {
+		_, p := serve(t, c.reply)
+		_, err := p.Stream(context.Background(), simple, func(string) {})
+		require.Error(t, err)
+		assert.Equal(t, chat.CodeModel, chat.ErrorCode(err))
+		assert.Contains(t, err.Error(), c.want)
+	}
+
+	srv := compat.NewServer(nil)
+	srv.APIKey = "right"
+	url, stop := srv.Start()
+	defer stop()
+	_, err := New(Config{BaseURL: url, APIKey: "wrong-secret", Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, func(string) {})
+	assert.Contains(t, err.Error(), "The model server rejected the API key")
+	assert.NotContains(t, err.Error(), "wrong-secret")
+}
+
+func TestUnreachableServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+	url := "http://" + addr + "/v1"
+	_, err = New(Config{BaseURL: url, Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, func(string) {})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Could not reach "+url)
+}
+
+func TestCancelEndsTheStreamPromptly(t *testing.T) {
+	srv, p := serve(t, compat.Reply{Text: "partial answer", HangAfterText: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan string, 100)
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Stream(ctx, simple, func(s string) { got <- s })
+		done <- err
+	}()
+	<-got
+	cancel()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Stream did not return after cancel")
+	}
+	select {
+	case <-srv.Disconnects():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server did not see the hang-up")
+	}
+}

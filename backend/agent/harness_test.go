@@ -13,6 +13,7 @@ import (
 	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/errand-app/errand/backend/store"
+	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +21,8 @@ import (
 // harness is a Runner on a real SQLite file and a scripted model server
 // that validates every request as strictly as the real API.
 type harness struct {
-	t      *testing.T
+	t          *testing.T
+	workspaces string // one folder per conversation inside
 	store  *store.Store
 	server *compat.Server
 	runner *Runner
@@ -28,7 +30,6 @@ type harness struct {
 }
 
 type harnessOpts struct {
-	maxSteps int
 	flush    time.Duration
 	apiKey   string // the server's key; the client sends "test-key"
 	// allowRejections is for tests of the model server refusing requests.
@@ -45,12 +46,16 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	url, stop := srv.Start()
 	h := &harness{t: t, store: st, server: srv}
 	h.events = newRecorder(t, st)
+	h.workspaces = t.TempDir()
 	h.runner = New(Options{
 		Store:         st,
 		Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1}),
 		Events:        h.events,
-		MaxSteps:      o.maxSteps,
 		FlushInterval: o.flush,
+		Tools:         tools.Builtin(),
+		Workspace: func(_ context.Context, convID string) (*tools.Workspace, error) {
+			return tools.OpenWorkspace(filepath.Join(h.workspaces, convID))
+		},
 	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -72,6 +77,22 @@ func (h *harness) conversation() string {
 	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
 	require.NoError(h.t, h.store.CreateConversation(context.Background(), c))
 	return c.ID
+}
+
+// settings changes the stored settings and tells the runner.
+func (h *harness) settings(change func(*chat.Settings)) {
+	h.t.Helper()
+	ctx := context.Background()
+	s, err := h.store.Settings(ctx)
+	require.NoError(h.t, err)
+	change(&s)
+	require.NoError(h.t, h.store.SaveSettings(ctx, s))
+	h.runner.SettingsChanged(ctx)
+}
+
+// workspace is the conversation's workspace folder.
+func (h *harness) workspace(convID string) string {
+	return filepath.Join(h.workspaces, convID)
 }
 
 func (h *harness) start(convID, text string) chat.Task {

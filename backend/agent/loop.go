@@ -5,37 +5,80 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
 )
 
+// Loop rules.
+const (
+	// maxInvalidCalls invalid tool calls in a row end the task.
+	maxInvalidCalls = 3
+	// A call repeated with the same arguments nudgeRepeats times in a row
+	// gets a note to the model; pauseRepeats times pauses the task.
+	nudgeRepeats = 3
+	pauseRepeats = 5
+	// What "continue" grants when a limit is reached.
+	extraSteps   = 25
+	extraMinutes = 10
+	extraCostUSD = 1.0
+)
+
+// loopState is what the loop remembers between steps. It is rebuilt empty
+// when a task resumes: it only guards against runaway behaviour.
+type loopState struct {
+	textStreak   int // text-only replies in a row
+	invalidCalls int // invalid tool calls in a row
+	lastCall     string
+	repeats      int
+}
+
 // loop is the task's life: call the model, act on its reply, repeat until
 // the task ends. Any write refused because the task has ended (errEnded), or
 // a cancelled context, means Stop got there first: the loop just returns.
 func (rn *run) loop(ctx context.Context) {
+	defer rn.closeWorkspace()
 	err := rn.steps(ctx)
 	switch {
 	case err == nil, errors.Is(err, errEnded), ctx.Err() != nil:
 		return
 	default:
-		if _, ferr := rn.finish(chat.StatusError, chat.ErrorMessage(err), "The task failed: "+chat.ErrorMessage(err)); ferr != nil {
+		msg := chat.ErrorMessage(err)
+		if _, ferr := rn.finish(chat.StatusError, msg, "The task failed: "+msg); ferr != nil {
 			slog.Error("store failed task", "task", rn.snapshot().ID, "err", ferr)
 		}
 	}
 }
 
 // steps runs the loop until the task ends. A nil return means it ended
-// itself (completed, or the step limit).
+// itself (completed).
 func (rn *run) steps(ctx context.Context) error {
-	opts := rn.r.opts
-	mode := rn.snapshot().Mode
-	textStreak := 0 // text-only replies in a row
-	for {
-		if rn.snapshot().StepCount >= opts.MaxSteps {
-			msg := fmt.Sprintf("Reached the limit of %d steps before the task was finished", opts.MaxSteps)
-			_, err := rn.finish(chat.StatusError, msg, msg+".")
+	st := &loopState{}
+	// A resumed task first answers the tool calls it left open.
+	open, err := rn.openCalls(ctx)
+	if err != nil {
+		return err
+	}
+	if len(open) > 0 {
+		summary, done, err := rn.runToolCalls(ctx, st, open)
+		if err != nil {
 			return err
+		}
+		if done {
+			return rn.complete(summary)
+		}
+	}
+
+	mode := rn.snapshot().Mode
+	for {
+		if mode == chat.ModeAgent {
+			if err := rn.checkLimits(ctx); err != nil {
+				return err
+			}
+			if err := rn.stepDelay(ctx); err != nil {
+				return err
+			}
 		}
 		if err := rn.update(func(t *chat.Task) {
 			t.Status = chat.StatusThinking
@@ -50,11 +93,11 @@ func (rn *run) steps(ctx context.Context) error {
 		}
 
 		if len(resp.ToolCalls) == 0 {
-			textStreak++
+			st.textStreak++
 			// Chat mode is one reply. In agent mode a second text-only reply
 			// in a row is taken as the end: a model that never calls
 			// task_complete must not loop all night.
-			if mode == chat.ModeChat || textStreak >= 2 {
+			if mode == chat.ModeChat || st.textStreak >= 2 {
 				return rn.complete(truncate(resp.Content, 280))
 			}
 			if err := rn.update(func(t *chat.Task) { t.Status = chat.StatusRunning }); err != nil {
@@ -62,9 +105,9 @@ func (rn *run) steps(ctx context.Context) error {
 			}
 			continue
 		}
-		textStreak = 0
+		st.textStreak = 0
 
-		summary, done, err := rn.runToolCalls(ctx, resp.ToolCalls)
+		summary, done, err := rn.runToolCalls(ctx, st, resp.ToolCalls)
 		if err != nil {
 			return err
 		}
@@ -74,8 +117,37 @@ func (rn *run) steps(ctx context.Context) error {
 	}
 }
 
+// openCalls are the task's tool calls that have no result yet.
+func (rn *run) openCalls(ctx context.Context) ([]chat.ToolCall, error) {
+	msgs, err := rn.r.opts.Store.TaskMessages(ctx, rn.snapshot().ID)
+	if err != nil {
+		return nil, err
+	}
+	return openToolCalls(msgs), nil
+}
+
+// stepDelay waits the configured pause between model calls.
+func (rn *run) stepDelay(ctx context.Context) error {
+	if rn.snapshot().StepCount == 0 {
+		return nil
+	}
+	s := rn.r.settings(ctx)
+	if s.StepDelayMS <= 0 {
+		return nil
+	}
+	t := time.NewTimer(time.Duration(s.StepDelayMS) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // callModel sends the conversation to the model and stores its reply: the
-// streamed text as it arrives, then the finished message with its tool calls.
+// streamed text as it arrives, then the finished message with its tool
+// calls, usage and cost.
 func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response, error) {
 	opts := rn.r.opts
 	history, err := opts.Store.Messages(ctx, rn.snapshot().ConversationID)
@@ -85,11 +157,12 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 	req := llm.Request{}
 	if mode == chat.ModeAgent {
 		req.Messages = buildContext(opts.SystemPrompt, history, true)
-		req.Tools = controlTools
+		req.Tools = rn.r.registry.Definitions()
 	} else {
 		req.Messages = buildContext(ChatSystemPrompt, history, false)
 	}
 
+	start := time.Now()
 	w := newStreamWriter(rn, opts.FlushInterval)
 	resp, err := opts.Provider.Stream(ctx, req, w.write)
 	msg, werr := w.close()
@@ -99,73 +172,93 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 	if werr != nil {
 		return resp, werr
 	}
-	if err := rn.update(func(t *chat.Task) { t.Usage = t.Usage.Add(resp.Usage) }); err != nil {
+	price := rn.r.settings(ctx).Prices[opts.Provider.Model()]
+	cost := price.Cost(resp.Usage)
+	if err := rn.update(func(t *chat.Task) {
+		t.Usage = t.Usage.Add(resp.Usage)
+		t.CostUSD += cost
+		t.ActiveMS += time.Since(start).Milliseconds()
+	}); err != nil {
 		return resp, err
 	}
 
+	usage := resp.Usage
 	switch {
 	case msg.ID != "":
 		msg.Content = resp.Content
 		msg.ToolCalls = resp.ToolCalls
 		msg.Streaming = false
+		msg.Usage, msg.CostUSD = &usage, cost
 		_, err = rn.replace(msg)
 	case resp.Content != "" || len(resp.ToolCalls) > 0:
 		m := rn.newMessage(chat.RoleAssistant, resp.Content)
 		m.ToolCalls = resp.ToolCalls
+		m.Usage, m.CostUSD = &usage, cost
 		_, err = rn.add(m)
 	}
 	return resp, err
 }
 
-// runToolCalls answers every tool call of one reply, in order, with exactly
-// one stored result each. It reports whether task_complete was called (and
-// its summary); calls after it are answered as not run.
-func (rn *run) runToolCalls(ctx context.Context, calls []chat.ToolCall) (summary string, done bool, err error) {
-	for _, call := range calls {
-		if err := ctx.Err(); err != nil {
-			return "", false, err
-		}
-		var result string
-		var isErr bool
+// checkLimits pauses the task while a limit is reached, until the person
+// lets it continue (the limit is raised) or stops it.
+func (rn *run) checkLimits(ctx context.Context) error {
+	for {
+		t := rn.snapshot()
+		l := t.Limits
+		var reason, question string
 		switch {
-		case done:
-			result, isErr = "Not run: the task was already marked complete.", true
-		case call.Name == ToolTaskComplete:
-			a, perr := parseTaskComplete(call.Arguments)
-			if perr != nil {
-				result, isErr = perr.Error(), true
-				break
-			}
-			summary, done = a.Summary, true
-			result = "The task is marked complete."
-		case call.Name == ToolAskUser:
-			a, perr := parseAskUser(call.Arguments)
-			if perr != nil {
-				result, isErr = perr.Error(), true
-				break
-			}
-			answer, werr := rn.ask(ctx, a)
-			if werr != nil {
-				return "", false, werr
-			}
-			result = answer
-		case call.Name == ToolSendUpdate:
-			if _, perr := parseSendUpdate(call.Arguments); perr != nil {
-				result, isErr = perr.Error(), true
-				break
-			}
-			result = "The update was shown to the user."
+		case l.MaxSteps > 0 && t.StepCount >= l.MaxSteps:
+			reason = "steps"
+			question = fmt.Sprintf("Limit reached: %d steps. Continue for %d more steps, or stop?", l.MaxSteps, extraSteps)
+		case l.MaxMinutes > 0 && t.ActiveMS >= int64(l.MaxMinutes*float64(time.Minute/time.Millisecond)):
+			reason = "time"
+			question = fmt.Sprintf("Limit reached: %s of work. Continue for %d more minutes, or stop?", minutes(l.MaxMinutes), extraMinutes)
+		case l.MaxCostUSD > 0 && t.CostUSD >= l.MaxCostUSD:
+			reason = "cost"
+			question = fmt.Sprintf("Limit reached: $%.2f spent. Continue for $%.2f more, or stop?", t.CostUSD, extraCostUSD)
 		default:
-			result = fmt.Sprintf("Unknown tool %q. The tools that exist are: %s.", call.Name, toolNames(controlTools))
-			isErr = true
+			return nil
 		}
-		m := rn.newMessage(chat.RoleTool, result)
-		m.ToolCallID, m.ToolName, m.IsError = call.ID, call.Name, isErr
-		if _, err := rn.add(m); err != nil {
-			return "", false, err
+		if err := rn.pause(ctx, reason, question); err != nil {
+			return err
 		}
 	}
-	return summary, done, nil
+}
+
+func minutes(m float64) string {
+	if m == float64(int(m)) {
+		return fmt.Sprintf("%d minutes", int(m))
+	}
+	return fmt.Sprintf("%.1f minutes", m)
+}
+
+// pause waits for the person to let the task go on, raising the limit that
+// was reached.
+func (rn *run) pause(ctx context.Context, reason, question string) error {
+	if err := rn.update(func(t *chat.Task) {
+		t.Status = chat.StatusPaused
+		t.PauseReason = reason
+		t.PendingQuestion = question
+		t.CurrentTool = ""
+	}); err != nil {
+		return err
+	}
+	if _, err := rn.await(ctx, decisionProceed); err != nil {
+		return err
+	}
+	return rn.update(func(t *chat.Task) {
+		switch reason {
+		case "steps":
+			t.Limits.MaxSteps = t.StepCount + extraSteps
+		case "time":
+			t.Limits.MaxMinutes = float64(t.ActiveMS)/float64(time.Minute/time.Millisecond) + extraMinutes
+		case "cost":
+			t.Limits.MaxCostUSD = t.CostUSD + extraCostUSD
+		}
+		t.Status = chat.StatusRunning
+		t.PauseReason = ""
+		t.PendingQuestion = ""
+	})
 }
 
 // ask shows the question and waits for the answer or for Stop.
@@ -177,16 +270,29 @@ func (rn *run) ask(ctx context.Context, a askUserArgs) (string, error) {
 	}); err != nil {
 		return "", err
 	}
-	select {
-	case answer := <-rn.answers:
-		err := rn.update(func(t *chat.Task) {
-			t.Status = chat.StatusRunning
-			t.PendingQuestion = ""
-			t.PendingChoices = nil
-		})
-		return answer, err
-	case <-ctx.Done():
-		return "", ctx.Err()
+	d, err := rn.await(ctx, decisionAnswer)
+	if err != nil {
+		return "", err
+	}
+	err = rn.update(func(t *chat.Task) {
+		t.Status = chat.StatusRunning
+		t.PendingQuestion = ""
+		t.PendingChoices = nil
+	})
+	return d.text, err
+}
+
+// await waits for the person's decision of the given kind, or for Stop.
+func (rn *run) await(ctx context.Context, kind decisionKind) (decision, error) {
+	for {
+		select {
+		case d := <-rn.inbox:
+			if d.kind == kind {
+				return d, nil
+			}
+		case <-ctx.Done():
+			return decision{}, ctx.Err()
+		}
 	}
 }
 

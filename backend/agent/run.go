@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"
 )
 
@@ -18,13 +19,38 @@ var errEnded = errors.New("task has ended")
 // from the loop, the stream flusher and Stop alike; once done is set, no
 // write gets through.
 type run struct {
-	r       *Runner
-	cancel  context.CancelFunc
-	answers chan string
+	r      *Runner
+	ctx    context.Context // the loop's; Stop cancels it
+	cancel context.CancelFunc
+	// inbox carries the person's decisions (an answer, an approval, "go
+	// on") to the loop; deliver puts them there only while the task waits
+	// for that kind.
+	inbox chan decision
+	ws    *tools.Workspace // the loop goroutine's own
 
-	mu   sync.Mutex
-	task chat.Task
-	done bool
+	mu            sync.Mutex
+	task          chat.Task
+	done          bool
+	approvedTools map[string]bool // "approve for this task"
+}
+
+type decisionKind int
+
+const (
+	decisionAnswer decisionKind = iota + 1
+	decisionApprove
+	decisionDeny
+	decisionProceed
+)
+
+type decision struct {
+	kind    decisionKind
+	text    string // the answer, or the reason for a denial
+	forTask bool   // approve this tool for the rest of the task
+}
+
+func newRun(r *Runner, t chat.Task, cancel context.CancelFunc) *run {
+	return &run{r: r, task: t, cancel: cancel, inbox: make(chan decision, 1), approvedTools: map[string]bool{}}
 }
 
 // storeCtx is the context of the run's writes: never the task's own, which
@@ -160,17 +186,33 @@ func (rn *run) finish(status chat.TaskStatus, errMsg, notice string) (bool, erro
 	return true, nil
 }
 
-// answer hands the user's answer to a task waiting in ask_user.
-func (rn *run) answer(text string) error {
+// deliver hands the person's decision to the loop if the task waits for
+// one with the given status (and, for approvals, on that call).
+func (rn *run) deliver(want chat.TaskStatus, callID string, d decision) error {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	if rn.done || rn.task.Status != chat.StatusWaitingUser {
-		return chat.Errorf(chat.CodeConflict, "the task is not waiting for an answer (it is %s)", rn.task.Status)
+	t := rn.task
+	if rn.done || t.Status != want {
+		return chat.Errorf(chat.CodeConflict, "the task is not %s (it is %s)", waitingFor(want), t.Status)
+	}
+	if want == chat.StatusWaitingApproval && (t.PendingApproval == nil || t.PendingApproval.CallID != callID) {
+		return chat.Errorf(chat.CodeConflict, "that tool call is not the one waiting for approval")
 	}
 	select {
-	case rn.answers <- text:
+	case rn.inbox <- d:
 		return nil
 	default:
-		return chat.Errorf(chat.CodeConflict, "the question has already been answered")
+		return chat.Errorf(chat.CodeConflict, "the task has already been answered")
+	}
+}
+
+func waitingFor(s chat.TaskStatus) string {
+	switch s {
+	case chat.StatusWaitingUser:
+		return "waiting for an answer"
+	case chat.StatusWaitingApproval:
+		return "waiting for an approval"
+	default:
+		return "paused"
 	}
 }

@@ -11,12 +11,14 @@ package agent
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"
 )
 
@@ -46,19 +48,22 @@ type Options struct {
 	Store    chat.Store
 	Provider llm.Provider
 	Events   Events
-	// MaxSteps ends a task that has called the model this many times
-	// without finishing. Default 50.
-	MaxSteps int
 	// FlushInterval is the shortest time between two stored and published
 	// pieces of streamed text for one task. Default 1/60 s.
 	FlushInterval time.Duration
 	// SystemPrompt replaces AgentSystemPrompt.
 	SystemPrompt string
+	// Tools are offered to the model besides the control tools.
+	Tools []tools.Tool
+	// Workspace opens the folder a conversation's tools work in. Without
+	// it tools run with no workspace and file tools refuse.
+	Workspace func(ctx context.Context, conversationID string) (*tools.Workspace, error)
 }
 
 // Runner is the AgentTaskRunner. It is safe for concurrent use.
 type Runner struct {
-	opts Options
+	opts     Options
+	registry *tools.Registry
 
 	mu     sync.Mutex
 	runs   map[string]*run // by task id
@@ -67,18 +72,32 @@ type Runner struct {
 	wg     sync.WaitGroup
 }
 
-// New returns a Runner.
+// New returns a Runner. It panics if a tool's schema does not compile or two
+// tools share a name: a programming error.
 func New(opts Options) *Runner {
-	if opts.MaxSteps <= 0 {
-		opts.MaxSteps = 50
-	}
 	if opts.FlushInterval <= 0 {
 		opts.FlushInterval = time.Second / 60
 	}
 	if opts.SystemPrompt == "" {
 		opts.SystemPrompt = AgentSystemPrompt
 	}
-	return &Runner{opts: opts, runs: map[string]*run{}, byConv: map[string]*run{}}
+	reg, err := tools.NewRegistry(controlSpecs, opts.Tools)
+	if err != nil {
+		panic(err)
+	}
+	return &Runner{opts: opts, registry: reg, runs: map[string]*run{}, byConv: map[string]*run{}}
+}
+
+// settings are read from the store each time they matter, so a change
+// applies to tasks already running. A store that cannot read them gives
+// the defaults: safe ones, that ask before anything writes.
+func (r *Runner) settings(ctx context.Context) chat.Settings {
+	s, err := r.opts.Store.Settings(ctx)
+	if err != nil {
+		slog.Error("read settings", "err", err)
+		return chat.DefaultSettings()
+	}
+	return s
 }
 
 // ErrShuttingDown is returned by StartTask once Shutdown has begun.
@@ -104,6 +123,7 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 		OriginalPrompt: text,
 		StartedAt:      now,
 		Model:          r.opts.Provider.Model(),
+		Limits:         r.settings(ctx).Limits,
 	}
 	prompt := chat.Message{
 		ID:             uuid.NewString(),
@@ -131,11 +151,7 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 		r.mu.Unlock()
 		return chat.Task{}, err
 	}
-	runCtx, cancel := context.WithCancel(context.Background())
-	rn := &run{r: r, task: task, cancel: cancel, answers: make(chan string, 1)}
-	r.runs[task.ID] = rn
-	r.byConv[conversationID] = rn
-	r.wg.Add(1)
+	rn := r.launch(task)
 	r.mu.Unlock()
 
 	r.opts.Events.TaskUpdated(task)
@@ -143,12 +159,70 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 	if c, err := r.opts.Store.GetConversation(ctx, conversationID); err == nil {
 		r.opts.Events.ConversationUpdated(c)
 	}
-	go func() {
-		defer r.wg.Done()
-		defer cancel()
-		rn.loop(runCtx)
-	}()
+	rn.start()
 	return task, nil
+}
+
+// launch registers a run for a stored task; r.mu must be held. The caller
+// publishes what it must, then calls start.
+func (r *Runner) launch(t chat.Task) *run {
+	runCtx, cancel := context.WithCancel(context.Background())
+	rn := newRun(r, t, cancel)
+	rn.ctx = runCtx
+	r.runs[t.ID] = rn
+	r.byConv[t.ConversationID] = rn
+	r.wg.Add(1)
+	return rn
+}
+
+// start runs the loop in its own goroutine, which the Runner owns.
+func (rn *run) start() {
+	go func() {
+		defer rn.r.wg.Done()
+		defer rn.cancel()
+		rn.loop(rn.ctx)
+	}()
+}
+
+// Retry resumes a task that ended with an error, from its last completed
+// step: the stored transcript is its memory, so finished tool calls are not
+// run again. It fails with CodeConflict for a task that did not fail or
+// whose conversation is busy.
+func (r *Runner) Retry(ctx context.Context, taskID string) (chat.Task, error) {
+	t, err := r.opts.Store.GetTask(ctx, taskID)
+	if err != nil {
+		return chat.Task{}, err
+	}
+	if t.Status != chat.StatusError {
+		return chat.Task{}, chat.Errorf(chat.CodeConflict, "only a task that failed can be retried (this one is %s)", t.Status)
+	}
+	t.Status = chat.StatusRunning
+	t.ErrorMessage = ""
+	t.EndedAt = nil
+	return r.resume(ctx, t)
+}
+
+// resume stores t in its new, active state and runs its loop again.
+func (r *Runner) resume(ctx context.Context, t chat.Task) (chat.Task, error) {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return chat.Task{}, ErrShuttingDown
+	}
+	if r.byConv[t.ConversationID] != nil {
+		r.mu.Unlock()
+		return chat.Task{}, chat.Errorf(chat.CodeConflict,
+			"this conversation already has a task in progress; stop it or wait for it to finish")
+	}
+	if err := r.opts.Store.UpdateTask(ctx, t); err != nil {
+		r.mu.Unlock()
+		return chat.Task{}, err
+	}
+	rn := r.launch(t)
+	r.mu.Unlock()
+	r.opts.Events.TaskUpdated(t)
+	rn.start()
+	return t, nil
 }
 
 // StopResult tells what Stop did.
@@ -211,15 +285,55 @@ func (r *Runner) Respond(ctx context.Context, taskID, answer string) error {
 	if answer == "" {
 		return chat.Errorf(chat.CodeInvalid, "the answer is empty")
 	}
+	return r.deliver(ctx, taskID, chat.StatusWaitingUser, "", decision{kind: decisionAnswer, text: answer})
+}
+
+// Approve lets the tool call waiting for approval run; forTask approves the
+// same tool for the rest of the task.
+func (r *Runner) Approve(ctx context.Context, taskID, callID string, forTask bool) error {
+	return r.deliver(ctx, taskID, chat.StatusWaitingApproval, callID, decision{kind: decisionApprove, forTask: forTask})
+}
+
+// Deny refuses the tool call waiting for approval; the model is told, with
+// the reason if one is given, and goes on.
+func (r *Runner) Deny(ctx context.Context, taskID, callID, reason string) error {
+	return r.deliver(ctx, taskID, chat.StatusWaitingApproval, callID,
+		decision{kind: decisionDeny, text: strings.TrimSpace(reason)})
+}
+
+// Continue lets a paused task go on, raising the limit it reached.
+func (r *Runner) Continue(ctx context.Context, taskID string) error {
+	return r.deliver(ctx, taskID, chat.StatusPaused, "", decision{kind: decisionProceed})
+}
+
+func (r *Runner) deliver(ctx context.Context, taskID string, want chat.TaskStatus, callID string, d decision) error {
 	rn := r.lookup(taskID)
 	if rn == nil {
 		t, err := r.opts.Store.GetTask(ctx, taskID)
 		if err != nil {
 			return err
 		}
-		return chat.Errorf(chat.CodeConflict, "the task is not waiting for an answer (it is %s)", t.Status)
+		return chat.Errorf(chat.CodeConflict, "the task is not %s (it is %s)", waitingFor(want), t.Status)
 	}
-	return rn.answer(answer)
+	return rn.deliver(want, callID, d)
+}
+
+// SettingsChanged applies new settings to running tasks: a tool call
+// waiting for approval whose risk is now approved automatically goes ahead.
+func (r *Runner) SettingsChanged(ctx context.Context) {
+	s := r.settings(ctx)
+	r.mu.Lock()
+	runs := make([]*run, 0, len(r.runs))
+	for _, rn := range r.runs {
+		runs = append(runs, rn)
+	}
+	r.mu.Unlock()
+	for _, rn := range runs {
+		t := rn.snapshot()
+		if a := t.PendingApproval; t.Status == chat.StatusWaitingApproval && a != nil && s.AutoApprove[a.Risk] {
+			_ = rn.deliver(chat.StatusWaitingApproval, a.CallID, decision{kind: decisionApprove})
+		}
+	}
 }
 
 // Task returns a task's current state.
@@ -330,6 +444,8 @@ func endTask(t chat.Task, status chat.TaskStatus, errMsg string) chat.Task {
 	t.ErrorMessage = errMsg
 	t.PendingQuestion = ""
 	t.PendingChoices = nil
+	t.PendingApproval = nil
+	t.PauseReason = ""
 	t.CurrentTool = ""
 	return t
 }

@@ -18,7 +18,10 @@ type Conversation struct {
 	TitleSet bool `json:"titleSet"`
 	// AgentMode is remembered per conversation: true routes new messages to
 	// the agent loop, false to simple chat.
-	AgentMode bool      `json:"agentMode"`
+	AgentMode bool `json:"agentMode"`
+	// Workspace is the folder the agent's file and shell tools work in;
+	// empty means the conversation's default folder.
+	Workspace string    `json:"workspace"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
@@ -69,6 +72,10 @@ type Message struct {
 	Step int `json:"step,omitempty"`
 	// Streaming is true while the model is still writing the message.
 	Streaming bool `json:"streaming,omitempty"`
+	// Usage and CostUSD are the model call's, on the assistant message of
+	// each step.
+	Usage   *Usage  `json:"usage,omitempty"`
+	CostUSD float64 `json:"costUsd,omitempty"`
 	// Seq orders messages within the whole database; it only grows.
 	Seq int64 `json:"seq"`
 	// Rev counts the updates of this message; a higher Rev is newer.
@@ -84,9 +91,15 @@ const (
 	StatusThinking      TaskStatus = "thinking"
 	StatusToolExecuting TaskStatus = "tool_executing"
 	StatusWaitingUser   TaskStatus = "waiting_user"
-	StatusCompleted     TaskStatus = "completed"
-	StatusCancelled     TaskStatus = "cancelled"
-	StatusError         TaskStatus = "error"
+	// StatusWaitingApproval: a tool that writes or is destructive waits for
+	// the person to approve or deny it.
+	StatusWaitingApproval TaskStatus = "waiting_approval"
+	// StatusPaused: a limit (steps, time, spend) was reached, or the agent
+	// repeated itself; the person decides whether it goes on.
+	StatusPaused    TaskStatus = "paused"
+	StatusCompleted TaskStatus = "completed"
+	StatusCancelled TaskStatus = "cancelled"
+	StatusError     TaskStatus = "error"
 )
 
 // Terminal reports whether a task in this status has ended for good.
@@ -138,6 +151,79 @@ type Task struct {
 	Model           string   `json:"model"`
 	// Summary is what task_complete reported.
 	Summary string `json:"summary,omitempty"`
+	// PendingApproval is the tool call waiting for the person's decision.
+	PendingApproval *Approval `json:"pendingApproval,omitempty"`
+	// PauseReason says which limit paused the task: "steps", "time",
+	// "cost" or "repeat"; PendingQuestion then asks whether to go on.
+	PauseReason string `json:"pauseReason,omitempty"`
+	// Limits are this task's own, copied from the settings when it started
+	// and raised each time the person lets it continue.
+	Limits Limits `json:"limits"`
+	// CostUSD is the task's spend so far, from usage and the price table.
+	CostUSD float64 `json:"costUsd"`
+	// ActiveMS is the time the task spent working (not waiting for the
+	// person), in milliseconds; the time limit counts it.
+	ActiveMS int64 `json:"activeMs"`
+}
+
+// Approval is a tool call shown to the person before it runs.
+type Approval struct {
+	CallID    string `json:"callId"`
+	Tool      string `json:"tool"`
+	Risk      string `json:"risk"`
+	Arguments string `json:"arguments"`
+	// Preview shows what the call would do (a diff), when the tool can tell.
+	Preview string `json:"preview,omitempty"`
+}
+
+// Limits bound a task so that it pauses instead of running away.
+type Limits struct {
+	MaxSteps   int     `json:"maxSteps"`
+	MaxMinutes float64 `json:"maxMinutes"`
+	MaxCostUSD float64 `json:"maxCostUsd"`
+}
+
+// Price is what a model costs, in US dollars per million tokens.
+type Price struct {
+	InputPerMTok  float64 `json:"inputPerMTok"`
+	OutputPerMTok float64 `json:"outputPerMTok"`
+}
+
+// Cost is the price of usage.
+func (p Price) Cost(u Usage) float64 {
+	return float64(u.PromptTokens)*p.InputPerMTok/1e6 + float64(u.CompletionTokens)*p.OutputPerMTok/1e6
+}
+
+// Settings are the person's choices for how the agent works.
+type Settings struct {
+	// AutoApprove lists the tool risks ("read_only", "writes",
+	// "destructive") that run without asking.
+	AutoApprove map[string]bool `json:"autoApprove"`
+	// Limits are the defaults for new tasks.
+	Limits Limits `json:"limits"`
+	// StepDelayMS is a pause between two model calls (rate limiting).
+	StepDelayMS int `json:"stepDelayMs"`
+	// Prices by model name.
+	Prices map[string]Price `json:"prices"`
+}
+
+// DefaultSettings are the settings of a new installation.
+func DefaultSettings() Settings {
+	return Settings{
+		AutoApprove: map[string]bool{"read_only": true, "writes": false, "destructive": false},
+		Limits:      Limits{MaxSteps: 50, MaxMinutes: 30, MaxCostUSD: 1},
+		Prices: map[string]Price{
+			"gpt-4o-mini":  {InputPerMTok: 0.15, OutputPerMTok: 0.60},
+			"gpt-4o":       {InputPerMTok: 2.50, OutputPerMTok: 10.00},
+			"gpt-4.1":      {InputPerMTok: 2.00, OutputPerMTok: 8.00},
+			"gpt-4.1-mini": {InputPerMTok: 0.40, OutputPerMTok: 1.60},
+			"gpt-4.1-nano": {InputPerMTok: 0.10, OutputPerMTok: 0.40},
+			"o4-mini":      {InputPerMTok: 1.10, OutputPerMTok: 4.40},
+			"gpt-5":        {InputPerMTok: 1.25, OutputPerMTok: 10.00},
+			"gpt-5-mini":   {InputPerMTok: 0.25, OutputPerMTok: 2.00},
+			"errand-demo":  {},
+		},
+	}
 }
 
 // Active reports whether the task still occupies its conversation.
@@ -151,6 +237,9 @@ type ConversationView struct {
 	Tasks []Task `json:"tasks"`
 	// ActiveTask is the unfinished task, if any.
 	ActiveTask *Task `json:"activeTask,omitempty"`
+	// Usage and CostUSD add up the conversation's tasks.
+	Usage   Usage   `json:"usage"`
+	CostUSD float64 `json:"costUsd"`
 }
 
 // Store is the persistence Errand needs. Every method either changes
@@ -161,6 +250,7 @@ type Store interface {
 	ListConversations(ctx context.Context) ([]ConversationSummary, error)
 	RenameConversation(ctx context.Context, id, title string) (Conversation, error)
 	SetAgentMode(ctx context.Context, id string, on bool) (Conversation, error)
+	SetWorkspace(ctx context.Context, id, dir string) (Conversation, error)
 	DeleteConversation(ctx context.Context, id string) error
 	LoadConversation(ctx context.Context, id string) (ConversationView, error)
 	// Messages returns the conversation's messages in order.
@@ -186,4 +276,7 @@ type Store interface {
 	// FinishTask stores the task's final state together with the messages
 	// that close it (notices, results for unanswered tool calls).
 	FinishTask(ctx context.Context, t Task, msgs []Message) ([]Message, error)
+
+	Settings(ctx context.Context) (Settings, error)
+	SaveSettings(ctx context.Context, s Settings) error
 }

@@ -13,12 +13,12 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
-const conversationCols = `id, title, title_set, agent_mode, created_at, updated_at`
+const conversationCols = `id, title, title_set, agent_mode, created_at, updated_at, workspace`
 
 func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, error) {
 	var c chat.Conversation
 	var created, updated int64
-	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.AgentMode, &created, &updated)
+	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.AgentMode, &created, &updated, &c.Workspace)
 	c.CreatedAt, c.UpdatedAt = fromMS(created), fromMS(updated)
 	return c, err
 }
@@ -26,8 +26,8 @@ func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, e
 // CreateConversation stores a new conversation.
 func (s *Store) CreateConversation(ctx context.Context, c chat.Conversation) error {
 	_, err := s.db.ExecContext(ctx,
-		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
-		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt))
+		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace)
 	if err != nil {
 		return fmt.Errorf("create conversation: %w", err)
 	}
@@ -104,6 +104,12 @@ func (s *Store) SetAgentMode(ctx context.Context, id string, on bool) (chat.Conv
 		`UPDATE conversations SET agent_mode = ? WHERE id = ?`, on, id)
 }
 
+// SetWorkspace sets the conversation's workspace folder ("" for the default).
+func (s *Store) SetWorkspace(ctx context.Context, id, dir string) (chat.Conversation, error) {
+	return s.updateConversation(ctx, id,
+		`UPDATE conversations SET workspace = ? WHERE id = ?`, dir, id)
+}
+
 func (s *Store) updateConversation(ctx context.Context, id, query string, args ...any) (chat.Conversation, error) {
 	var c chat.Conversation
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -151,10 +157,12 @@ func (s *Store) LoadConversation(ctx context.Context, id string) (chat.Conversat
 		return v, err
 	}
 	for i := range v.Tasks {
-		if v.Tasks[i].Active() {
-			t := v.Tasks[i]
+		t := v.Tasks[i]
+		if t.Active() {
 			v.ActiveTask = &t
 		}
+		v.Usage = v.Usage.Add(t.Usage)
+		v.CostUSD += t.CostUSD
 	}
 	return v, nil
 }

@@ -10,17 +10,24 @@ import (
 )
 
 const messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
-	tool_call_id, tool_name, is_error, step, streaming, rev, created_at`
+	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
+	prompt_tokens, completion_tokens, cost_usd`
 
 func scanMessage(row interface{ Scan(...any) error }) (chat.Message, error) {
 	var m chat.Message
 	var taskID sql.NullString
 	var calls string
 	var created int64
+	var u chat.Usage
 	err := row.Scan(&m.Seq, &m.ID, &m.ConversationID, &taskID, &m.Role, &m.Content, &calls,
-		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Step, &m.Streaming, &m.Rev, &created)
+		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Step, &m.Streaming, &m.Rev, &created,
+		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD)
 	if err != nil {
 		return m, err
+	}
+	if u.PromptTokens != 0 || u.CompletionTokens != 0 {
+		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+		m.Usage = &u
 	}
 	m.TaskID = taskID.String
 	m.CreatedAt = fromMS(created)
@@ -49,11 +56,17 @@ func nullable(s string) any {
 
 func insertMessage(ctx context.Context, q queryer, m chat.Message) (chat.Message, error) {
 	m.Rev = 1
+	var u chat.Usage
+	if m.Usage != nil {
+		u = *m.Usage
+	}
 	err := q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
-		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
+		prompt_tokens, completion_tokens, cost_usd)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
 		m.ID, m.ConversationID, nullable(m.TaskID), string(m.Role), m.Content, encodeCalls(m.ToolCalls),
-		m.ToolCallID, m.ToolName, m.IsError, m.Step, m.Streaming, m.Rev, ms(m.CreatedAt)).Scan(&m.Seq)
+		m.ToolCallID, m.ToolName, m.IsError, m.Step, m.Streaming, m.Rev, ms(m.CreatedAt),
+		u.PromptTokens, u.CompletionTokens, m.CostUSD).Scan(&m.Seq)
 	if err != nil {
 		return m, fmt.Errorf("insert message: %w", err)
 	}
@@ -88,12 +101,18 @@ func (s *Store) AppendContent(ctx context.Context, id, text string) (chat.Messag
 	return m, nil
 }
 
-// UpdateMessage replaces a message's content, tool calls and streaming flag.
+// UpdateMessage replaces a message's content, tool calls, streaming flag
+// and usage.
 func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message, error) {
+	var u chat.Usage
+	if m.Usage != nil {
+		u = *m.Usage
+	}
 	out, err := scanMessage(s.db.QueryRowContext(ctx,
-		`UPDATE messages SET content = ?, tool_calls = ?, streaming = ?, rev = rev + 1
+		`UPDATE messages SET content = ?, tool_calls = ?, streaming = ?, rev = rev + 1,
+		prompt_tokens = ?, completion_tokens = ?, cost_usd = ?
 		WHERE id = ? RETURNING `+messageCols,
-		m.Content, encodeCalls(m.ToolCalls), m.Streaming, m.ID))
+		m.Content, encodeCalls(m.ToolCalls), m.Streaming, u.PromptTokens, u.CompletionTokens, m.CostUSD, m.ID))
 	if isNoRows(err) {
 		return out, notFound("message", m.ID)
 	}

@@ -13,7 +13,8 @@ import (
 
 const taskCols = `id, conversation_id, mode, status, original_prompt, step_count,
 	started_at, ended_at, pending_question, pending_choices, error_message,
-	current_tool, prompt_tokens, completion_tokens, total_tokens, model, summary`
+	current_tool, prompt_tokens, completion_tokens, total_tokens, model, summary,
+	pending_approval, pause_reason, limits, cost_usd, active_ms`
 
 // titleFrom makes a conversation title from its first message.
 func titleFrom(text string) string {
@@ -25,17 +26,31 @@ func titleFrom(text string) string {
 	return t
 }
 
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
 func scanTask(row interface{ Scan(...any) error }) (chat.Task, error) {
 	var t chat.Task
 	var started int64
 	var ended sql.NullInt64
-	var choices string
+	var choices, approval, limits string
 	err := row.Scan(&t.ID, &t.ConversationID, &t.Mode, &t.Status, &t.OriginalPrompt,
 		&t.StepCount, &started, &ended, &t.PendingQuestion, &choices, &t.ErrorMessage,
 		&t.CurrentTool, &t.Usage.PromptTokens, &t.Usage.CompletionTokens,
-		&t.Usage.TotalTokens, &t.Model, &t.Summary)
+		&t.Usage.TotalTokens, &t.Model, &t.Summary,
+		&approval, &t.PauseReason, &limits, &t.CostUSD, &t.ActiveMS)
 	if err != nil {
 		return t, err
+	}
+	if approval != "" {
+		t.PendingApproval = &chat.Approval{}
+		if err := json.Unmarshal([]byte(approval), t.PendingApproval); err != nil {
+			return t, fmt.Errorf("task %s approval: %w", t.ID, err)
+		}
+	}
+	if err := json.Unmarshal([]byte(limits), &t.Limits); err != nil {
+		return t, fmt.Errorf("task %s limits: %w", t.ID, err)
 	}
 	t.StartedAt = fromMS(started)
 	if ended.Valid {
@@ -60,10 +75,16 @@ func taskArgs(t chat.Task) []any {
 		b, _ := json.Marshal(t.PendingChoices)
 		choices = string(b)
 	}
+	approval := ""
+	if t.PendingApproval != nil {
+		b, _ := json.Marshal(t.PendingApproval)
+		approval = string(b)
+	}
+	limits, _ := json.Marshal(t.Limits)
 	return []any{t.ID, t.ConversationID, string(t.Mode), string(t.Status), t.OriginalPrompt,
 		t.StepCount, ms(t.StartedAt), ended, t.PendingQuestion, choices, t.ErrorMessage,
 		t.CurrentTool, t.Usage.PromptTokens, t.Usage.CompletionTokens, t.Usage.TotalTokens,
-		t.Model, t.Summary}
+		t.Model, t.Summary, approval, t.PauseReason, string(limits), t.CostUSD, t.ActiveMS}
 }
 
 func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Task, error) {
@@ -109,7 +130,7 @@ func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message)
 				"this conversation already has a task in progress (%s); stop it or wait for it to finish", active[0].Status)
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO tasks (`+taskCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(22)+`)`,
 			taskArgs(t)...); err != nil {
 			return fmt.Errorf("insert task: %w", err)
 		}
@@ -147,9 +168,13 @@ func updateTask(ctx context.Context, q queryer, t chat.Task) error {
 	res, err := q.ExecContext(ctx, `UPDATE tasks SET
 		mode = ?, status = ?, original_prompt = ?, step_count = ?, started_at = ?, ended_at = ?,
 		pending_question = ?, pending_choices = ?, error_message = ?, current_tool = ?,
-		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, model = ?, summary = ?
+		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, model = ?, summary = ?,
+		pending_approval = ?, pause_reason = ?, limits = ?, cost_usd = ?, active_ms = ?
 		WHERE id = ? AND conversation_id = ?`, append(args[2:], args[0], args[1])...)
 	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE constraint failed: tasks.conversation_id") {
+			return chat.Errorf(chat.CodeConflict, "this conversation already has a task in progress; stop it or wait for it to finish")
+		}
 		return fmt.Errorf("update task: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {

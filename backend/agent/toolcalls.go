@@ -1,0 +1,242 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/tools"
+)
+
+// runToolCalls answers every tool call of one reply, in order, with exactly
+// one stored result each. It reports whether task_complete was called (and
+// its summary); calls after it are answered as not run.
+func (rn *run) runToolCalls(ctx context.Context, st *loopState, calls []chat.ToolCall) (summary string, done bool, err error) {
+	for _, call := range calls {
+		if err := ctx.Err(); err != nil {
+			return "", false, err
+		}
+		var res tools.Result
+		if done {
+			res = tools.Result{Content: "Not run: the task was already marked complete.", IsError: true}
+		} else {
+			var s string
+			res, s, done, err = rn.runToolCall(ctx, st, call)
+			if err != nil {
+				return "", false, err
+			}
+			if done {
+				summary = s
+			}
+		}
+		m := rn.newMessage(chat.RoleTool, res.Content)
+		m.ToolCallID, m.ToolName, m.IsError = call.ID, call.Name, res.IsError
+		if _, err := rn.add(m); err != nil {
+			return "", false, err
+		}
+		if st.invalidCalls >= maxInvalidCalls {
+			return "", false, chat.Errorf(chat.CodeModel,
+				"The model made %d invalid tool calls in a row; the last: %s", maxInvalidCalls, res.Content)
+		}
+	}
+	return summary, done, nil
+}
+
+// runToolCall validates and carries out one call. A Go error means the task
+// must end (Stop, storage); everything the model can recover from is in the
+// Result.
+func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCall) (res tools.Result, summary string, done bool, err error) {
+	reg := rn.r.registry
+	args, verr := reg.Validate(call.Name, call.Arguments)
+	var parsed any
+	if verr == nil && isControl(call.Name) {
+		parsed, verr = parseControl(call.Name, args)
+	}
+	if verr != nil {
+		st.invalidCalls++
+		return tools.Result{Content: strings.TrimPrefix(verr.Error(), tools.ErrInvalidCall.Error()+": "), IsError: true}, "", false, nil
+	}
+	st.invalidCalls = 0
+
+	// The same call over and over is a loop: nudge, then pause.
+	sig := call.Name + "\x00" + compactJSON(args)
+	if sig == st.lastCall {
+		st.repeats++
+	} else {
+		st.lastCall, st.repeats = sig, 1
+	}
+	if st.repeats >= pauseRepeats {
+		q := fmt.Sprintf("The agent made the same %s call %d times in a row. Let it continue, or stop?", call.Name, st.repeats)
+		if err := rn.pause(ctx, "repeat", q); err != nil {
+			return res, "", false, err
+		}
+		st.repeats = 0
+	}
+	defer func() {
+		if err == nil && st.repeats >= nudgeRepeats {
+			res.Content += fmt.Sprintf("\n\nNote: you have made this exact call %d times in a row with the same arguments. Its result will not change; try something different, or finish with task_complete.", st.repeats)
+		}
+	}()
+
+	switch a := parsed.(type) {
+	case taskCompleteArgs:
+		return tools.Result{Content: "The task is marked complete."}, a.Summary, true, nil
+	case askUserArgs:
+		answer, err := rn.ask(ctx, a)
+		return tools.Result{Content: answer}, "", false, err
+	case sendUpdateArgs:
+		return tools.Result{Content: "The update was shown to the user."}, "", false, nil
+	}
+	res, err = rn.runTool(ctx, call, reg.Tool(call.Name), args)
+	return res, "", false, err
+}
+
+// runTool asks for approval when the tool's risk needs it, then runs it.
+func (rn *run) runTool(ctx context.Context, call chat.ToolCall, tool tools.Tool, args json.RawMessage) (tools.Result, error) {
+	ws, err := rn.workspace(ctx)
+	if err != nil {
+		return tools.Result{Content: "The workspace folder cannot be used: " + chat.ErrorMessage(err), IsError: true}, nil
+	}
+	env := tools.Env{Workspace: ws}
+	if rn.needsApproval(ctx, tool) {
+		ok, reason, res, err := rn.approve(ctx, call, tool, env, args)
+		if err != nil || !ok {
+			if err == nil && res.Content == "" {
+				res = tools.Result{Content: "The user denied this call.", IsError: true}
+				if reason != "" {
+					res.Content += " Their reason: " + reason
+				}
+			}
+			return res, err
+		}
+	}
+	if err := rn.update(func(t *chat.Task) {
+		t.Status = chat.StatusToolExecuting
+		t.CurrentTool = tool.Name()
+	}); err != nil {
+		return tools.Result{}, err
+	}
+	start := time.Now()
+	res, err := tool.Run(ctx, env, args)
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		// A failure of the machinery, told to the model all the same.
+		res = tools.Result{Content: fmt.Sprintf("%s failed: %v", tool.Name(), err), IsError: true}
+	}
+	return res, rn.update(func(t *chat.Task) {
+		t.Status = chat.StatusRunning
+		t.CurrentTool = ""
+		t.ActiveMS += time.Since(start).Milliseconds()
+	})
+}
+
+// needsApproval: a tool that writes or is destructive waits for the person,
+// unless the settings approve its risk or the person approved the tool for
+// this task. The settings are read now, so a change applies at once.
+func (rn *run) needsApproval(ctx context.Context, tool tools.Tool) bool {
+	if rn.r.settings(ctx).AutoApprove[string(tool.Risk())] {
+		return false
+	}
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return !rn.approvedTools[tool.Name()]
+}
+
+// approve shows the call (and what it would change) and waits for the
+// person. A call whose preview fails is not shown: it could not succeed, and
+// the model is told why instead.
+func (rn *run) approve(ctx context.Context, call chat.ToolCall, tool tools.Tool, env tools.Env, args json.RawMessage) (ok bool, reason string, res tools.Result, err error) {
+	var preview string
+	if p, can := tool.(tools.Previewer); can {
+		preview, err = p.Preview(ctx, env, args)
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, "", res, ctx.Err()
+			}
+			return false, "", tools.Result{Content: err.Error(), IsError: true}, nil
+		}
+	}
+	if err := rn.update(func(t *chat.Task) {
+		t.Status = chat.StatusWaitingApproval
+		t.CurrentTool = tool.Name()
+		t.PendingApproval = &chat.Approval{
+			CallID: call.ID, Tool: tool.Name(), Risk: string(tool.Risk()),
+			Arguments: prettyJSON(args), Preview: preview,
+		}
+	}); err != nil {
+		return false, "", res, err
+	}
+	d, err := rn.awaitApproval(ctx)
+	if err != nil {
+		return false, "", res, err
+	}
+	if d.kind == decisionApprove && d.forTask {
+		rn.mu.Lock()
+		rn.approvedTools[tool.Name()] = true
+		rn.mu.Unlock()
+	}
+	err = rn.update(func(t *chat.Task) {
+		t.Status = chat.StatusRunning
+		t.PendingApproval = nil
+	})
+	return d.kind == decisionApprove, d.text, res, err
+}
+
+func (rn *run) awaitApproval(ctx context.Context) (decision, error) {
+	for {
+		select {
+		case d := <-rn.inbox:
+			if d.kind == decisionApprove || d.kind == decisionDeny {
+				return d, nil
+			}
+		case <-ctx.Done():
+			return decision{}, ctx.Err()
+		}
+	}
+}
+
+// workspace opens the conversation's workspace folder once per run.
+func (rn *run) workspace(ctx context.Context) (*tools.Workspace, error) {
+	if rn.ws != nil || rn.r.opts.Workspace == nil {
+		return rn.ws, nil
+	}
+	ws, err := rn.r.opts.Workspace(ctx, rn.snapshot().ConversationID)
+	if err != nil {
+		return nil, err
+	}
+	rn.ws = ws
+	return ws, nil
+}
+
+func (rn *run) closeWorkspace() {
+	if rn.ws != nil {
+		rn.ws.Close()
+		rn.ws = nil
+	}
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v) // map keys come out sorted
+	return string(b)
+}
+
+func prettyJSON(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
+}

@@ -1,0 +1,167 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/errand-app/errand/backend/llm"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Spec declares a tool the model may call without a Tool behind it: the
+// agent's own control tools, which the runner handles itself.
+type Spec struct {
+	Name        string
+	Description string
+	Schema      map[string]any
+}
+
+type entry struct {
+	spec   Spec
+	tool   Tool // nil for a Spec-only entry
+	schema *jsonschema.Schema
+}
+
+// Registry holds the tools the model is offered, in order. It is immutable
+// once built and safe for concurrent use.
+type Registry struct {
+	entries []entry
+	byName  map[string]int
+}
+
+// NewRegistry compiles every tool's schema; a schema that does not compile
+// or a duplicate name is a programming error, returned as such.
+func NewRegistry(specs []Spec, tools []Tool) (*Registry, error) {
+	r := &Registry{byName: map[string]int{}}
+	add := func(s Spec, t Tool) error {
+		if _, dup := r.byName[s.Name]; dup {
+			return fmt.Errorf("tool %q registered twice", s.Name)
+		}
+		sch, err := compile(s.Name, s.Schema)
+		if err != nil {
+			return err
+		}
+		r.byName[s.Name] = len(r.entries)
+		r.entries = append(r.entries, entry{spec: s, tool: t, schema: sch})
+		return nil
+	}
+	for _, s := range specs {
+		if err := add(s, nil); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range tools {
+		if !t.Risk().Valid() {
+			return nil, fmt.Errorf("tool %q declares no valid risk", t.Name())
+		}
+		if err := add(Spec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}, t); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func compile(name string, schema map[string]any) (*jsonschema.Schema, error) {
+	// The compiler wants plain decoded JSON ([]any, not []string).
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s schema: %w", name, err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("tool %s schema: %w", name, err)
+	}
+	c := jsonschema.NewCompiler()
+	url := "mem://tools/" + name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("tool %s schema: %w", name, err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s schema: %w", name, err)
+	}
+	return sch, nil
+}
+
+// Definitions are the tools as the model is told about them.
+func (r *Registry) Definitions() []llm.Tool {
+	out := make([]llm.Tool, len(r.entries))
+	for i, e := range r.entries {
+		out[i] = llm.Tool{Name: e.spec.Name, Description: e.spec.Description, Parameters: e.spec.Schema}
+	}
+	return out
+}
+
+// Names lists the tools, comma-separated, for messages to the model.
+func (r *Registry) Names() string {
+	names := make([]string, len(r.entries))
+	for i, e := range r.entries {
+		names[i] = e.spec.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// Tool returns the Tool behind name (nil for a Spec-only entry).
+func (r *Registry) Tool(name string) Tool {
+	if i, ok := r.byName[name]; ok {
+		return r.entries[i].tool
+	}
+	return nil
+}
+
+// ErrInvalidCall is wrapped by every error Validate returns.
+var ErrInvalidCall = errors.New("invalid tool call")
+
+// Validate checks a call the model made: the tool must exist, the arguments
+// must be one JSON object, and that object must satisfy the tool's schema.
+// It returns the arguments, normalised ("" becomes {}), or an error written
+// for the model: what is wrong, and which tools exist.
+func (r *Registry) Validate(name, args string) (json.RawMessage, error) {
+	i, ok := r.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: unknown tool %q. The tools that exist are: %s", ErrInvalidCall, name, r.Names())
+	}
+	if strings.TrimSpace(args) == "" {
+		args = "{}"
+	}
+	dec := json.NewDecoder(strings.NewReader(args))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%w: the arguments of %s are not valid JSON (%v); send one JSON object that matches its schema", ErrInvalidCall, name, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: the arguments of %s hold more than one JSON value; send exactly one JSON object", ErrInvalidCall, name)
+	}
+	if _, isObj := v.(map[string]any); !isObj {
+		return nil, fmt.Errorf("%w: the arguments of %s must be a JSON object", ErrInvalidCall, name)
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(args))
+	if err != nil {
+		return nil, fmt.Errorf("%w: the arguments of %s are not valid JSON (%v)", ErrInvalidCall, name, err)
+	}
+	if err := r.entries[i].schema.Validate(doc); err != nil {
+		return nil, fmt.Errorf("%w: the arguments of %s do not match its schema: %s", ErrInvalidCall, name, schemaProblem(err))
+	}
+	return json.RawMessage(args), nil
+}
+
+// schemaProblem keeps the lines of a validation error that say what is
+// wrong, without the schema's internal address.
+func schemaProblem(err error) string {
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "jsonschema validation failed") {
+			continue
+		}
+		lines = append(lines, strings.TrimPrefix(l, "- "))
+	}
+	if len(lines) == 0 {
+		return err.Error()
+	}
+	return strings.Join(lines, "; ")
+}

@@ -1,0 +1,122 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// RunCommand runs a shell command in the workspace. The command gets its own
+// process group, and the whole group — children, grandchildren — is killed
+// when the command times out, when it finishes, and when the task stops.
+type RunCommand struct{}
+
+// Limits of run_command.
+const (
+	DefaultCommandTimeout = 60 * time.Second
+	MaxCommandTimeout     = 10 * time.Minute
+	MaxCommandOutput      = 64 << 10
+)
+
+func (RunCommand) Name() string { return "run_command" }
+func (RunCommand) Description() string {
+	return fmt.Sprintf("Run a shell command (bash -c) in the workspace folder and return its exit code and output (at most %d KiB, head and tail). Default timeout %s.", MaxCommandOutput>>10, DefaultCommandTimeout)
+}
+func (RunCommand) Risk() Risk { return RiskDestructive }
+func (RunCommand) Schema() map[string]any {
+	return Object(map[string]any{
+		"command":         str("The command line."),
+		"timeout_seconds": integer("Give up after this many seconds.", 1, int(MaxCommandTimeout/time.Second)),
+	}, "command")
+}
+
+func (RunCommand) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	var a struct {
+		Command        string `json:"command"`
+		TimeoutSeconds int    `json:"timeout_seconds"`
+	}
+	if err := decode(args, &a); err != nil {
+		return errorResult("%v", err)
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return errorResult("the command is empty")
+	}
+	if err := needWorkspace(env); err != nil {
+		return errorResult("%v", err)
+	}
+	timeout := DefaultCommandTimeout
+	if a.TimeoutSeconds > 0 {
+		timeout = time.Duration(a.TimeoutSeconds) * time.Second
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	cmd := exec.CommandContext(runCtx, shell(), shellFlag(), a.Command)
+	cmd.Dir = env.Workspace.Dir()
+	out := &capBuffer{max: MaxCommandOutput}
+	cmd.Stdout, cmd.Stderr = out, out
+	ownProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	// Output pipes held open by a stray grandchild must not hang Wait.
+	cmd.WaitDelay = 2 * time.Second
+
+	start := time.Now()
+	err := cmd.Start()
+	if err != nil {
+		return errorResult("the command could not start: %v", err)
+	}
+	err = cmd.Wait()
+	// Whatever the command left running in its group goes with it.
+	_ = killProcessGroup(cmd)
+	if ctx.Err() != nil {
+		return Result{}, ctx.Err()
+	}
+	took := time.Since(start).Round(time.Millisecond)
+	var exit *exec.ExitError
+	switch {
+	case runCtx.Err() != nil:
+		return Result{Content: fmt.Sprintf("The command timed out after %s and was killed.\n%s", timeout, out.String()), IsError: true}, nil
+	case errors.As(err, &exit):
+		return Result{Content: fmt.Sprintf("Exit code %d (%s).\n%s", exit.ExitCode(), took, out.String()), IsError: true}, nil
+	case err != nil:
+		return errorResult("the command failed: %v\n%s", err, out.String())
+	}
+	return Result{Content: fmt.Sprintf("Exit code 0 (%s).\n%s", took, out.String())}, nil
+}
+
+// capBuffer keeps the first and last max/2 bytes of what is written.
+type capBuffer struct {
+	max     int
+	head    bytes.Buffer
+	tail    []byte
+	dropped int
+}
+
+func (c *capBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := c.max/2 - c.head.Len(); room > 0 {
+		k := min(room, len(p))
+		c.head.Write(p[:k])
+		p = p[k:]
+	}
+	if len(p) > 0 {
+		c.tail = append(c.tail, p...)
+		if over := len(c.tail) - c.max/2; over > 0 {
+			c.dropped += over
+			c.tail = append(c.tail[:0], c.tail[over:]...)
+		}
+	}
+	return n, nil
+}
+
+func (c *capBuffer) String() string {
+	if c.dropped == 0 {
+		return c.head.String() + string(c.tail)
+	}
+	return fmt.Sprintf("%s\n… %d bytes of output left out …\n%s", c.head.String(), c.dropped, c.tail)
+}

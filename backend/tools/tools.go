@@ -1,0 +1,63 @@
+// Package tools holds what the agent can do besides talking: a registry of
+// tools, each declaring its name, description, JSON schema and risk, and
+// the built-in tools that work on files in a workspace folder, run shell
+// commands and fetch web pages.
+//
+// Risk is set by the tool, never by the model. Arguments are validated
+// against the tool's schema before it runs. A failure the model can recover
+// from (a missing file, a command that exits 1) is a Result with IsError; a
+// Go error is for the machinery, and the context being cancelled (Stop).
+package tools
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Risk says what a tool can do to the person's machine.
+type Risk string
+
+const (
+	// RiskRead tools only look: list, read, search, fetch.
+	RiskRead Risk = "read_only"
+	// RiskWrite tools change files in the workspace.
+	RiskWrite Risk = "writes"
+	// RiskDestructive tools can do anything the user can: run commands.
+	RiskDestructive Risk = "destructive"
+)
+
+// Valid reports whether r is one of the three risks.
+func (r Risk) Valid() bool { return r == RiskRead || r == RiskWrite || r == RiskDestructive }
+
+// Env is what a tool works in.
+type Env struct {
+	// Workspace is the folder the tool may touch; nil means none was set.
+	Workspace *Workspace
+}
+
+// Result is what the model is told.
+type Result struct {
+	Content string
+	IsError bool
+}
+
+// Tool is one action the agent can take.
+type Tool interface {
+	Name() string
+	Description() string
+	// Schema is the JSON schema (type "object") of the arguments.
+	Schema() map[string]any
+	Risk() Risk
+	// Run does the work. args has been validated against Schema.
+	Run(ctx context.Context, env Env, args json.RawMessage) (Result, error)
+}
+
+// Previewer is a Tool that can show what it would do before it runs, for
+// the person deciding whether to approve it (a diff, say).
+type Previewer interface {
+	Preview(ctx context.Context, env Env, args json.RawMessage) (string, error)
+}
+
+func errorResult(format string, args ...any) (Result, error) {
+	return Result{Content: sprintf(format, args...), IsError: true}, nil
+}

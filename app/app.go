@@ -18,6 +18,7 @@ import (
 	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/errand-app/errand/backend/store"
+	"github.com/errand-app/errand/backend/tools"
 )
 
 // ModelInfo tells the frontend which model answers.
@@ -39,6 +40,7 @@ type App struct {
 	// The bound services.
 	Runner        *AgentTaskRunner
 	Conversations *Conversations
+	Settings      *Settings
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -60,25 +62,39 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		provider = openai.New(openai.Config{BaseURL: url, Model: demo.Model})
 		a.model = ModelInfo{Model: demo.Model, BaseURL: url, Demo: true}
 	} else {
-		provider = openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model})
+		provider = openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, MaxRetries: 3})
 		a.model = ModelInfo{Model: cfg.Model, BaseURL: cfg.BaseURL}
 	}
-	a.runner = agent.New(agent.Options{Store: st, Provider: provider, Events: a.events})
+	workspaces := filepath.Join(cfg.DataDir, "workspaces")
+	a.runner = agent.New(agent.Options{
+		Store:    st,
+		Provider: provider,
+		Events:   a.events,
+		Tools:    tools.Builtin(),
+		Workspace: func(ctx context.Context, conversationID string) (*tools.Workspace, error) {
+			return openWorkspace(ctx, st, workspaces, conversationID)
+		},
+	})
 	if n, err := a.runner.Recover(ctx); err != nil {
 		slog.Error("recover unfinished tasks", "err", err)
 	} else if n > 0 {
 		slog.Info("ended tasks left unfinished by the last run", "count", n)
 	}
 	a.Runner = &AgentTaskRunner{runner: a.runner}
-	a.Conversations = &Conversations{store: st, runner: a.runner, model: a.model}
+	a.Conversations = &Conversations{store: st, runner: a.runner, model: a.model, workspaces: workspaces}
+	a.Settings = &Settings{store: st, runner: a.runner}
 	return a, nil
 }
 
 // Bound lists the services to bind to the frontend.
-func (a *App) Bound() []any { return []any{a.Runner, a.Conversations} }
+func (a *App) Bound() []any { return []any{a.Runner, a.Conversations, a.Settings} }
 
-// Startup is Wails' OnStartup: from here on events reach the window.
-func (a *App) Startup(ctx context.Context) { a.events.attach(ctx) }
+// Startup is Wails' OnStartup: from here on events reach the window, and
+// native dialogs have a parent.
+func (a *App) Startup(ctx context.Context) {
+	a.events.attach(ctx)
+	a.Conversations.dialogs = ctx
+}
 
 // Shutdown is Wails' OnShutdown: tasks are stopped and stored, then the
 // database is closed.

@@ -144,3 +144,63 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestSettingsAreValidatedAndStored(t *testing.T) {
+	a := newApp(t)
+	s, err := a.Settings.GetSettings()
+	require.NoError(t, err)
+	assert.Equal(t, 50, s.Limits.MaxSteps)
+	assert.False(t, s.AutoApprove["writes"], "writes ask by default")
+
+	bad := s
+	bad.Limits.MaxSteps = 0
+	_, err = a.Settings.SaveSettings(bad)
+	assert.Equal(t, chat.CodeInvalid, code(err))
+	bad = s
+	bad.AutoApprove = map[string]bool{"everything": true}
+	_, err = a.Settings.SaveSettings(bad)
+	assert.Equal(t, chat.CodeInvalid, code(err))
+
+	s.Limits.MaxCostUSD = 2.5
+	s.AutoApprove["writes"] = true
+	s.Prices["my-model"] = chat.Price{InputPerMTok: 1, OutputPerMTok: 2}
+	saved, err := a.Settings.SaveSettings(s)
+	require.NoError(t, err)
+	assert.Equal(t, 2.5, saved.Limits.MaxCostUSD)
+	again, err := a.Settings.GetSettings()
+	require.NoError(t, err)
+	assert.Equal(t, saved, again)
+}
+
+func TestWorkspaceFolder(t *testing.T) {
+	a := newApp(t)
+	c, err := a.Conversations.CreateConversation()
+	require.NoError(t, err)
+	dir, err := a.Conversations.WorkspaceDir(c.ID)
+	require.NoError(t, err)
+	assert.Contains(t, dir, c.ID, "each conversation has its own default folder")
+
+	_, err = a.Conversations.SetWorkspace(c.ID, "relative/path")
+	assert.Equal(t, chat.CodeInvalid, code(err))
+	_, err = a.Conversations.SetWorkspace(c.ID, "/does/not/exist")
+	assert.Equal(t, chat.CodeInvalid, code(err))
+	chosen := t.TempDir()
+	got, err := a.Conversations.SetWorkspace(c.ID, chosen)
+	require.NoError(t, err)
+	assert.Equal(t, chosen, got.Workspace)
+	dir, _ = a.Conversations.WorkspaceDir(c.ID)
+	assert.Equal(t, chosen, dir)
+	got, err = a.Conversations.SetWorkspace(c.ID, "")
+	require.NoError(t, err)
+	assert.Empty(t, got.Workspace)
+}
+
+func TestApprovalBindingsRefuseWhatIsNotWaiting(t *testing.T) {
+	a := newApp(t)
+	assert.Equal(t, chat.CodeNotFound, code(a.Runner.ApproveTool("missing", "c", false)))
+	assert.Equal(t, chat.CodeNotFound, code(a.Runner.DenyTool("missing", "c", "no")))
+	assert.Equal(t, chat.CodeNotFound, code(a.Runner.ContinueTask("missing")))
+	_, err := a.Runner.RetryTask("missing")
+	assert.Equal(t, chat.CodeNotFound, code(err))
+	assert.Equal(t, chat.CodeInvalid, code(a.Runner.ApproveTool("", "c", false)))
+}

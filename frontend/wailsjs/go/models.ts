@@ -60,11 +60,32 @@ export namespace app {
 
 export namespace chat {
 	
+	export class Approval {
+	    callId: string;
+	    tool: string;
+	    risk: string;
+	    arguments: string;
+	    preview?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Approval(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.callId = source["callId"];
+	        this.tool = source["tool"];
+	        this.risk = source["risk"];
+	        this.arguments = source["arguments"];
+	        this.preview = source["preview"];
+	    }
+	}
 	export class Conversation {
 	    id: string;
 	    title: string;
 	    titleSet: boolean;
 	    agentMode: boolean;
+	    workspace: string;
 	    // Go type: time
 	    createdAt: any;
 	    // Go type: time
@@ -80,6 +101,7 @@ export namespace chat {
 	        this.title = source["title"];
 	        this.titleSet = source["titleSet"];
 	        this.agentMode = source["agentMode"];
+	        this.workspace = source["workspace"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	    }
@@ -101,6 +123,22 @@ export namespace chat {
 		    }
 		    return a;
 		}
+	}
+	export class Limits {
+	    maxSteps: number;
+	    maxMinutes: number;
+	    maxCostUsd: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Limits(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.maxSteps = source["maxSteps"];
+	        this.maxMinutes = source["maxMinutes"];
+	        this.maxCostUsd = source["maxCostUsd"];
+	    }
 	}
 	export class Usage {
 	    promptTokens: number;
@@ -136,6 +174,11 @@ export namespace chat {
 	    usage: Usage;
 	    model: string;
 	    summary?: string;
+	    pendingApproval?: Approval;
+	    pauseReason?: string;
+	    limits: Limits;
+	    costUsd: number;
+	    activeMs: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Task(source);
@@ -158,6 +201,11 @@ export namespace chat {
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.model = source["model"];
 	        this.summary = source["summary"];
+	        this.pendingApproval = this.convertValues(source["pendingApproval"], Approval);
+	        this.pauseReason = source["pauseReason"];
+	        this.limits = this.convertValues(source["limits"], Limits);
+	        this.costUsd = source["costUsd"];
+	        this.activeMs = source["activeMs"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -183,6 +231,7 @@ export namespace chat {
 	    title: string;
 	    titleSet: boolean;
 	    agentMode: boolean;
+	    workspace: string;
 	    // Go type: time
 	    createdAt: any;
 	    // Go type: time
@@ -199,6 +248,7 @@ export namespace chat {
 	        this.title = source["title"];
 	        this.titleSet = source["titleSet"];
 	        this.agentMode = source["agentMode"];
+	        this.workspace = source["workspace"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	        this.activeTask = this.convertValues(source["activeTask"], Task);
@@ -250,6 +300,8 @@ export namespace chat {
 	    isError?: boolean;
 	    step?: number;
 	    streaming?: boolean;
+	    usage?: Usage;
+	    costUsd?: number;
 	    seq: number;
 	    rev: number;
 	    // Go type: time
@@ -272,6 +324,8 @@ export namespace chat {
 	        this.isError = source["isError"];
 	        this.step = source["step"];
 	        this.streaming = source["streaming"];
+	        this.usage = this.convertValues(source["usage"], Usage);
+	        this.costUsd = source["costUsd"];
 	        this.seq = source["seq"];
 	        this.rev = source["rev"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
@@ -300,6 +354,8 @@ export namespace chat {
 	    messages: Message[];
 	    tasks: Task[];
 	    activeTask?: Task;
+	    usage: Usage;
+	    costUsd: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConversationView(source);
@@ -311,6 +367,8 @@ export namespace chat {
 	        this.messages = this.convertValues(source["messages"], Message);
 	        this.tasks = this.convertValues(source["tasks"], Task);
 	        this.activeTask = this.convertValues(source["activeTask"], Task);
+	        this.usage = this.convertValues(source["usage"], Usage);
+	        this.costUsd = source["costUsd"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -332,6 +390,57 @@ export namespace chat {
 		}
 	}
 	
+	
+	export class Price {
+	    inputPerMTok: number;
+	    outputPerMTok: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Price(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.inputPerMTok = source["inputPerMTok"];
+	        this.outputPerMTok = source["outputPerMTok"];
+	    }
+	}
+	export class Settings {
+	    autoApprove: Record<string, boolean>;
+	    limits: Limits;
+	    stepDelayMs: number;
+	    prices: Record<string, Price>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.autoApprove = source["autoApprove"];
+	        this.limits = this.convertValues(source["limits"], Limits);
+	        this.stepDelayMs = source["stepDelayMs"];
+	        this.prices = this.convertValues(source["prices"], Price, true);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	
 

@@ -3,7 +3,15 @@
 import {chat} from '../models';
 import {agent} from '../models';
 
+export function ApproveTool(arg1:string,arg2:string,arg3:boolean):Promise<void>;
+
+export function ContinueTask(arg1:string):Promise<void>;
+
+export function DenyTool(arg1:string,arg2:string,arg3:string):Promise<void>;
+
 export function GetTask(arg1:string):Promise<chat.Task>;
+
+export function RetryTask(arg1:string):Promise<chat.Task>;
 
 export function SendChat(arg1:string,arg2:string):Promise<chat.Task>;
 

@@ -3,6 +3,8 @@
 import {chat} from '../models';
 import {app} from '../models';
 
+export function ChooseWorkspace(arg1:string):Promise<chat.Conversation>;
+
 export function CreateConversation():Promise<chat.Conversation>;
 
 export function DeleteConversation(arg1:string):Promise<void>;
@@ -16,3 +18,7 @@ export function ModelInfo():Promise<app.ModelInfo>;
 export function RenameConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SetAgentMode(arg1:string,arg2:boolean):Promise<chat.Conversation>;
+
+export function SetWorkspace(arg1:string,arg2:string):Promise<chat.Conversation>;
+
+export function WorkspaceDir(arg1:string):Promise<string>;

@@ -7,7 +7,6 @@ import (
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/google/uuid"
 )
 
 // callTimeout bounds one bound call's database work.
@@ -81,83 +80,44 @@ func (s *AgentTaskRunner) GetTask(taskID string) (chat.Task, error) {
 	return s.runner.Task(ctx, taskID)
 }
 
-// Conversations is the bound service for the conversation list and history.
-type Conversations struct {
-	store  chat.Store
-	runner *agent.Runner
-	model  ModelInfo
-}
-
-// CreateConversation starts a new, empty conversation in agent mode.
-func (s *Conversations) CreateConversation() (chat.Conversation, error) {
-	now := time.Now().UTC()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
-	ctx, cancel := callCtx()
-	defer cancel()
-	if err := s.store.CreateConversation(ctx, c); err != nil {
-		return chat.Conversation{}, err
-	}
-	return c, nil
-}
-
-// ListConversations lists every conversation, newest activity first.
-func (s *Conversations) ListConversations() ([]chat.ConversationSummary, error) {
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.store.ListConversations(ctx)
-}
-
-// LoadConversation returns a conversation with all its messages and tasks.
-func (s *Conversations) LoadConversation(id string) (chat.ConversationView, error) {
-	if err := requireID("conversation", id); err != nil {
-		return chat.ConversationView{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.store.LoadConversation(ctx, id)
-}
-
-// RenameConversation sets the conversation's title.
-func (s *Conversations) RenameConversation(id, title string) (chat.Conversation, error) {
-	if err := requireID("conversation", id); err != nil {
-		return chat.Conversation{}, err
-	}
-	title = strings.Join(strings.Fields(title), " ")
-	if title == "" {
-		return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "the title is empty")
-	}
-	if len([]rune(title)) > 200 {
-		return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "the title is longer than 200 characters")
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.store.RenameConversation(ctx, id, title)
-}
-
-// SetAgentMode remembers the conversation's "Agent mode" toggle.
-func (s *Conversations) SetAgentMode(id string, on bool) (chat.Conversation, error) {
-	if err := requireID("conversation", id); err != nil {
-		return chat.Conversation{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.store.SetAgentMode(ctx, id, on)
-}
-
-// DeleteConversation deletes a conversation, stopping its task first.
-func (s *Conversations) DeleteConversation(id string) error {
-	if err := requireID("conversation", id); err != nil {
+// ApproveTool lets the tool call waiting for approval run; forTask approves
+// that tool for the rest of the task.
+func (s *AgentTaskRunner) ApproveTool(taskID, callID string, forTask bool) error {
+	if err := requireID("task", taskID); err != nil {
 		return err
 	}
 	ctx, cancel := callCtx()
 	defer cancel()
-	if t, ok := s.runner.ActiveTask(id); ok {
-		if _, err := s.runner.Stop(ctx, t.ID); err != nil {
-			return err
-		}
-	}
-	return s.store.DeleteConversation(ctx, id)
+	return s.runner.Approve(ctx, taskID, callID, forTask)
 }
 
-// ModelInfo tells which model answers, and whether it is the demo.
-func (s *Conversations) ModelInfo() ModelInfo { return s.model }
+// DenyTool refuses the tool call waiting for approval; the reason, if any,
+// is passed to the model.
+func (s *AgentTaskRunner) DenyTool(taskID, callID, reason string) error {
+	if err := requireID("task", taskID); err != nil {
+		return err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.Deny(ctx, taskID, callID, reason)
+}
+
+// ContinueTask lets a task paused at a limit go on, raising that limit.
+func (s *AgentTaskRunner) ContinueTask(taskID string) error {
+	if err := requireID("task", taskID); err != nil {
+		return err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.Continue(ctx, taskID)
+}
+
+// RetryTask resumes a failed task from its last completed step.
+func (s *AgentTaskRunner) RetryTask(taskID string) (chat.Task, error) {
+	if err := requireID("task", taskID); err != nil {
+		return chat.Task{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.Retry(ctx, taskID)
+}

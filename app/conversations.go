@@ -1,0 +1,175 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/errand-app/errand/backend/agent"
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/tools"
+	"github.com/google/uuid"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// Conversations is the bound service for the conversation list and history.
+type Conversations struct {
+	store      chat.Store
+	runner     *agent.Runner
+	model      ModelInfo
+	workspaces string          // where default workspace folders live
+	dialogs    context.Context // the Wails context, for the folder picker
+}
+
+// CreateConversation starts a new, empty conversation in agent mode.
+func (s *Conversations) CreateConversation() (chat.Conversation, error) {
+	now := time.Now().UTC()
+	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	ctx, cancel := callCtx()
+	defer cancel()
+	if err := s.store.CreateConversation(ctx, c); err != nil {
+		return chat.Conversation{}, err
+	}
+	return c, nil
+}
+
+// ListConversations lists every conversation, newest activity first.
+func (s *Conversations) ListConversations() ([]chat.ConversationSummary, error) {
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.ListConversations(ctx)
+}
+
+// LoadConversation returns a conversation with all its messages and tasks.
+func (s *Conversations) LoadConversation(id string) (chat.ConversationView, error) {
+	if err := requireID("conversation", id); err != nil {
+		return chat.ConversationView{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.LoadConversation(ctx, id)
+}
+
+// RenameConversation sets the conversation's title.
+func (s *Conversations) RenameConversation(id, title string) (chat.Conversation, error) {
+	if err := requireID("conversation", id); err != nil {
+		return chat.Conversation{}, err
+	}
+	title = strings.Join(strings.Fields(title), " ")
+	if title == "" {
+		return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "the title is empty")
+	}
+	if len([]rune(title)) > 200 {
+		return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "the title is longer than 200 characters")
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.RenameConversation(ctx, id, title)
+}
+
+// SetAgentMode remembers the conversation's "Agent mode" toggle.
+func (s *Conversations) SetAgentMode(id string, on bool) (chat.Conversation, error) {
+	if err := requireID("conversation", id); err != nil {
+		return chat.Conversation{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.SetAgentMode(ctx, id, on)
+}
+
+// DeleteConversation deletes a conversation, stopping its task first.
+func (s *Conversations) DeleteConversation(id string) error {
+	if err := requireID("conversation", id); err != nil {
+		return err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	if t, ok := s.runner.ActiveTask(id); ok {
+		if _, err := s.runner.Stop(ctx, t.ID); err != nil {
+			return err
+		}
+	}
+	return s.store.DeleteConversation(ctx, id)
+}
+
+// ModelInfo tells which model answers, and whether it is the demo.
+func (s *Conversations) ModelInfo() ModelInfo { return s.model }
+
+// WorkspaceDir is the folder the conversation's tools work in.
+func (s *Conversations) WorkspaceDir(id string) (string, error) {
+	if err := requireID("conversation", id); err != nil {
+		return "", err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	c, err := s.store.GetConversation(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return workspaceDir(s.workspaces, c), nil
+}
+
+// SetWorkspace makes dir the conversation's workspace folder; "" returns to
+// the default one. The folder must exist.
+func (s *Conversations) SetWorkspace(id, dir string) (chat.Conversation, error) {
+	if err := requireID("conversation", id); err != nil {
+		return chat.Conversation{}, err
+	}
+	dir = strings.TrimSpace(dir)
+	if dir != "" {
+		if !filepath.IsAbs(dir) {
+			return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "the workspace must be an absolute path")
+		}
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() {
+			return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "%s is not a folder", dir)
+		}
+		dir = filepath.Clean(dir)
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.SetWorkspace(ctx, id, dir)
+}
+
+// ChooseWorkspace asks for a folder with the native picker and makes it the
+// conversation's workspace. Cancelling the picker changes nothing.
+func (s *Conversations) ChooseWorkspace(id string) (chat.Conversation, error) {
+	current, err := s.WorkspaceDir(id)
+	if err != nil {
+		return chat.Conversation{}, err
+	}
+	if s.dialogs == nil {
+		return chat.Conversation{}, chat.Errorf(chat.CodeConflict, "the window is not ready")
+	}
+	dir, err := runtime.OpenDirectoryDialog(s.dialogs, runtime.OpenDialogOptions{
+		Title: "Choose the workspace folder", DefaultDirectory: current, CanCreateDirectories: true,
+	})
+	if err != nil {
+		return chat.Conversation{}, fmt.Errorf("folder picker: %w", err)
+	}
+	if dir == "" {
+		ctx, cancel := callCtx()
+		defer cancel()
+		return s.store.GetConversation(ctx, id)
+	}
+	return s.SetWorkspace(id, dir)
+}
+
+func workspaceDir(root string, c chat.Conversation) string {
+	if c.Workspace != "" {
+		return c.Workspace
+	}
+	return filepath.Join(root, c.ID)
+}
+
+// openWorkspace opens a conversation's workspace folder for its tools.
+func openWorkspace(ctx context.Context, st chat.Store, root, conversationID string) (*tools.Workspace, error) {
+	c, err := st.GetConversation(ctx, conversationID)
+	if err != nil {
+		return nil, err
+	}
+	return tools.OpenWorkspace(workspaceDir(root, c))
+}

@@ -75,10 +75,10 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 			return openWorkspace(ctx, st, workspaces, conversationID)
 		},
 	})
-	if n, err := a.runner.Recover(ctx); err != nil {
+	if interrupted, waiting, err := a.runner.Recover(ctx); err != nil {
 		slog.Error("recover unfinished tasks", "err", err)
-	} else if n > 0 {
-		slog.Info("ended tasks left unfinished by the last run", "count", n)
+	} else if interrupted+waiting > 0 {
+		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
 	a.Runner = &AgentTaskRunner{runner: a.runner}
 	a.Conversations = &Conversations{store: st, runner: a.runner, model: a.model, workspaces: workspaces}

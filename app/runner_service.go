@@ -121,3 +121,23 @@ func (s *AgentTaskRunner) RetryTask(taskID string) (chat.Task, error) {
 	defer cancel()
 	return s.runner.Retry(ctx, taskID)
 }
+
+// ResumeTask continues a task interrupted when Errand closed.
+func (s *AgentTaskRunner) ResumeTask(taskID string) (chat.Task, error) {
+	if err := requireID("task", taskID); err != nil {
+		return chat.Task{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.Resume(ctx, taskID)
+}
+
+// DismissTask ends a task interrupted when Errand closed.
+func (s *AgentTaskRunner) DismissTask(taskID string) (chat.Task, error) {
+	if err := requireID("task", taskID); err != nil {
+		return chat.Task{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.Dismiss(ctx, taskID)
+}

@@ -21,6 +21,7 @@ import (
 // harness is a Runner on a real SQLite file and a scripted model server
 // that validates every request as strictly as the real API.
 type harness struct {
+	newRunner  func() *Runner
 	t          *testing.T
 	workspaces string // one folder per conversation inside
 	store  *store.Store
@@ -47,16 +48,19 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	h := &harness{t: t, store: st, server: srv}
 	h.events = newRecorder(t, st)
 	h.workspaces = t.TempDir()
-	h.runner = New(Options{
-		Store:         st,
-		Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1}),
-		Events:        h.events,
-		FlushInterval: o.flush,
-		Tools:         tools.Builtin(),
-		Workspace: func(_ context.Context, convID string) (*tools.Workspace, error) {
-			return tools.OpenWorkspace(filepath.Join(h.workspaces, convID))
-		},
-	})
+	h.newRunner = func() *Runner {
+		return New(Options{
+			Store:         st,
+			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1}),
+			Events:        h.events,
+			FlushInterval: o.flush,
+			Tools:         tools.Builtin(),
+			Workspace: func(_ context.Context, convID string) (*tools.Workspace, error) {
+				return tools.OpenWorkspace(filepath.Join(h.workspaces, convID))
+			},
+		})
+	}
+	h.runner = h.newRunner()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -77,6 +81,19 @@ func (h *harness) conversation() string {
 	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
 	require.NoError(h.t, h.store.CreateConversation(context.Background(), c))
 	return c.ID
+}
+
+// restart shuts the runner down as quitting Errand does, and starts a new
+// one on the same database, as the next launch does.
+func (h *harness) restart() (interrupted, waiting int) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(h.t, h.runner.Shutdown(ctx))
+	h.runner = h.newRunner()
+	interrupted, waiting, err := h.runner.Recover(ctx)
+	require.NoError(h.t, err)
+	return interrupted, waiting
 }
 
 // settings changes the stored settings and tells the runner.

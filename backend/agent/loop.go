@@ -32,6 +32,7 @@ type loopState struct {
 	invalidCalls int // invalid tool calls in a row
 	lastCall     string
 	repeats      int
+	toolTime     time.Duration // the last tool's run time, not yet stored
 }
 
 // loop is the task's life: call the model, act on its reply, repeat until

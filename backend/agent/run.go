@@ -216,3 +216,60 @@ func waitingFor(s chat.TaskStatus) string {
 		return "paused"
 	}
 }
+
+// record applies change to the task and stores it together with new
+// messages in one transaction, then publishes both.
+func (rn *run) record(change func(t *chat.Task), msgs ...chat.Message) error {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done {
+		return errEnded
+	}
+	next := rn.task
+	change(&next)
+	ctx, cancel := storeCtx()
+	defer cancel()
+	stored, err := rn.r.opts.Store.Record(ctx, next, msgs)
+	if err != nil {
+		return err
+	}
+	rn.task = next
+	for _, m := range stored {
+		rn.r.opts.Events.MessageStored(m)
+	}
+	rn.r.opts.Events.TaskUpdated(next)
+	return nil
+}
+
+// suspend stops the run for a shutdown (see Runner.Shutdown).
+func (rn *run) suspend() error {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done {
+		return nil
+	}
+	rn.done = true
+	rn.cancel()
+	defer rn.r.release(rn)
+	t := rn.task
+	if waits(t.Status) {
+		return nil
+	}
+	ctx, cancel := storeCtx()
+	defer cancel()
+	msgs, err := rn.r.opts.Store.TaskMessages(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	t, closing := interruptTask(t, msgs)
+	stored, err := rn.r.opts.Store.FinishTask(ctx, t, closing)
+	if err != nil {
+		return err
+	}
+	rn.task = t
+	for _, m := range stored {
+		rn.r.opts.Events.MessageStored(m)
+	}
+	rn.r.opts.Events.TaskUpdated(t)
+	return nil
+}

@@ -373,8 +373,12 @@ func (r *Runner) release(rn *run) {
 	}
 }
 
-// Shutdown stops every task (stored as cancelled with a notice saying that
-// Errand closed) and waits for their goroutines until ctx is done.
+// Shutdown suspends every task so that the next start of Errand can pick
+// it up: a task waiting for the person (an answer, an approval, a paused
+// limit) stays stored as it is and keeps waiting; a task that was thinking or
+// running a tool is stored as interrupted, its running tool is told so, and
+// its tool processes are killed with its context. It then waits for the
+// goroutines until ctx is done.
 func (r *Runner) Shutdown(ctx context.Context) error {
 	r.mu.Lock()
 	r.closed = true
@@ -384,8 +388,9 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 	}
 	r.mu.Unlock()
 	for _, rn := range runs {
-		rn.cancel()
-		rn.finish(chat.StatusCancelled, "", "Stopped because Errand was closed")
+		if err := rn.suspend(); err != nil {
+			slog.Error("suspend task", "task", rn.snapshot().ID, "err", err)
+		}
 	}
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
@@ -397,21 +402,98 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 	}
 }
 
-// Recover ends the tasks a previous run of Errand left unfinished (it
-// crashed or was killed), so that every stored task is in a truthful state
-// and every conversation's transcript is valid. Call it before StartTask.
-func (r *Runner) Recover(ctx context.Context) (int, error) {
+// Recover puts every task a previous run of Errand left unfinished (it
+// closed, crashed or was killed) in a truthful state: one waiting for the
+// person waits again, with its question or approval card; one that was
+// thinking or running a tool becomes interrupted, and a tool call that had
+// started gets a result saying it was cut off — it is never re-run
+// silently. Call it once, before StartTask. It returns how many tasks it
+// interrupted and how many wait again.
+func (r *Runner) Recover(ctx context.Context) (interrupted, waiting int, err error) {
 	active, err := r.opts.Store.ActiveTasks(ctx)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	for _, t := range active {
-		if err := r.finishOrphan(ctx, t, chat.StatusError,
-			"Interrupted when Errand closed", "Interrupted when Errand closed"); err != nil {
-			return 0, err
+		switch {
+		case t.Status == chat.StatusInterrupted:
+		case waits(t.Status):
+			if _, err := r.resume(ctx, t); err != nil {
+				return interrupted, waiting, err
+			}
+			waiting++
+		default:
+			msgs, err := r.opts.Store.TaskMessages(ctx, t.ID)
+			if err != nil {
+				return interrupted, waiting, err
+			}
+			t, closing := interruptTask(t, msgs)
+			if _, err := r.opts.Store.FinishTask(ctx, t, closing); err != nil {
+				return interrupted, waiting, err
+			}
+			interrupted++
 		}
 	}
-	return len(active), nil
+	return interrupted, waiting, nil
+}
+
+// waits reports whether a task in status s is waiting for the person.
+func waits(s chat.TaskStatus) bool {
+	return s == chat.StatusWaitingUser || s == chat.StatusWaitingApproval || s == chat.StatusPaused
+}
+
+// interruptTask returns t as interrupted, and the messages that say so: a
+// result for the tool call that was running, if it has none, and a notice.
+// Calls that had not started stay open; Resume runs them (asking for
+// approval again), Dismiss closes them.
+func interruptTask(t chat.Task, msgs []chat.Message) (chat.Task, []chat.Message) {
+	now := clock()
+	var out []chat.Message
+	for _, c := range openToolCalls(msgs) {
+		if c.ID == t.CurrentCallID {
+			out = append(out, chat.Message{
+				ID: uuid.NewString(), ConversationID: t.ConversationID, TaskID: t.ID,
+				Role: chat.RoleTool, ToolCallID: c.ID, ToolName: c.Name, IsError: true, Step: t.StepCount, CreatedAt: now,
+				Content: "Interrupted: Errand closed while this tool was running, so it may have done part of its work. Check its effects before running it again.",
+			})
+		}
+	}
+	out = append(out, chat.Message{
+		ID: uuid.NewString(), ConversationID: t.ConversationID, TaskID: t.ID,
+		Role: chat.RoleSystem, Content: "Interrupted when Errand closed", Step: t.StepCount, CreatedAt: now,
+	})
+	t.Status = chat.StatusInterrupted
+	t.CurrentTool, t.CurrentCallID = "", ""
+	t.PendingQuestion, t.PendingChoices, t.PendingApproval, t.PauseReason = "", nil, nil, ""
+	return t, out
+}
+
+// Resume continues an interrupted task from its last completed step.
+func (r *Runner) Resume(ctx context.Context, taskID string) (chat.Task, error) {
+	t, err := r.opts.Store.GetTask(ctx, taskID)
+	if err != nil {
+		return chat.Task{}, err
+	}
+	if t.Status != chat.StatusInterrupted {
+		return chat.Task{}, chat.Errorf(chat.CodeConflict, "only an interrupted task can be resumed (this one is %s)", t.Status)
+	}
+	t.Status = chat.StatusRunning
+	return r.resume(ctx, t)
+}
+
+// Dismiss ends an interrupted task for good.
+func (r *Runner) Dismiss(ctx context.Context, taskID string) (chat.Task, error) {
+	t, err := r.opts.Store.GetTask(ctx, taskID)
+	if err != nil {
+		return chat.Task{}, err
+	}
+	if t.Status != chat.StatusInterrupted {
+		return chat.Task{}, chat.Errorf(chat.CodeConflict, "only an interrupted task can be dismissed (this one is %s)", t.Status)
+	}
+	if err := r.finishOrphan(ctx, t, chat.StatusCancelled, "", "Dismissed"); err != nil {
+		return chat.Task{}, err
+	}
+	return r.opts.Store.GetTask(ctx, taskID)
 }
 
 // finishOrphan ends a stored task that no goroutine runs.
@@ -447,6 +529,7 @@ func endTask(t chat.Task, status chat.TaskStatus, errMsg string) chat.Task {
 	t.PendingApproval = nil
 	t.PauseReason = ""
 	t.CurrentTool = ""
+	t.CurrentCallID = ""
 	return t
 }
 

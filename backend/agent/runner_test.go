@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -379,27 +380,67 @@ func TestStreamedTextIsCoalescedAndStoredWhole(t *testing.T) {
 	assert.Equal(t, text, rebuilt, "what was streamed is what was stored")
 }
 
-func TestRecoverEndsTasksLeftUnfinished(t *testing.T) {
-	h := newHarness(t, script(t), harnessOpts{})
+func TestRecoverInterruptsTasksThatWereWorking(t *testing.T) {
+	h := newHarness(t, script(t, complete("resumed")), harnessOpts{})
 	ctx := context.Background()
 	conv := h.conversation()
-	// A task that was mid-tool when the process died.
+	// A task that was mid-tool when the process died: one call running,
+	// one not started yet, and a half-streamed message.
 	task := chat.Task{ID: "orphan", ConversationID: conv, Mode: chat.ModeAgent, Status: chat.StatusToolExecuting,
-		OriginalPrompt: "x", StartedAt: time.Now(), StepCount: 1}
+		OriginalPrompt: "x", StartedAt: time.Now(), StepCount: 1, CurrentTool: "list_files", CurrentCallID: "c1"}
 	_, err := h.store.StartTask(ctx, task, chat.Message{ID: "p", ConversationID: conv, TaskID: "orphan", Role: chat.RoleUser, Content: "x", CreatedAt: time.Now()})
 	require.NoError(t, err)
-	_, err = h.store.AddMessage(ctx, chat.Message{ID: "a", ConversationID: conv, TaskID: "orphan", Role: chat.RoleAssistant,
-		ToolCalls: []chat.ToolCall{{ID: "c1", Name: "send_update", Arguments: "{}"}}, Streaming: true, CreatedAt: time.Now()})
+	_, err = h.store.AddMessage(ctx, chat.Message{ID: "a", ConversationID: conv, TaskID: "orphan", Role: chat.RoleAssistant, Content: "Looking",
+		ToolCalls: []chat.ToolCall{{ID: "c1", Name: "list_files", Arguments: "{}"}, {ID: "c2", Name: "list_files", Arguments: `{"path":"sub"}`}}, Streaming: true, CreatedAt: time.Now()})
 	require.NoError(t, err)
 
-	n, err := h.runner.Recover(ctx)
+	interrupted, waiting, err := h.runner.Recover(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, 1, n)
+	assert.Equal(t, 1, interrupted)
+	assert.Equal(t, 0, waiting)
 	got := h.task("orphan")
-	assert.Equal(t, chat.StatusError, got.Status)
-	assert.Contains(t, got.ErrorMessage, "Interrupted")
+	assert.Equal(t, chat.StatusInterrupted, got.Status)
+	assert.Empty(t, got.CurrentCallID)
 	msgs := h.messages(conv)
 	require.Equal(t, []chat.Role{chat.RoleUser, chat.RoleAssistant, chat.RoleTool, chat.RoleSystem}, roles(msgs))
 	assert.Equal(t, "c1", msgs[2].ToolCallID)
+	assert.Contains(t, msgs[2].Content, "Interrupted: Errand closed while this tool was running")
+	assert.Equal(t, "Interrupted when Errand closed", msgs[3].Content)
 	assert.False(t, msgs[1].Streaming)
+
+	_, err = h.runner.StartTask(ctx, conv, "new", chat.ModeAgent)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "an interrupted task holds its conversation until resumed or dismissed")
+
+	// Resume runs the call that never started, then asks the model.
+	_, err = h.runner.Resume(ctx, "orphan")
+	require.NoError(t, err)
+	h.events.waitStatus("orphan", chat.StatusCompleted)
+	msgs = h.messages(conv)
+	assert.Empty(t, openToolCalls(msgs))
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 1)
+	assert.True(t, contains(lastMessages(reqs[0], 3), "Interrupted: Errand closed"), "the model is told the call was cut off")
+	_, err = h.runner.Resume(ctx, "orphan")
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
+}
+
+func TestDismissClosesAnInterruptedTask(t *testing.T) {
+	h := newHarness(t, script(t), harnessOpts{})
+	ctx := context.Background()
+	conv := h.conversation()
+	task := chat.Task{ID: "t", ConversationID: conv, Mode: chat.ModeAgent, Status: chat.StatusThinking, OriginalPrompt: "x", StartedAt: time.Now(), StepCount: 1}
+	_, err := h.store.StartTask(ctx, task, chat.Message{ID: "p", ConversationID: conv, TaskID: "t", Role: chat.RoleUser, Content: "x", CreatedAt: time.Now()})
+	require.NoError(t, err)
+	_, err = h.store.AddMessage(ctx, chat.Message{ID: "a", ConversationID: conv, TaskID: "t", Role: chat.RoleAssistant,
+		ToolCalls: []chat.ToolCall{{ID: "c1", Name: "write_file", Arguments: `{"path":"a","content":"b"}`}}, CreatedAt: time.Now()})
+	require.NoError(t, err)
+	_, _, err = h.runner.Recover(ctx)
+	require.NoError(t, err)
+	got, err := h.runner.Dismiss(ctx, "t")
+	require.NoError(t, err)
+	assert.Equal(t, chat.StatusCancelled, got.Status)
+	assert.Empty(t, openToolCalls(h.messages(conv)), "the call that never ran is closed")
+	assert.NoFileExists(t, filepath.Join(h.workspace(conv), "a"))
+	_, err = h.runner.Dismiss(ctx, "t")
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
 }

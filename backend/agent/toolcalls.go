@@ -34,7 +34,16 @@ func (rn *run) runToolCalls(ctx context.Context, st *loopState, calls []chat.Too
 		}
 		m := rn.newMessage(chat.RoleTool, res.Content)
 		m.ToolCallID, m.ToolName, m.IsError = call.ID, call.Name, res.IsError
-		if _, err := rn.add(m); err != nil {
+		// The result and the end of the call are stored together.
+		worked := st.toolTime
+		st.toolTime = 0
+		if err := rn.record(func(t *chat.Task) {
+			if t.Status == chat.StatusToolExecuting {
+				t.Status = chat.StatusRunning
+			}
+			t.CurrentTool, t.CurrentCallID = "", ""
+			t.ActiveMS += worked.Milliseconds()
+		}, m); err != nil {
 			return "", false, err
 		}
 		if st.invalidCalls >= maxInvalidCalls {
@@ -90,12 +99,12 @@ func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCal
 	case sendUpdateArgs:
 		return tools.Result{Content: "The update was shown to the user."}, "", false, nil
 	}
-	res, err = rn.runTool(ctx, call, reg.Tool(call.Name), args)
+	res, err = rn.runTool(ctx, st, call, reg.Tool(call.Name), args)
 	return res, "", false, err
 }
 
 // runTool asks for approval when the tool's risk needs it, then runs it.
-func (rn *run) runTool(ctx context.Context, call chat.ToolCall, tool tools.Tool, args json.RawMessage) (tools.Result, error) {
+func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, tool tools.Tool, args json.RawMessage) (tools.Result, error) {
 	ws, err := rn.workspace(ctx)
 	if err != nil {
 		return tools.Result{Content: "The workspace folder cannot be used: " + chat.ErrorMessage(err), IsError: true}, nil
@@ -113,14 +122,18 @@ func (rn *run) runTool(ctx context.Context, call chat.ToolCall, tool tools.Tool,
 			return res, err
 		}
 	}
+	// The call is stored as running before it starts: after a crash it is
+	// known to have been cut off, and never re-run silently.
 	if err := rn.update(func(t *chat.Task) {
 		t.Status = chat.StatusToolExecuting
 		t.CurrentTool = tool.Name()
+		t.CurrentCallID = call.ID
 	}); err != nil {
 		return tools.Result{}, err
 	}
 	start := time.Now()
 	res, err := tool.Run(ctx, env, args)
+	st.toolTime = time.Since(start)
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
@@ -128,11 +141,7 @@ func (rn *run) runTool(ctx context.Context, call chat.ToolCall, tool tools.Tool,
 		// A failure of the machinery, told to the model all the same.
 		res = tools.Result{Content: fmt.Sprintf("%s failed: %v", tool.Name(), err), IsError: true}
 	}
-	return res, rn.update(func(t *chat.Task) {
-		t.Status = chat.StatusRunning
-		t.CurrentTool = ""
-		t.ActiveMS += time.Since(start).Milliseconds()
-	})
+	return res, nil
 }
 
 // needsApproval: a tool that writes or is destructive waits for the person,

@@ -96,10 +96,13 @@ const (
 	StatusWaitingApproval TaskStatus = "waiting_approval"
 	// StatusPaused: a limit (steps, time, spend) was reached, or the agent
 	// repeated itself; the person decides whether it goes on.
-	StatusPaused    TaskStatus = "paused"
-	StatusCompleted TaskStatus = "completed"
-	StatusCancelled TaskStatus = "cancelled"
-	StatusError     TaskStatus = "error"
+	StatusPaused TaskStatus = "paused"
+	// StatusInterrupted: Errand closed (or crashed) while the task was
+	// thinking or running a tool; the person may resume or dismiss it.
+	StatusInterrupted TaskStatus = "interrupted"
+	StatusCompleted   TaskStatus = "completed"
+	StatusCancelled   TaskStatus = "cancelled"
+	StatusError       TaskStatus = "error"
 )
 
 // Terminal reports whether a task in this status has ended for good.
@@ -147,8 +150,11 @@ type Task struct {
 	PendingChoices  []string `json:"pendingChoices,omitempty"`
 	ErrorMessage    string   `json:"errorMessage,omitempty"`
 	CurrentTool     string   `json:"currentTool,omitempty"`
-	Usage           Usage    `json:"usage"`
-	Model           string   `json:"model"`
+	// CurrentCallID is the tool call that is running, so that a call cut
+	// off by a crash is known and never re-run silently.
+	CurrentCallID string `json:"currentCallId,omitempty"`
+	Usage         Usage  `json:"usage"`
+	Model         string `json:"model"`
 	// Summary is what task_complete reported.
 	Summary string `json:"summary,omitempty"`
 	// PendingApproval is the tool call waiting for the person's decision.
@@ -276,6 +282,9 @@ type Store interface {
 	// FinishTask stores the task's final state together with the messages
 	// that close it (notices, results for unanswered tool calls).
 	FinishTask(ctx context.Context, t Task, msgs []Message) ([]Message, error)
+	// Record stores new messages and the task's state in one transaction,
+	// so the execution state never disagrees with the transcript.
+	Record(ctx context.Context, t Task, msgs []Message) ([]Message, error)
 
 	Settings(ctx context.Context) (Settings, error)
 	SaveSettings(ctx context.Context, s Settings) error

@@ -12,6 +12,7 @@ const (
 	CodeConflict = "conflict"  // the request clashes with current state
 	CodeInternal = "internal"  // our fault: storage, bugs
 	CodeModel    = "model"     // the model server failed
+	CodeStorage  = "storage"   // the database cannot be written or read
 )
 
 // Error is an error with a code and a message fit for a person.

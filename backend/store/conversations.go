@@ -25,7 +25,7 @@ func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, e
 
 // CreateConversation stores a new conversation.
 func (s *Store) CreateConversation(ctx context.Context, c chat.Conversation) error {
-	_, err := s.db.ExecContext(ctx,
+	_, err := s.exec(ctx,
 		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace)
 	if err != nil {
@@ -128,7 +128,7 @@ func (s *Store) updateConversation(ctx context.Context, id, query string, args .
 
 // DeleteConversation removes a conversation with its messages and tasks.
 func (s *Store) DeleteConversation(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, id)
+	res, err := s.exec(ctx, `DELETE FROM conversations WHERE id = ?`, id)
 	if err != nil {
 		return fmt.Errorf("delete conversation: %w", err)
 	}

@@ -89,9 +89,11 @@ func (s *Store) AddMessage(ctx context.Context, m chat.Message) (chat.Message, e
 // AppendContent appends streamed text to a message and returns the message
 // as stored.
 func (s *Store) AppendContent(ctx context.Context, id, text string) (chat.Message, error) {
-	m, err := scanMessage(s.db.QueryRowContext(ctx,
-		`UPDATE messages SET content = content || ?, rev = rev + 1 WHERE id = ? RETURNING `+messageCols,
-		text, id))
+	var m chat.Message
+	err := s.writeRow(ctx, func(row *sql.Row) (err error) {
+		m, err = scanMessage(row)
+		return err
+	}, `UPDATE messages SET content = content || ?, rev = rev + 1 WHERE id = ? RETURNING `+messageCols, text, id)
 	if isNoRows(err) {
 		return m, notFound("message", id)
 	}
@@ -108,11 +110,14 @@ func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message
 	if m.Usage != nil {
 		u = *m.Usage
 	}
-	out, err := scanMessage(s.db.QueryRowContext(ctx,
-		`UPDATE messages SET content = ?, tool_calls = ?, streaming = ?, rev = rev + 1,
+	var out chat.Message
+	err := s.writeRow(ctx, func(row *sql.Row) (err error) {
+		out, err = scanMessage(row)
+		return err
+	}, `UPDATE messages SET content = ?, tool_calls = ?, streaming = ?, rev = rev + 1,
 		prompt_tokens = ?, completion_tokens = ?, cost_usd = ?
 		WHERE id = ? RETURNING `+messageCols,
-		m.Content, encodeCalls(m.ToolCalls), m.Streaming, u.PromptTokens, u.CompletionTokens, m.CostUSD, m.ID))
+		m.Content, encodeCalls(m.ToolCalls), m.Streaming, u.PromptTokens, u.CompletionTokens, m.CostUSD, m.ID)
 	if isNoRows(err) {
 		return out, notFound("message", m.ID)
 	}

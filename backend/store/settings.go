@@ -34,7 +34,7 @@ func (s *Store) SaveSettings(ctx context.Context, st chat.Settings) error {
 	if err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
-	_, err = s.db.ExecContext(ctx,
+	_, err = s.exec(ctx,
 		`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
 		settingsKey, string(b))
 	if err != nil {

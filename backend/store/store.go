@@ -30,7 +30,9 @@ var migrationFS embed.FS
 
 // Store is a chat.Store on SQLite. It is safe for concurrent use.
 type Store struct {
-	db *sql.DB
+	db       *sql.DB
+	path     string
+	readOnly bool
 }
 
 var _ chat.Store = (*Store)(nil)
@@ -39,7 +41,9 @@ var _ chat.Store = (*Store)(nil)
 const FileName = "errand.db"
 
 // Open opens (creating if needed) the database at path and brings its schema
-// up to date.
+// up to date. A database that cannot be written (a read-only file or
+// folder) is opened read-only instead, if its schema is current: the
+// person can still read everything, and every write says why it fails.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
@@ -52,18 +56,69 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// cut may lose the last commits, never corrupt the file.
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_txlock", "immediate")
-	dsn := "file:" + path + "?" + q.Encode()
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
+	s, err := open(ctx, path, q)
+	if err == nil {
+		err = s.migrate(ctx)
+		if err == nil {
+			return s, nil
+		}
+		s.db.Close()
+	}
+	var storage *StorageError
+	if errors.As(err, &storage) && strings.Contains(storage.Err.Message, "read-only") {
+		if ro, roErr := OpenReadOnly(ctx, path); roErr == nil {
+			return ro, nil
+		}
+	}
+	return nil, err
+}
+
+// OpenReadOnly opens the database at path for reading only. It refuses a
+// schema that is not this version's, since it cannot migrate it.
+func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
+	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	s := &Store{db: db}
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
+	q := url.Values{}
+	q.Add("mode", "ro")
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "query_only(1)")
+	s, err := open(ctx, path, q)
+	if err != nil {
 		return nil, err
+	}
+	s.readOnly = true
+	var have int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+		s.db.Close()
+		return nil, s.classify("read the database", err)
+	}
+	if have != SchemaVersion() {
+		s.db.Close()
+		return nil, chat.Errorf(chat.CodeStorage,
+			"the database at %s is read-only and was written by another version of Errand (schema %d, this one uses %d)", path, have, SchemaVersion())
 	}
 	return s, nil
 }
+
+func open(ctx context.Context, path string, q url.Values) (*Store, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	s := &Store{db: db, path: path}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, s.classify("open the database", err)
+	}
+	return s, nil
+}
+
+// ReadOnly reports whether the database was opened for reading only.
+func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
@@ -115,7 +170,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	var have int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+		return s.classify("read the database", err)
 	}
 	if want := SchemaVersion(); have > want {
 		return chat.Errorf(chat.CodeConflict,
@@ -127,11 +182,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return s.classify("upgrade the database", fmt.Errorf("migration %s: %w", m.name, err))
 		}
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return s.classify("upgrade the database", fmt.Errorf("migration %s: %w", m.name, err))
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
 			tx.Rollback()
@@ -144,18 +199,47 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// inTx runs fn in a transaction, committing if it returns nil.
+// inTx runs fn in a transaction, committing if it returns nil. Nothing of
+// a failed transaction is kept.
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return s.classify("save", fmt.Errorf("begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return s.classify("save", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return s.classify("save", fmt.Errorf("commit: %w", err))
+	}
+	return nil
+}
+
+// exec runs one write statement.
+func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if err := s.writable(); err != nil {
+		return nil, err
+	}
+	res, err := s.db.ExecContext(ctx, query, args...)
+	return res, s.classify("save", err)
+}
+
+// writeRow runs one write statement that returns a row.
+func (s *Store) writeRow(ctx context.Context, scan func(*sql.Row) error, query string, args ...any) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
+	return s.classify("save", scan(s.db.QueryRowContext(ctx, query, args...)))
+}
+
+func (s *Store) writable() error {
+	if s.readOnly {
+		return chat.Errorf(chat.CodeStorage,
+			"Errand cannot save changes: the database at %s is read-only. You can still read everything.", s.path)
 	}
 	return nil
 }

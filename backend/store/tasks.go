@@ -14,7 +14,7 @@ import (
 const taskCols = `id, conversation_id, mode, status, original_prompt, step_count,
 	started_at, ended_at, pending_question, pending_choices, error_message,
 	current_tool, prompt_tokens, completion_tokens, total_tokens, model, summary,
-	pending_approval, pause_reason, limits, cost_usd, active_ms`
+	pending_approval, pause_reason, limits, cost_usd, active_ms, current_call_id`
 
 // titleFrom makes a conversation title from its first message.
 func titleFrom(text string) string {
@@ -39,7 +39,7 @@ func scanTask(row interface{ Scan(...any) error }) (chat.Task, error) {
 		&t.StepCount, &started, &ended, &t.PendingQuestion, &choices, &t.ErrorMessage,
 		&t.CurrentTool, &t.Usage.PromptTokens, &t.Usage.CompletionTokens,
 		&t.Usage.TotalTokens, &t.Model, &t.Summary,
-		&approval, &t.PauseReason, &limits, &t.CostUSD, &t.ActiveMS)
+		&approval, &t.PauseReason, &limits, &t.CostUSD, &t.ActiveMS, &t.CurrentCallID)
 	if err != nil {
 		return t, err
 	}
@@ -84,7 +84,7 @@ func taskArgs(t chat.Task) []any {
 	return []any{t.ID, t.ConversationID, string(t.Mode), string(t.Status), t.OriginalPrompt,
 		t.StepCount, ms(t.StartedAt), ended, t.PendingQuestion, choices, t.ErrorMessage,
 		t.CurrentTool, t.Usage.PromptTokens, t.Usage.CompletionTokens, t.Usage.TotalTokens,
-		t.Model, t.Summary, approval, t.PauseReason, string(limits), t.CostUSD, t.ActiveMS}
+		t.Model, t.Summary, approval, t.PauseReason, string(limits), t.CostUSD, t.ActiveMS, t.CurrentCallID}
 }
 
 func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Task, error) {
@@ -130,7 +130,7 @@ func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message)
 				"this conversation already has a task in progress (%s); stop it or wait for it to finish", active[0].Status)
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(22)+`)`,
+			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(23)+`)`,
 			taskArgs(t)...); err != nil {
 			return fmt.Errorf("insert task: %w", err)
 		}
@@ -160,7 +160,7 @@ func (s *Store) GetTask(ctx context.Context, id string) (chat.Task, error) {
 
 // UpdateTask stores the task's current state.
 func (s *Store) UpdateTask(ctx context.Context, t chat.Task) error {
-	return updateTask(ctx, s.db, t)
+	return s.inTx(ctx, func(tx *sql.Tx) error { return updateTask(ctx, tx, t) })
 }
 
 func updateTask(ctx context.Context, q queryer, t chat.Task) error {
@@ -169,7 +169,8 @@ func updateTask(ctx context.Context, q queryer, t chat.Task) error {
 		mode = ?, status = ?, original_prompt = ?, step_count = ?, started_at = ?, ended_at = ?,
 		pending_question = ?, pending_choices = ?, error_message = ?, current_tool = ?,
 		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, model = ?, summary = ?,
-		pending_approval = ?, pause_reason = ?, limits = ?, cost_usd = ?, active_ms = ?
+		pending_approval = ?, pause_reason = ?, limits = ?, cost_usd = ?, active_ms = ?,
+		current_call_id = ?
 		WHERE id = ? AND conversation_id = ?`, append(args[2:], args[0], args[1])...)
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE constraint failed: tasks.conversation_id") {
@@ -181,6 +182,24 @@ func updateTask(ctx context.Context, q queryer, t chat.Task) error {
 		return notFound("task", t.ID)
 	}
 	return nil
+}
+
+// Record stores new messages and the task's state in one transaction and
+// returns the stored messages.
+func (s *Store) Record(ctx context.Context, t chat.Task, msgs []chat.Message) ([]chat.Message, error) {
+	out := make([]chat.Message, 0, len(msgs))
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		out = out[:0]
+		for _, m := range msgs {
+			stored, err := insertMessage(ctx, tx, m)
+			if err != nil {
+				return err
+			}
+			out = append(out, stored)
+		}
+		return updateTask(ctx, tx, t)
+	})
+	return out, err
 }
 
 // FinishTask stores the task's final state and the messages that close it in

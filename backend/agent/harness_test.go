@@ -24,15 +24,15 @@ type harness struct {
 	newRunner  func() *Runner
 	t          *testing.T
 	workspaces string // one folder per conversation inside
-	store  *store.Store
-	server *compat.Server
-	runner *Runner
-	events *recorder
+	store      *store.Store
+	server     *compat.Server
+	runner     *Runner
+	events     *recorder
 }
 
 type harnessOpts struct {
-	flush    time.Duration
-	apiKey   string // the server's key; the client sends "test-key"
+	flush  time.Duration
+	apiKey string // the server's key; the client sends "test-key"
 	// allowRejections is for tests of the model server refusing requests.
 	allowRejections bool
 }

@@ -43,7 +43,7 @@ func (s *Store) classify(op string, err error) error {
 		return err
 	}
 	return &StorageError{
-		Err: chat.Errorf(chat.CodeStorage, "Errand could not %s: %s (%s). Nothing was half-written; what you see is what is stored.", op, msg, s.path),
+		Err:   chat.Errorf(chat.CodeStorage, "Errand could not %s: %s (%s). Nothing was half-written; what you see is what is stored.", op, msg, s.path),
 		cause: fmt.Errorf("%s: %w", op, err),
 	}
 }

@@ -204,9 +204,9 @@ func (idleProvider) Stream(ctx context.Context, _ llm.Request, _ func(string)) (
 
 type nopEvents struct{}
 
-func (nopEvents) TaskUpdated(chat.Task)                {}
-func (nopEvents) MessageStored(chat.Message)           {}
-func (nopEvents) MessageDelta(Delta)                   {}
+func (nopEvents) TaskUpdated(chat.Task)                 {}
+func (nopEvents) MessageStored(chat.Message)            {}
+func (nopEvents) MessageDelta(Delta)                    {}
 func (nopEvents) ConversationUpdated(chat.Conversation) {}
 
 // crashChild is the process that gets killed: it keeps three conversations

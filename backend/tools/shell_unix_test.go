@@ -36,8 +36,10 @@ func processGone(pid int) bool {
 	if open < 0 || end < 0 || end+2 >= len(s) {
 		return false
 	}
-	if comm := s[open+1 : end]; comm != "sleep" {
-		return true // the pid was reused
+	// Our background child is "sleep", or still "bash" between fork and
+	// exec; any other program means the pid was reused.
+	if comm := s[open+1 : end]; comm != "sleep" && comm != "bash" {
+		return true
 	}
 	state := s[end+2]
 	return state == 'Z' || state == 'X'

@@ -4,15 +4,19 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"sync/atomic"
 
 	"github.com/errand-app/errand/app"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/logger"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 //go:embed all:frontend/dist
@@ -30,11 +34,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	a, err := app.New(context.Background(), cfg)
-	if err != nil {
-		return err
-	}
-	return wails.Run(&options.App{
+	opts := &options.App{
 		Title:            "Errand",
 		Width:            1200,
 		Height:           820,
@@ -42,10 +42,41 @@ func run() error {
 		MinHeight:        560,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 251, A: 255},
-		OnStartup:        a.Startup,
-		OnShutdown:       a.Shutdown,
-		Bind:             a.Bound(),
 		ErrorFormatter:   app.FormatError,
 		LogLevel:         logger.WARNING,
-	})
+		// One window per data folder: a second launch brings the first to
+		// the front (where the desktop offers a session bus).
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId: instanceID(cfg.DataDir),
+			OnSecondInstanceLaunch: func(options.SecondInstanceData) {
+				if ctx := windowCtx.Load(); ctx != nil {
+					runtime.WindowUnminimise(*ctx)
+					runtime.Show(*ctx)
+				}
+			},
+		},
+	}
+	a, err := app.New(context.Background(), cfg)
+	if err != nil {
+		// The window still opens, to say what is wrong.
+		fmt.Fprintln(os.Stderr, "errand:", err)
+		opts.Bind = []any{app.Unavailable(cfg, err)}
+		opts.OnStartup = func(ctx context.Context) { windowCtx.Store(&ctx) }
+		return wails.Run(opts)
+	}
+	opts.Bind = a.Bound()
+	opts.OnStartup = func(ctx context.Context) {
+		windowCtx.Store(&ctx)
+		a.Startup(ctx)
+	}
+	opts.OnShutdown = a.Shutdown
+	return wails.Run(opts)
+}
+
+var windowCtx atomic.Pointer[context.Context]
+
+// instanceID names the single-instance lock after the data folder.
+func instanceID(dataDir string) string {
+	sum := sha256.Sum256([]byte(dataDir))
+	return "errand-" + hex.EncodeToString(sum[:8])
 }

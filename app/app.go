@@ -37,7 +37,10 @@ type App struct {
 	model    ModelInfo
 	stopDemo func()
 
+	unlock func()
+
 	// The bound services.
+	Health        *Health
 	Runner        *AgentTaskRunner
 	Conversations *Conversations
 	Settings      *Settings
@@ -46,16 +49,26 @@ type App struct {
 // New opens the database, ends tasks a previous run left unfinished, and
 // connects to the model (starting the demo model when none is configured).
 func New(ctx context.Context, cfg Config) (*App, error) {
-	st, err := store.Open(ctx, filepath.Join(cfg.DataDir, store.FileName))
+	unlock, err := lockDataDir(cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{store: st, events: &bridge{}, stopDemo: func() {}}
+	st, err := store.Open(ctx, filepath.Join(cfg.DataDir, store.FileName))
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	a := &App{store: st, events: &bridge{}, stopDemo: func() {}, unlock: unlock}
+	a.Health = &Health{status: Status{Ready: true, ReadOnly: st.ReadOnly(), DataDir: cfg.DataDir}}
+	if st.ReadOnly() {
+		a.Health.status.Message = fmt.Sprintf("The database at %s is read-only: you can read everything, but nothing new can be saved.", st.Path())
+	}
 	var provider llm.Provider
 	if cfg.Demo() {
 		url, stop, err := demo.Start()
 		if err != nil {
 			st.Close()
+			unlock()
 			return nil, fmt.Errorf("start the demo model: %w", err)
 		}
 		a.stopDemo = stop
@@ -87,7 +100,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 }
 
 // Bound lists the services to bind to the frontend.
-func (a *App) Bound() []any { return []any{a.Runner, a.Conversations, a.Settings} }
+func (a *App) Bound() []any { return []any{a.Health, a.Runner, a.Conversations, a.Settings} }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and
 // native dialogs have a parent.
@@ -108,6 +121,7 @@ func (a *App) Shutdown(context.Context) {
 	if err := a.store.Close(); err != nil {
 		slog.Error("close database", "err", err)
 	}
+	a.unlock()
 }
 
 // FrontendError is what a bound method's promise rejects with.

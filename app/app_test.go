@@ -204,3 +204,24 @@ func TestApprovalBindingsRefuseWhatIsNotWaiting(t *testing.T) {
 	assert.Equal(t, chat.CodeNotFound, code(err))
 	assert.Equal(t, chat.CodeInvalid, code(a.Runner.ApproveTool("", "c", false)))
 }
+
+func TestOneErrandPerDataFolder(t *testing.T) {
+	dir := t.TempDir()
+	first, err := New(context.Background(), Config{DataDir: dir})
+	require.NoError(t, err)
+	assert.True(t, first.Health.Status().Ready)
+	assert.False(t, first.Health.Status().ReadOnly)
+
+	_, err = New(context.Background(), Config{DataDir: dir})
+	require.Error(t, err)
+	assert.Equal(t, chat.CodeConflict, code(err))
+	assert.Contains(t, err.Error(), "already running")
+	h := Unavailable(Config{DataDir: dir}, err)
+	assert.False(t, h.Status().Ready)
+	assert.Contains(t, h.Status().Message, "already running")
+
+	first.Shutdown(context.Background())
+	again, err := New(context.Background(), Config{DataDir: dir})
+	require.NoError(t, err, "the lock goes with the first instance")
+	again.Shutdown(context.Background())
+}

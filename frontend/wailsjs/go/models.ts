@@ -55,6 +55,24 @@ export namespace app {
 	        this.demo = source["demo"];
 	    }
 	}
+	export class Status {
+	    ready: boolean;
+	    readOnly: boolean;
+	    message?: string;
+	    dataDir: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ready = source["ready"];
+	        this.readOnly = source["readOnly"];
+	        this.message = source["message"];
+	        this.dataDir = source["dataDir"];
+	    }
+	}
 
 }
 
@@ -171,6 +189,7 @@ export namespace chat {
 	    pendingChoices?: string[];
 	    errorMessage?: string;
 	    currentTool?: string;
+	    currentCallId?: string;
 	    usage: Usage;
 	    model: string;
 	    summary?: string;
@@ -198,6 +217,7 @@ export namespace chat {
 	        this.pendingChoices = source["pendingChoices"];
 	        this.errorMessage = source["errorMessage"];
 	        this.currentTool = source["currentTool"];
+	        this.currentCallId = source["currentCallId"];
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.model = source["model"];
 	        this.summary = source["summary"];

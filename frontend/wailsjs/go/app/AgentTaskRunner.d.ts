@@ -9,7 +9,11 @@ export function ContinueTask(arg1:string):Promise<void>;
 
 export function DenyTool(arg1:string,arg2:string,arg3:string):Promise<void>;
 
+export function DismissTask(arg1:string):Promise<chat.Task>;
+
 export function GetTask(arg1:string):Promise<chat.Task>;
+
+export function ResumeTask(arg1:string):Promise<chat.Task>;
 
 export function RetryTask(arg1:string):Promise<chat.Task>;
 

@@ -14,8 +14,16 @@ export function DenyTool(arg1, arg2, arg3) {
   return window['go']['app']['AgentTaskRunner']['DenyTool'](arg1, arg2, arg3);
 }
 
+export function DismissTask(arg1) {
+  return window['go']['app']['AgentTaskRunner']['DismissTask'](arg1);
+}
+
 export function GetTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['GetTask'](arg1);
+}
+
+export function ResumeTask(arg1) {
+  return window['go']['app']['AgentTaskRunner']['ResumeTask'](arg1);
 }
 
 export function RetryTask(arg1) {

@@ -1,0 +1,29 @@
+package app
+
+// Status tells the frontend whether Errand can work, before it asks for
+// anything else.
+type Status struct {
+	// Ready is false when Errand could not start (the data cannot be
+	// opened, another Errand is running): Message says why.
+	Ready bool `json:"ready"`
+	// ReadOnly is true when the database can be read but not written.
+	ReadOnly bool   `json:"readOnly"`
+	Message  string `json:"message,omitempty"`
+	DataDir  string `json:"dataDir"`
+}
+
+// Health is bound in every case, even when Errand could not start.
+type Health struct {
+	status Status
+}
+
+// Status reports whether Errand is ready.
+func (h *Health) Status() Status { return h.status }
+
+// Unavailable is what the window binds when New failed: the reason, and
+// nothing that needs the database.
+func Unavailable(cfg Config, err error) *Health {
+	return &Health{status: Status{Message: errorMessage(err), DataDir: cfg.DataDir}}
+}
+
+func errorMessage(err error) string { return FormatError(err).(FrontendError).Message }

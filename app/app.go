@@ -6,6 +6,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,27 +15,20 @@ import (
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/llm/demo"
-	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/providers"
+	"github.com/errand-app/errand/backend/secrets"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/errand-app/errand/backend/tools"
 )
-
-// ModelInfo tells the frontend which model answers.
-type ModelInfo struct {
-	Model   string `json:"model"`
-	BaseURL string `json:"baseUrl"`
-	// Demo is true for the built-in offline demo model.
-	Demo bool `json:"demo"`
-}
 
 // App owns the backend for the life of the window.
 type App struct {
 	store    *store.Store
 	runner   *agent.Runner
 	events   *bridge
-	model    ModelInfo
+	secrets  *secrets.Store
+	resolver *providers.Resolver
 	stopDemo func()
 
 	unlock func()
@@ -44,6 +38,7 @@ type App struct {
 	Runner        *AgentTaskRunner
 	Conversations *Conversations
 	Settings      *Settings
+	Providers     *Providers
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -63,27 +58,30 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if st.ReadOnly() {
 		a.Health.status.Message = fmt.Sprintf("The database at %s is read-only: you can read everything, but nothing new can be saved.", st.Path())
 	}
-	var provider llm.Provider
-	if cfg.Demo() {
-		url, stop, err := demo.Start()
-		if err != nil {
-			st.Close()
-			unlock()
-			return nil, fmt.Errorf("start the demo model: %w", err)
-		}
-		a.stopDemo = stop
-		provider = openai.New(openai.Config{BaseURL: url, Model: demo.Model})
-		a.model = ModelInfo{Model: demo.Model, BaseURL: url, Demo: true}
-	} else {
-		provider = openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, MaxRetries: 3})
-		a.model = ModelInfo{Model: cfg.Model, BaseURL: cfg.BaseURL}
+	demoURL, stopDemo, err := demo.Start()
+	if err != nil {
+		st.Close()
+		unlock()
+		return nil, fmt.Errorf("start the demo model: %w", err)
 	}
+	a.stopDemo = stopDemo
+	ring := cfg.Keyring
+	if ring == nil {
+		ring = secrets.OSKeyring{}
+	}
+	a.secrets = secrets.Open(ring, cfg.DataDir)
+	a.resolver = &providers.Resolver{
+		Env:      providers.Env{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model},
+		Settings: st.Settings,
+		Secrets:  a.secrets,
+	}
+	models := &models{store: st, resolver: a.resolver, demoURL: demoURL}
 	workspaces := filepath.Join(cfg.DataDir, "workspaces")
 	a.runner = agent.New(agent.Options{
-		Store:    st,
-		Provider: provider,
-		Events:   a.events,
-		Tools:    tools.Builtin(),
+		Store:     st,
+		Providers: models.forConversation,
+		Events:    a.events,
+		Tools:     tools.Builtin(),
 		Workspace: func(ctx context.Context, conversationID string) (*tools.Workspace, error) {
 			return openWorkspace(ctx, st, workspaces, conversationID)
 		},
@@ -94,13 +92,16 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
 	a.Runner = &AgentTaskRunner{runner: a.runner}
-	a.Conversations = &Conversations{store: st, runner: a.runner, model: a.model, workspaces: workspaces}
+	a.Conversations = &Conversations{store: st, runner: a.runner, models: models, workspaces: workspaces}
 	a.Settings = &Settings{store: st, runner: a.runner}
+	a.Providers = &Providers{store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }
 
 // Bound lists the services to bind to the frontend.
-func (a *App) Bound() []any { return []any{a.Health, a.Runner, a.Conversations, a.Settings} }
+func (a *App) Bound() []any {
+	return []any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers}
+}
 
 // Startup is Wails' OnStartup: from here on events reach the window, and
 // native dialogs have a parent.
@@ -130,12 +131,20 @@ type FrontendError struct {
 	Message string `json:"message"`
 }
 
-// FormatError maps any error to a FrontendError; it is the Wails
-// ErrorFormatter.
+// FormatError is the Wails ErrorFormatter. The Wails runtime rejects a
+// bound call's promise with new Error(value), which turns an object into
+// "[object Object]"; so the FrontendError travels as its JSON text, which
+// becomes the rejection's message and the frontend parses back.
 func FormatError(err error) any {
 	if err == nil {
 		return nil
 	}
+	b, _ := json.Marshal(frontendError(err))
+	return string(b)
+}
+
+// frontendError maps any error to a FrontendError.
+func frontendError(err error) FrontendError {
 	code := chat.ErrorCode(err)
 	msg := chat.ErrorMessage(err)
 	if code == chat.CodeInternal {

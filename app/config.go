@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/errand-app/errand/backend/secrets"
 )
 
 // Config is what Errand reads from its environment at start.
@@ -12,16 +14,15 @@ type Config struct {
 	// DataDir holds the database. ERRAND_DATA_DIR, else the per-user
 	// config directory's "Errand" folder.
 	DataDir string
-	// BaseURL, APIKey and Model select an OpenAI-compatible model server
-	// (OPENAI_BASE_URL, OPENAI_API_KEY, ERRAND_MODEL). With neither a base
-	// URL nor a key, Errand runs on its built-in offline demo model.
+	// BaseURL, APIKey and Model name an OpenAI-compatible model server
+	// (OPENAI_BASE_URL, OPENAI_API_KEY, ERRAND_MODEL), over the settings:
+	// for scripting and tests.
 	BaseURL string
 	APIKey  string
 	Model   string
+	// Keyring keeps API keys; nil means the system's.
+	Keyring secrets.Keyring
 }
-
-// DefaultModel is used with a real server when ERRAND_MODEL is not set.
-const DefaultModel = "gpt-4o-mini"
 
 // ConfigFromEnv reads the Config from the environment.
 func ConfigFromEnv() (Config, error) {
@@ -38,17 +39,5 @@ func ConfigFromEnv() (Config, error) {
 		}
 		c.DataDir = filepath.Join(dir, "Errand")
 	}
-	if c.Demo() {
-		return c, nil
-	}
-	if c.BaseURL == "" {
-		c.BaseURL = "https://api.openai.com/v1"
-	}
-	if c.Model == "" {
-		c.Model = DefaultModel
-	}
 	return c, nil
 }
-
-// Demo reports whether no model server is configured.
-func (c Config) Demo() bool { return c.BaseURL == "" && c.APIKey == "" }

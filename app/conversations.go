@@ -19,7 +19,7 @@ import (
 type Conversations struct {
 	store      chat.Store
 	runner     *agent.Runner
-	model      ModelInfo
+	models     *models
 	workspaces string          // where default workspace folders live
 	dialogs    context.Context // the Wails context, for the folder picker
 }
@@ -95,8 +95,37 @@ func (s *Conversations) DeleteConversation(id string) error {
 	return s.store.DeleteConversation(ctx, id)
 }
 
-// ModelInfo tells which model answers, and whether it is the demo.
-func (s *Conversations) ModelInfo() ModelInfo { return s.model }
+// ModelInfo tells which model answers by default, and whether it is the
+// demo.
+func (s *Conversations) ModelInfo() (ModelInfo, error) {
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.models.info(ctx, "")
+}
+
+// ConversationModel tells which model answers in a conversation.
+func (s *Conversations) ConversationModel(id string) (ModelInfo, error) {
+	if err := requireID("conversation", id); err != nil {
+		return ModelInfo{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	c, err := s.store.GetConversation(ctx, id)
+	if err != nil {
+		return ModelInfo{}, err
+	}
+	return s.models.info(ctx, c.Model)
+}
+
+// SetModel chooses the model for a conversation; "" returns to the default.
+func (s *Conversations) SetModel(id, model string) (chat.Conversation, error) {
+	if err := requireID("conversation", id); err != nil {
+		return chat.Conversation{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.SetModel(ctx, id, strings.TrimSpace(model))
+}
 
 // WorkspaceDir is the folder the conversation's tools work in.
 func (s *Conversations) WorkspaceDir(id string) (string, error) {

@@ -26,4 +26,4 @@ func Unavailable(cfg Config, err error) *Health {
 	return &Health{status: Status{Message: errorMessage(err), DataDir: cfg.DataDir}}
 }
 
-func errorMessage(err error) string { return FormatError(err).(FrontendError).Message }
+func errorMessage(err error) string { return frontendError(err).Message }

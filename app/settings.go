@@ -21,6 +21,10 @@ func (s *Settings) GetSettings() (chat.Settings, error) {
 	return s.store.Settings(ctx)
 }
 
+// DefaultSystemPrompt is the built-in agent instructions, shown in the
+// settings view beside the editable copy.
+func (s *Settings) DefaultSystemPrompt() string { return agent.AgentSystemPrompt }
+
 // SaveSettings validates and stores the settings; running tasks follow the
 // new auto-approval choices at once.
 func (s *Settings) SaveSettings(st chat.Settings) (chat.Settings, error) {
@@ -51,6 +55,14 @@ func validateSettings(st chat.Settings) error {
 	for risk := range st.AutoApprove {
 		if !tools.Risk(risk).Valid() {
 			return chat.Errorf(chat.CodeInvalid, "unknown risk level %q", risk)
+		}
+	}
+	if len(st.SystemPrompt) > 20000 {
+		return chat.Errorf(chat.CodeInvalid, "the system prompt is longer than 20000 characters")
+	}
+	for model, n := range st.ContextLengths {
+		if n < 0 {
+			return chat.Errorf(chat.CodeInvalid, "the context length of %s cannot be negative", model)
 		}
 	}
 	for model, p := range st.Prices {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -156,8 +157,13 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 		return llm.Response{}, err
 	}
 	req := llm.Request{}
+	settings := rn.r.settings(ctx)
 	if mode == chat.ModeAgent {
-		req.Messages = buildContext(opts.SystemPrompt, history, true)
+		system := opts.SystemPrompt
+		if custom := strings.TrimSpace(settings.SystemPrompt); custom != "" {
+			system = custom
+		}
+		req.Messages = buildContext(system, history, true)
 		req.Tools = rn.r.registry.Definitions()
 	} else {
 		req.Messages = buildContext(ChatSystemPrompt, history, false)
@@ -165,7 +171,7 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 
 	start := time.Now()
 	w := newStreamWriter(rn, opts.FlushInterval)
-	resp, err := opts.Provider.Stream(ctx, req, w.write)
+	resp, err := rn.provider.Stream(ctx, req, w.write)
 	msg, werr := w.close()
 	if err != nil {
 		return resp, err
@@ -173,7 +179,7 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 	if werr != nil {
 		return resp, werr
 	}
-	price := rn.r.settings(ctx).Prices[opts.Provider.Model()]
+	price := settings.Prices[rn.provider.Model()]
 	cost := price.Cost(resp.Usage)
 	if err := rn.update(func(t *chat.Task) {
 		t.Usage = t.Usage.Add(resp.Usage)

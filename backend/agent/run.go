@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"
 )
@@ -25,8 +26,9 @@ type run struct {
 	// inbox carries the person's decisions (an answer, an approval, "go
 	// on") to the loop; deliver puts them there only while the task waits
 	// for that kind.
-	inbox chan decision
-	ws    *tools.Workspace // the loop goroutine's own
+	inbox    chan decision
+	ws       *tools.Workspace // the loop goroutine's own
+	provider llm.Provider
 
 	mu            sync.Mutex
 	task          chat.Task
@@ -74,6 +76,7 @@ func (rn *run) update(change func(t *chat.Task)) error {
 	}
 	next := rn.task
 	change(&next)
+	next.Rev++
 	ctx, cancel := storeCtx()
 	defer cancel()
 	if err := rn.r.opts.Store.UpdateTask(ctx, next); err != nil {
@@ -169,6 +172,7 @@ func (rn *run) finish(status chat.TaskStatus, errMsg, notice string) (bool, erro
 	ctx, cancel := storeCtx()
 	defer cancel()
 	final := endTask(rn.task, status, errMsg)
+	final.Rev++
 	msgs, err := rn.r.opts.Store.TaskMessages(ctx, final.ID)
 	if err != nil {
 		return true, err
@@ -227,6 +231,7 @@ func (rn *run) record(change func(t *chat.Task), msgs ...chat.Message) error {
 	}
 	next := rn.task
 	change(&next)
+	next.Rev++
 	ctx, cancel := storeCtx()
 	defer cancel()
 	stored, err := rn.r.opts.Store.Record(ctx, next, msgs)
@@ -262,6 +267,7 @@ func (rn *run) suspend() error {
 		return err
 	}
 	t, closing := interruptTask(t, msgs)
+	t.Rev++
 	stored, err := rn.r.opts.Store.FinishTask(ctx, t, closing)
 	if err != nil {
 		return err

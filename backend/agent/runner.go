@@ -43,11 +43,15 @@ type Events interface {
 	ConversationUpdated(c chat.Conversation)
 }
 
-// Options configures a Runner. Store, Provider and Events are required.
+// Options configures a Runner. Store, Events and Provider or Providers
+// are required.
 type Options struct {
 	Store    chat.Store
-	Provider llm.Provider
 	Events   Events
+	Provider llm.Provider
+	// Providers, when set, picks the model for each conversation at the
+	// start (or resumption) of each task; it wins over Provider.
+	Providers func(ctx context.Context, conversationID string) (llm.Provider, error)
 	// FlushInterval is the shortest time between two stored and published
 	// pieces of streamed text for one task. Default 1/60 s.
 	FlushInterval time.Duration
@@ -114,6 +118,10 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 	if mode != chat.ModeAgent && mode != chat.ModeChat {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "unknown task mode %q", mode)
 	}
+	provider, err := r.provider(ctx, conversationID)
+	if err != nil {
+		return chat.Task{}, err
+	}
 	now := clock()
 	task := chat.Task{
 		ID:             uuid.NewString(),
@@ -122,8 +130,9 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 		Status:         chat.StatusRunning,
 		OriginalPrompt: text,
 		StartedAt:      now,
-		Model:          r.opts.Provider.Model(),
+		Model:          provider.Model(),
 		Limits:         r.settings(ctx).Limits,
+		Rev:            1,
 	}
 	prompt := chat.Message{
 		ID:             uuid.NewString(),
@@ -146,12 +155,12 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 		return chat.Task{}, chat.Errorf(chat.CodeConflict,
 			"this conversation already has a task in progress; stop it or wait for it to finish")
 	}
-	prompt, err := r.opts.Store.StartTask(ctx, task, prompt)
+	prompt, err = r.opts.Store.StartTask(ctx, task, prompt)
 	if err != nil {
 		r.mu.Unlock()
 		return chat.Task{}, err
 	}
-	rn := r.launch(task)
+	rn := r.launch(task, provider)
 	r.mu.Unlock()
 
 	r.opts.Events.TaskUpdated(task)
@@ -163,11 +172,20 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 	return task, nil
 }
 
+// provider is the model a task in the conversation talks to.
+func (r *Runner) provider(ctx context.Context, conversationID string) (llm.Provider, error) {
+	if r.opts.Providers != nil {
+		return r.opts.Providers(ctx, conversationID)
+	}
+	return r.opts.Provider, nil
+}
+
 // launch registers a run for a stored task; r.mu must be held. The caller
 // publishes what it must, then calls start.
-func (r *Runner) launch(t chat.Task) *run {
+func (r *Runner) launch(t chat.Task, p llm.Provider) *run {
 	runCtx, cancel := context.WithCancel(context.Background())
 	rn := newRun(r, t, cancel)
+	rn.provider = p
 	rn.ctx = runCtx
 	r.runs[t.ID] = rn
 	r.byConv[t.ConversationID] = rn
@@ -202,8 +220,16 @@ func (r *Runner) Retry(ctx context.Context, taskID string) (chat.Task, error) {
 	return r.resume(ctx, t)
 }
 
-// resume stores t in its new, active state and runs its loop again.
+// resume stores t in its new, active state and runs its loop again, with
+// the conversation's model as it is now (a fixed key is the usual reason to
+// retry).
 func (r *Runner) resume(ctx context.Context, t chat.Task) (chat.Task, error) {
+	provider, err := r.provider(ctx, t.ConversationID)
+	if err != nil {
+		return chat.Task{}, err
+	}
+	t.Model = provider.Model()
+	t.Rev++
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -218,7 +244,7 @@ func (r *Runner) resume(ctx context.Context, t chat.Task) (chat.Task, error) {
 		r.mu.Unlock()
 		return chat.Task{}, err
 	}
-	rn := r.launch(t)
+	rn := r.launch(t, provider)
 	r.mu.Unlock()
 	r.opts.Events.TaskUpdated(t)
 	rn.start()
@@ -428,6 +454,7 @@ func (r *Runner) Recover(ctx context.Context) (interrupted, waiting int, err err
 				return interrupted, waiting, err
 			}
 			t, closing := interruptTask(t, msgs)
+			t.Rev++
 			if _, err := r.opts.Store.FinishTask(ctx, t, closing); err != nil {
 				return interrupted, waiting, err
 			}
@@ -503,6 +530,7 @@ func (r *Runner) finishOrphan(ctx context.Context, t chat.Task, status chat.Task
 		return err
 	}
 	t = endTask(t, status, errMsg)
+	t.Rev++
 	stored, err := r.opts.Store.FinishTask(ctx, t, closingMessages(t, msgs, notice))
 	if err != nil {
 		return err

@@ -21,7 +21,9 @@ type Conversation struct {
 	AgentMode bool `json:"agentMode"`
 	// Workspace is the folder the agent's file and shell tools work in;
 	// empty means the conversation's default folder.
-	Workspace string    `json:"workspace"`
+	Workspace string `json:"workspace"`
+	// Model overrides the default model for this conversation.
+	Model     string    `json:"model"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
@@ -150,6 +152,9 @@ type Task struct {
 	PendingChoices  []string `json:"pendingChoices,omitempty"`
 	ErrorMessage    string   `json:"errorMessage,omitempty"`
 	CurrentTool     string   `json:"currentTool,omitempty"`
+	// Rev grows by one with every stored change of the task; of two
+	// copies, the one with the higher Rev is newer.
+	Rev int64 `json:"rev"`
 	// CurrentCallID is the tool call that is running, so that a call cut
 	// off by a crash is known and never re-run silently.
 	CurrentCallID string `json:"currentCallId,omitempty"`
@@ -211,6 +216,22 @@ type Settings struct {
 	StepDelayMS int `json:"stepDelayMs"`
 	// Prices by model name.
 	Prices map[string]Price `json:"prices"`
+	// ContextLengths by model name, in tokens.
+	ContextLengths map[string]int `json:"contextLengths"`
+	// Provider is the model server; its key is kept elsewhere (never here).
+	Provider ProviderConfig `json:"provider"`
+	// SystemPrompt replaces the built-in agent instructions when set.
+	SystemPrompt string `json:"systemPrompt"`
+}
+
+// ProviderConfig says which OpenAI-compatible server answers, and with
+// which model by default.
+type ProviderConfig struct {
+	// Preset is one of "demo", "openai", "ollama", "lmstudio",
+	// "openrouter", "custom"; empty means nothing was configured yet.
+	Preset  string `json:"preset"`
+	BaseURL string `json:"baseUrl"`
+	Model   string `json:"model"`
 }
 
 // DefaultSettings are the settings of a new installation.
@@ -257,6 +278,7 @@ type Store interface {
 	RenameConversation(ctx context.Context, id, title string) (Conversation, error)
 	SetAgentMode(ctx context.Context, id string, on bool) (Conversation, error)
 	SetWorkspace(ctx context.Context, id, dir string) (Conversation, error)
+	SetModel(ctx context.Context, id, model string) (Conversation, error)
 	DeleteConversation(ctx context.Context, id string) error
 	LoadConversation(ctx context.Context, id string) (ConversationView, error)
 	// Messages returns the conversation's messages in order.

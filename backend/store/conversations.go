@@ -13,12 +13,12 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
-const conversationCols = `id, title, title_set, agent_mode, created_at, updated_at, workspace`
+const conversationCols = `id, title, title_set, agent_mode, created_at, updated_at, workspace, model`
 
 func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, error) {
 	var c chat.Conversation
 	var created, updated int64
-	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.AgentMode, &created, &updated, &c.Workspace)
+	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.AgentMode, &created, &updated, &c.Workspace, &c.Model)
 	c.CreatedAt, c.UpdatedAt = fromMS(created), fromMS(updated)
 	return c, err
 }
@@ -26,8 +26,8 @@ func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, e
 // CreateConversation stores a new conversation.
 func (s *Store) CreateConversation(ctx context.Context, c chat.Conversation) error {
 	_, err := s.exec(ctx,
-		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace)
+		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model)
 	if err != nil {
 		return fmt.Errorf("create conversation: %w", err)
 	}
@@ -108,6 +108,12 @@ func (s *Store) SetAgentMode(ctx context.Context, id string, on bool) (chat.Conv
 func (s *Store) SetWorkspace(ctx context.Context, id, dir string) (chat.Conversation, error) {
 	return s.updateConversation(ctx, id,
 		`UPDATE conversations SET workspace = ? WHERE id = ?`, dir, id)
+}
+
+// SetModel sets the conversation's model ("" for the default).
+func (s *Store) SetModel(ctx context.Context, id, model string) (chat.Conversation, error) {
+	return s.updateConversation(ctx, id,
+		`UPDATE conversations SET model = ? WHERE id = ?`, model, id)
 }
 
 func (s *Store) updateConversation(ctx context.Context, id, query string, args ...any) (chat.Conversation, error) {

@@ -108,6 +108,7 @@ func TestFullDiskLeavesNoHalfWrittenMessage(t *testing.T) {
 		{ID: uuid.NewString(), ConversationID: c.ID, TaskID: task.ID, Role: chat.RoleSystem, Content: "Stopped", CreatedAt: time.Now()},
 	}
 	task.Status = chat.StatusCancelled
+	task.Rev++
 	_, err = s.FinishTask(ctx, task, closing)
 	require.Error(t, err)
 	assert.Equal(t, chat.CodeStorage, chat.ErrorCode(err))

@@ -32,7 +32,7 @@ func newConversation(t *testing.T, s *Store) chat.Conversation {
 func newTask(convID, prompt string) (chat.Task, chat.Message) {
 	now := time.Now().UTC()
 	t := chat.Task{ID: uuid.NewString(), ConversationID: convID, Mode: chat.ModeAgent,
-		Status: chat.StatusRunning, OriginalPrompt: prompt, StartedAt: now}
+		Status: chat.StatusRunning, OriginalPrompt: prompt, StartedAt: now, Rev: 1}
 	m := chat.Message{ID: uuid.NewString(), ConversationID: convID, TaskID: t.ID,
 		Role: chat.RoleUser, Content: prompt, CreatedAt: now}
 	return t, m
@@ -100,6 +100,7 @@ func TestStartTaskTitlesConversationAndAllowsOneActiveTask(t *testing.T) {
 
 	// Once the first ends, a new task may start; the title stays.
 	task.Status = chat.StatusCompleted
+	task.Rev++
 	_, err = s.FinishTask(ctx, task, nil)
 	require.NoError(t, err)
 	_, err = s.StartTask(ctx, second, secondPrompt)
@@ -136,6 +137,7 @@ func TestMessagesStreamAndFinish(t *testing.T) {
 	task.Status = chat.StatusCancelled
 	notice := chat.Message{ID: uuid.NewString(), ConversationID: c.ID, TaskID: task.ID,
 		Role: chat.RoleSystem, Content: "Stopped by user", CreatedAt: time.Now()}
+	task.Rev++
 	changed, err := s.FinishTask(ctx, task, []chat.Message{notice})
 	require.NoError(t, err)
 	require.Len(t, changed, 2)
@@ -167,6 +169,7 @@ func TestTaskRoundTrip(t *testing.T) {
 	task.PendingQuestion = "Which one?"
 	task.PendingChoices = []string{"A", "B"}
 	task.Usage = chat.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}
+	task.Rev++
 	require.NoError(t, s.UpdateTask(ctx, task))
 	got, err := s.GetTask(ctx, task.ID)
 	require.NoError(t, err)
@@ -226,4 +229,26 @@ func TestRenameAndAgentMode(t *testing.T) {
 
 	_, err = s.RenameConversation(ctx, "missing", "x")
 	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
+}
+
+func TestAStaleTaskUpdateIsRefused(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	c := newConversation(t, s)
+	task, prompt := newTask(c.ID, "hi")
+	_, err := s.StartTask(ctx, task, prompt)
+	require.NoError(t, err)
+	fresh := task
+	fresh.Rev = 2
+	fresh.StepCount = 1
+	require.NoError(t, s.UpdateTask(ctx, fresh))
+	stale := task
+	stale.Rev = 2 // made from the first copy
+	stale.StepCount = 7
+	err = s.UpdateTask(ctx, stale)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
+	got, err := s.GetTask(ctx, task.ID)
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.StepCount)
+	assert.Equal(t, int64(2), got.Rev)
 }

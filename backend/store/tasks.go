@@ -14,7 +14,7 @@ import (
 const taskCols = `id, conversation_id, mode, status, original_prompt, step_count,
 	started_at, ended_at, pending_question, pending_choices, error_message,
 	current_tool, prompt_tokens, completion_tokens, total_tokens, model, summary,
-	pending_approval, pause_reason, limits, cost_usd, active_ms, current_call_id`
+	pending_approval, pause_reason, limits, cost_usd, active_ms, current_call_id, rev`
 
 // titleFrom makes a conversation title from its first message.
 func titleFrom(text string) string {
@@ -39,7 +39,7 @@ func scanTask(row interface{ Scan(...any) error }) (chat.Task, error) {
 		&t.StepCount, &started, &ended, &t.PendingQuestion, &choices, &t.ErrorMessage,
 		&t.CurrentTool, &t.Usage.PromptTokens, &t.Usage.CompletionTokens,
 		&t.Usage.TotalTokens, &t.Model, &t.Summary,
-		&approval, &t.PauseReason, &limits, &t.CostUSD, &t.ActiveMS, &t.CurrentCallID)
+		&approval, &t.PauseReason, &limits, &t.CostUSD, &t.ActiveMS, &t.CurrentCallID, &t.Rev)
 	if err != nil {
 		return t, err
 	}
@@ -84,7 +84,7 @@ func taskArgs(t chat.Task) []any {
 	return []any{t.ID, t.ConversationID, string(t.Mode), string(t.Status), t.OriginalPrompt,
 		t.StepCount, ms(t.StartedAt), ended, t.PendingQuestion, choices, t.ErrorMessage,
 		t.CurrentTool, t.Usage.PromptTokens, t.Usage.CompletionTokens, t.Usage.TotalTokens,
-		t.Model, t.Summary, approval, t.PauseReason, string(limits), t.CostUSD, t.ActiveMS, t.CurrentCallID}
+		t.Model, t.Summary, approval, t.PauseReason, string(limits), t.CostUSD, t.ActiveMS, t.CurrentCallID, t.Rev}
 }
 
 func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Task, error) {
@@ -130,7 +130,7 @@ func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message)
 				"this conversation already has a task in progress (%s); stop it or wait for it to finish", active[0].Status)
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(23)+`)`,
+			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(24)+`)`,
 			taskArgs(t)...); err != nil {
 			return fmt.Errorf("insert task: %w", err)
 		}
@@ -158,7 +158,8 @@ func (s *Store) GetTask(ctx context.Context, id string) (chat.Task, error) {
 	return t, nil
 }
 
-// UpdateTask stores the task's current state.
+// UpdateTask stores the task's current state. t.Rev must be one more than
+// the stored revision: a change made from a stale copy is refused.
 func (s *Store) UpdateTask(ctx context.Context, t chat.Task) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error { return updateTask(ctx, tx, t) })
 }
@@ -170,8 +171,8 @@ func updateTask(ctx context.Context, q queryer, t chat.Task) error {
 		pending_question = ?, pending_choices = ?, error_message = ?, current_tool = ?,
 		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, model = ?, summary = ?,
 		pending_approval = ?, pause_reason = ?, limits = ?, cost_usd = ?, active_ms = ?,
-		current_call_id = ?
-		WHERE id = ? AND conversation_id = ?`, append(args[2:], args[0], args[1])...)
+		current_call_id = ?, rev = ?
+		WHERE id = ? AND conversation_id = ? AND rev = ?`, append(args[2:], args[0], args[1], t.Rev-1)...)
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE constraint failed: tasks.conversation_id") {
 			return chat.Errorf(chat.CodeConflict, "this conversation already has a task in progress; stop it or wait for it to finish")
@@ -179,7 +180,12 @@ func updateTask(ctx context.Context, q queryer, t chat.Task) error {
 		return fmt.Errorf("update task: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return notFound("task", t.ID)
+		var stored int64
+		err := q.QueryRowContext(ctx, `SELECT rev FROM tasks WHERE id = ?`, t.ID).Scan(&stored)
+		if isNoRows(err) {
+			return notFound("task", t.ID)
+		}
+		return chat.Errorf(chat.CodeConflict, "task %s changed meanwhile (stored revision %d, this change expects %d)", t.ID, stored, t.Rev-1)
 	}
 	return nil
 }

@@ -43,6 +43,8 @@ export namespace app {
 	    model: string;
 	    baseUrl: string;
 	    demo: boolean;
+	    source: string;
+	    preset: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ModelInfo(source);
@@ -53,6 +55,52 @@ export namespace app {
 	        this.model = source["model"];
 	        this.baseUrl = source["baseUrl"];
 	        this.demo = source["demo"];
+	        this.source = source["source"];
+	        this.preset = source["preset"];
+	    }
+	}
+	export class ProviderInput {
+	    preset: string;
+	    baseUrl: string;
+	    model: string;
+	    apiKey: string;
+	    keepKey: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.preset = source["preset"];
+	        this.baseUrl = source["baseUrl"];
+	        this.model = source["model"];
+	        this.apiKey = source["apiKey"];
+	        this.keepKey = source["keepKey"];
+	    }
+	}
+	export class ProviderView {
+	    preset: string;
+	    baseUrl: string;
+	    model: string;
+	    hasKey: boolean;
+	    keyStorage: string;
+	    keyNote: string;
+	    envOverride: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.preset = source["preset"];
+	        this.baseUrl = source["baseUrl"];
+	        this.model = source["model"];
+	        this.hasKey = source["hasKey"];
+	        this.keyStorage = source["keyStorage"];
+	        this.keyNote = source["keyNote"];
+	        this.envOverride = source["envOverride"];
 	    }
 	}
 	export class Status {
@@ -104,6 +152,7 @@ export namespace chat {
 	    titleSet: boolean;
 	    agentMode: boolean;
 	    workspace: string;
+	    model: string;
 	    // Go type: time
 	    createdAt: any;
 	    // Go type: time
@@ -120,6 +169,7 @@ export namespace chat {
 	        this.titleSet = source["titleSet"];
 	        this.agentMode = source["agentMode"];
 	        this.workspace = source["workspace"];
+	        this.model = source["model"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	    }
@@ -189,6 +239,7 @@ export namespace chat {
 	    pendingChoices?: string[];
 	    errorMessage?: string;
 	    currentTool?: string;
+	    rev: number;
 	    currentCallId?: string;
 	    usage: Usage;
 	    model: string;
@@ -217,6 +268,7 @@ export namespace chat {
 	        this.pendingChoices = source["pendingChoices"];
 	        this.errorMessage = source["errorMessage"];
 	        this.currentTool = source["currentTool"];
+	        this.rev = source["rev"];
 	        this.currentCallId = source["currentCallId"];
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.model = source["model"];
@@ -252,6 +304,7 @@ export namespace chat {
 	    titleSet: boolean;
 	    agentMode: boolean;
 	    workspace: string;
+	    model: string;
 	    // Go type: time
 	    createdAt: any;
 	    // Go type: time
@@ -269,6 +322,7 @@ export namespace chat {
 	        this.titleSet = source["titleSet"];
 	        this.agentMode = source["agentMode"];
 	        this.workspace = source["workspace"];
+	        this.model = source["model"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	        this.activeTask = this.convertValues(source["activeTask"], Task);
@@ -425,11 +479,30 @@ export namespace chat {
 	        this.outputPerMTok = source["outputPerMTok"];
 	    }
 	}
+	export class ProviderConfig {
+	    preset: string;
+	    baseUrl: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.preset = source["preset"];
+	        this.baseUrl = source["baseUrl"];
+	        this.model = source["model"];
+	    }
+	}
 	export class Settings {
 	    autoApprove: Record<string, boolean>;
 	    limits: Limits;
 	    stepDelayMs: number;
 	    prices: Record<string, Price>;
+	    contextLengths: Record<string, number>;
+	    provider: ProviderConfig;
+	    systemPrompt: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -441,6 +514,9 @@ export namespace chat {
 	        this.limits = this.convertValues(source["limits"], Limits);
 	        this.stepDelayMs = source["stepDelayMs"];
 	        this.prices = this.convertValues(source["prices"], Price, true);
+	        this.contextLengths = source["contextLengths"];
+	        this.provider = this.convertValues(source["provider"], ProviderConfig);
+	        this.systemPrompt = source["systemPrompt"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -463,6 +539,53 @@ export namespace chat {
 	}
 	
 	
+
+}
+
+export namespace providers {
+	
+	export class Preset {
+	    id: string;
+	    name: string;
+	    baseUrl: string;
+	    needsKey: boolean;
+	    local: boolean;
+	    model?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.baseUrl = source["baseUrl"];
+	        this.needsKey = source["needsKey"];
+	        this.local = source["local"];
+	        this.model = source["model"];
+	    }
+	}
+	export class Verdict {
+	    ok: boolean;
+	    kind: string;
+	    message: string;
+	    modelCount: number;
+	    models?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Verdict(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.kind = source["kind"];
+	        this.message = source["message"];
+	        this.modelCount = source["modelCount"];
+	        this.models = source["models"];
+	    }
+	}
 
 }
 

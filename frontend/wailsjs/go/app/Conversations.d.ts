@@ -5,6 +5,8 @@ import {app} from '../models';
 
 export function ChooseWorkspace(arg1:string):Promise<chat.Conversation>;
 
+export function ConversationModel(arg1:string):Promise<app.ModelInfo>;
+
 export function CreateConversation():Promise<chat.Conversation>;
 
 export function DeleteConversation(arg1:string):Promise<void>;
@@ -18,6 +20,8 @@ export function ModelInfo():Promise<app.ModelInfo>;
 export function RenameConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SetAgentMode(arg1:string,arg2:boolean):Promise<chat.Conversation>;
+
+export function SetModel(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SetWorkspace(arg1:string,arg2:string):Promise<chat.Conversation>;
 

@@ -6,6 +6,10 @@ export function ChooseWorkspace(arg1) {
   return window['go']['app']['Conversations']['ChooseWorkspace'](arg1);
 }
 
+export function ConversationModel(arg1) {
+  return window['go']['app']['Conversations']['ConversationModel'](arg1);
+}
+
 export function CreateConversation() {
   return window['go']['app']['Conversations']['CreateConversation']();
 }
@@ -32,6 +36,10 @@ export function RenameConversation(arg1, arg2) {
 
 export function SetAgentMode(arg1, arg2) {
   return window['go']['app']['Conversations']['SetAgentMode'](arg1, arg2);
+}
+
+export function SetModel(arg1, arg2) {
+  return window['go']['app']['Conversations']['SetModel'](arg1, arg2);
 }
 
 export function SetWorkspace(arg1, arg2) {

@@ -1,0 +1,249 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/llm/demo"
+	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/providers"
+	"github.com/errand-app/errand/backend/secrets"
+)
+
+// ModelInfo tells the frontend which model answers.
+type ModelInfo struct {
+	Model   string `json:"model"`
+	BaseURL string `json:"baseUrl"`
+	// Demo is true for the built-in offline demo model.
+	Demo bool `json:"demo"`
+	// Source is "environment", "settings" or "demo".
+	Source string `json:"source"`
+	Preset string `json:"preset"`
+}
+
+// models turns the resolver's choice into an llm.Provider.
+type models struct {
+	store    chat.Store
+	resolver *providers.Resolver
+	demoURL  string
+}
+
+func (m *models) choose(ctx context.Context, conversationModel string) (providers.Choice, error) {
+	c, err := m.resolver.Resolve(ctx, conversationModel)
+	if err != nil {
+		return c, err
+	}
+	if c.Demo {
+		c.BaseURL, c.Model = m.demoURL, demo.Model
+	}
+	return c, nil
+}
+
+// forConversation is the runner's Providers option.
+func (m *models) forConversation(ctx context.Context, conversationID string) (llm.Provider, error) {
+	conv, err := m.store.GetConversation(ctx, conversationID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := m.choose(ctx, conv.Model)
+	if err != nil {
+		return nil, err
+	}
+	retries := 3
+	if c.Demo {
+		retries = -1
+	}
+	return openai.New(openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries}), nil
+}
+
+func (m *models) info(ctx context.Context, conversationModel string) (ModelInfo, error) {
+	c, err := m.choose(ctx, conversationModel)
+	if err != nil {
+		return ModelInfo{}, err
+	}
+	return ModelInfo{Model: c.Model, BaseURL: c.BaseURL, Demo: c.Demo, Source: c.Source, Preset: c.Preset}, nil
+}
+
+// Providers is the bound service for connecting a model server.
+type Providers struct {
+	store    chat.Store
+	secrets  *secrets.Store
+	resolver *providers.Resolver
+	models   *models
+}
+
+// ProviderView is the provider settings as the settings view shows them.
+// The key itself never leaves Go: only whether one is stored.
+type ProviderView struct {
+	chat.ProviderConfig
+	HasKey     bool   `json:"hasKey"`
+	KeyStorage string `json:"keyStorage"` // "keyring" or "file"
+	KeyNote    string `json:"keyNote"`
+	// EnvOverride is set when OPENAI_BASE_URL / OPENAI_API_KEY override
+	// these settings.
+	EnvOverride bool `json:"envOverride"`
+}
+
+// ProviderInput is a provider the person configures. APIKey is used only
+// when KeepKey is false; an empty APIKey then deletes the stored key.
+type ProviderInput struct {
+	Preset  string `json:"preset"`
+	BaseURL string `json:"baseUrl"`
+	Model   string `json:"model"`
+	APIKey  string `json:"apiKey"`
+	KeepKey bool   `json:"keepKey"`
+}
+
+// Presets lists the kinds of server.
+func (p *Providers) Presets() []providers.Preset { return providers.Presets }
+
+// Detect lists the local servers (Ollama, LM Studio) running now.
+func (p *Providers) Detect() []providers.Preset {
+	ctx, cancel := callCtx()
+	defer cancel()
+	return providers.Detect(ctx)
+}
+
+// GetProvider returns the provider settings.
+func (p *Providers) GetProvider() (ProviderView, error) {
+	ctx, cancel := callCtx()
+	defer cancel()
+	s, err := p.store.Settings(ctx)
+	if err != nil {
+		return ProviderView{}, err
+	}
+	v := ProviderView{ProviderConfig: s.Provider, KeyStorage: string(p.secrets.Where()), KeyNote: p.secrets.Note(),
+		EnvOverride: p.resolver.Env.Set()}
+	if s.Provider.Preset != "" && s.Provider.Preset != providers.Demo {
+		key, err := p.secrets.Get(providers.KeyName(s.Provider.Preset))
+		if err != nil {
+			return v, chat.Errorf(chat.CodeInternal, "%v", err)
+		}
+		v.HasKey = key != ""
+	}
+	return v, nil
+}
+
+func (p *Providers) check(in ProviderInput) (providers.Preset, ProviderInput, error) {
+	in.Preset = strings.TrimSpace(in.Preset)
+	in.BaseURL = strings.TrimSpace(in.BaseURL)
+	in.Model = strings.TrimSpace(in.Model)
+	in.APIKey = strings.TrimSpace(in.APIKey)
+	preset, ok := providers.Find(in.Preset)
+	if !ok {
+		return preset, in, chat.Errorf(chat.CodeInvalid, "unknown provider %q", in.Preset)
+	}
+	if preset.ID == providers.Demo {
+		return preset, ProviderInput{Preset: providers.Demo}, nil
+	}
+	if in.BaseURL == "" {
+		in.BaseURL = preset.BaseURL
+	}
+	if err := providers.CheckBaseURL(in.BaseURL); err != nil {
+		return preset, in, chat.Errorf(chat.CodeInvalid, "%v", err)
+	}
+	return preset, in, nil
+}
+
+// endpoint is the input with the stored key when it keeps it.
+func (p *Providers) endpoint(in ProviderInput) (providers.Endpoint, error) {
+	key := in.APIKey
+	if in.KeepKey {
+		stored, err := p.secrets.Get(providers.KeyName(in.Preset))
+		if err != nil {
+			return providers.Endpoint{}, chat.Errorf(chat.CodeInternal, "%v", err)
+		}
+		key = stored
+	}
+	return providers.Endpoint{BaseURL: in.BaseURL, APIKey: key, Model: in.Model}, nil
+}
+
+// SaveProvider stores the provider: the key in the keyring (or the 0600
+// file), everything else in the settings.
+func (p *Providers) SaveProvider(in ProviderInput) (ProviderView, error) {
+	preset, in, err := p.check(in)
+	if err != nil {
+		return ProviderView{}, err
+	}
+	if preset.ID != providers.Demo && in.Model == "" {
+		return ProviderView{}, chat.Errorf(chat.CodeInvalid, "choose a model")
+	}
+	if preset.ID != providers.Demo && !in.KeepKey {
+		if err := p.secrets.Set(providers.KeyName(preset.ID), in.APIKey); err != nil {
+			return ProviderView{}, chat.Errorf(chat.CodeInternal, "%v", err)
+		}
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	s, err := p.store.Settings(ctx)
+	if err != nil {
+		return ProviderView{}, err
+	}
+	s.Provider = chat.ProviderConfig{Preset: preset.ID, BaseURL: in.BaseURL, Model: in.Model}
+	if err := p.store.SaveSettings(ctx, s); err != nil {
+		return ProviderView{}, err
+	}
+	return p.GetProvider()
+}
+
+// TestConnection tries the provider as given, without saving it.
+func (p *Providers) TestConnection(in ProviderInput) (providers.Verdict, error) {
+	preset, in, err := p.check(in)
+	if err != nil {
+		return providers.Verdict{Kind: providers.VerdictInvalid, Message: chat.ErrorMessage(err)}, nil
+	}
+	if preset.ID == providers.Demo {
+		in.BaseURL, in.Model = p.models.demoURL, demo.Model
+	}
+	ep, err := p.endpoint(in)
+	if err != nil {
+		return providers.Verdict{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	return providers.Test(ctx, nil, ep), nil
+}
+
+// ListModels lists the models of the provider as given.
+func (p *Providers) ListModels(in ProviderInput) ([]string, error) {
+	preset, in, err := p.check(in)
+	if err != nil {
+		return nil, err
+	}
+	if preset.ID == providers.Demo {
+		return []string{demo.Model}, nil
+	}
+	ep, err := p.endpoint(in)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	models, err := providers.ListModels(ctx, nil, ep)
+	if err != nil {
+		return nil, chat.Errorf(chat.CodeModel, "%v", err)
+	}
+	return models, nil
+}
+
+// CurrentModels lists the models of the provider in use (for the model
+// menu in the chat header).
+func (p *Providers) CurrentModels() ([]string, error) {
+	ctx, cancel := callCtx()
+	defer cancel()
+	c, err := p.models.choose(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	if c.Demo {
+		return []string{demo.Model}, nil
+	}
+	models, err := providers.ListModels(ctx, nil, c.Endpoint)
+	if err != nil {
+		return nil, chat.Errorf(chat.CodeModel, "%v", err)
+	}
+	return models, nil
+}

@@ -1,0 +1,130 @@
+package providers
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/secrets"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/zalando/go-keyring"
+)
+
+func modelServer(t *testing.T, key string, models ...string) string {
+	srv := compat.NewServer(nil)
+	srv.APIKey = key
+	srv.AllowNoAuth = key == ""
+	srv.Models = models
+	url, stop := srv.Start()
+	t.Cleanup(stop)
+	return url
+}
+
+func TestConnectionVerdicts(t *testing.T) {
+	ctx := context.Background()
+	url := modelServer(t, "good-key", "llama3.1", "qwen2.5")
+
+	v := Test(ctx, nil, Endpoint{BaseURL: url, APIKey: "good-key", Model: "qwen2.5"})
+	assert.True(t, v.OK)
+	assert.Equal(t, VerdictOK, v.Kind)
+	assert.Equal(t, 2, v.ModelCount)
+	assert.Equal(t, "Connected: 2 models available", v.Message)
+
+	v = Test(ctx, nil, Endpoint{BaseURL: url, APIKey: "bad-key-123456", Model: "qwen2.5"})
+	assert.Equal(t, VerdictWrongKey, v.Kind)
+	assert.Equal(t, "The server rejected the API key", v.Message)
+	assert.NotContains(t, v.Message, "bad-key-123456")
+
+	v = Test(ctx, nil, Endpoint{BaseURL: url, APIKey: "good-key", Model: "gpt-9"})
+	assert.Equal(t, VerdictModelNotFound, v.Kind)
+	assert.Contains(t, v.Message, `no model "gpt-9"`)
+	assert.Contains(t, v.Message, "llama3.1")
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	v = Test(ctx, nil, Endpoint{BaseURL: closed, Model: "x"})
+	assert.Equal(t, VerdictUnreachable, v.Kind)
+	assert.Contains(t, v.Message, "Could not reach "+closed)
+
+	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html>a router login page</html>"))
+	}))
+	defer html.Close()
+	v = Test(ctx, nil, Endpoint{BaseURL: html.URL, Model: "x"})
+	assert.Equal(t, VerdictNotCompatible, v.Kind)
+	assert.Contains(t, v.Message, "not like an OpenAI-compatible server")
+
+	notFound := httptest.NewServer(http.NotFoundHandler())
+	defer notFound.Close()
+	v = Test(ctx, nil, Endpoint{BaseURL: notFound.URL, Model: "x"})
+	assert.Equal(t, VerdictNotCompatible, v.Kind)
+	assert.Contains(t, v.Message, "ends in /v1")
+
+	v = Test(ctx, nil, Endpoint{BaseURL: "localhost:11434", Model: "x"})
+	assert.Equal(t, VerdictInvalid, v.Kind)
+}
+
+type memRing map[string]string
+
+func (m memRing) Set(s, u, p string) error { m[s+u] = p; return nil }
+func (m memRing) Get(s, u string) (string, error) {
+	if v, ok := m[s+u]; ok {
+		return v, nil
+	}
+	return "", keyring.ErrNotFound
+}
+func (m memRing) Delete(s, u string) error { delete(m, s+u); return nil }
+
+func TestResolveOrder(t *testing.T) {
+	ctx := context.Background()
+	settings := chat.DefaultSettings()
+	sec := secrets.Open(memRing{}, t.TempDir())
+	r := &Resolver{Settings: func(context.Context) (chat.Settings, error) { return settings, nil }, Secrets: sec}
+
+	c, err := r.Resolve(ctx, "")
+	require.NoError(t, err)
+	assert.True(t, c.Demo, "nothing configured: the demo")
+
+	settings.Provider = chat.ProviderConfig{Preset: OpenRouter, Model: "openai/gpt-4o"}
+	require.NoError(t, sec.Set(KeyName(OpenRouter), "or-key"))
+	c, err = r.Resolve(ctx, "")
+	require.NoError(t, err)
+	assert.Equal(t, Endpoint{BaseURL: "https://openrouter.ai/api/v1", APIKey: "or-key", Model: "openai/gpt-4o"}, c.Endpoint)
+	assert.Equal(t, FromSettings, c.Source)
+
+	c, err = r.Resolve(ctx, "anthropic/claude")
+	require.NoError(t, err)
+	assert.Equal(t, "anthropic/claude", c.Model, "the conversation's model wins")
+
+	settings.Provider = chat.ProviderConfig{Preset: Custom}
+	_, err = r.Resolve(ctx, "")
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
+
+	r.Env = Env{BaseURL: "http://127.0.0.1:9/v1", APIKey: "env-key", Model: "env-model"}
+	c, err = r.Resolve(ctx, "")
+	require.NoError(t, err)
+	assert.Equal(t, Endpoint{BaseURL: "http://127.0.0.1:9/v1", APIKey: "env-key", Model: "env-model"}, c.Endpoint)
+	assert.Equal(t, FromEnvironment, c.Source)
+}
+
+func TestDetectListsOnlyServersThatAnswer(t *testing.T) {
+	running := modelServer(t, "", "llama3.1")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	gone := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	found := detect(context.Background(), []Preset{
+		{ID: Ollama, BaseURL: running, Local: true},
+		{ID: LMStudio, BaseURL: gone, Local: true},
+	})
+	require.Len(t, found, 1)
+	assert.Equal(t, Ollama, found[0].ID)
+}

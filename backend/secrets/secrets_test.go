@@ -1,0 +1,77 @@
+package secrets
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/zalando/go-keyring"
+)
+
+type memRing map[string]string
+
+func (m memRing) Set(s, u, p string) error { m[s+u] = p; return nil }
+func (m memRing) Get(s, u string) (string, error) {
+	if v, ok := m[s+u]; ok {
+		return v, nil
+	}
+	return "", keyring.ErrNotFound
+}
+func (m memRing) Delete(s, u string) error { delete(m, s+u); return nil }
+
+type brokenRing struct{}
+
+var errNoBus = errors.New("no session bus")
+
+func (brokenRing) Set(string, string, string) error   { return errNoBus }
+func (brokenRing) Get(string, string) (string, error) { return "", errNoBus }
+func (brokenRing) Delete(string, string) error        { return errNoBus }
+
+func TestKeysGoToTheKeyringWhenThereIsOne(t *testing.T) {
+	ring := memRing{}
+	dir := t.TempDir()
+	s := Open(ring, dir)
+	assert.Equal(t, InKeyring, s.Where())
+	assert.Contains(t, s.Note(), "system keyring")
+	require.NoError(t, s.Set("provider:openai", "sk-secret-123"))
+	got, err := s.Get("provider:openai")
+	require.NoError(t, err)
+	assert.Equal(t, "sk-secret-123", got)
+	assert.Equal(t, "sk-secret-123", ring["Errandprovider:openai"])
+	assert.NoFileExists(t, filepath.Join(dir, "secrets.json"), "nothing on disk")
+	assert.Len(t, ring, 1, "the probe left nothing behind")
+
+	require.NoError(t, s.Set("provider:openai", ""))
+	got, err = s.Get("provider:openai")
+	require.NoError(t, err)
+	assert.Empty(t, got)
+}
+
+func TestWithoutAKeyringKeysGoToAPrivateFile(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(brokenRing{}, dir)
+	assert.Equal(t, InFile, s.Where())
+	assert.Contains(t, s.Note(), "readable only by you")
+	require.NoError(t, s.Set("provider:custom", "key-abc"))
+	require.NoError(t, s.Set("provider:openai", "key-def"))
+	fi, err := os.Stat(filepath.Join(dir, "secrets.json"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+
+	again := Open(brokenRing{}, dir)
+	got, err := again.Get("provider:custom")
+	require.NoError(t, err)
+	assert.Equal(t, "key-abc", got)
+	require.NoError(t, again.Delete("provider:custom"))
+	got, _ = again.Get("provider:custom")
+	assert.Empty(t, got)
+	got, _ = again.Get("provider:openai")
+	assert.Equal(t, "key-def", got)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets.json"), []byte("{broken"), 0o600))
+	_, err = again.Get("provider:openai")
+	assert.ErrorContains(t, err, "damaged")
+}

@@ -1,0 +1,77 @@
+// Stop ends a task mid-stream; the transcript stays valid for the next task.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Stack } from '../lib/harness.mjs';
+import { countWords, eventually, sendMessage, show, slowText, transcript, ui, waitForStatus } from '../lib/ui.mjs';
+
+const stack = new Stack('stop');
+before(() => stack.start());
+after(() => stack.stop());
+
+test('Stop mid-stream ends the task and the next task still runs', { timeout: 120_000 }, stack.test(async (page) => {
+  const u = ui(page);
+  await sendMessage(page, '[slow] tell a story');
+
+  // Some words have streamed in (the mock sends one every 50 ms, 400 in all).
+  await eventually(
+    async () => {
+      const n = countWords((await slowText(page)).text);
+      assert.ok(n >= 10, `${n} words so far`);
+    },
+    { what: 'ten streamed words' },
+  );
+  await u.stop.click();
+
+  await waitForStatus(page, 'Stopped');
+  let stopped;
+  await eventually(
+    async () => {
+      const items = await transcript(page);
+      const notices = items.filter((i) => i.kind === 'notice').map((i) => i.text.trim());
+      assert.deepEqual(notices, ['Stopped by user'], `transcript: ${show(items)}`);
+      assert.equal(items.filter((i) => i.kind === 'complete').length, 0, `no Task complete card: ${show(items)}`);
+      stopped = await slowText(page);
+      assert.equal(stopped.streaming, false, 'the streamed bubble is no longer marked as streaming');
+    },
+    { what: 'the stopped transcript' },
+  );
+  const n = countWords(stopped.text);
+  assert.ok(n >= 10 && n < 400, `stopped after ${n} of 400 words`);
+
+  // Nothing more arrives: the one fixed wait of the suite.
+  await sleep(1_000);
+  assert.equal((await slowText(page)).text, stopped.text, 'the streamed text changed after Stop');
+  await waitForStatus(page, 'Stopped', { timeout: 1 });
+
+  // The composer is ready again.
+  assert.equal(await u.send.isVisible(), true, 'Send is back');
+  assert.equal(await u.stop.count(), 0, 'Stop is gone');
+  assert.equal(await u.input.isEnabled(), true, 'the input is enabled');
+
+  // What was stored (partial text, the cancelled tool call's closing) is a
+  // valid history: the mock answers 400 to a malformed request.
+  await sendMessage(page, '[complete] again');
+  await waitForStatus(page, 'Completed');
+  await eventually(
+    async () => {
+      const items = (await transcript(page)).map(({ kind, text }) => ({ kind, text: text.trim() }));
+      const at = items.findIndex((i) => i.kind === 'user' && i.text === '[complete] again');
+      assert.ok(at > 0, `transcript: ${show(items)}`);
+      assert.deepEqual(
+        items.slice(at),
+        [
+          { kind: 'user', text: '[complete] again' },
+          { kind: 'agent', text: 'Working on it.' },
+          { kind: 'update', text: 'Halfway there' },
+          { kind: 'agent', text: 'All done.' },
+          { kind: 'complete', text: 'Finished the e2e task' },
+        ],
+        `transcript: ${show(items)}`,
+      );
+      // The stopped part is untouched above it.
+      assert.equal((await slowText(page)).text, stopped.text);
+    },
+    { what: 'the second task to complete' },
+  );
+}));

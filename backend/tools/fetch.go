@@ -69,6 +69,9 @@ func (t FetchURL) Run(ctx context.Context, _ Env, args json.RawMessage) (Result,
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxFetchBytes+1))
 	if err != nil {
+		if parent := context.Cause(ctx); errors.Is(parent, context.Canceled) {
+			return Result{}, parent
+		}
 		return errorResult("reading %s failed: %v", u, err)
 	}
 	truncated := len(body) > MaxFetchBytes
@@ -102,22 +105,41 @@ func HTMLText(doc string) string {
 	z := html.NewTokenizer(strings.NewReader(doc))
 	var b strings.Builder
 	skip := 0
+	// The head holds no readable text; it ends at </head>, or — since its
+	// end tag is optional — at the first tag that cannot be in it.
+	inHead := false
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
 			return tidy(b.String())
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, _ := z.TagName()
-			switch string(name) {
-			case "script", "style", "noscript", "template", "svg", "head":
-				skip++
+			tt := z.Token()
+			name := tt.Data
+			if name == "head" {
+				inHead = true
+				continue
+			}
+			if inHead && !headTags[name] {
+				inHead = false
+			}
+			switch name {
+			case "script", "style", "noscript", "template", "svg":
+				// A self-closing element has no end tag to stop skipping.
+				if tt.Type == html.StartTagToken {
+					skip++
+				}
+			case "td", "th":
+				b.WriteString(" \t")
 			case "br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "pre", "blockquote":
 				b.WriteByte('\n')
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
+			if string(name) == "head" {
+				inHead = false
+			}
 			switch string(name) {
-			case "script", "style", "noscript", "template", "svg", "head":
+			case "script", "style", "noscript", "template", "svg":
 				if skip > 0 {
 					skip--
 				}
@@ -125,12 +147,15 @@ func HTMLText(doc string) string {
 				b.WriteByte('\n')
 			}
 		case html.TextToken:
-			if skip == 0 {
+			if skip == 0 && !inHead {
 				b.Write(z.Text())
 			}
 		}
 	}
 }
+
+// headTags may appear in a document's head.
+var headTags = map[string]bool{"title": true, "meta": true, "link": true, "style": true, "script": true, "base": true, "noscript": true, "template": true}
 
 // tidy collapses runs of spaces and blank lines.
 func tidy(s string) string {

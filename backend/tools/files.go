@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -38,6 +39,20 @@ func Object(props map[string]any, required ...string) map[string]any {
 }
 
 func decode(args json.RawMessage, v any) error { return json.Unmarshal(args, v) }
+
+// splitLines splits text into lines that keep their "\n"; a last line
+// without one is marked, as diff does, so a missing final newline shows.
+func splitLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		return lines[:len(lines)-1]
+	}
+	lines[len(lines)-1] += "\n\\ No newline at end of file\n"
+	return lines
+}
 
 func needWorkspace(env Env) error {
 	if env.Workspace == nil {
@@ -84,8 +99,11 @@ func (ListFiles) Run(ctx context.Context, env Env, args json.RawMessage) (Result
 	if err != nil {
 		return errorResult("%v", err)
 	}
+	if fi, err := fs.Stat(fsys, dir); err == nil && !fi.IsDir() {
+		return errorResult("%q is a file, not a folder; use read_file", a.Path)
+	}
 	var b strings.Builder
-	n := 0
+	n, more := 0, false
 	err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -94,6 +112,7 @@ func (ListFiles) Run(ctx context.Context, env Env, args json.RawMessage) (Result
 			return nil
 		}
 		if n >= maxListEntries {
+			more = true
 			return fs.SkipAll
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
@@ -124,7 +143,7 @@ func (ListFiles) Run(ctx context.Context, env Env, args json.RawMessage) (Result
 	if n == 0 {
 		return Result{Content: "The folder is empty."}, nil
 	}
-	if n >= maxListEntries {
+	if more {
 		fmt.Fprintf(&b, "… stopped after %d entries\n", maxListEntries)
 	}
 	return Result{Content: b.String()}, nil
@@ -209,7 +228,7 @@ func (SearchText) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 		return errorResult("%v", err)
 	}
 	var b strings.Builder
-	n := 0
+	n, more := 0, false
 	walkErr := fs.WalkDir(fsys, start, func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -228,10 +247,12 @@ func (SearchText) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 		sc.Buffer(make([]byte, 64<<10), maxSearchFile)
 		for line := 1; sc.Scan(); line++ {
 			if match(sc.Text()) {
-				fmt.Fprintf(&b, "%s:%d: %s\n", path.Clean(p), line, truncateLine(sc.Text()))
-				if n++; n >= maxMatches {
+				if n >= maxMatches {
+					more = true
 					return fs.SkipAll
 				}
+				fmt.Fprintf(&b, "%s:%d: %s\n", path.Clean(p), line, truncateLine(sc.Text()))
+				n++
 			}
 		}
 		return nil
@@ -242,17 +263,22 @@ func (SearchText) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 	if n == 0 {
 		return Result{Content: "No matches."}, nil
 	}
-	if n >= maxMatches {
+	if more {
 		fmt.Fprintf(&b, "… stopped after %d matches\n", maxMatches)
 	}
 	return Result{Content: b.String()}, nil
 }
 
+// truncateLine cuts a long line at a character boundary near 300 bytes.
 func truncateLine(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "…"
+	if len(s) <= 300 {
+		return s
 	}
-	return s
+	cut := 300
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // WriteFile creates or replaces a file of the workspace.
@@ -309,10 +335,10 @@ func (t WriteFile) Run(_ context.Context, env Env, args json.RawMessage) (Result
 // currentText is a file's text, or "" when it does not exist yet.
 func currentText(w *Workspace, p string) (string, error) {
 	b, err := w.ReadFile(p, MaxReadBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
 	if err != nil {
-		if strings.Contains(err.Error(), "does not exist") {
-			return "", nil
-		}
 		return "", err
 	}
 	if !utf8.Valid(b) {
@@ -358,7 +384,7 @@ func (EditFile) plan(env Env, args json.RawMessage) (p, old, next string, err er
 		return
 	}
 	old = string(b)
-	switch n := strings.Count(old, a.OldText); n {
+	switch n := countOverlapping(old, a.OldText); n {
 	case 0:
 		err = fmt.Errorf("old_text was not found in %s", a.Path)
 	case 1:
@@ -389,13 +415,27 @@ func (t EditFile) Run(_ context.Context, env Env, args json.RawMessage) (Result,
 	return Result{Content: "Edited " + p + ".\n" + Diff(p, old, next)}, nil
 }
 
+// countOverlapping counts the places sub starts in s, overlapping ones too:
+// an edit must be unambiguous.
+func countOverlapping(s, sub string) int {
+	n := 0
+	for i := 0; ; {
+		j := strings.Index(s[i:], sub)
+		if j < 0 {
+			return n
+		}
+		n++
+		i += j + 1
+	}
+}
+
 // Diff is a unified diff of a file's old and new text.
 func Diff(name, old, next string) string {
 	if old == next {
 		return "(no change)"
 	}
 	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(old), B: difflib.SplitLines(next),
+		A: splitLines(old), B: splitLines(next),
 		FromFile: "a/" + name, ToFile: "b/" + name, Context: 3,
 	})
 	if err != nil {

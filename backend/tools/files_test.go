@@ -138,6 +138,13 @@ func TestListFilesNonRecursive(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, res.IsError)
 	assert.Equal(t, "a.txt (1 bytes)\nb.txt (3 bytes)\nemptydir/\nsub/\n", res.Content, "sorted, sizes, folders marked, not entered")
+
+	// The model may send no arguments at all: "" validates to {}.
+	args, err := builtinRegistry(t).Validate("list_files", "")
+	require.NoError(t, err)
+	res2, err := ListFiles{}.Run(context.Background(), env, args)
+	require.NoError(t, err)
+	assert.Equal(t, res, res2)
 }
 
 func TestListFilesRecursive(t *testing.T) {
@@ -209,8 +216,7 @@ func TestListFilesCancelled(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
-func TestBUGListFilesOnAFileSaysFolderIsEmpty(t *testing.T) {
-	skipBug(t, `files.go ListFiles.Run: list_files {"path":"a.txt"} where a.txt is a regular file answers "The folder is empty." (not an error): WalkDir visits only the root, which the callback skips. It should say that a.txt is a file (IsError, e.g. "\"a.txt\" is a file; use read_file") or list the file itself`)
+func TestRegressionListFilesOnAFileSaysFolderIsEmpty(t *testing.T) {
 	_, env := listFixture(t)
 	res, err := call(t, ListFiles{}, env, map[string]any{"path": "a.txt"})
 	require.NoError(t, err)
@@ -218,8 +224,7 @@ func TestBUGListFilesOnAFileSaysFolderIsEmpty(t *testing.T) {
 	assert.True(t, res.IsError || strings.Contains(res.Content, "a.txt"), res.Content)
 }
 
-func TestBUGListFilesExactlyAtCapSaysStopped(t *testing.T) {
-	skipBug(t, `files.go ListFiles.Run: a folder with exactly maxListEntries (500) entries is listed in full but still ends with "… stopped after 500 entries", claiming entries were left out. The note should only be added when an entry was actually skipped`)
+func TestRegressionListFilesExactlyAtCapSaysStopped(t *testing.T) {
 	w, env := newWorkspace(t)
 	for i := 0; i < maxListEntries; i++ {
 		put(t, w.Dir(), fmt.Sprintf("f%04d.txt", i), "x")
@@ -358,6 +363,20 @@ func TestSearchTextCap(t *testing.T) {
 	assert.Equal(t, fmt.Sprintf("… stopped after %d matches", maxMatches), lines[maxMatches])
 }
 
+func TestSearchTextCapAcrossFiles(t *testing.T) {
+	w, env := newWorkspace(t)
+	for i := 0; i < 3; i++ {
+		put(t, w.Dir(), fmt.Sprintf("f%d.txt", i), strings.Repeat("hit\n", maxMatches/2))
+	}
+	res, err := call(t, SearchText{}, env, map[string]any{"pattern": "hit"})
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(res.Content, "\n"), "\n")
+	require.Len(t, lines, maxMatches+1, "the cap counts matches over all files")
+	assert.Equal(t, fmt.Sprintf("f1.txt:%d: hit", maxMatches/2), lines[maxMatches-1])
+	assert.NotContains(t, res.Content, "f2.txt")
+	assert.Equal(t, fmt.Sprintf("… stopped after %d matches", maxMatches), lines[maxMatches])
+}
+
 func TestSearchTextCancelled(t *testing.T) {
 	_, env := searchFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -366,8 +385,7 @@ func TestSearchTextCancelled(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
-func TestBUGSearchTextExactlyAtCapSaysStopped(t *testing.T) {
-	skipBug(t, `files.go SearchText.Run: exactly maxMatches (200) matching lines are all returned, yet the result ends with "… stopped after 200 matches" (the walk is stopped as soon as n reaches 200, before knowing whether more exist). The note should only appear when a match was actually left out`)
+func TestRegressionSearchTextExactlyAtCapSaysStopped(t *testing.T) {
 	w, env := newWorkspace(t)
 	put(t, w.Dir(), "many.txt", strings.Repeat("hit\n", maxMatches))
 	res, err := call(t, SearchText{}, env, map[string]any{"pattern": "hit"})
@@ -375,8 +393,7 @@ func TestBUGSearchTextExactlyAtCapSaysStopped(t *testing.T) {
 	assert.Equal(t, maxMatches, strings.Count(res.Content, "\n"), "every match and no note; ends with %q", lastLine(res.Content))
 }
 
-func TestBUGSearchTextCutsLinesInsideACharacter(t *testing.T) {
-	skipBug(t, `files.go truncateLine: a matching line longer than 300 bytes is cut at byte 300 even inside a multi-byte UTF-8 character, so search_text returns invalid UTF-8 (e.g. "a" + 200×"€"). It should cut at a rune boundary`)
+func TestRegressionSearchTextCutsLinesInsideACharacter(t *testing.T) {
 	w, env := newWorkspace(t)
 	put(t, w.Dir(), "euro.txt", "a"+strings.Repeat("€", 200)+"\n")
 	res, err := call(t, SearchText{}, env, map[string]any{"pattern": "a€"})
@@ -470,8 +487,7 @@ func TestWriteFileRefusals(t *testing.T) {
 	assert.True(t, fi.IsDir())
 }
 
-func TestBUGWriteFilePreviewCallsAnExistingFileNew(t *testing.T) {
-	skipBug(t, `files.go currentText: any ReadFile error whose text contains "does not exist" is taken to mean the file is new. The error quotes the path, so for an existing file too large to read, named e.g. "does not exist.log", write_file's Preview shows a new-file diff (only + lines) and Run silently replaces the existing 256+ KiB file. currentText should test errors.Is(err, fs.ErrNotExist) (have Workspace.explain wrap it) instead of matching message text`)
+func TestRegressionWriteFilePreviewCallsAnExistingFileNew(t *testing.T) {
 	w, env := newWorkspace(t)
 	p := put(t, w.Dir(), "does not exist.log", strings.Repeat("old log line\n", MaxReadBytes/13+10))
 	d, err := preview(t, WriteFile{}, env, map[string]any{"path": "does not exist.log", "content": "new\n"})
@@ -574,8 +590,7 @@ func TestEditFileRefusesTooLargeFiles(t *testing.T) {
 	assert.Equal(t, big, contents(t, p))
 }
 
-func TestBUGEditFileOverlappingOccurrencesCountAsOne(t *testing.T) {
-	skipBug(t, `files.go EditFile.plan: occurrences are counted with strings.Count, which counts non-overlapping matches, so old_text "aa" in "aaa" (or "\n\n" in "x\n\n\ny") counts as 1 and the first position is silently replaced although old_text appears at two positions. It should refuse as ambiguous (e.g. check strings.Index of old_text again from i+1)`)
+func TestRegressionEditFileOverlappingOccurrencesCountAsOne(t *testing.T) {
 	w, env := newWorkspace(t)
 	p := put(t, w.Dir(), "f.txt", "x\n\n\ny\n")
 	res, err := call(t, EditFile{}, env, map[string]any{"path": "f.txt", "old_text": "\n\n", "new_text": "\n"})
@@ -639,8 +654,7 @@ func TestDiffAllAdded(t *testing.T) {
 	assert.NotRegexp(t, `(?m)^\+[^+]`, d)
 }
 
-func TestBUGDiffNewFileHasPhantomBlankLine(t *testing.T) {
-	skipBug(t, `files.go Diff: difflib.SplitLines appends an extra "\n" line to every text, so each diff carries a phantom blank line: a new file diffs as "@@ -1 +1,3 @@ +one +two ' '" (claiming the old file had one blank line, with a blank context line), and adding or removing a final newline shows up as a whole added/removed blank line. A new file should be "@@ -0,0 +1,2 @@" with only + lines (split with strings.SplitAfter and drop the empty last element)`)
+func TestRegressionDiffNewFileHasPhantomBlankLine(t *testing.T) {
 	d := Diff("f", "", "one\ntwo\n")
 	hunk := d[strings.Index(d, "@@"):]
 	lines := strings.Split(strings.TrimSuffix(hunk, "\n"), "\n")

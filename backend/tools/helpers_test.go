@@ -10,15 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// skipBug marks a test that shows a known bug. The test is skipped so the
-// suite stays green; run with TOOLS_SHOW_BUGS=1 to watch it fail.
-func skipBug(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("TOOLS_SHOW_BUGS") == "" {
-		t.Skip("BUG: " + what)
-	}
-}
-
 // builtinRegistry is the registry of the built-in tools, used to check that
 // every argument a test sends would have passed validation.
 func builtinRegistry(t *testing.T) *Registry {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -56,23 +58,45 @@ func (RunCommand) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
 	cmd := exec.CommandContext(runCtx, shell(), shellFlag(), a.Command)
 	cmd.Dir = env.Workspace.Dir()
-	out := &capBuffer{max: MaxCommandOutput}
-	cmd.Stdout, cmd.Stderr = out, out
-	ownProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
-	// Output pipes held open by a stray grandchild must not hang Wait.
-	cmd.WaitDelay = 2 * time.Second
-
-	start := time.Now()
-	err := cmd.Start()
+	// The output goes through a pipe of our own, not one exec copies: Wait
+	// then returns when the shell exits, even if a background child still
+	// holds the pipe — and that child is killed with the group right after.
+	pr, pw, err := os.Pipe()
 	if err != nil {
 		return errorResult("the command could not start: %v", err)
 	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	ownProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+
+	start := time.Now()
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		pr.Close()
+		return errorResult("the command could not start: %v", err)
+	}
+	out := &capBuffer{max: MaxCommandOutput}
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(out, pr)
+		close(copied)
+	}()
 	err = cmd.Wait()
 	// Whatever the command left running in its group goes with it.
 	_ = killProcessGroup(cmd)
+	select {
+	case <-copied:
+	case <-time.After(2 * time.Second):
+		// A process that left the group (setsid) still holds the pipe.
+	}
+	pr.Close()
+	<-copied
 	if ctx.Err() != nil {
 		return Result{}, ctx.Err()
 	}

@@ -50,19 +50,39 @@ func (w *Workspace) clean(p string) (string, error) {
 	if p == "" {
 		return ".", nil
 	}
-	if filepath.IsAbs(p) || path.IsAbs(p) || strings.HasPrefix(p, "~") {
+	if filepath.IsAbs(p) || path.IsAbs(p) || homeRelative(p) {
 		// An absolute path that points inside the workspace is accepted.
-		if rel, err := filepath.Rel(w.dir, p); err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+		if rel, err := filepath.Rel(w.dir, p); err == nil && !escapes(filepath.ToSlash(rel)) && !filepath.IsAbs(rel) {
 			return filepath.ToSlash(rel), nil
 		}
 		return "", fmt.Errorf("%q %w", p, errOutside)
 	}
 	c := path.Clean(filepath.ToSlash(p))
-	if c == ".." || strings.HasPrefix(c, "../") {
+	if escapes(c) {
 		return "", fmt.Errorf("%q %w", p, errOutside)
 	}
 	return c, nil
 }
+
+// homeRelative reports whether p is written like a path in a home folder
+// ("~", "~/x", "~user/x"); "~notes.txt" is just a file name.
+func homeRelative(p string) bool {
+	if !strings.HasPrefix(p, "~") {
+		return false
+	}
+	first, _, more := strings.Cut(filepath.ToSlash(p), "/")
+	return first == "~" || more
+}
+
+// escapes reports whether a cleaned relative path climbs out of its root.
+func escapes(rel string) bool { return rel == ".." || strings.HasPrefix(rel, "../") }
+
+// notExist is a missing file, told to the model; errors.Is finds
+// fs.ErrNotExist in it.
+type notExist struct{ path string }
+
+func (e notExist) Error() string        { return fmt.Sprintf("%q does not exist", e.path) }
+func (e notExist) Is(target error) bool { return target == fs.ErrNotExist }
 
 // explain rewrites an os.Root error for the model.
 func (w *Workspace) explain(p string, err error) error {
@@ -70,9 +90,9 @@ func (w *Workspace) explain(p string, err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%q does not exist", p)
+		return notExist{p}
 	case strings.Contains(err.Error(), "escapes from parent"):
-		return fmt.Errorf("%q %w (a symlink there leads outside)", p, errOutside)
+		return fmt.Errorf("%q %w (a symlink on the way leads outside, or to an absolute path)", p, errOutside)
 	case errors.Is(err, fs.ErrPermission):
 		return fmt.Errorf("%q: permission denied", p)
 	}

@@ -59,6 +59,7 @@ build: wails-cli
 build-dev:
 	go build -tags dev -o build/bin/errand-dev .
 	go build -o build/bin/mockmodel ./e2e/mockmodel
+	go build -o build/bin/e2e-seed ./e2e/seed
 
 vet:
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt needed:" $$bad; exit 1; fi

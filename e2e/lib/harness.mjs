@@ -159,6 +159,17 @@ class Proc {
     }
   }
 
+  /** Sends signal by PID (SIGKILL: a crash) and waits for the exit; SIGKILL if it outlives STOP_TIMEOUT. */
+  async kill(signal = 'SIGKILL') {
+    if (this.exitCode !== undefined) return;
+    this.lines.push(`[harness] sending ${signal}`);
+    if (!killPid(this.pid, signal)) return;
+    if (!(await withTimeout(this.exited, STOP_TIMEOUT))) {
+      killPid(this.pid, 'SIGKILL');
+      await this.exited;
+    }
+  }
+
   log() {
     return `--- ${this.name} (pid ${this.pid}, exit ${this.exitCode ?? 'running'}) ---\n${this.lines.join('\n')}\n`;
   }
@@ -320,6 +331,20 @@ export class Stack {
       await this.saveArtifacts('before', err);
       throw err;
     }
+  }
+
+  /**
+   * Ends the app's process with signal (SIGKILL by default: as if it
+   * crashed or the power went) and starts it again on the same data folder
+   * and model server, on a new port; then opens the page there. The old
+   * process stays in this.procs, so its output is in failure reports.
+   */
+  async restartApp({ signal = 'SIGKILL' } = {}) {
+    await this.app.proc.kill(signal);
+    this.app = await startApp({ dataDir: this.dataDir, baseURL: this.mock.baseURL });
+    this.procs.push(this.app.proc);
+    this.url = this.app.url;
+    await this.open();
   }
 
   #note(line) {

@@ -9,6 +9,15 @@
 //	[complete]  "Working on it." + send_update, then "All done." + task_complete
 //	[ask]       ask_user "Which color?" (Red/Blue), then "You chose X." + task_complete
 //	[slow]      400 words at 50 ms a word, then task_complete
+//	[later]     like [ask], but thinks for 2 s before it asks
+//	[xss]       text and a summary full of HTML, script and javascript: links, then task_complete
+//	[markdown]  a reply with a heading, lists, a table, code and a link, then task_complete
+//	[write]     write_file hello.txt "Hello from Errand" (needs approval), then "Result: <the tool's
+//	            result>" + task_complete, so a denial's reason shows in the reply
+//	[command]   run_command "ls -la && echo done" (needs approval), then "Result: <the tool's result>"
+//	            + task_complete
+//	[loop]      send_update "Update N" at steps 1 to 3, then task_complete at step 4
+//	[fail]      the first request for the prompt gets a 400 error; later ones "Recovered." + task_complete
 //	[chat]      "Echo: <prompt>", as is any request without tools
 //	(none)      "Done: <prompt>" + task_complete
 //

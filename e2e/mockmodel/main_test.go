@@ -298,3 +298,36 @@ func TestBinary(t *testing.T) {
 		t.Fatal("no exit after SIGTERM")
 	}
 }
+
+func TestUntrustedAndDelayedScripts(t *testing.T) {
+	url, stderr := start(t, "-log")
+
+	t.Run("xss", func(t *testing.T) {
+		res := newTask(t, url, "[xss] render this").turn(true)
+		assert.Contains(t, res.Text, `<img src=x onerror="window.__pwned=1">`)
+		assert.Contains(t, res.Text, `<script>window.__pwned=2</script>`)
+		assert.Contains(t, res.Text, `[javascript link](javascript:window.__pwned=3)`)
+		require.Len(t, res.ToolCalls, 1)
+		assert.Equal(t, "task_complete", res.ToolCalls[0].Name)
+	})
+
+	t.Run("markdown", func(t *testing.T) {
+		res := newTask(t, url, "[markdown] plan").turn(true)
+		assert.Contains(t, res.Text, "| City | Flights | Price |")
+		assertCall(t, res, "task_complete", `{"summary":"Formatted the **plan**"}`)
+	})
+
+	t.Run("later", func(t *testing.T) {
+		k := newTask(t, url, "[later] pick one")
+		t0 := time.Now()
+		res := k.turn(true)
+		assert.GreaterOrEqual(t, time.Since(t0), laterDelay)
+		assertCall(t, res, "ask_user", `{"question":"Which color?","choices":["Red","Blue"]}`)
+		k.result("Red")
+		res = k.turn(true)
+		assert.Equal(t, "You chose Red.", res.Text)
+		assertCall(t, res, "task_complete", `{"summary":"Color chosen: Red"}`)
+	})
+
+	assert.Empty(t, stderr.String(), "no request was refused")
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -14,7 +15,43 @@ const (
 	nudgePrefix = "(automatic)"
 	slowWords   = 400
 	slowDelay   = 50 * time.Millisecond
+	// laterDelay is how long [later] thinks before it asks: time for a
+	// test to open another conversation first.
+	laterDelay = 2 * time.Second
+	// What [write] writes.
+	writePath    = "hello.txt"
+	writeContent = "Hello from Errand"
+	// [loop] sends this many updates (one a step), then completes.
+	loopUpdates = 3
+	// What [command] runs.
+	commandLine = "ls -la && echo done"
+	// What [fail] answers the first time.
+	failMessage = "The mock model refuses the first request of this prompt"
 )
+
+// xssText is model output that would run script if it were rendered as
+// HTML or its links were followed: every payload sets window.__pwned.
+const xssText = "Here is <img src=x onerror=\"window.__pwned=1\"> an image.\n\n" +
+	"<script>window.__pwned=2</script>\n\n" +
+	"A [javascript link](javascript:window.__pwned=3), " +
+	"a <a href=\"javascript:window.__pwned=4\">raw link</a>, " +
+	"an autolink <javascript:window.__pwned=5>, " +
+	"a [data link](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX19wd25lZD02PC9zY3JpcHQ+), " +
+	"an image ![pic](javascript:window.__pwned=7) " +
+	"and a [safe link](https://example.com/docs).\n\n" +
+	"<iframe src=\"javascript:window.__pwned=8\"></iframe>\n\n" +
+	"<svg onload=\"window.__pwned=9\"></svg>\n\n" +
+	"| a | b |\n|---|---|\n| <b onmouseover=\"window.__pwned=10\">cell</b> | `code` |\n\n" +
+	"```js\nwindow.__pwned = 11; // only text\n```"
+
+// markdownText shows what replies can format.
+const markdownText = "## Plan\n\n" +
+	"Here is what I found, in **three** parts:\n\n" +
+	"1. Compare the *options*\n2. Pick one\n3. Book it\n\n" +
+	"| City | Flights | Price |\n|:--|--:|--:|\n| Lisbon | 4 | €120 |\n| Porto | 2 | €95 |\n\n" +
+	"```go\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n```\n\n" +
+	"- [x] searched\n- [ ] booked\n\n" +
+	"> Prices change daily. See [the site](https://example.com)."
 
 // script answers one request; see the package documentation.
 func script(req *compat.Request) compat.Reply {
@@ -47,6 +84,48 @@ func script(req *compat.Request) compat.Reply {
 			return call("", "ask_user", map[string]any{"question": "Which color?", "choices": []string{"Red", "Blue"}})
 		}
 		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[xss]"):
+		return call(xssText, "task_complete", map[string]any{
+			"summary": "Done <img src=x onerror=\"window.__pwned=12\"> [x](javascript:window.__pwned=13)",
+		})
+	case strings.Contains(prompt, "[markdown]"):
+		return call(markdownText, "task_complete", map[string]any{"summary": "Formatted the **plan**"})
+	case strings.Contains(prompt, "[later]"):
+		if answer, ok := askAnswer(tail); ok {
+			return call("You chose "+answer+".", "task_complete", map[string]any{"summary": "Color chosen: " + answer})
+		}
+		if replied == 0 {
+			time.Sleep(laterDelay)
+			return call("", "ask_user", map[string]any{"question": "Which color?", "choices": []string{"Red", "Blue"}})
+		}
+		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[fail]"):
+		if failOnce(prompt) {
+			return compat.Reply{Status: 400, ErrorMessage: failMessage}
+		}
+		return call("Recovered.", "task_complete", map[string]any{"summary": "Finished after a retry"})
+	case strings.Contains(prompt, "[write]"):
+		if result, ok := toolResult(tail, "write_file"); ok {
+			return call("Result: "+result, "task_complete", map[string]any{"summary": "Finished the write task"})
+		}
+		if replied == 0 {
+			return call("I will write the file.", "write_file", map[string]any{"path": writePath, "content": writeContent})
+		}
+		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[command]"):
+		if result, ok := toolResult(tail, "run_command"); ok {
+			return call("Result: "+result, "task_complete", map[string]any{"summary": "Finished the command task"})
+		}
+		if replied == 0 {
+			return call("I will run a command.", "run_command", map[string]any{"command": commandLine})
+		}
+		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[loop]"):
+		if replied < loopUpdates {
+			n := replied + 1
+			return call(fmt.Sprintf("Step %d.", n), "send_update", map[string]any{"message": fmt.Sprintf("Update %d", n)})
+		}
+		return call("Looped.", "task_complete", map[string]any{"summary": fmt.Sprintf("Finished after %d updates", loopUpdates)})
 	case strings.Contains(prompt, "[slow]"):
 		words := make([]string, slowWords)
 		for i := range words {
@@ -77,6 +156,32 @@ func promptIndex(msgs []compat.Message) int {
 		}
 	}
 	return last
+}
+
+// failed remembers the [fail] prompts already refused once.
+var failed sync.Map
+
+// failOnce reports whether this is the first request for prompt.
+func failOnce(prompt string) bool {
+	_, seen := failed.LoadOrStore(prompt, true)
+	return !seen
+}
+
+// toolResult returns the result of the last call of tool in msgs.
+func toolResult(msgs []compat.Message, tool string) (string, bool) {
+	calls := map[string]bool{}
+	result, ok := "", false
+	for _, m := range msgs {
+		for _, tc := range m.ToolCalls {
+			if tc.Function.Name == tool {
+				calls[tc.ID] = true
+			}
+		}
+		if m.Role == "tool" && calls[m.ToolCallID] {
+			result, ok = m.Text(), true
+		}
+	}
+	return result, ok
 }
 
 // askAnswer returns the result of the last ask_user call in msgs.

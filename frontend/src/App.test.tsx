@@ -100,7 +100,7 @@ describe('App', () => {
       emit().onTaskMessage({ conversationId: 'b', taskId: 'tb', message: message('m1', 'b', { content: 'first', createdAt: '2026-01-03T00:00:00Z' }) });
       emit().onTaskMessage({ conversationId: 'b', taskId: 'tb', message: message('m2', 'b', { content: 'second' }) });
     });
-    const rowB = screen.getByRole('button', { name: /Beta/ });
+    const rowB = screen.getByRole('button', { name: /^Beta/ });
     expect(within(rowB).getByText('Working')).toBeInTheDocument();
     expect(rowB).toHaveTextContent('2 unread');
     // Activity moved Beta to the top.
@@ -121,7 +121,7 @@ describe('App', () => {
     );
     await user.click(rowB);
     expect(await screen.findByText('second')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: /Beta/ })).not.toHaveTextContent('unread');
+    expect(screen.getByRole('button', { name: /^Beta/ })).not.toHaveTextContent('unread');
     expect(screen.getByRole('status')).toHaveTextContent('Waiting for your answer');
     expect(screen.getByRole('button', { name: 'Reply' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveAttribute('placeholder', 'Sure?');
@@ -154,7 +154,7 @@ describe('App', () => {
     await user.type(input, 'Trip to Rome{Enter}');
     expect(api.renameConversation).toHaveBeenCalledWith('a', 'Trip to Rome');
     expect(await screen.findByRole('heading', { name: 'Trip to Rome' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: /Trip to Rome/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Trip to Rome/ })).toBeInTheDocument();
   });
 
   it('a task started from the composer shows progress, then the stop notice', async () => {
@@ -171,8 +171,8 @@ describe('App', () => {
       emit().onTaskUpdate(task('t', 'a', { status: 'tool_executing', stepCount: 1, currentTool: 'web_search' }));
     });
     expect(screen.getByText('Research flights')).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('Running web_search… (step 1)');
-    expect(screen.getByRole('button', { name: /Conversation a/ })).toContainElement(screen.getByText('Working'));
+    expect(screen.getByRole('status')).toHaveTextContent('Running web_search…Step 1');
+    expect(screen.getByRole('button', { name: /^Conversation a/ })).toContainElement(screen.getByText('Working'));
 
     vi.mocked(api.stopTask).mockResolvedValue({ stopped: true, task: task('t', 'a', { status: 'cancelled' }), message: '' });
     await user.click(screen.getByRole('button', { name: 'Stop' }));

@@ -3,6 +3,8 @@ import { ErrorBoundary } from './components/ErrorBoundary';
 import { Notices } from './components/Notices';
 import { ChatView } from './features/chat/ChatView';
 import { Sidebar } from './features/conversations/Sidebar';
+import { ReadOnlyBanner, UnavailableScreen } from './features/health/HealthScreens';
+import { useAppShortcuts } from './features/shortcuts/useAppShortcuts';
 import { initApp } from './stores/actions';
 import { useAppStore } from './stores/app';
 import { useConversationsStore } from './stores/conversations';
@@ -30,17 +32,28 @@ function MainPane() {
 }
 
 export function App() {
+  useAppShortcuts();
   useEffect(() => {
     const stop = startSync();
     void initApp();
     return stop;
   }, []);
+  const health = useAppStore((s) => s.health);
+
+  if (health && !health.ready) {
+    return (
+      <ErrorBoundary>
+        <UnavailableScreen health={health} />
+      </ErrorBoundary>
+    );
+  }
 
   return (
     <ErrorBoundary>
       <div className="app">
         <Sidebar />
         <main className="main">
+          <ReadOnlyBanner />
           <ErrorBoundary>
             <MainPane />
           </ErrorBoundary>

@@ -59,6 +59,17 @@ export function toApiError(err: unknown): ApiError {
     return new ApiError('internal', s || defaultMessage('internal'));
   }
   if (err instanceof Error) {
+    // The Wails runtime rejects with `new Error(value)`: a JSON string of
+    // {code, message} survives that as the message.
+    const m = err.message.trim();
+    if (m.startsWith('{')) {
+      try {
+        const parsed = fromObject(JSON.parse(m));
+        if (parsed) return parsed;
+      } catch {
+        // not JSON: fall through
+      }
+    }
     return new ApiError('internal', err.message || defaultMessage('internal'));
   }
   return new ApiError('internal', defaultMessage('internal'));

@@ -2,19 +2,23 @@
 // else imports from here and gets typed results and ApiError rejections.
 import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
 import * as Convs from '../../wailsjs/go/app/Conversations';
+import * as HealthSvc from '../../wailsjs/go/app/Health';
+import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import { ApiError, toApiError } from './errors';
 import type {
   Conversation,
   ConversationSummary,
   ConversationView,
+  HealthStatus,
   ModelInfo,
+  Settings,
   StopResult,
   Task,
 } from './types';
 
 export { ApiError, toApiError } from './errors';
 export type * from './types';
-export { isBusy, isTerminal, TERMINAL_STATUSES } from './types';
+export { isBusy, isTerminal, needsPerson, RISKS, TERMINAL_STATUSES } from './types';
 
 function bridgeReady(): boolean {
   const w = globalThis as { go?: { app?: unknown } };
@@ -57,6 +61,36 @@ export function getTask(taskId: string): Promise<Task> {
   return call(() => Runner.GetTask(taskId));
 }
 
+/** Lets the tool call waiting for approval run; forTask approves that tool for the rest of the task. */
+export function approveTool(taskId: string, callId: string, forTask: boolean): Promise<void> {
+  return call(() => Runner.ApproveTool(taskId, callId, forTask));
+}
+
+/** Refuses the tool call waiting for approval; the reason (may be '') goes to the model. */
+export function denyTool(taskId: string, callId: string, reason: string): Promise<void> {
+  return call(() => Runner.DenyTool(taskId, callId, reason));
+}
+
+/** Lets a paused task go on, raising the limit it reached. */
+export function continueTask(taskId: string): Promise<void> {
+  return call(() => Runner.ContinueTask(taskId));
+}
+
+/** Resumes a failed task from its last completed step. */
+export function retryTask(taskId: string): Promise<Task> {
+  return call(() => Runner.RetryTask(taskId));
+}
+
+/** Continues a task interrupted when Errand closed. */
+export function resumeTask(taskId: string): Promise<Task> {
+  return call(() => Runner.ResumeTask(taskId));
+}
+
+/** Ends a task interrupted when Errand closed. */
+export function dismissTask(taskId: string): Promise<Task> {
+  return call(() => Runner.DismissTask(taskId));
+}
+
 // ---- Conversations ----
 
 export function createConversation(): Promise<Conversation> {
@@ -88,4 +122,44 @@ export function deleteConversation(id: string): Promise<void> {
 
 export function modelInfo(): Promise<ModelInfo> {
   return call(() => Convs.ModelInfo());
+}
+
+/** The folder the conversation's tools work in (its own, or the default one). */
+export function workspaceDir(id: string): Promise<string> {
+  return call(() => Convs.WorkspaceDir(id));
+}
+
+/** Makes dir the conversation's workspace folder; '' returns to the default one. */
+export function setWorkspace(id: string, dir: string): Promise<Conversation> {
+  return call(() => Convs.SetWorkspace(id, dir));
+}
+
+/** Asks for a folder with the native picker; cancelling returns the conversation unchanged. */
+export function chooseWorkspace(id: string): Promise<Conversation> {
+  return call(() => Convs.ChooseWorkspace(id));
+}
+
+// ---- Settings ----
+
+export async function getSettings(): Promise<Settings> {
+  return normalizeSettings(await call<Settings>(() => SettingsSvc.GetSettings()));
+}
+
+/** Validates (in Go) and stores the settings; resolves with what was stored. */
+export async function saveSettings(settings: Settings): Promise<Settings> {
+  // The generated binding wants its class; the JSON is the same.
+  const arg = settings as unknown as Parameters<typeof SettingsSvc.SaveSettings>[0];
+  return normalizeSettings(await call<Settings>(() => SettingsSvc.SaveSettings(arg)));
+}
+
+function normalizeSettings(s: Settings): Settings {
+  // Go encodes nil maps as null.
+  return { ...s, autoApprove: s.autoApprove ?? {}, prices: s.prices ?? {} };
+}
+
+// ---- Health ----
+
+/** Whether Errand can work. Asked first: when it is not ready, nothing else is bound. */
+export function healthStatus(): Promise<HealthStatus> {
+  return call(() => HealthSvc.Status());
 }

@@ -11,6 +11,8 @@ export interface Conversation {
   titleSet: boolean;
   /** Remembered per conversation: true routes messages to the agent loop. */
   agentMode: boolean;
+  /** The folder the agent's file and shell tools work in; '' means the default one. */
+  workspace?: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -41,6 +43,9 @@ export interface Message {
   isError?: boolean;
   step?: number;
   streaming?: boolean;
+  /** The model call's usage and cost, on the assistant message of each step. */
+  usage?: Usage;
+  costUsd?: number;
   seq: number;
   rev: number;
   createdAt: Timestamp;
@@ -51,6 +56,12 @@ export type TaskStatus =
   | 'thinking'
   | 'tool_executing'
   | 'waiting_user'
+  /** A tool that writes or is destructive waits for the person's approval. */
+  | 'waiting_approval'
+  /** A limit (steps, time, spend) was reached, or the agent repeated itself. */
+  | 'paused'
+  /** Errand closed while the task was working; it holds its conversation until resumed or dismissed. */
+  | 'interrupted'
   | 'completed'
   | 'cancelled'
   | 'error';
@@ -76,9 +87,80 @@ export interface Task {
   pendingChoices?: string[];
   errorMessage?: string;
   currentTool?: string;
+  /** The tool call that is running. */
+  currentCallId?: string;
   usage: Usage;
   model: string;
   summary?: string;
+  /** The tool call waiting for the person's decision (status waiting_approval). */
+  pendingApproval?: Approval;
+  /** Which limit paused the task (status paused); pendingQuestion asks whether to go on. */
+  pauseReason?: PauseReason | string;
+  // Go always sends the next three; optional so that partial data type-checks.
+  /** This task's own limits, raised each time the person lets it continue. */
+  limits?: Limits;
+  /** Spend so far in US dollars, from usage and the price table. */
+  costUsd?: number;
+  /** Time spent working (not waiting for the person), in ms; the time limit counts it. */
+  activeMs?: number;
+  /** +1 with every stored change: a higher rev is newer (absent from old data). */
+  rev?: number;
+}
+
+/** What a tool can do: set by the tool, never by the model. */
+export type Risk = 'read_only' | 'writes' | 'destructive';
+
+export const RISKS: readonly Risk[] = ['read_only', 'writes', 'destructive'];
+
+export type PauseReason = 'steps' | 'time' | 'cost' | 'repeat';
+
+/** A tool call shown to the person before it runs. */
+export interface Approval {
+  callId: string;
+  tool: string;
+  risk: Risk | string;
+  /** Pretty-printed JSON arguments. */
+  arguments: string;
+  /** What the call would change, as a unified diff, when the tool can tell. */
+  preview?: string;
+}
+
+export interface Limits {
+  maxSteps: number;
+  maxMinutes: number;
+  maxCostUsd: number;
+}
+
+/** US dollars per million tokens. */
+export interface Price {
+  inputPerMTok: number;
+  outputPerMTok: number;
+}
+
+/**
+ * The agent's settings (chat.Settings). Go may send more fields than these
+ * (other issues add them); whoever saves must send back what it loaded.
+ */
+export interface Settings {
+  /** Risks ("read_only", "writes", "destructive") that run without asking. */
+  autoApprove: Partial<Record<Risk, boolean>>;
+  /** Defaults for new tasks. */
+  limits: Limits;
+  /** A pause between two model calls, in ms. */
+  stepDelayMs: number;
+  /** Prices by model name. */
+  prices: Record<string, Price>;
+  [extra: string]: unknown;
+}
+
+/** Health.Status: whether Errand can work, asked before anything else. */
+export interface HealthStatus {
+  /** False when Errand could not start; message says why. */
+  ready: boolean;
+  /** The database can be read but not written. */
+  readOnly: boolean;
+  message?: string;
+  dataDir: string;
 }
 
 export interface StopResult {
@@ -92,6 +174,9 @@ export interface ConversationView {
   messages: Message[];
   tasks: Task[];
   activeTask?: Task;
+  /** The conversation's tasks added up. */
+  usage?: Usage;
+  costUsd?: number;
 }
 
 export interface ModelInfo {
@@ -130,4 +215,9 @@ export function isTerminal(status: TaskStatus): boolean {
 /** The agent is working and the user can only stop it. */
 export function isBusy(status: TaskStatus): boolean {
   return status === 'running' || status === 'thinking' || status === 'tool_executing';
+}
+
+/** The task waits for the person: an answer, an approval, a decision to go on, or a resume. */
+export function needsPerson(status: TaskStatus | undefined): boolean {
+  return status === 'waiting_user' || status === 'waiting_approval' || status === 'paused' || status === 'interrupted';
 }

@@ -41,9 +41,28 @@ export function initApp(): Promise<void> {
   return initInFlight;
 }
 
+/**
+ * Health.Status comes first: when Errand could not start (its data cannot
+ * be opened, another Errand uses it) nothing else is bound, so nothing else
+ * is asked. If the call itself fails, startup goes on and reports what fails.
+ */
+async function checkHealth(): Promise<boolean> {
+  try {
+    const health = await Promise.resolve().then(() => api.healthStatus());
+    useAppStore.getState().setHealth(health ?? null);
+    return !health || health.ready !== false;
+  } catch {
+    return true;
+  }
+}
+
 async function runInit(): Promise<void> {
   const app = useAppStore.getState();
   app.setStartup('loading');
+  if (!(await checkHealth())) {
+    useAppStore.getState().setStartup('unavailable');
+    return;
+  }
   const info = api.modelInfo().then(
     (mi) => useAppStore.getState().setModelInfo(mi),
     (err) => reportError(err, 'Could not read the model settings'),

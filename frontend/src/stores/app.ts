@@ -1,11 +1,17 @@
 import { create } from 'zustand';
-import type { ModelInfo } from '../api/types';
+import type { HealthStatus, ModelInfo } from '../api/types';
 
 export interface AppStore {
   modelInfo: ModelInfo | null;
-  /** 'loading' until the first ListConversations answer; 'failed' if it failed. */
-  startup: 'loading' | 'ready' | 'failed';
+  /**
+   * 'loading' until the first ListConversations answer; 'failed' if it
+   * failed; 'unavailable' when Health.Status said Errand cannot work.
+   */
+  startup: 'loading' | 'ready' | 'failed' | 'unavailable';
+  /** Health.Status, asked first at startup; null until it answered (or if it could not). */
+  health: HealthStatus | null;
   setModelInfo: (info: ModelInfo | null) => void;
+  setHealth: (h: HealthStatus | null) => void;
   setStartup: (s: AppStore['startup']) => void;
   reset: () => void;
 }
@@ -13,7 +19,9 @@ export interface AppStore {
 export const useAppStore = create<AppStore>()((set) => ({
   modelInfo: null,
   startup: 'loading',
+  health: null,
   setModelInfo: (modelInfo) => set({ modelInfo }),
+  setHealth: (health) => set({ health }),
   setStartup: (startup) => set({ startup }),
-  reset: () => set({ modelInfo: null, startup: 'loading' }),
+  reset: () => set({ modelInfo: null, startup: 'loading', health: null }),
 }));

@@ -53,6 +53,7 @@ export function upsertConversation(state: ConversationsState, c: Conversation | 
     title: c.title ?? '',
     titleSet: !!c.titleSet,
     agentMode: c.agentMode ?? true,
+    workspace: c.workspace ?? prev?.workspace,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     messageCount: 'messageCount' in c && typeof c.messageCount === 'number' ? c.messageCount : prev?.messageCount,

@@ -66,10 +66,36 @@ export function upsertMessage(state: ConversationMessages, msg: Message): Conver
   return { ...state, ids, byId };
 }
 
+/**
+ * Upserts many messages at once (a LoadConversation snapshot) with the
+ * same rules as upsertMessage, in O(n log n): one copy of byId and one
+ * stable sort, rather than a copy per message, so that opening a
+ * conversation of 10,000 messages stays quick.
+ */
 export function upsertMessages(state: ConversationMessages, msgs: readonly Message[]): ConversationMessages {
-  let s = state;
-  for (const m of msgs) s = upsertMessage(s, m);
-  return s;
+  if (msgs.length <= 1) return msgs[0] ? upsertMessage(state, msgs[0]) : state;
+  let byId: Record<string, StoredMessage> | null = null;
+  const added: string[] = [];
+  let moved = false;
+  for (const msg of msgs) {
+    const existing = (byId ?? state.byId)[msg.id];
+    if (existing && existing.rev >= msg.rev) continue;
+    if (!byId) byId = { ...state.byId };
+    const next = store(msg);
+    byId[msg.id] = next;
+    if (!existing) added.push(msg.id);
+    else if (existing.seq !== next.seq) moved = true;
+  }
+  if (!byId) return state;
+  let ids = state.ids;
+  if (added.length > 0 || moved) {
+    const all = added.length > 0 ? [...state.ids, ...added] : [...state.ids];
+    const final = byId;
+    // Array.prototype.sort is stable: equal seqs keep existing-before-new.
+    all.sort((a, b) => (final[a]?.seq ?? 0) - (final[b]?.seq ?? 0));
+    ids = all;
+  }
+  return { ...state, ids, byId };
 }
 
 export type DeltaOutcome = 'applied' | 'ignored' | 'mismatch';

@@ -3,12 +3,14 @@
 // never loaded only get their sidebar state (activity, unread, active task).
 import * as api from '../api';
 import type { Conversation, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
+import { isTerminal, needsPerson } from '../api/types';
 import { subscribeAll, type Unsubscribe } from '../events';
 import { useConversationsStore } from './conversations';
 import { useMessagesStore } from './messages';
 import { reportError } from './notices';
 import { useTasksStore } from './tasks';
 import type { TaskSource } from './tasksReducer';
+import { useUsageStore } from './usage';
 
 /** Reloads of one conversation are at least this far apart (ms). */
 export const RELOAD_INTERVAL_MS = 400;
@@ -31,12 +33,12 @@ function tracker(id: string): LoadTracker {
   return t;
 }
 
-/** Recomputes the needs-input flag from the conversation's active task. */
+/** Recomputes the needs-input flag from the conversation's active task (an answer, an approval, a paused limit, a resume). */
 function refreshNeedsInput(conversationId: string): void {
   const tasks = useTasksStore.getState();
   const activeId = tasks.activeByConversation[conversationId];
   const active = activeId ? tasks.byId[activeId] : undefined;
-  useConversationsStore.getState().setNeedsInput(conversationId, active?.status === 'waiting_user');
+  useConversationsStore.getState().setNeedsInput(conversationId, needsPerson(active?.status));
 }
 
 export function applyTask(task: Task, source: TaskSource): void {
@@ -75,6 +77,7 @@ export function loadConversation(id: string): Promise<void> {
       const tasks = [...(view.tasks ?? [])];
       if (view.activeTask) tasks.push(view.activeTask);
       applyTasks(tasks, 'snapshot');
+      useUsageStore.getState().setBaseline(id, view);
       const { stale } = useMessagesStore.getState().finishLoad(id, view.messages ?? []);
       if (stale) t.again = true;
     } catch (err) {
@@ -121,13 +124,35 @@ export function forgetConversation(id: string): void {
   trackers.delete(id);
   useMessagesStore.getState().remove(id);
   useTasksStore.getState().removeConversation(id);
+  useUsageStore.getState().remove(id);
   useConversationsStore.getState().remove(id);
 }
 
 // ---- event handlers ----
 
+/** How long after a task ends its messages may still be catching up (ms). */
+export const SETTLE_MS = 1500;
+
+/**
+ * Events and stored state must agree: once a task has ended, none of its
+ * messages can still be streaming. If one still is here after a moment
+ * (an event was lost), the conversation is reloaded from Go.
+ */
+function checkSettled(task: Task): void {
+  setTimeout(() => {
+    const conv = useMessagesStore.getState().byConversation[task.conversationId];
+    if (!conv?.loaded) return;
+    const open = conv.ids.some((id) => {
+      const m = conv.byId[id];
+      return m?.taskId === task.id && m.streaming;
+    });
+    if (open) requestReload(task.conversationId);
+  }, SETTLE_MS);
+}
+
 export function handleTaskUpdate(task: Task): void {
   applyTask(task, 'event');
+  if (isTerminal(task.status)) checkSettled(task);
 }
 
 export function handleTaskMessage(ev: TaskMessageEvent): void {

@@ -7,11 +7,18 @@ export interface TasksStore extends TasksState {
   apply: (task: Task, source?: TaskSource) => void;
   applyMany: (tasks: readonly Task[], source: TaskSource) => void;
   removeConversation: (conversationId: string) => void;
+  allowRevive: (taskId: string) => void;
+  forbidRevive: (taskId: string) => void;
   reset: () => void;
 }
 
 function pick(s: TasksStore): TasksState {
-  return { byId: s.byId, activeByConversation: s.activeByConversation, latestByConversation: s.latestByConversation };
+  return {
+    byId: s.byId,
+    activeByConversation: s.activeByConversation,
+    latestByConversation: s.latestByConversation,
+    revivable: s.revivable,
+  };
 }
 
 export const useTasksStore = create<TasksStore>()((set) => ({
@@ -19,6 +26,8 @@ export const useTasksStore = create<TasksStore>()((set) => ({
   apply: (task, source = 'event') => set((s) => R.applyTask(pick(s), task, source)),
   applyMany: (tasks, source) => set((s) => R.applyTasks(pick(s), tasks, source)),
   removeConversation: (id) => set((s) => R.removeConversationTasks(pick(s), id)),
+  allowRevive: (id) => set((s) => R.allowRevive(pick(s), id)),
+  forbidRevive: (id) => set((s) => R.forbidRevive(pick(s), id)),
   reset: () => set(R.emptyTasksState()),
 }));
 

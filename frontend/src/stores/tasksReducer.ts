@@ -9,10 +9,29 @@ export interface TasksState {
   activeByConversation: Record<string, string>;
   /** The conversation's most recently started task (active or not). */
   latestByConversation: Record<string, string>;
+  /**
+   * Ended tasks the person asked to bring back (Retry): the next active
+   * state of such a task is taken, once. Without it an ended task never
+   * comes back, so a late update cannot revive it.
+   */
+  revivable: Record<string, true>;
 }
 
 export function emptyTasksState(): TasksState {
-  return { byId: {}, activeByConversation: {}, latestByConversation: {} };
+  return { byId: {}, activeByConversation: {}, latestByConversation: {}, revivable: {} };
+}
+
+/** Lets the next active state of an ended task revive it (see TasksState.revivable). */
+export function allowRevive(state: TasksState, taskId: string): TasksState {
+  if (state.revivable?.[taskId]) return state;
+  return { ...state, revivable: { ...state.revivable, [taskId]: true } };
+}
+
+export function forbidRevive(state: TasksState, taskId: string): TasksState {
+  if (!state.revivable?.[taskId]) return state;
+  const revivable = { ...state.revivable };
+  delete revivable[taskId];
+  return { ...state, revivable };
 }
 
 /**
@@ -24,11 +43,25 @@ export function emptyTasksState(): TasksState {
  */
 export type TaskSource = 'event' | 'snapshot';
 
+/** Go's revision of a task: +1 with every stored change (absent from old data). */
+function revOf(t: Task): number | undefined {
+  const rev = (t as { rev?: unknown }).rev;
+  return typeof rev === 'number' && rev > 0 ? rev : undefined;
+}
+
 export function shouldReplace(existing: Task | undefined, incoming: Task, source: TaskSource): boolean {
   if (!existing) return true;
   const wasTerminal = isTerminal(existing.status);
   const nowTerminal = isTerminal(incoming.status);
   if (wasTerminal && !nowTerminal) return false;
+  // With revisions, older is stale however it arrives (the dev server's
+  // websocket can deliver events out of order), and a newer snapshot wins.
+  const inRev = revOf(incoming);
+  const exRev = revOf(existing);
+  if (inRev !== undefined && exRev !== undefined) {
+    if (inRev < exRev) return false;
+    if (inRev > exRev) return true;
+  }
   if (source === 'event') return true;
   if (nowTerminal && !wasTerminal) return true;
   if ((incoming.stepCount ?? 0) > (existing.stepCount ?? 0)) return true;
@@ -38,7 +71,10 @@ export function shouldReplace(existing: Task | undefined, incoming: Task, source
 
 export function applyTask(state: TasksState, task: Task, source: TaskSource = 'event'): TasksState {
   const existing = state.byId[task.id];
-  if (!shouldReplace(existing, task, source)) return state;
+  const revive =
+    !!state.revivable?.[task.id] && !!existing && isTerminal(existing.status) && !isTerminal(task.status);
+  if (!revive && !shouldReplace(existing, task, source)) return state;
+  if (revive) state = forbidRevive(state, task.id);
   const conv = task.conversationId;
   const byId = { ...state.byId, [task.id]: task };
 
@@ -59,7 +95,7 @@ export function applyTask(state: TasksState, task: Task, source: TaskSource = 'e
     if (latestId !== task.id) latestByConversation = { ...latestByConversation, [conv]: task.id };
   }
 
-  return { byId, activeByConversation, latestByConversation };
+  return { ...state, byId, activeByConversation, latestByConversation };
 }
 
 export function applyTasks(state: TasksState, tasks: readonly Task[], source: TaskSource): TasksState {
@@ -77,7 +113,9 @@ export function removeConversationTasks(state: TasksState, conversationId: strin
   delete activeByConversation[conversationId];
   const latestByConversation = { ...state.latestByConversation };
   delete latestByConversation[conversationId];
-  return { byId, activeByConversation, latestByConversation };
+  const revivable: Record<string, true> = {};
+  for (const id of Object.keys(state.revivable ?? {})) if (byId[id]) revivable[id] = true;
+  return { byId, activeByConversation, latestByConversation, revivable };
 }
 
 export function activeTaskOf(state: TasksState, conversationId: string): Task | undefined {

@@ -5,6 +5,7 @@ import { useDraftsStore } from '../stores/drafts';
 import { useMessagesStore } from '../stores/messages';
 import { useNoticesStore } from '../stores/notices';
 import { useTasksStore } from '../stores/tasks';
+import { useUsageStore } from '../stores/usage';
 import { resetSync } from '../stores/sync';
 
 let seq = 100;
@@ -69,6 +70,7 @@ export function resetStores(): void {
   useConversationsStore.getState().reset();
   useMessagesStore.getState().reset();
   useTasksStore.getState().reset();
+  useUsageStore.getState().reset();
   useNoticesStore.getState().reset();
   useDraftsStore.getState().reset();
   useAppStore.getState().reset();

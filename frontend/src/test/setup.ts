@@ -5,3 +5,33 @@ import { afterEach } from 'vitest';
 afterEach(() => {
   cleanup();
 });
+
+// jsdom has no layout, so every element is 0×0. Give the transcript's
+// scroller an 800 px viewport and a scroll height (its content's declared
+// height) so that its virtualized list renders rows and can scroll.
+const isScroller = (el: Element) => el.classList?.contains('message-scroll');
+for (const prop of ['clientHeight', 'clientWidth'] as const) {
+  Object.defineProperty(HTMLElement.prototype, prop, {
+    configurable: true,
+    get(this: HTMLElement) {
+      return isScroller(this) ? 800 : 0;
+    },
+  });
+}
+Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
+  configurable: true,
+  get(this: HTMLElement) {
+    if (!isScroller(this)) return 0;
+    const h = parseFloat((this.firstElementChild as HTMLElement | null)?.style.height ?? '');
+    return Math.max(800, Number.isFinite(h) ? h : 0);
+  },
+});
+if (typeof Element.prototype.scrollTo !== 'function') {
+  Element.prototype.scrollTo = function scrollTo(this: Element, a?: ScrollToOptions | number, b?: number) {
+    const top = typeof a === 'number' ? b : a?.top;
+    if (typeof top === 'number') {
+      this.scrollTop = top;
+      this.dispatchEvent(new Event('scroll'));
+    }
+  } as Element['scrollTo'];
+}

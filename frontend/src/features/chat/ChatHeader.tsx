@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { deleteConversation, renameConversation } from '../../stores/actions';
+import { renameConversation } from '../../stores/actions';
 import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
+import { requestDelete } from '../conversations/deleteRequest';
 
 export function displayTitle(title: string | undefined): string {
   return title && title.trim() !== '' ? title : 'New conversation';
@@ -47,20 +48,12 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
   const conv = useConversationsStore((s) => s.byId[conversationId]);
   const model = useAppStore((s) => s.modelInfo);
   const [editing, setEditing] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const renameBtn = useRef<HTMLButtonElement>(null);
   const title = displayTitle(conv?.title);
 
   useEffect(() => {
     setEditing(false);
-    setConfirmDelete(false);
   }, [conversationId]);
-
-  useEffect(() => {
-    if (!confirmDelete) return;
-    const t = setTimeout(() => setConfirmDelete(false), 4000);
-    return () => clearTimeout(t);
-  }, [confirmDelete]);
 
   const onRenamed = (value: string | null) => {
     setEditing(false);
@@ -107,15 +100,11 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
         )}
         <button
           type="button"
-          className={`btn btn-ghost btn-small${confirmDelete ? ' btn-danger' : ''}`}
-          onClick={() => {
-            if (confirmDelete) {
-              setConfirmDelete(false);
-              void deleteConversation(conversationId);
-            } else setConfirmDelete(true);
-          }}
+          className="btn btn-ghost btn-small"
+          aria-label="Delete conversation"
+          onClick={() => requestDelete(conversationId)}
         >
-          {confirmDelete ? 'Confirm delete' : 'Delete'}
+          Delete
         </button>
       </div>
     </header>

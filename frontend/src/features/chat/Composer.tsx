@@ -4,6 +4,7 @@ import { replyToTask, sendMessage, setAgentMode, stopTask } from '../../stores/a
 import { useConversationsStore } from '../../stores/conversations';
 import { useDraftsStore } from '../../stores/drafts';
 import { useActiveTask } from '../../stores/tasks';
+import { composerBlocked } from '../agent/format';
 
 export function Composer({ conversationId }: { conversationId: string }) {
   const agentMode = useConversationsStore((s) => s.byId[conversationId]?.agentMode ?? true);
@@ -16,7 +17,9 @@ export function Composer({ conversationId }: { conversationId: string }) {
 
   const busy = !!task && isBusy(task.status);
   const waiting = task?.status === 'waiting_user';
-  const canSubmit = !pending && text.trim() !== '' && !busy;
+  // An approval, a paused limit or an interrupted task: the card above decides.
+  const blocked = composerBlocked(task);
+  const canSubmit = !pending && text.trim() !== '' && !busy && !blocked;
 
   // When the agent asks something, put the cursor where the answer goes.
   useEffect(() => {
@@ -79,7 +82,9 @@ export function Composer({ conversationId }: { conversationId: string }) {
     }
   };
 
-  const placeholder = waiting
+  const placeholder = blocked
+    ? blocked.placeholder
+    : waiting
     ? task?.pendingQuestion || 'The agent is waiting for your answer'
     : busy
       ? 'The agent is working… you can stop it at any time'
@@ -108,7 +113,8 @@ export function Composer({ conversationId }: { conversationId: string }) {
           rows={1}
           value={text}
           placeholder={placeholder}
-          disabled={busy}
+          disabled={busy || !!blocked}
+          aria-describedby={blocked ? `${conversationId}-composer-blocked` : undefined}
           onChange={(e) => setDraft(conversationId, e.target.value)}
           onKeyDown={onKeyDown}
         />
@@ -128,9 +134,15 @@ export function Composer({ conversationId }: { conversationId: string }) {
               Agent mode
             </span>
           </label>
-          <span className="composer-hint muted" aria-hidden="true">
-            Enter to send · Shift+Enter for a new line
-          </span>
+          {blocked ? (
+            <span id={`${conversationId}-composer-blocked`} className="composer-hint composer-blocked">
+              {blocked.hint}
+            </span>
+          ) : (
+            <span className="composer-hint muted" aria-hidden="true">
+              Enter to send · Shift+Enter for a new line
+            </span>
+          )}
           <div className="composer-actions">
             {(busy || waiting) && (
               <button type="button" className="btn btn-stop" disabled={pending} onClick={onStop}>

@@ -1,6 +1,7 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Message } from '../../api/types';
 import { message, resetStores } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
@@ -12,10 +13,29 @@ import { MessageList } from './MessageList';
 
 const C = 'c';
 
-function seed(...msgs: ReturnType<typeof message>[]) {
+function seed(...msgs: Message[]) {
   const s = useMessagesStore.getState();
   s.beginLoad(C);
   s.finishLoad(C, msgs);
+}
+
+/** A conversation of n messages: prompts and replies, numbered. */
+function many(n: number): Message[] {
+  return Array.from({ length: n }, (_, i) =>
+    message(`m${i}`, C, {
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: `Message number ${i}`,
+      seq: i + 1,
+    }),
+  );
+}
+
+function scroller() {
+  return screen.getByRole('region', { name: 'Messages' });
+}
+
+function rows() {
+  return Array.from(screen.getByRole('log', { name: 'Conversation' }).children);
 }
 
 beforeEach(() => {
@@ -23,13 +43,23 @@ beforeEach(() => {
 });
 
 describe('MessageList', () => {
-  it('renders model output as plain text, never as HTML', () => {
+  it('shows Loading… before the first load, then the empty state', () => {
+    useMessagesStore.getState().beginLoad(C);
+    render(<MessageList conversationId={C} />);
+    expect(screen.getByRole('log')).toHaveTextContent('Loading…');
+    act(() => void useMessagesStore.getState().finishLoad(C, []));
+    expect(screen.getByRole('log')).toHaveTextContent('What should Errand do?');
+    // The status is there, for screen readers, even with nothing to show.
+    expect(screen.getByRole('status')).toHaveTextContent('Ready');
+  });
+
+  it('renders model output without HTML', () => {
     seed(message('a', C, { content: '<img src=x onerror="alert(1)"><b>bold</b>\nsecond line' }));
     const { container } = render(<MessageList conversationId={C} />);
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('b')).toBeNull();
     expect(screen.getByText(/<b>bold<\/b>/)).toBeInTheDocument();
-    expect(screen.getByText(/second line/).textContent).toContain('\nsecond line');
+    expect(screen.getByText(/second line/)).toBeInTheDocument();
   });
 
   it('shows step badges, cards and expandable tool rows', async () => {
@@ -39,15 +69,16 @@ describe('MessageList', () => {
         step: 2,
         toolCalls: [
           { id: '1', name: 'read_file', arguments: '{"path":"/tmp/x"}' },
-          { id: '2', name: 'task_complete', arguments: '{"summary":"All done"}' },
+          { id: '2', name: 'task_complete', arguments: '{"summary":"All **done**"}' },
         ],
       }),
       message('r', C, { role: 'tool', toolName: 'read_file', content: 'file body', isError: false }),
     );
     render(<MessageList conversationId={C} />);
-    expect(screen.getByText('Step 2')).toBeInTheDocument();
+    // One badge per step: on the message's first item.
+    expect(screen.getAllByText('Step 2')).toHaveLength(1);
     expect(screen.getByText('Task complete')).toBeInTheDocument();
-    expect(screen.getByText('All done')).toBeInTheDocument();
+    expect(screen.getByText('done').tagName).toBe('STRONG');
 
     const toggle = screen.getByRole('button', { name: /Used tool read_file/ });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -60,15 +91,68 @@ describe('MessageList', () => {
     expect(screen.getByText('file body')).toBeInTheDocument();
   });
 
+  it('shows stopped and failed tasks as system messages', () => {
+    seed(
+      message('s1', C, { role: 'system', content: 'Stopped by user' }),
+      message('s2', C, { role: 'system', content: 'Error: the model server failed', isError: true }),
+    );
+    const { container } = render(<MessageList conversationId={C} />);
+    const notices = container.querySelectorAll('.notice-row');
+    expect(Array.from(notices).map((n) => n.textContent)).toEqual(['Stopped by user', 'Error: the model server failed']);
+    expect(notices[1]).toHaveClass('notice-error');
+  });
+
   it('shows streaming text as it grows', () => {
     seed();
     render(<MessageList conversationId={C} />);
     act(() => {
       handleTaskMessage({ conversationId: C, taskId: 't', message: message('m', C, { streaming: true }) });
-      handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hel', rev: 2 });
     });
+    expect(screen.getByRole('img', { name: 'Writing' })).toBeInTheDocument();
+    act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hel', rev: 2 }));
     expect(screen.getByText('Hel')).toBeInTheDocument();
     act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 3, text: 'lo', rev: 3 }));
     expect(screen.getByText('Hello')).toBeInTheDocument();
+    expect(screen.getByText('Hello').closest('.bubble-agent')).toHaveClass('is-streaming');
+  });
+
+  it('10,000 messages: only the rows in view are in the DOM, opened at the latest', () => {
+    seed(...many(10_000));
+    const t0 = performance.now();
+    render(<MessageList conversationId={C} />);
+    const took = performance.now() - t0;
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    expect(log).toHaveAttribute('data-items', '10000');
+    expect(rows().length).toBeGreaterThan(0);
+    expect(rows().length).toBeLessThan(80);
+    expect(screen.getByText('Message number 9999')).toBeInTheDocument();
+    expect(screen.queryByText('Message number 0')).not.toBeInTheDocument();
+    expect(took).toBeLessThan(5_000);
+  });
+
+  it('sticks to the bottom only at the bottom; otherwise offers Jump to latest', async () => {
+    seed(...many(400));
+    render(<MessageList conversationId={C} />);
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).not.toBeInTheDocument();
+
+    // The user scrolls up to read.
+    const el = scroller();
+    act(() => {
+      el.scrollTop = 0;
+      fireEvent.scroll(el);
+    });
+    await waitFor(() => expect(screen.getByText('Message number 0')).toBeInTheDocument());
+    const jump = screen.getByRole('button', { name: /Jump to latest/ });
+
+    // A new message does not pull them down; the button says there is news.
+    act(() => handleTaskMessage({ conversationId: C, taskId: 't', message: message('new', C, { content: 'Fresh news', seq: 1000 }) }));
+    expect(el.scrollTop).toBe(0);
+    expect(screen.queryByText('Fresh news')).not.toBeInTheDocument();
+    expect(jump).toHaveTextContent('New');
+
+    await userEvent.click(jump);
+    await waitFor(() => expect(screen.getByText('Fresh news')).toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Jump to latest/ })).not.toBeInTheDocument());
+    expect(el).toHaveFocus();
   });
 });

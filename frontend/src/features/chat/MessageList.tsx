@@ -1,53 +1,236 @@
-import { useLayoutEffect, useMemo, useRef } from 'react';
-import { useMessagesStore } from '../../stores/messages';
+// The transcript: a virtualized list (only the rows in view, plus some
+// overscan, are in the DOM), so a conversation of 10,000 messages opens and
+// scrolls as fast as a short one. Rows are measured as they render; the
+// list sticks to the bottom only while the user is at the bottom, otherwise
+// a "Jump to latest" button appears. The status indicator is the list's
+// last row, always rendered, so it sits just below the last message.
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { ConversationMessages } from '../../stores/messagesReducer';
 import { orderedMessages } from '../../stores/messagesReducer';
-import { buildTranscript } from './transcript';
+import { useMessagesStore } from '../../stores/messages';
+import { StatusLine } from './StatusLine';
+import { buildRows, EMPTY_ROWS, itemOf, sameRows, type TranscriptItem, type TranscriptRows } from './transcript';
 import { TranscriptItemView } from './TranscriptItemView';
 
+const GAP = 14;
+const PAD_START = 24;
+const PAD_END = 20;
+/** Within this many px of the bottom counts as "at the bottom". */
 const STICK_DISTANCE = 80;
+/**
+ * The status row's key names the last message row, so that it changes when
+ * a row is appended: that is how the virtualizer tells an append (and
+ * follows it when at the bottom) from a resize.
+ */
+function statusKey(rows: TranscriptRows): string {
+  return `\u0000status:${rows.keys[rows.keys.length - 1] ?? ''}`;
+}
 
-export function MessageList({ conversationId }: { conversationId: string }) {
-  const conv = useMessagesStore((s) => s.byConversation[conversationId]);
-  const items = useMemo(() => (conv ? buildTranscript(orderedMessages(conv)) : []), [conv]);
-  const ref = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
+const ESTIMATES: Record<TranscriptItem['kind'], number> = {
+  user: 48,
+  answer: 66,
+  notice: 28,
+  agent: 96,
+  update: 64,
+  question: 104,
+  complete: 92,
+  toolCall: 30,
+  toolResult: 30,
+};
 
-  // A newly opened conversation starts at the bottom.
-  useLayoutEffect(() => {
-    stick.current = true;
-  }, [conversationId]);
+// The last rows computed per conversation, so that a delta that changes a
+// message's text but not the list's shape returns the same rows object and
+// the list itself does not re-render.
+const rowsCache = new Map<string, { conv: ConversationMessages; rows: TranscriptRows }>();
 
-  // Follow new text while the user is at the bottom; leave them be if they scrolled up.
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [items, conversationId]);
+export function selectRows(conversationId: string, conv: ConversationMessages | undefined): TranscriptRows {
+  if (!conv) return EMPTY_ROWS;
+  const prev = rowsCache.get(conversationId);
+  if (prev?.conv === conv) return prev.rows;
+  const next = buildRows(orderedMessages(conv));
+  const rows = prev && sameRows(prev.rows, next) ? prev.rows : next;
+  rowsCache.set(conversationId, { conv, rows });
+  return rows;
+}
 
-  const onScroll = () => {
-    const el = ref.current;
-    if (!el) return;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE;
-  };
+/** One row: subscribes to its own message, so a streaming reply re-renders only itself. */
+const TranscriptRow = memo(function TranscriptRow({
+  conversationId,
+  messageId,
+  itemKey,
+  index,
+  measure,
+}: {
+  conversationId: string;
+  messageId: string;
+  itemKey: string;
+  index: number;
+  measure: (el: HTMLDivElement | null) => void;
+}) {
+  const message = useMessagesStore((s) => s.byConversation[conversationId]?.byId[messageId]);
+  const item = itemOf(message, itemKey);
+  if (!item) return <div ref={measure} data-index={index} className="row-pending" />;
+  return <TranscriptItemView item={item} rowRef={measure} index={index} />;
+});
 
-  const loadingFirst = !conv || (!conv.loaded && conv.loading);
-
+function EmptyState({ loading }: { loading: boolean }) {
+  if (loading) return <div className="empty-state muted">Loading…</div>;
   return (
-    <div className="message-scroll" ref={ref} onScroll={onScroll}>
-      <div className="message-list" role="log" aria-label="Conversation" aria-live="off">
-        {items.length === 0 && loadingFirst && <div className="empty-state muted">Loading…</div>}
-        {items.length === 0 && !loadingFirst && (
-          <div className="empty-state">
-            <h2>What should Errand do?</h2>
-            <p className="muted">
-              Hand it a task. It works on its own over many steps, asks when it needs you, and you can stop it at
-              any time. Turn off Agent mode for a simple chat reply.
-            </p>
-          </div>
-        )}
-        {items.map((item) => (
-          <TranscriptItemView key={item.key} item={item} />
-        ))}
-      </div>
+    <div className="empty-state">
+      <h2>What should Errand do?</h2>
+      <p className="muted">
+        Hand it a task. It works on its own over many steps, asks when it needs you, and you can stop it at any time.
+        Turn off Agent mode for a simple chat reply.
+      </p>
     </div>
   );
+}
+
+function VirtualTranscript({ conversationId }: { conversationId: string }) {
+  const rows = useMessagesStore((s) => selectRows(conversationId, s.byConversation[conversationId]));
+  const loadingFirst = useMessagesStore((s) => {
+    const c = s.byConversation[conversationId];
+    return !c || (!c.loaded && c.loading);
+  });
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const n = rows.keys.length;
+
+  useEffect(() => () => void rowsCache.delete(conversationId), [conversationId]);
+
+  const estimateSize = useCallback(
+    (i: number) => (i < rows.keys.length ? ESTIMATES[rows.kinds[i] ?? 'agent'] : 32),
+    [rows],
+  );
+  const getItemKey = useCallback((i: number) => (i < rows.keys.length ? rows.keys[i]! : statusKey(rows)), [rows]);
+  // The status row (the last) is always rendered, wherever the user scrolled.
+  const rangeExtractor = useCallback((range: Range) => {
+    const out = defaultRangeExtractor(range);
+    const last = range.count - 1;
+    if (last >= 0 && out[out.length - 1] !== last) out.push(last);
+    return out;
+  }, []);
+
+  const virtualizer = useVirtualizer({
+    count: n + 1,
+    getScrollElement: () => scrollRef.current,
+    estimateSize,
+    getItemKey,
+    rangeExtractor,
+    overscan: 8,
+    gap: GAP,
+    paddingStart: PAD_START,
+    paddingEnd: PAD_END,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: STICK_DISTANCE,
+  });
+
+  // Open at the latest message, once the messages are there.
+  const opened = useRef(false);
+  useLayoutEffect(() => {
+    if (opened.current || n === 0) return;
+    opened.current = true;
+    virtualizer.scrollToEnd();
+  }, [n, virtualizer]);
+
+  // Rows that arrived while the user was reading further up.
+  const atEnd = n === 0 || virtualizer.isAtEnd();
+  const [seen, setSeen] = useState(n);
+  useEffect(() => {
+    if (atEnd && seen !== n) setSeen(n);
+  }, [atEnd, n, seen]);
+
+  const items = virtualizer.getVirtualItems();
+  const rowItems = items.filter((v) => v.index < n);
+  const statusItem = items.find((v) => v.index === n);
+  const top = rowItems[0]?.start ?? PAD_START;
+
+  // Home and End go all the way at once: the browser's animated keyboard
+  // scroll would be cut short by the re-measuring of rows on the way.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.target !== e.currentTarget || e.altKey || e.shiftKey || n === 0) return;
+    if (e.key === 'Home') {
+      e.preventDefault();
+      virtualizer.scrollToOffset(0);
+    } else if (e.key === 'End') {
+      e.preventDefault();
+      virtualizer.scrollToEnd();
+    }
+  };
+
+  const jump = () => {
+    virtualizer.scrollToEnd();
+    scrollRef.current?.focus({ preventScroll: true });
+  };
+
+  return (
+    <div className="message-pane">
+      <div
+        className="message-scroll"
+        ref={scrollRef}
+        tabIndex={0}
+        role="region"
+        aria-label="Messages"
+        onKeyDown={onKeyDown}
+      >
+        {n === 0 ? (
+          <>
+            <div className="message-list" role="log" aria-label="Conversation" aria-live="off" data-items={0}>
+              <EmptyState loading={loadingFirst} />
+            </div>
+            <div className="status-slot status-slot-static">
+              <StatusLine conversationId={conversationId} />
+            </div>
+          </>
+        ) : (
+          <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
+            <div
+              className="message-list is-virtual"
+              role="log"
+              aria-label="Conversation"
+              aria-live="off"
+              data-items={n}
+              style={{ transform: `translateY(${top}px)` }}
+            >
+              {rowItems.map((v) => (
+                <TranscriptRow
+                  key={v.key as string}
+                  conversationId={conversationId}
+                  messageId={rows.messageIds[v.index]!}
+                  itemKey={rows.keys[v.index]!}
+                  index={v.index}
+                  measure={virtualizer.measureElement}
+                />
+              ))}
+            </div>
+            {statusItem && (
+              <div
+                className="status-slot"
+                data-index={n}
+                ref={virtualizer.measureElement}
+                style={{ transform: `translateY(${statusItem.start}px)` }}
+              >
+                <StatusLine conversationId={conversationId} />
+              </div>
+            )}
+          </div>
+        )}
+      </div>
+      {!atEnd && opened.current && (
+        <button type="button" className="jump-latest" onClick={jump}>
+          <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+            <path d="M8 3v10M3.5 8.5 8 13l4.5-4.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+          Jump to latest
+          {n > seen && <span className="jump-new">New</span>}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The transcript of one conversation; a fresh list (and scroll position) per conversation. */
+export function MessageList({ conversationId }: { conversationId: string }) {
+  return <VirtualTranscript key={conversationId} conversationId={conversationId} />;
 }

@@ -1,12 +1,13 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Task } from '../../api/types';
 import { resetStores, task } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
 vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 import { handleTaskUpdate } from '../../stores/sync';
-import { StatusLine } from './StatusLine';
+import { describeTask, StatusLine } from './StatusLine';
 
 const C = 'c1';
 const START = Date.parse('2026-01-01T10:00:00Z');
@@ -25,47 +26,90 @@ function status() {
   return screen.getByRole('status');
 }
 
+function text() {
+  return status().querySelector('.status-text')?.textContent;
+}
+
 describe('StatusLine', () => {
-  it('says Ready when there is no task', () => {
+  it('idle: says Ready, to screen readers only', () => {
     render(<StatusLine conversationId={C} />);
     expect(status()).toHaveTextContent('Ready');
+    expect(status()).toHaveClass('status-idle');
+    expect(status().querySelector('.status-spinner')).toBeNull();
   });
 
-  it('shows each state of a task', () => {
+  it('thinking, tool, waiting: text, step, elapsed time and a spinner while working', () => {
     render(<StatusLine conversationId={C} />);
     act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 2 })));
-    expect(status()).toHaveTextContent('Thinking… (step 2)');
+    expect(text()).toBe('Thinking…');
+    expect(status()).toHaveTextContent('Step 2');
+    expect(status()).toHaveTextContent('0:05');
+    expect(status()).toHaveClass('status-live');
+    expect(status().querySelector('.status-spinner')).not.toBeNull();
 
     act(() => handleTaskUpdate(task('t', C, { status: 'tool_executing', stepCount: 3, currentTool: 'web_search' })));
-    expect(status()).toHaveTextContent('Running web_search… (step 3)');
+    expect(text()).toBe('Running web_search…');
+    expect(status()).toHaveTextContent('Step 3');
 
     act(() => handleTaskUpdate(task('t', C, { status: 'waiting_user', stepCount: 3, pendingQuestion: '?' })));
-    expect(status()).toHaveTextContent('Waiting for your answer');
-
-    act(() => handleTaskUpdate(task('t', C, { status: 'completed', stepCount: 4, endedAt: '2026-01-01T10:01:05Z' })));
-    expect(status()).toHaveTextContent('Completed');
-    expect(status()).toHaveTextContent('1:05');
+    expect(text()).toBe('Waiting for your answer');
+    expect(status()).toHaveClass('status-waiting');
+    expect(status().querySelector('.status-spinner')).toBeNull();
   });
 
-  it('Stopped and Error', () => {
+  it('completed: how long it took and the tokens it used', () => {
+    render(<StatusLine conversationId={C} />);
+    act(() =>
+      handleTaskUpdate(
+        task('t', C, {
+          status: 'completed',
+          stepCount: 4,
+          endedAt: '2026-01-01T10:01:05Z',
+          usage: { promptTokens: 1000, completionTokens: 234, totalTokens: 1234 },
+        }),
+      ),
+    );
+    expect(text()).toBe('Completed');
+    expect(status()).toHaveTextContent('1:05');
+    expect(status()).toHaveTextContent('1,234 tokens');
+    expect(status()).toHaveClass('status-done');
+  });
+
+  it('cancelled and error', () => {
     render(<StatusLine conversationId={C} />);
     act(() => handleTaskUpdate(task('t', C, { status: 'cancelled' })));
-    expect(status()).toHaveTextContent('Stopped');
-    act(() => handleTaskUpdate(task('t2', C, { status: 'error', errorMessage: 'model unreachable', startedAt: '2026-01-01T10:00:01Z' })));
-    expect(status()).toHaveTextContent('Error: model unreachable');
+    expect(text()).toBe('Stopped');
+    expect(status()).toHaveClass('status-stopped');
+    act(() =>
+      handleTaskUpdate(
+        task('t2', C, { status: 'error', errorMessage: 'model unreachable', startedAt: '2026-01-01T10:00:01Z' }),
+      ),
+    );
+    expect(text()).toBe('Error: model unreachable');
+    expect(status()).toHaveClass('status-error');
   });
 
-  it('elapsed time updates live while the task is active', () => {
+  it('elapsed time updates live, and the ticking clock is not announced', () => {
     render(<StatusLine conversationId={C} />);
     act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 1 })));
     expect(status()).toHaveTextContent('0:05');
     act(() => vi.advanceTimersByTime(3_000));
     expect(status()).toHaveTextContent('0:08');
+    expect(status().querySelector('.status-clock')).toHaveAttribute('aria-hidden', 'true');
   });
 
   it('only shows the task of its own conversation', () => {
     render(<StatusLine conversationId={C} />);
     act(() => handleTaskUpdate(task('other', 'c2', { status: 'thinking', stepCount: 1 })));
     expect(status()).toHaveTextContent('Ready');
+  });
+
+  it('describes the statuses that wait for the person', () => {
+    const t = (over: Record<string, unknown>) => ({ ...task('t', C), ...over }) as Task;
+    expect(describeTask(t({ status: 'waiting_approval' }))).toMatch(/^Waiting for your approval/);
+    expect(describeTask(t({ status: 'paused', pauseReason: 'steps' }))).toBe('Paused: step limit reached');
+    expect(describeTask(t({ status: 'paused' }))).toBe('Paused');
+    expect(describeTask(t({ status: 'interrupted' }))).toBe('Interrupted');
+    expect(describeTask(undefined)).toBe('Ready');
   });
 });

@@ -3,20 +3,37 @@ import { isTerminal } from '../../api/types';
 import { formatDuration, timeValue } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
+import { TaskMeta } from '../agent/TaskMeta';
+
+const PAUSE_REASONS: Record<string, string> = {
+  steps: 'step limit reached',
+  time: 'time limit reached',
+  cost: 'spending limit reached',
+  repeat: 'the agent repeated itself',
+};
 
 /** What the agent is doing, in words. */
 export function describeTask(task: Task | undefined): string {
   if (!task) return 'Ready';
-  const step = task.stepCount > 0 ? ` (step ${task.stepCount})` : '';
-  switch (task.status) {
+  // A string switch, so statuses newer than this file read sensibly too.
+  const status: string = task.status;
+  switch (status) {
     case 'running':
-      return `Working…${step}`;
+      return 'Working…';
     case 'thinking':
-      return `Thinking…${step}`;
+      return 'Thinking…';
     case 'tool_executing':
-      return `Running ${task.currentTool || 'a tool'}…${step}`;
+      return `Running ${task.currentTool || 'a tool'}…`;
     case 'waiting_user':
       return 'Waiting for your answer';
+    case 'waiting_approval':
+      return `Waiting for your approval: ${task.pendingApproval?.tool || task.currentTool || 'a tool'}`;
+    case 'paused': {
+      const reason = PAUSE_REASONS[(task as { pauseReason?: string }).pauseReason ?? ''];
+      return reason ? `Paused: ${reason}` : 'Paused';
+    }
+    case 'interrupted':
+      return 'Interrupted';
     case 'completed':
       return 'Completed';
     case 'cancelled':
@@ -24,10 +41,68 @@ export function describeTask(task: Task | undefined): string {
     case 'error':
       return `Error: ${task.errorMessage || 'the task failed'}`;
     default:
-      return 'Ready';
+      return isTerminal(task.status) ? 'Ended' : 'Working…';
   }
 }
 
+type Tone = 'idle' | 'live' | 'waiting' | 'done' | 'stopped' | 'error';
+
+function toneOf(task: Task | undefined): Tone {
+  if (!task) return 'idle';
+  const status: string = task.status;
+  switch (status) {
+    case 'running':
+    case 'thinking':
+    case 'tool_executing':
+      return 'live';
+    case 'completed':
+      return 'done';
+    case 'cancelled':
+      return 'stopped';
+    case 'error':
+      return 'error';
+    default:
+      // waiting_user, waiting_approval, paused, interrupted: the person's turn.
+      return isTerminal(task.status) ? 'done' : 'waiting';
+  }
+}
+
+function compactTokens(n: number): string {
+  return n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : n.toLocaleString('en-US');
+}
+
+function StatusIcon({ tone }: { tone: Tone }) {
+  switch (tone) {
+    case 'live':
+      return <span className="status-spinner" aria-hidden="true" />;
+    case 'waiting':
+      return <span className="status-dot" aria-hidden="true" />;
+    case 'done':
+      return (
+        <svg className="status-glyph" viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+          <path d="M3.5 8.5l3 3 6-7" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+        </svg>
+      );
+    case 'stopped':
+      return <span className="status-square" aria-hidden="true" />;
+    case 'error':
+      return (
+        <svg className="status-glyph" viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+          <circle cx="8" cy="8" r="6.2" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <path d="M8 4.8v3.8M8 10.9v.2" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+        </svg>
+      );
+    default:
+      return null;
+  }
+}
+
+/**
+ * The indicator below the last message: what the conversation's task is
+ * doing (Thinking…, Running a tool…, Waiting for your answer), its step,
+ * elapsed time and tokens, updating live; after it ends, how it ended.
+ * With no task it says "Ready" to screen readers only.
+ */
 export function StatusLine({ conversationId }: { conversationId: string }) {
   const active = useActiveTask(conversationId);
   const latest = useLatestTask(conversationId);
@@ -41,19 +116,22 @@ export function StatusLine({ conversationId }: { conversationId: string }) {
     const end = live ? now : timeValue(task.endedAt);
     if (start > 0 && end >= start) elapsed = formatDuration(end - start);
   }
-  const tokens = task && !live && task.usage?.totalTokens ? `${task.usage.totalTokens.toLocaleString()} tokens` : '';
-  const tone = !task ? 'idle' : task.status === 'error' ? 'error' : live ? (task.status === 'waiting_user' ? 'waiting' : 'live') : 'done';
+  const totalTokens = task?.usage?.totalTokens ?? 0;
+  const tone = toneOf(task);
 
   return (
     <div className={`status-line status-${tone}`} role="status" aria-live="polite">
-      {live && tone === 'live' && <span className="status-spinner" aria-hidden="true" />}
+      <StatusIcon tone={tone} />
       <span className="status-text">{describeTask(task)}</span>
+      {task && task.stepCount > 0 && <span className="status-meta">Step {task.stepCount}</span>}
       {elapsed && (
-        <span className="status-meta">
+        // The clock ticks every second: not announced.
+        <span className="status-meta status-clock" aria-hidden={live ? 'true' : undefined}>
           {elapsed}
         </span>
       )}
-      {tokens && <span className="status-meta">{tokens}</span>}
+      {totalTokens > 0 && <span className="status-meta">{compactTokens(totalTokens)} tokens</span>}
+      {task && <TaskMeta task={task} parts={['cost', 'active']} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { memo, useId, useState } from 'react';
+import { memo, useId, useState, type Ref } from 'react';
+import { Markdown } from './Markdown';
 import { formatArgs, type TranscriptItem } from './transcript';
 
 function StepBadge({ step }: { step: number }) {
@@ -6,11 +7,19 @@ function StepBadge({ step }: { step: number }) {
   return <span className="badge badge-step">Step {step}</span>;
 }
 
+interface RowProps {
+  /** The virtualized list measures each row through this ref. */
+  rowRef?: Ref<HTMLDivElement>;
+  index?: number;
+}
+
 function Collapsible({
   label,
   body,
   tone = 'neutral',
-}: {
+  rowRef,
+  index,
+}: RowProps & {
   label: string;
   body: string;
   tone?: 'neutral' | 'error';
@@ -18,7 +27,7 @@ function Collapsible({
   const [open, setOpen] = useState(false);
   const id = useId();
   return (
-    <div className={`tool-row${tone === 'error' ? ' tool-row-error' : ''}`}>
+    <div ref={rowRef} data-index={index} className={`tool-row${tone === 'error' ? ' tool-row-error' : ''}`}>
       <button
         type="button"
         className="tool-toggle"
@@ -40,12 +49,21 @@ function Collapsible({
   );
 }
 
-export const TranscriptItemView = memo(function TranscriptItemView({ item }: { item: TranscriptItem }) {
+/**
+ * One transcript item. Memoized on the item object, which transcript.ts
+ * caches per stored message: while a reply streams, only its row renders.
+ */
+export const TranscriptItemView = memo(function TranscriptItemView({
+  item,
+  rowRef,
+  index,
+}: RowProps & { item: TranscriptItem }) {
+  const row = { ref: rowRef, 'data-index': index };
   switch (item.kind) {
     case 'user':
     case 'answer':
       return (
-        <div className="row row-user">
+        <div {...row} className="row row-user">
           <div className={`bubble bubble-user${item.kind === 'answer' ? ' bubble-answer' : ''}`}>
             {item.kind === 'answer' && <span className="bubble-kicker">Your answer</span>}
             <p className="text">{item.text}</p>
@@ -54,59 +72,82 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item }: { i
       );
     case 'notice':
       return (
-        <div className={`notice-row${item.tone === 'error' ? ' notice-error' : ''}`}>
+        <div {...row} className={`notice-row${item.tone === 'error' ? ' notice-error' : ''}`}>
           <span className="notice-text text">{item.text}</span>
         </div>
       );
     case 'agent':
       return (
-        <div className="row row-agent">
+        <div {...row} className="row row-agent">
           <div className={`bubble bubble-agent${item.streaming ? ' is-streaming' : ''}`}>
             <StepBadge step={item.step} />
-            <p className="text">
-              {item.text}
-              {item.streaming && <span className="cursor" aria-hidden="true" />}
-            </p>
+            {item.text === '' && item.streaming ? (
+              <p className="text">
+                <span className="typing" role="img" aria-label="Writing">
+                  <span />
+                  <span />
+                  <span />
+                </span>
+              </p>
+            ) : (
+              <Markdown text={item.text} />
+            )}
           </div>
         </div>
       );
     case 'update':
       return (
-        <div className="row row-agent">
+        <div {...row} className="row row-agent">
           <div className="bubble bubble-update">
             <span className="bubble-kicker">
               Update <StepBadge step={item.step} />
             </span>
-            <p className="text">{item.text}</p>
+            <Markdown text={item.text} />
           </div>
         </div>
       );
     case 'question':
       return (
-        <div className="row row-agent">
+        <div {...row} className="row row-agent">
           <div className="card card-question">
-            <span className="card-kicker">Question</span>
-            <p className="text">{item.question}</p>
+            <span className="card-kicker">
+              Question <StepBadge step={item.step} />
+            </span>
+            <Markdown text={item.question} />
             {item.choices.length > 0 && (
-              <p className="card-choices text">Choices: {item.choices.join(' · ')}</p>
+              <ul className="card-choices" aria-label="Choices offered">
+                {item.choices.map((c, i) => (
+                  <li key={`${i}:${c}`}>{c}</li>
+                ))}
+              </ul>
             )}
           </div>
         </div>
       );
     case 'complete':
       return (
-        <div className="row row-agent">
+        <div {...row} className="row row-agent">
           <div className="card card-complete">
-            <span className="badge badge-complete">Task complete</span>
-            <p className="text">{item.summary}</p>
+            <span className="card-kicker">
+              <span className="badge badge-complete">
+                <svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true">
+                  <path d="M3.5 8.5l3 3 6-7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                </svg>
+                Task complete
+              </span>
+              <StepBadge step={item.step} />
+            </span>
+            <Markdown text={item.summary} />
           </div>
         </div>
       );
     case 'toolCall':
-      return <Collapsible label={`Used tool ${item.name}`} body={formatArgs(item.args)} />;
+      return <Collapsible rowRef={rowRef} index={index} label={`Used tool ${item.name}`} body={formatArgs(item.args)} />;
     case 'toolResult':
       return (
         <Collapsible
+          rowRef={rowRef}
+          index={index}
           label={item.isError ? `Tool ${item.name} failed` : `Result of ${item.name}`}
           body={item.content}
           tone={item.isError ? 'error' : 'neutral'}

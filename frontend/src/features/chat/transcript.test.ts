@@ -83,3 +83,37 @@ describe('buildTranscript', () => {
     expect(formatArgs('oops{')).toBe('oops{');
   });
 });
+
+describe('buildRows', () => {
+  it('lists every item with its kind and message, and keeps the shape while text streams', async () => {
+    const { buildRows, sameRows, itemOf } = await import('./transcript');
+    const a = message('a', C, { content: 'Hi', step: 1, toolCalls: [{ id: 'x', name: 'send_update', arguments: '{"message":"m"}' }] });
+    const rows = buildRows([message('u', C, { role: 'user', content: 'go' }), a]);
+    expect(rows.keys).toEqual(['u', 'a', 'a:0']);
+    expect(rows.kinds).toEqual(['user', 'agent', 'update']);
+    expect(rows.messageIds).toEqual(['u', 'a', 'a']);
+    // More text, same rows.
+    const grown = buildRows([message('u', C, { role: 'user', content: 'go' }), { ...a, content: 'Hi there' }]);
+    expect(sameRows(rows, grown)).toBe(true);
+    // A new item changes them.
+    expect(sameRows(rows, buildRows([a]))).toBe(false);
+    expect(itemOf(a, 'a:0')).toMatchObject({ kind: 'update', text: 'm' });
+    expect(itemOf(undefined, 'a')).toBeUndefined();
+  });
+
+  it('puts the step badge on the first visible item of a message only', () => {
+    const items = buildTranscript([
+      message('a', C, {
+        content: 'Text',
+        step: 3,
+        toolCalls: [
+          { id: '1', name: 'web_search', arguments: '{}' },
+          { id: '2', name: 'send_update', arguments: '{"message":"u"}' },
+          { id: '3', name: 'task_complete', arguments: '{"summary":"s"}' },
+        ],
+      }),
+      message('b', C, { step: 4, toolCalls: [{ id: '4', name: 'ask_user', arguments: '{"question":"q"}' }] }),
+    ]);
+    expect(items.map((i) => ('step' in i ? i.step : null))).toEqual([3, 3, 0, 0, 4]);
+  });
+});

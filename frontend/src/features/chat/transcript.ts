@@ -86,20 +86,27 @@ function computeItems(m: Message): TranscriptItem[] {
       break;
     case 'assistant': {
       const calls = Array.isArray(m.toolCalls) ? m.toolCalls : [];
+      // The step badge goes on the message's first visible item only.
+      let badge = step;
+      const take = () => {
+        const b = badge;
+        badge = 0;
+        return b;
+      };
       if (content !== '' || (m.streaming && calls.length === 0)) {
-        items.push({ kind: 'agent', key: m.id, text: content, step, streaming: !!m.streaming });
+        items.push({ kind: 'agent', key: m.id, text: content, step: take(), streaming: !!m.streaming });
       }
       calls.forEach((call, i) => {
         const key = `${m.id}:${i}`;
         switch (call.name) {
           case 'send_update':
-            items.push({ kind: 'update', key, text: stringArg(call, 'message'), step });
+            items.push({ kind: 'update', key, text: stringArg(call, 'message'), step: take() });
             break;
           case 'ask_user':
-            items.push({ kind: 'question', key, question: stringArg(call, 'question'), choices: choicesArg(call), step });
+            items.push({ kind: 'question', key, question: stringArg(call, 'question'), choices: choicesArg(call), step: take() });
             break;
           case 'task_complete':
-            items.push({ kind: 'complete', key, summary: stringArg(call, 'summary'), step });
+            items.push({ kind: 'complete', key, summary: stringArg(call, 'summary'), step: take() });
             break;
           default:
             items.push({ kind: 'toolCall', key, name: call.name || 'tool', args: call.arguments ?? '', step });
@@ -120,4 +127,47 @@ function computeItems(m: Message): TranscriptItem[] {
       if (content) items.push({ kind: 'notice', key: m.id, text: content, tone: 'neutral' });
   }
   return items;
+}
+
+/**
+ * The rows a conversation's transcript shows, in order: each item's key,
+ * kind (for size estimates) and the message it comes from. Deltas change a
+ * message's text but rarely its rows, so `sameRows` lets the list keep its
+ * previous rows and re-render only the row whose message changed.
+ */
+export interface TranscriptRows {
+  keys: string[];
+  kinds: TranscriptItem['kind'][];
+  messageIds: string[];
+}
+
+export const EMPTY_ROWS: TranscriptRows = Object.freeze({ keys: [], kinds: [], messageIds: [] }) as TranscriptRows;
+
+export function buildRows(messages: Iterable<Message>): TranscriptRows {
+  const keys: string[] = [];
+  const kinds: TranscriptItem['kind'][] = [];
+  const messageIds: string[] = [];
+  for (const m of messages) {
+    for (const item of messageItems(m)) {
+      keys.push(item.key);
+      kinds.push(item.kind);
+      messageIds.push(m.id);
+    }
+  }
+  return keys.length === 0 ? EMPTY_ROWS : { keys, kinds, messageIds };
+}
+
+export function sameRows(a: TranscriptRows, b: TranscriptRows): boolean {
+  if (a === b) return true;
+  if (a.keys.length !== b.keys.length) return false;
+  for (let i = 0; i < a.keys.length; i++) {
+    if (a.keys[i] !== b.keys[i] || a.kinds[i] !== b.kinds[i]) return false;
+  }
+  return true;
+}
+
+/** The item with this key among a message's items. */
+export function itemOf(m: Message | undefined, key: string): TranscriptItem | undefined {
+  if (!m) return undefined;
+  return messageItems(m).find((i) => i.key === key);
 }

@@ -1,11 +1,91 @@
-import { memo, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
-import { createConversation, selectConversation } from '../../stores/actions';
+import { renameConversation, selectConversation } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useTasksStore } from '../../stores/tasks';
 import { displayTitle } from '../chat/ChatHeader';
+import { SettingsButton } from '../settings/SettingsButton';
+import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
+import { requestDelete } from './deleteRequest';
+import { newConversation } from './newConversation';
 
-const ConversationRow = memo(function ConversationRow({ id }: { id: string }) {
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+export const NEW_SHORTCUT = isMac ? '⌘N' : 'Ctrl+N';
+
+function PencilIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+      <path
+        d="M11.3 2.3a1 1 0 0 1 1.4 0l1 1a1 1 0 0 1 0 1.4l-7.5 7.5-2.8.7.7-2.8 7.2-7.8Z"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.3"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+      <path
+        d="M2.8 4.3h10.4M6.3 4.3V2.9c0-.4.3-.7.7-.7h2c.4 0 .7.3.7.7v1.4M4.2 4.3l.6 8.6c0 .6.5 1 1.1 1h4.2c.6 0 1.1-.4 1.1-1l.6-8.6"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/** An inline title editor: Enter saves, Esc cancels, leaving the field saves. */
+function RowRename({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
+  const [value, setValue] = useState(initial);
+  const ref = useRef<HTMLInputElement>(null);
+  const done = useRef(false);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.select();
+  }, []);
+  const finish = (v: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(v);
+  };
+  return (
+    <input
+      ref={ref}
+      className="conv-rename"
+      aria-label="New title"
+      value={value}
+      maxLength={200}
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          finish(value);
+        } else if (e.key === 'Escape') {
+          e.preventDefault();
+          finish(null);
+        }
+      }}
+      onBlur={() => finish(value)}
+    />
+  );
+}
+
+interface RowProps {
+  id: string;
+  /** This row holds the list's one tab stop (roving tabindex). */
+  tabStop: boolean;
+  onFocusRow: (id: string) => void;
+  onMove: (from: string, to: 'next' | 'prev' | 'first' | 'last') => void;
+}
+
+const ConversationRow = memo(function ConversationRow({ id, tabStop, onFocusRow, onMove }: RowProps) {
   const title = useConversationsStore((s) => s.byId[id]?.title);
   const selected = useConversationsStore((s) => s.selectedId === id);
   const unread = useConversationsStore((s) => s.unread[id] ?? 0);
@@ -15,33 +95,116 @@ const ConversationRow = memo(function ConversationRow({ id }: { id: string }) {
     const t = tid ? s.byId[tid] : undefined;
     return !!t && isBusy(t.status);
   });
+  const [renaming, setRenaming] = useState(false);
+  const rowRef = useRef<HTMLButtonElement>(null);
+  const name = displayTitle(title);
+
+  const onRenamed = (value: string | null) => {
+    setRenaming(false);
+    if (value !== null) void renameConversation(id, value);
+    requestAnimationFrame(() => rowRef.current?.focus());
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    switch (e.key) {
+      case 'ArrowDown':
+        e.preventDefault();
+        onMove(id, 'next');
+        break;
+      case 'ArrowUp':
+        e.preventDefault();
+        onMove(id, 'prev');
+        break;
+      case 'Home':
+        e.preventDefault();
+        onMove(id, 'first');
+        break;
+      case 'End':
+        e.preventDefault();
+        onMove(id, 'last');
+        break;
+      case 'F2':
+        e.preventDefault();
+        setRenaming(true);
+        break;
+      case 'Delete':
+        e.preventDefault();
+        requestDelete(id);
+        break;
+    }
+  };
+
+  const classes = ['conv-item'];
+  if (selected) classes.push('is-selected');
+  if (needsInput) classes.push('needs-input-row');
 
   return (
-    <li>
-      <button
-        type="button"
-        className={`conv-row${selected ? ' is-selected' : ''}`}
-        aria-current={selected ? 'true' : undefined}
-        onClick={() => {
-          if (!selected) void selectConversation(id);
-        }}
-      >
-        <span className="conv-title">{displayTitle(title)}</span>
-        <span className="conv-marks">
-          {live && (
-            <span className="live-dot" title="Working">
-              <span className="sr-only">Working</span>
-            </span>
-          )}
-          {needsInput && <span className="needs-input">Needs input</span>}
-          {unread > 0 && (
-            <span className="unread" title={`${unread} unread`}>
-              {unread > 99 ? '99+' : unread}
-              <span className="sr-only"> unread</span>
-            </span>
-          )}
+    <li className={classes.join(' ')} data-conversation-id={id}>
+      {renaming ? (
+        <RowRename initial={title ?? ''} onDone={onRenamed} />
+      ) : (
+        <button
+          ref={rowRef}
+          type="button"
+          className={`conv-row${selected ? ' is-selected' : ''}`}
+          aria-current={selected ? 'true' : undefined}
+          tabIndex={tabStop ? 0 : -1}
+          title={name}
+          onFocus={() => onFocusRow(id)}
+          onKeyDown={onKeyDown}
+          onDoubleClick={() => setRenaming(true)}
+          onClick={() => {
+            if (!selected) void selectConversation(id);
+          }}
+        >
+          <span className="conv-title">{name}</span>
+          <span className="conv-marks">
+            {live && (
+              <span className="live-dot" title="Working">
+                <span className="sr-only">Working</span>
+              </span>
+            )}
+            {needsInput && (
+              <span className="needs-input" title="The agent is waiting for you">
+                Needs input
+              </span>
+            )}
+            {unread > 0 && (
+              <span className="unread" title={`${unread} unread`}>
+                {unread > 99 ? '99+' : unread}
+                <span className="sr-only"> unread</span>
+              </span>
+            )}
+          </span>
+        </button>
+      )}
+      {!renaming && (
+        <span className="conv-actions">
+          <button
+            type="button"
+            className="icon-btn"
+            tabIndex={tabStop ? 0 : -1}
+            aria-label={`Rename ${name}`}
+            title="Rename (F2)"
+            onFocus={() => onFocusRow(id)}
+            onClick={() => setRenaming(true)}
+          >
+            <PencilIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-btn icon-btn-danger"
+            tabIndex={tabStop ? 0 : -1}
+            aria-label={`Delete ${name}`}
+            title="Delete (Del)"
+            onFocus={() => onFocusRow(id)}
+            onClick={() => requestDelete(id)}
+          >
+            <TrashIcon />
+          </button>
         </span>
-      </button>
+      )}
     </li>
   );
 });
@@ -49,16 +212,38 @@ const ConversationRow = memo(function ConversationRow({ id }: { id: string }) {
 export function Sidebar() {
   const order = useConversationsStore((s) => s.order);
   const listed = useConversationsStore((s) => s.listed);
+  const selectedId = useConversationsStore((s) => s.selectedId);
   const [creating, setCreating] = useState(false);
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  // The list's tab stop: the row last focused if it still exists, else the open one, else the first.
+  const tabStopId = focusId && order.includes(focusId) ? focusId : selectedId && order.includes(selectedId) ? selectedId : order[0];
 
   const onNew = async () => {
     setCreating(true);
     try {
-      await createConversation();
+      await newConversation();
     } finally {
       setCreating(false);
     }
   };
+
+  const orderRef = useRef(order);
+  orderRef.current = order;
+  const onMove = useCallback((from: string, to: 'next' | 'prev' | 'first' | 'last') => {
+    const ids = orderRef.current;
+    const i = ids.indexOf(from);
+    const j =
+      to === 'first' ? 0 : to === 'last' ? ids.length - 1 : to === 'next' ? Math.min(ids.length - 1, i + 1) : Math.max(0, i - 1);
+    const target = ids[j];
+    if (!target) return;
+    setFocusId(target);
+    const li = Array.from(listRef.current?.children ?? []).find(
+      (el) => (el as HTMLElement).dataset.conversationId === target,
+    );
+    li?.querySelector<HTMLButtonElement>('.conv-row')?.focus();
+  }, []);
 
   return (
     <aside className="sidebar" aria-label="Conversations">
@@ -67,21 +252,33 @@ export function Sidebar() {
           <span className="brand-mark" aria-hidden="true" />
           Errand
         </div>
-        <button type="button" className="btn btn-new" disabled={creating} onClick={() => void onNew()}>
+        <button
+          type="button"
+          className="btn btn-new"
+          disabled={creating}
+          aria-keyshortcuts={isMac ? 'Meta+N' : 'Control+N'}
+          title={`New conversation (${NEW_SHORTCUT})`}
+          onClick={() => void onNew()}
+        >
           <span aria-hidden="true" className="plus">
             +
           </span>
           New conversation
+          <kbd className="kbd" aria-hidden="true">
+            {NEW_SHORTCUT}
+          </kbd>
         </button>
       </div>
       <nav className="conv-list-wrap" aria-label="Conversation list">
         {listed && order.length === 0 && <p className="muted sidebar-empty">No conversations yet.</p>}
-        <ul className="conv-list">
+        <ul className="conv-list" ref={listRef}>
           {order.map((id) => (
-            <ConversationRow key={id} id={id} />
+            <ConversationRow key={id} id={id} tabStop={id === tabStopId} onFocusRow={setFocusId} onMove={onMove} />
           ))}
         </ul>
       </nav>
+      <SettingsButton />
+      <ConfirmDeleteDialog />
     </aside>
   );
 }

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/errand-app/errand/backend/llm/compat"
+)
+
+func TestAgentControlScripts(t *testing.T) {
+	url, stderr := start(t, "-log")
+
+	t.Run("write approved", func(t *testing.T) {
+		k := newTask(t, url, "[write] a greeting")
+		res := k.turn(true)
+		assert.Equal(t, "I will write the file.", res.Text)
+		assertCall(t, res, "write_file", `{"path":"hello.txt","content":"Hello from Errand"}`)
+		k.result("Wrote 17 bytes to hello.txt.")
+		res = k.turn(true)
+		assert.Equal(t, "Result: Wrote 17 bytes to hello.txt.", res.Text)
+		assertCall(t, res, "task_complete", `{"summary":"Finished the write task"}`)
+	})
+
+	t.Run("write denied", func(t *testing.T) {
+		k := newTask(t, url, "[write] a greeting")
+		k.turn(true)
+		k.result("The user denied this call. Their reason: not today")
+		res := k.turn(true)
+		assert.Equal(t, "Result: The user denied this call. Their reason: not today", res.Text)
+	})
+
+	t.Run("command", func(t *testing.T) {
+		k := newTask(t, url, "[command] list")
+		res := k.turn(true)
+		assertCall(t, res, "run_command", `{"command":"ls -la && echo done"}`)
+		k.result("exit code 0\ndone")
+		res = k.turn(true)
+		assert.Equal(t, "Result: exit code 0\ndone", res.Text)
+	})
+
+	t.Run("loop", func(t *testing.T) {
+		k := newTask(t, url, "[loop] go round")
+		for n, want := range []string{"Update 1", "Update 2", "Update 3"} {
+			res := k.turn(true)
+			assertCall(t, res, "send_update", `{"message":"`+want+`"}`)
+			assert.Equal(t, []string{"Step 1.", "Step 2.", "Step 3."}[n], res.Text)
+			k.result("The update was shown to the user.")
+		}
+		res := k.turn(true)
+		assertCall(t, res, "task_complete", `{"summary":"Finished after 3 updates"}`)
+	})
+
+	t.Run("fail once", func(t *testing.T) {
+		k := newTask(t, url, "[fail] then recover")
+		req := &compat.Request{Model: "mock-model", Messages: k.msgs, Stream: true, Tools: tools}
+		_, err := compat.Do(context.Background(), url, "", req)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "refuses the first request")
+		res := k.turn(true)
+		assert.Equal(t, "Recovered.", res.Text)
+		assertCall(t, res, "task_complete", `{"summary":"Finished after a retry"}`)
+	})
+
+	assert.Empty(t, stderr.String(), "no request was refused")
+}

@@ -1,0 +1,135 @@
+// Command seed adds one long conversation to an Errand data directory,
+// through the real store package (the same migrations, transactions and
+// checks the app uses), for the end-to-end test of long conversations.
+//
+// The conversation is a sequence of finished tasks, five messages each:
+// the prompt "Task #N: …", an assistant reply with text and a send_update
+// call, its result, a reply with task_complete ("Finished task #N"), and
+// its result. Its activity is newer than anything else in the directory,
+// so it sorts to the top of the list.
+//
+// Usage:
+//
+//	go run ./e2e/seed -dir DATA_DIR [-messages 10000] [-title "Ten thousand messages"]
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/store"
+)
+
+const perTask = 5
+
+func main() {
+	dir := flag.String("dir", "", "the Errand data `directory` (created if missing)")
+	n := flag.Int("messages", 10000, "messages in the conversation (a multiple of 5)")
+	title := flag.String("title", "Ten thousand messages", "the conversation's title")
+	flag.Parse()
+	if err := run(context.Background(), *dir, *n, *title); err != nil {
+		fmt.Fprintln(os.Stderr, "seed:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, dir string, n int, title string) error {
+	if dir == "" {
+		return fmt.Errorf("-dir is required")
+	}
+	if n < perTask || n%perTask != 0 {
+		return fmt.Errorf("-messages must be a positive multiple of %d", perTask)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	st, err := store.Open(ctx, filepath.Join(dir, store.FileName))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	// Timestamps run up to now, a second per message, so that the
+	// conversation is the most recently active one.
+	at := time.Now().UTC().Add(-time.Duration(n) * time.Second).Truncate(time.Millisecond)
+	next := func() time.Time {
+		at = at.Add(time.Second)
+		return at
+	}
+	conv := chat.Conversation{ID: id("conv"), Title: title, TitleSet: true, AgentMode: true, CreatedAt: at, UpdatedAt: at}
+	if err := st.CreateConversation(ctx, conv); err != nil {
+		return err
+	}
+	for k := 1; k <= n/perTask; k++ {
+		if err := seedTask(ctx, st, conv.ID, k, next); err != nil {
+			return fmt.Errorf("task %d: %w", k, err)
+		}
+	}
+	fmt.Printf("seeded %q: %d messages in %d tasks in %.1f s\n", title, n, n/perTask, time.Since(t0).Seconds())
+	return nil
+}
+
+func seedTask(ctx context.Context, st *store.Store, convID string, k int, next func() time.Time) error {
+	prompt := fmt.Sprintf("Task #%d: summarise report %d", k, k)
+	task := chat.Task{
+		ID: id("task"), ConversationID: convID, Mode: chat.ModeAgent, Status: chat.StatusRunning,
+		OriginalPrompt: prompt, StartedAt: next(), Model: "mock-model",
+		Limits: chat.Limits{MaxSteps: 50, MaxMinutes: 30, MaxCostUSD: 1},
+	}
+	user := chat.Message{ID: id("msg"), ConversationID: convID, TaskID: task.ID, Role: chat.RoleUser, Content: prompt, CreatedAt: task.StartedAt}
+	if _, err := st.StartTask(ctx, task, user); err != nil {
+		return err
+	}
+	updateCall := chat.ToolCall{ID: id("call"), Name: "send_update", Arguments: args("message", fmt.Sprintf("Reading report %d", k))}
+	doneCall := chat.ToolCall{ID: id("call"), Name: "task_complete", Arguments: args("summary", fmt.Sprintf("Finished task #%d", k))}
+	text := fmt.Sprintf("Looking at report **%d**.", k)
+	if k%4 == 0 {
+		text += "\n\n- first point\n- second point\n- third point"
+	}
+	if k%7 == 0 {
+		text += fmt.Sprintf("\n\n```python\nprint(%d)\n```", k)
+	}
+	msgs := []chat.Message{
+		{ID: id("msg"), ConversationID: convID, TaskID: task.ID, Role: chat.RoleAssistant, Content: text, ToolCalls: []chat.ToolCall{updateCall}, Step: 1, CreatedAt: next()},
+		{ID: id("msg"), ConversationID: convID, TaskID: task.ID, Role: chat.RoleTool, Content: "ok", ToolCallID: updateCall.ID, ToolName: updateCall.Name, Step: 1, CreatedAt: next()},
+		{ID: id("msg"), ConversationID: convID, TaskID: task.ID, Role: chat.RoleAssistant, Content: fmt.Sprintf("Report %d is summarised.", k), ToolCalls: []chat.ToolCall{doneCall}, Step: 2, CreatedAt: next()},
+	}
+	task.StepCount = 2
+	task.Rev++ // every stored change of a task is the next revision
+	if _, err := st.Record(ctx, task, msgs); err != nil {
+		return err
+	}
+	end := next()
+	task.Status = chat.StatusCompleted
+	task.Rev++
+	task.EndedAt = &end
+	task.Summary = fmt.Sprintf("Finished task #%d", k)
+	result := chat.Message{ID: id("msg"), ConversationID: convID, TaskID: task.ID, Role: chat.RoleTool, Content: "Task complete.", ToolCallID: doneCall.ID, ToolName: doneCall.Name, Step: 2, CreatedAt: end}
+	_, err := st.FinishTask(ctx, task, []chat.Message{result})
+	return err
+}
+
+func args(name, value string) string {
+	b, err := json.Marshal(map[string]string{name: value})
+	if err != nil {
+		panic(err) // a map of strings always marshals
+	}
+	return string(b)
+}
+
+func id(prefix string) string {
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return prefix + "-" + hex.EncodeToString(b)
+}

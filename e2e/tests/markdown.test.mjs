@@ -1,0 +1,102 @@
+// Model output is untrusted: a reply full of HTML, script and javascript:
+// links executes nothing and links nowhere dangerous, while ordinary
+// markdown (tables, lists, code with a copy button) renders.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Stack } from '../lib/harness.mjs';
+import { eventually, sendMessage, show, transcript, ui, waitForStatus } from '../lib/ui.mjs';
+
+const stack = new Stack('markdown');
+before(() => stack.start());
+after(() => stack.stop());
+
+const pwned = (page) => page.evaluate(() => window.__pwned);
+
+test('a reply with <img onerror>, <script> and javascript: links executes nothing', { timeout: 120_000 }, stack.test(async (page) => {
+  const u = ui(page);
+  const dialogs = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  const startUrl = page.url();
+  await sendMessage(page, '[xss] render this');
+  await waitForStatus(page, 'Completed');
+  await eventually(
+    async () => {
+      const items = await transcript(page);
+      const agent = items.find((i) => i.kind === 'agent');
+      assert.ok(agent, `transcript: ${show(items)}`);
+      // The HTML is shown as text, not parsed.
+      assert.match(agent.text, /<img src=x onerror="window\.__pwned=1">/);
+      assert.match(agent.text, /<script>window\.__pwned=2<\/script>/);
+      const complete = items.find((i) => i.kind === 'complete');
+      assert.match(complete?.text ?? '', /<img src=x onerror="window\.__pwned=12">/);
+    },
+    { what: 'the reply, as text' },
+  );
+
+  const dom = await u.log.evaluate((log) => ({
+    // (Errand's own icons are aria-hidden SVGs without handlers.)
+    tags: ['img', 'script', 'iframe', 'svg:not([aria-hidden="true"])', 'object', 'embed', 'frame', 'form', 'style'].filter(
+      (t) => log.querySelector(t),
+    ),
+    handlers: Array.from(log.querySelectorAll('*')).flatMap((el) =>
+      Array.from(el.attributes)
+        .filter((a) => a.name.startsWith('on'))
+        .map((a) => `${el.tagName}.${a.name}`),
+    ),
+    hrefs: Array.from(log.querySelectorAll('[href], [src], [action], [formaction]')).map(
+      (el) => el.getAttribute('href') ?? el.getAttribute('src') ?? el.getAttribute('action') ?? el.getAttribute('formaction'),
+    ),
+  }));
+  assert.deepEqual(dom.tags, [], 'no active elements');
+  assert.deepEqual(dom.handlers, [], 'no event handler attributes');
+  for (const h of dom.hrefs) assert.match(h, /^https?:\/\//, `a link to ${h}`);
+  assert.deepEqual(dom.hrefs, ['https://example.com/docs']);
+  const safe = u.log.getByRole('link', { name: 'safe link' });
+  assert.equal(await safe.getAttribute('target'), '_blank');
+  assert.equal(await safe.getAttribute('rel'), 'noreferrer noopener');
+
+  // Clicking what would have been links, and hovering the would-be handlers, does nothing.
+  for (const name of ['javascript link', 'data link']) {
+    await u.log.getByText(name, { exact: true }).click();
+  }
+  await u.log.getByText('<b onmouseover="window.__pwned=10">cell</b>').hover();
+  await page.waitForTimeout(300);
+  assert.equal(await pwned(page), undefined, 'window.__pwned was set');
+  assert.deepEqual(dialogs, []);
+  assert.equal(page.url(), startUrl, 'the window navigated');
+
+  // The same text after a reload, from the database.
+  await stack.open({ reload: true });
+  await eventually(async () => {
+    const items = await transcript(page);
+    assert.ok(items.some((i) => i.kind === 'agent' && /__pwned=1/.test(i.text)), `transcript: ${show(items)}`);
+  });
+  assert.equal(await pwned(page), undefined, 'window.__pwned was set after a reload');
+}));
+
+test('markdown renders: a table, lists, highlighted code with a working copy button', { timeout: 120_000 }, stack.test(async (page) => {
+  const u = ui(page);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(stack.url).origin });
+  await sendMessage(page, '[markdown] plan the trip');
+  await waitForStatus(page, 'Completed');
+  const reply = u.log.locator('.bubble-agent').last();
+  await eventually(async () => {
+    assert.equal(await reply.getByRole('heading', { name: 'Plan' }).count(), 1);
+    assert.deepEqual(await reply.getByRole('row').allInnerTexts(), ['City\tFlights\tPrice', 'Lisbon\t4\t€120', 'Porto\t2\t€95']);
+    assert.equal(await reply.locator('ol > li').count(), 3);
+    assert.equal(await reply.locator('strong').first().textContent(), 'three');
+    // Highlighting loads on demand.
+    assert.ok((await reply.locator('code.hljs .hljs-keyword').count()) > 0, 'the Go code is highlighted');
+  });
+  await reply.getByRole('button', { name: 'Copy code' }).click();
+  await eventually(async () => {
+    assert.equal(await reply.locator('.code-copy').textContent(), 'Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, 'func main() {\n\tfmt.Println("hello")\n}');
+  });
+  // The summary is markdown too.
+  assert.equal(await u.log.locator('.card-complete strong').last().textContent(), 'plan');
+}));

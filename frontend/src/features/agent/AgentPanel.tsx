@@ -1,0 +1,26 @@
+import { useActiveTask, useLatestTask } from '../../stores/tasks';
+import { ApprovalCard } from './ApprovalCard';
+import { FailedCard, InterruptedCard, PauseCard } from './TaskCards';
+import './agent.css';
+
+/**
+ * The card for a task that needs the person, at the bottom of the
+ * conversation above the composer: an approval, a paused limit, an
+ * interrupted task, or the failure of the last one.
+ */
+export function AgentPanel({ conversationId }: { conversationId: string }) {
+  const active = useActiveTask(conversationId);
+  const latest = useLatestTask(conversationId);
+  let card = null;
+  if (active?.status === 'waiting_approval' && active.pendingApproval) {
+    card = <ApprovalCard key={`${active.id}:${active.pendingApproval.callId}`} task={active} approval={active.pendingApproval} />;
+  } else if (active?.status === 'paused') {
+    card = <PauseCard key={active.id} task={active} />;
+  } else if (active?.status === 'interrupted') {
+    card = <InterruptedCard key={active.id} task={active} />;
+  } else if (!active && latest?.status === 'error') {
+    card = <FailedCard key={latest.id} task={latest} />;
+  }
+  if (!card) return null;
+  return <div className="agent-panel">{card}</div>;
+}

@@ -1,0 +1,215 @@
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Approval } from '../../api/types';
+import { resetStores, summary, task } from '../../test/fixtures';
+
+vi.mock('../../api', () => ({
+  approveTool: vi.fn(),
+  denyTool: vi.fn(),
+  stopTask: vi.fn(),
+  startTask: vi.fn(),
+  sendChat: vi.fn(),
+  userResponse: vi.fn(),
+  setAgentMode: vi.fn(),
+  loadConversation: vi.fn(),
+}));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+
+import * as api from '../../api';
+import { useConversationsStore } from '../../stores/conversations';
+import { handleTaskUpdate } from '../../stores/sync';
+import { Composer } from '../chat/Composer';
+import { AgentPanel } from './AgentPanel';
+
+const C = 'c1';
+
+const WRITE: Approval = {
+  callId: 'call_1',
+  tool: 'write_file',
+  risk: 'writes',
+  arguments: '{\n  "content": "Hello from Errand",\n  "path": "hello.txt"\n}',
+  preview: '--- a/hello.txt\n+++ b/hello.txt\n@@ -0,0 +1 @@\n+Hello from Errand\n-old line\n context\n',
+};
+
+const COMMAND: Approval = {
+  callId: 'call_2',
+  tool: 'run_command',
+  risk: 'destructive',
+  arguments: '{"command":"rm -rf build && make","timeout_seconds":30}',
+};
+
+function waitForApproval(approval: Approval = WRITE, id = 't1') {
+  act(() =>
+    handleTaskUpdate(
+      task(id, C, { status: 'waiting_approval', stepCount: 2, currentTool: approval.tool, pendingApproval: approval }),
+    ),
+  );
+}
+
+function card() {
+  return screen.getByRole('region', { name: 'Approval needed' });
+}
+
+function setup() {
+  const user = userEvent.setup({ delay: null });
+  render(
+    <>
+      <AgentPanel conversationId={C} />
+      <Composer conversationId={C} />
+    </>,
+  );
+  return user;
+}
+
+beforeEach(() => {
+  resetStores();
+  vi.clearAllMocks();
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  // Testing Library drains with setTimeout(0) and advances only Jest's fake clock.
+  vi.stubGlobal('jest', { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) });
+  vi.mocked(api.approveTool).mockResolvedValue(undefined);
+  vi.mocked(api.denyTool).mockResolvedValue(undefined);
+  useConversationsStore.getState().setAll([summary(C)]);
+  useConversationsStore.getState().select(C);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('ApprovalCard', () => {
+  it('shows the tool, its risk, its full arguments and the diff', () => {
+    setup();
+    expect(screen.queryByRole('region', { name: 'Approval needed' })).not.toBeInTheDocument();
+    waitForApproval();
+    const c = card();
+    expect(within(c).getByText('write_file')).toBeInTheDocument();
+    expect(within(c).getByText('Writes files')).toBeInTheDocument();
+    expect(c).toHaveTextContent(/creates or changes files in this conversation's workspace folder/);
+    const args = within(c).getByLabelText('Arguments');
+    expect(args.textContent).toContain('"path": "hello.txt"');
+    expect(args.textContent).toContain('"content": "Hello from Errand"');
+    const diff = within(c).getByLabelText('What it would change');
+    expect(diff.querySelector('.diff-add')).toHaveTextContent('+Hello from Errand');
+    expect(diff.querySelector('.diff-del')).toHaveTextContent('-old line');
+    expect(diff.querySelector('.diff-hunk')).toHaveTextContent('@@ -0,0 +1 @@');
+    expect(diff.querySelectorAll('.diff-file')).toHaveLength(2);
+    for (const name of ['Approve', 'Approve for this task', 'Deny', 'Stop']) {
+      expect(within(c).getByRole('button', { name })).toBeInTheDocument();
+    }
+  });
+
+  it('shows a command prominently and says honestly that it can change anything', () => {
+    setup();
+    waitForApproval(COMMAND);
+    const c = card();
+    expect(within(c).getByLabelText('Command')).toHaveTextContent('$ rm -rf build && make');
+    expect(within(c).getByText('Destructive')).toBeInTheDocument();
+    expect(c).toHaveTextContent(/can change or delete any of your files, not only those in the workspace/);
+    expect(c).toHaveTextContent('Times out after 30 s');
+  });
+
+  it('ignores clicks and Enter for half a second after it appears, then approves', async () => {
+    const user = setup();
+    waitForApproval();
+    const approve = within(card()).getByRole('button', { name: 'Approve' });
+    expect(approve).toHaveAttribute('aria-disabled', 'true');
+
+    await user.click(approve);
+    approve.focus();
+    await user.keyboard('{Enter}');
+    await user.keyboard(' ');
+    act(() => vi.advanceTimersByTime(300));
+    await user.click(approve);
+    expect(api.approveTool).not.toHaveBeenCalled();
+
+    act(() => vi.advanceTimersByTime(200));
+    expect(approve).toHaveAttribute('aria-disabled', 'false');
+    approve.focus();
+    await user.keyboard('{Enter}');
+    expect(api.approveTool).toHaveBeenCalledTimes(1);
+    expect(api.approveTool).toHaveBeenCalledWith('t1', 'call_1', false);
+  });
+
+  it('a click after the guard approves; "Approve for this task" approves the tool for the task', async () => {
+    const user = setup();
+    waitForApproval();
+    act(() => vi.advanceTimersByTime(500));
+    await user.click(within(card()).getByRole('button', { name: 'Approve for this task' }));
+    expect(api.approveTool).toHaveBeenCalledWith('t1', 'call_1', true);
+  });
+
+  it('a new call re-arms the guard', async () => {
+    const user = setup();
+    waitForApproval();
+    act(() => vi.advanceTimersByTime(600));
+    waitForApproval({ ...WRITE, callId: 'call_9' });
+    await user.click(within(card()).getByRole('button', { name: 'Approve' }));
+    expect(api.approveTool).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(500));
+    await user.click(within(card()).getByRole('button', { name: 'Approve' }));
+    expect(api.approveTool).toHaveBeenCalledWith('t1', 'call_9', false);
+  });
+
+  it('Deny opens an optional reason, and Deny sends it', async () => {
+    const user = setup();
+    waitForApproval();
+    await user.click(within(card()).getByRole('button', { name: 'Deny' }));
+    // Too soon: nothing opens.
+    expect(within(card()).queryByRole('textbox')).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(500));
+    await user.click(within(card()).getByRole('button', { name: 'Deny' }));
+    const reason = within(card()).getByRole('textbox', { name: /Reason/ });
+    expect(reason).toHaveFocus();
+    expect(within(card()).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    await user.type(reason, 'Not that file');
+    await user.click(within(card()).getByRole('button', { name: 'Deny' }));
+    expect(api.denyTool).toHaveBeenCalledWith('t1', 'call_1', 'Not that file');
+  });
+
+  it('Deny without a reason, by Enter in the reason field', async () => {
+    const user = setup();
+    waitForApproval();
+    act(() => vi.advanceTimersByTime(500));
+    await user.click(within(card()).getByRole('button', { name: 'Deny' }));
+    await user.keyboard('{Enter}');
+    expect(api.denyTool).toHaveBeenCalledWith('t1', 'call_1', '');
+  });
+
+  it('Cancel closes the reason field without denying', async () => {
+    const user = setup();
+    waitForApproval();
+    act(() => vi.advanceTimersByTime(500));
+    await user.click(within(card()).getByRole('button', { name: 'Deny' }));
+    await user.click(within(card()).getByRole('button', { name: 'Cancel' }));
+    expect(within(card()).getByRole('button', { name: 'Approve' })).toBeInTheDocument();
+    expect(api.denyTool).not.toHaveBeenCalled();
+  });
+
+  it('Stop releases it at once, with no guard, and it is the only Stop', async () => {
+    vi.mocked(api.stopTask).mockResolvedValue({
+      stopped: true,
+      task: task('t1', C, { status: 'cancelled' }),
+      message: 'Stopped',
+    });
+    const user = setup();
+    waitForApproval();
+    expect(screen.getAllByRole('button', { name: 'Stop' })).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(api.stopTask).toHaveBeenCalledWith('t1');
+    expect(screen.queryByRole('region', { name: 'Approval needed' })).not.toBeInTheDocument();
+  });
+
+  it('the composer is disabled while the approval waits, and says why', () => {
+    setup();
+    waitForApproval();
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    expect(box).toBeDisabled();
+    expect(box).toHaveAccessibleDescription('Approve or deny the tool call above, or stop the task.');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    act(() => handleTaskUpdate(task('t1', C, { status: 'tool_executing', stepCount: 2, currentTool: 'write_file' })));
+    expect(screen.queryByRole('region', { name: 'Approval needed' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,189 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import type { Approval, Task } from '../../api/types';
+import { stopTask } from '../../stores/actions';
+import { approveTool, denyTool } from '../../stores/agentActions';
+import { DiffView } from './DiffView';
+import { parseObject, prettyJson, riskInfo } from './format';
+import { useArmed } from './useArmed';
+
+function CommandView({ approval }: { approval: Approval }) {
+  const args = parseObject(approval.arguments);
+  const command = typeof args?.command === 'string' ? args.command : null;
+  if (command === null) return null;
+  const timeout = typeof args?.timeout_seconds === 'number' ? args.timeout_seconds : null;
+  return (
+    <div className="approval-command">
+      <span className="approval-label">Command</span>
+      <pre className="approval-command-text" aria-label="Command">
+        <span className="approval-prompt" aria-hidden="true">
+          ${' '}
+        </span>
+        {command}
+      </pre>
+      {timeout !== null && <span className="muted approval-small">Times out after {timeout} s</span>}
+    </div>
+  );
+}
+
+/**
+ * The tool call waiting for approval, inline above the composer: what would
+ * run, how risky it is, what it would change, and the decision. For half a
+ * second after it appears it ignores clicks and keys, so that a person who
+ * was typing cannot approve by accident.
+ */
+export function ApprovalCard({ task, approval }: { task: Task; approval: Approval }) {
+  const armed = useArmed(`${task.id}:${approval.callId}`);
+  const [pending, setPending] = useState(false);
+  const [denying, setDenying] = useState(false);
+  const [reason, setReason] = useState('');
+  const regionRef = useRef<HTMLElement>(null);
+  const reasonRef = useRef<HTMLInputElement>(null);
+  const headingId = useId();
+  const riskId = useId();
+  const risk = riskInfo(approval.risk);
+  const live = armed && !pending;
+
+  // Take the focus the disabled composer lost, so the keyboard is here.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active === null || active === document.body) regionRef.current?.focus({ preventScroll: true });
+  }, []);
+
+  useEffect(() => {
+    if (denying) reasonRef.current?.focus();
+  }, [denying]);
+
+  const run = async (fn: () => Promise<boolean>) => {
+    setPending(true);
+    try {
+      await fn();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  /** A click handler that does nothing until the card is armed. */
+  const guarded = (fn: () => void) => (e: MouseEvent) => {
+    if (!live) {
+      e.preventDefault();
+      return;
+    }
+    fn();
+  };
+
+  const onDeny = (e: FormEvent) => {
+    e.preventDefault();
+    if (!live) return;
+    void run(() => denyTool(task.id, approval.callId, reason));
+  };
+
+  const stopButton = (
+    <>
+      <span className="agent-card-spacer" />
+      <button type="button" className="btn btn-stop" disabled={pending} onClick={() => void run(() => stopTask(task.id))}>
+        <span className="stop-square" aria-hidden="true" />
+        Stop
+      </button>
+    </>
+  );
+
+  const args = prettyJson(approval.arguments);
+  const preview = approval.preview ?? '';
+
+  return (
+    <section
+      ref={regionRef}
+      className={`agent-card approval-card tone-${risk.tone}${armed ? '' : ' is-arming'}`}
+      role="region"
+      aria-label="Approval needed"
+      aria-describedby={riskId}
+      tabIndex={-1}
+    >
+      <header className="agent-card-head">
+        <h2 id={headingId} className="agent-card-title">
+          Approval needed
+        </h2>
+        <span className={`risk-badge risk-${risk.tone}`}>{risk.label}</span>
+      </header>
+      <p className="approval-lead">
+        The agent wants to run <code className="approval-tool">{approval.tool}</code>.
+      </p>
+      <p id={riskId} className={`approval-risk risk-text-${risk.tone}`}>
+        {risk.description}
+      </p>
+
+      <CommandView approval={approval} />
+
+      {preview.trim() !== '' && <DiffView diff={preview} label="What it would change" />}
+
+      <div className="approval-args">
+        <span className="approval-label">Arguments</span>
+        <pre className="approval-args-body" tabIndex={0} aria-label="Arguments">
+          {args === '' ? '(none)' : args}
+        </pre>
+      </div>
+
+      {denying ? (
+        <form className="deny-form" onSubmit={onDeny}>
+          <label className="deny-label">
+            <span>Reason (optional) — the agent is told</span>
+            <input
+              ref={reasonRef}
+              className="errand-input"
+              type="text"
+              value={reason}
+              maxLength={2000}
+              placeholder="e.g. Don't touch that file; write to notes.txt instead"
+              onChange={(e) => setReason(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') {
+                  e.preventDefault();
+                  e.stopPropagation();
+                  setDenying(false);
+                }
+              }}
+            />
+          </label>
+          <div className="agent-card-actions">
+            <button type="submit" className="btn btn-danger" aria-disabled={!live} disabled={pending}>
+              Deny
+            </button>
+            <button type="button" className="btn btn-ghost" disabled={pending} onClick={() => setDenying(false)}>
+              Cancel
+            </button>
+            {stopButton}
+          </div>
+        </form>
+      ) : (
+        <div className="agent-card-actions">
+          <button
+            type="button"
+            className="btn btn-primary"
+            aria-disabled={!live}
+            onClick={guarded(() => void run(() => approveTool(task.id, approval.callId, false)))}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            aria-disabled={!live}
+            title={`Run ${approval.tool} without asking again until this task ends`}
+            onClick={guarded(() => void run(() => approveTool(task.id, approval.callId, true)))}
+          >
+            Approve for this task
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            aria-disabled={!live}
+            onClick={guarded(() => setDenying(true))}
+          >
+            Deny
+          </button>
+          {stopButton}
+        </div>
+      )}
+    </section>
+  );
+}

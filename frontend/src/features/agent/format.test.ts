@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { composerBlocked, diffLines, formatCost, formatTokens, pauseReasonText, prettyJson, riskInfo } from './format';
+
+describe('agent format', () => {
+  it('costs with sensible precision', () => {
+    expect(formatCost(0)).toBe('$0.00');
+    expect(formatCost(undefined)).toBe('$0.00');
+    expect(formatCost(0.00001)).toBe('<$0.0001');
+    expect(formatCost(0.00423)).toBe('$0.0042');
+    expect(formatCost(0.0425)).toBe('$0.043');
+    expect(formatCost(1.254)).toBe('$1.25');
+    expect(formatCost(1234.5)).toBe('$1,234.50');
+  });
+
+  it('tokens', () => {
+    expect(formatTokens(1)).toBe('1 token');
+    expect(formatTokens(12345)).toBe('12,345 tokens');
+    expect(formatTokens(undefined)).toBe('0 tokens');
+  });
+
+  it('risks read honestly, and an unknown one as dangerous', () => {
+    expect(riskInfo('read_only')).toMatchObject({ label: 'Read-only', tone: 'info' });
+    expect(riskInfo('writes')).toMatchObject({ label: 'Writes files', tone: 'warn' });
+    expect(riskInfo('destructive')).toMatchObject({ label: 'Destructive', tone: 'danger' });
+    expect(riskInfo('nuclear')).toMatchObject({ tone: 'danger', label: 'Unknown risk (nuclear)' });
+  });
+
+  it('classifies diff lines', () => {
+    expect(diffLines('--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same\n\\ No newline at end of file\n').map((l) => l.kind)).toEqual([
+      'file',
+      'file',
+      'hunk',
+      'del',
+      'add',
+      'context',
+      'note',
+    ]);
+    expect(diffLines('(no change)')).toEqual([{ kind: 'note', text: '(no change)' }]);
+  });
+
+  it('pause reasons, blocked composer, pretty JSON', () => {
+    expect(pauseReasonText('steps')).toBe('step limit reached');
+    expect(pauseReasonText('cost')).toBe('spend limit reached');
+    expect(composerBlocked({ status: 'running' })).toBeNull();
+    expect(composerBlocked(undefined)).toBeNull();
+    expect(composerBlocked({ status: 'interrupted' })?.hint).toMatch(/resume or dismiss it above/);
+    expect(prettyJson('{"a":1}')).toBe('{\n  "a": 1\n}');
+    expect(prettyJson('{bad')).toBe('{bad');
+  });
+});

@@ -1,0 +1,142 @@
+// How usage, spend, risks and task states read. Pure, unit-tested.
+import type { PauseReason, Risk, Task, Usage } from '../../api/types';
+
+/** "$0.00", "<$0.0001", "$0.0042", "$0.042", "$1.25", "$1,234.50". */
+export function formatCost(usd: number | undefined | null): string {
+  const v = typeof usd === 'number' && Number.isFinite(usd) ? usd : 0;
+  if (v <= 0) return '$0.00';
+  if (v < 0.0001) return '<$0.0001';
+  if (v < 0.01) return `$${v.toFixed(4)}`;
+  if (v < 1) return `$${v.toFixed(3)}`;
+  return `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/** "1 token", "12,345 tokens". */
+export function formatTokens(n: number | undefined | null): string {
+  const v = typeof n === 'number' && Number.isFinite(n) ? Math.max(0, Math.round(n)) : 0;
+  return `${v.toLocaleString('en-US')} ${v === 1 ? 'token' : 'tokens'}`;
+}
+
+/** "Prompt 1,000 · completion 234 tokens", for a tooltip. */
+export function usageBreakdown(u: Usage | undefined): string {
+  if (!u) return '';
+  return `Prompt ${u.promptTokens.toLocaleString('en-US')} · completion ${u.completionTokens.toLocaleString('en-US')} tokens`;
+}
+
+export interface RiskInfo {
+  label: string;
+  /** What a tool of this risk can do, honestly. */
+  description: string;
+  tone: 'info' | 'warn' | 'danger';
+}
+
+export function riskInfo(risk: Risk | string | undefined): RiskInfo {
+  switch (risk) {
+    case 'read_only':
+      return {
+        label: 'Read-only',
+        description: 'It only looks: it lists, reads or searches files, or fetches a web page. It changes nothing.',
+        tone: 'info',
+      };
+    case 'writes':
+      return {
+        label: 'Writes files',
+        description: "It creates or changes files in this conversation's workspace folder.",
+        tone: 'warn',
+      };
+    case 'destructive':
+      return {
+        label: 'Destructive',
+        description:
+          'It runs a command on your computer with your permissions. A command can change or delete any of your files, not only those in the workspace, and cannot be undone.',
+        tone: 'danger',
+      };
+    default:
+      return {
+        label: risk ? `Unknown risk (${risk})` : 'Unknown risk',
+        description: 'Errand does not know what this tool can do. Treat it as able to change anything.',
+        tone: 'danger',
+      };
+  }
+}
+
+/** "step limit reached", for "Paused: …". */
+export function pauseReasonText(reason: PauseReason | string | undefined): string {
+  switch (reason) {
+    case 'steps':
+      return 'step limit reached';
+    case 'time':
+      return 'time limit reached';
+    case 'cost':
+      return 'spend limit reached';
+    case 'repeat':
+      return 'the agent repeated the same call';
+    default:
+      return reason ? reason : 'waiting for you to continue';
+  }
+}
+
+export interface ComposerBlock {
+  /** In the empty, disabled input. */
+  placeholder: string;
+  /** Below it: what to do, shown even when a draft hides the placeholder. */
+  hint: string;
+}
+
+/**
+ * Why the composer cannot take a new message while the task is in this
+ * state (a card above it decides), or null when it can.
+ */
+export function composerBlocked(task: Pick<Task, 'status'> | undefined): ComposerBlock | null {
+  switch (task?.status) {
+    case 'waiting_approval':
+      return { placeholder: 'Waiting for your decision on the tool call above', hint: 'Approve or deny the tool call above, or stop the task.' };
+    case 'paused':
+      return { placeholder: 'The task is paused', hint: 'Continue or stop the paused task above.' };
+    case 'interrupted':
+      return {
+        placeholder: 'Resume or dismiss the interrupted task above to write here',
+        hint: 'The task interrupted when Errand closed still holds this conversation: resume or dismiss it above to start a new one.',
+      };
+    default:
+      return null;
+  }
+}
+
+/** Parses JSON object arguments; null when they are not one. */
+export function parseObject(raw: string | undefined): Record<string, unknown> | null {
+  if (!raw) return null;
+  try {
+    const v: unknown = JSON.parse(raw);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Pretty JSON; invalid JSON is returned as it is. */
+export function prettyJson(raw: string | undefined): string {
+  if (!raw) return '';
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}
+
+export type DiffLineKind = 'file' | 'hunk' | 'add' | 'del' | 'context' | 'note';
+
+/** Classifies the lines of a unified diff. */
+export function diffLines(diff: string): { kind: DiffLineKind; text: string }[] {
+  const lines = diff.replace(/\r\n/g, '\n').split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((text) => {
+    let kind: DiffLineKind = 'context';
+    if (text.startsWith('+++ ') || text.startsWith('--- ') || text === '+++' || text === '---') kind = 'file';
+    else if (text.startsWith('@@')) kind = 'hunk';
+    else if (text.startsWith('+')) kind = 'add';
+    else if (text.startsWith('-')) kind = 'del';
+    else if (text.startsWith('\\') || (text.startsWith('(') && text.endsWith(')'))) kind = 'note';
+    return { kind, text };
+  });
+}

@@ -1,0 +1,59 @@
+// Streaming must re-render only the row that streams, not the whole list.
+import { act, render, screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { message, resetStores } from '../../test/fixtures';
+
+vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+
+// Count how often each reply's text is rendered.
+const renders: string[] = [];
+vi.mock('./Markdown', () => ({
+  Markdown: ({ text }: { text: string }) => {
+    renders.push(text);
+    return <div className="text md">{text}</div>;
+  },
+}));
+
+import { useMessagesStore } from '../../stores/messages';
+import { handleMessageDelta, handleTaskMessage } from '../../stores/sync';
+import { MessageList } from './MessageList';
+
+const C = 'c';
+
+beforeEach(() => {
+  resetStores();
+  renders.length = 0;
+});
+
+describe('MessageList rendering', () => {
+  it('a delta re-renders the streaming row only', () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(
+      C,
+      Array.from({ length: 50 }, (_, i) => message(`old${i}`, C, { content: `Old reply ${i}`, seq: i + 1 })),
+    );
+    render(<MessageList conversationId={C} />);
+    act(() =>
+      handleTaskMessage({
+        conversationId: C,
+        taskId: 't',
+        message: message('live', C, { content: 'A', streaming: true, seq: 100 }),
+      }),
+    );
+    expect(screen.getByText('A')).toBeInTheDocument();
+    renders.length = 0;
+
+    let offset = 1;
+    let rev = 2;
+    for (const piece of ['B', 'C', 'D', 'E', 'F']) {
+      act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'live', offset, text: piece, rev }));
+      offset += 1;
+      rev += 1;
+    }
+    expect(screen.getByText('ABCDEF')).toBeInTheDocument();
+    expect(renders.every((t) => t.startsWith('A')), `rendered: ${JSON.stringify(renders)}`).toBe(true);
+    expect(renders.length).toBeLessThanOrEqual(5 * 2); // once per delta (twice at most)
+  });
+});

@@ -1,0 +1,144 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { conversation, message, resetStores, summary, task } from '../../test/fixtures';
+
+vi.mock('../../api', () => ({
+  createConversation: vi.fn(),
+  loadConversation: vi.fn(),
+  renameConversation: vi.fn(),
+  deleteConversation: vi.fn(),
+  stopTask: vi.fn(),
+}));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+
+import * as api from '../../api';
+import { useConversationsStore } from '../../stores/conversations';
+import { handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
+import { useDeleteRequest } from './deleteRequest';
+import { Sidebar } from './Sidebar';
+
+function list() {
+  return screen.getByRole('navigation', { name: 'Conversation list' });
+}
+
+function row(title: string) {
+  return within(list()).getByRole('button', { name: new RegExp(`^${title}`) });
+}
+
+beforeEach(() => {
+  resetStores();
+  useDeleteRequest.getState().close();
+  vi.clearAllMocks();
+  vi.mocked(api.loadConversation).mockImplementation(async (id) => ({
+    conversation: conversation(id, { title: useConversationsStore.getState().byId[id]?.title ?? '' }),
+    messages: [],
+    tasks: [],
+  }));
+  useConversationsStore.getState().setAll([
+    summary('a', { title: 'Alpha', updatedAt: '2026-01-01T10:00:00Z' }),
+    summary('b', { title: 'Beta', updatedAt: '2026-01-01T11:00:00Z' }),
+    summary('c', { title: 'Gamma', updatedAt: '2026-01-01T09:00:00Z' }),
+  ]);
+  useConversationsStore.getState().select('a');
+});
+
+describe('Sidebar', () => {
+  it('lists conversations newest activity first, and moves one up when a message arrives', () => {
+    render(<Sidebar />);
+    const titles = () => within(list()).getAllByRole('listitem').map((li) => li.querySelector('.conv-title')?.textContent);
+    expect(titles()).toEqual(['Beta', 'Alpha', 'Gamma']);
+    act(() =>
+      handleTaskMessage({ conversationId: 'c', taskId: 't', message: message('m', 'c', { createdAt: '2026-01-01T12:00:00Z' }) }),
+    );
+    expect(titles()).toEqual(['Gamma', 'Beta', 'Alpha']);
+  });
+
+  it('marks a running task, a question waiting and unread messages; opening clears unread', async () => {
+    render(<Sidebar />);
+    act(() => handleTaskUpdate(task('tb', 'b', { status: 'thinking', stepCount: 1 })));
+    expect(row('Beta')).toHaveTextContent('Working');
+    expect(row('Beta').querySelector('.live-dot')).not.toBeNull();
+
+    act(() => {
+      handleTaskMessage({ conversationId: 'b', taskId: 'tb', message: message('q', 'b') });
+      handleTaskUpdate(task('tb', 'b', { status: 'waiting_user', stepCount: 1, pendingQuestion: 'Which?' }));
+    });
+    expect(row('Beta')).not.toHaveTextContent('Working');
+    expect(row('Beta')).toHaveTextContent('Needs input');
+    expect(row('Beta')).toHaveTextContent('1 unread');
+    expect(row('Alpha')).not.toHaveTextContent(/unread|Needs input/);
+
+    await userEvent.click(row('Beta'));
+    expect(row('Beta')).toHaveAttribute('aria-current', 'true');
+    expect(row('Beta')).not.toHaveTextContent('unread');
+    // The question still waits for an answer.
+    expect(row('Beta')).toHaveTextContent('Needs input');
+  });
+
+  it('renames from the list: Enter saves, Esc cancels', async () => {
+    vi.mocked(api.renameConversation).mockResolvedValue(conversation('c', { title: 'Renamed', titleSet: true }));
+    render(<Sidebar />);
+    await userEvent.click(screen.getByRole('button', { name: 'Rename Gamma' }));
+    const input = screen.getByRole('textbox', { name: 'New title' });
+    expect(input).toHaveValue('Gamma');
+    await userEvent.clear(input);
+    await userEvent.type(input, 'Renamed{Enter}');
+    expect(api.renameConversation).toHaveBeenCalledWith('c', 'Renamed');
+    await waitFor(() => expect(row('Renamed')).toBeInTheDocument());
+
+    await userEvent.click(screen.getByRole('button', { name: 'Rename Alpha' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'New title' }), 'x{Escape}');
+    expect(api.renameConversation).toHaveBeenCalledTimes(1);
+    expect(row('Alpha')).toBeInTheDocument();
+  });
+
+  it('keyboard: one tab stop, arrows move between rows, F2 renames, Delete asks', async () => {
+    render(<Sidebar />);
+    // The open conversation holds the list's tab stop.
+    expect(row('Alpha')).toHaveAttribute('tabindex', '0');
+    expect(row('Beta')).toHaveAttribute('tabindex', '-1');
+    row('Alpha').focus();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(row('Gamma')).toHaveFocus();
+    await userEvent.keyboard('{Home}');
+    expect(row('Beta')).toHaveFocus();
+    expect(row('Beta')).toHaveAttribute('tabindex', '0');
+    await userEvent.keyboard('{F2}');
+    expect(screen.getByRole('textbox', { name: 'New title' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(row('Beta')).toHaveFocus());
+    await userEvent.keyboard('{Delete}');
+    expect(screen.getByRole('alertdialog', { name: 'Delete “Beta”?' })).toBeInTheDocument();
+  });
+
+  it('delete asks first; Cancel and Esc keep the conversation', async () => {
+    render(<Sidebar />);
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Gamma' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete “Gamma”?' });
+    expect(dialog).toHaveTextContent('cannot be undone');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Gamma' }));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(api.deleteConversation).not.toHaveBeenCalled();
+    expect(row('Gamma')).toBeInTheDocument();
+  });
+
+  it('deleting a conversation whose task runs says it stops the task first', async () => {
+    vi.mocked(api.deleteConversation).mockResolvedValue(undefined);
+    render(<Sidebar />);
+    act(() => handleTaskUpdate(task('tc', 'c', { status: 'tool_executing', stepCount: 2, currentTool: 'shell' })));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Gamma' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog).toHaveTextContent('Deleting stops the task first');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stop task and delete' }));
+    // Go's DeleteConversation stops the task, then deletes.
+    expect(api.deleteConversation).toHaveBeenCalledWith('c');
+    await waitFor(() => expect(within(list()).queryByRole('button', { name: /^Gamma/ })).not.toBeInTheDocument());
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+});

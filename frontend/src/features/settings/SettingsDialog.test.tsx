@@ -1,0 +1,177 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Settings } from '../../api/types';
+import { resetStores } from '../../test/fixtures';
+
+vi.mock('../../api', () => ({
+  getSettings: vi.fn(),
+  saveSettings: vi.fn(),
+}));
+
+import * as api from '../../api';
+import { ApiError } from '../../api/errors';
+import { SettingsButton } from './SettingsButton';
+import { checkForm, formFromSettings, settingsFromForm } from './settingsForm';
+
+function settings(over: Partial<Settings> = {}): Settings {
+  return {
+    autoApprove: { read_only: true, writes: false, destructive: false },
+    limits: { maxSteps: 50, maxMinutes: 30, maxCostUsd: 1 },
+    stepDelayMs: 0,
+    prices: { 'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 }, 'errand-demo': { inputPerMTok: 0, outputPerMTok: 0 } },
+    // A field another issue adds: it must come back unchanged.
+    provider: { preset: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+    ...over,
+  };
+}
+
+async function open() {
+  const user = userEvent.setup();
+  render(<SettingsButton />);
+  await user.click(screen.getByRole('button', { name: 'Settings' }));
+  const dialog = screen.getByRole('dialog', { name: 'Settings' });
+  await within(dialog).findByLabelText('Step limit');
+  return { user, dialog };
+}
+
+beforeEach(() => {
+  resetStores();
+  vi.clearAllMocks();
+  vi.mocked(api.getSettings).mockResolvedValue(settings());
+});
+
+describe('Settings', () => {
+  it('loads the settings into the form', async () => {
+    const { dialog } = await open();
+    expect(api.getSettings).toHaveBeenCalledTimes(1);
+    expect(within(dialog).getByLabelText('Step limit')).toHaveValue(50);
+    expect(within(dialog).getByLabelText('Time limit')).toHaveValue(30);
+    expect(within(dialog).getByLabelText('Spend limit')).toHaveValue(1);
+    expect(within(dialog).getByLabelText('Delay between steps')).toHaveValue(0);
+    expect(within(dialog).getByRole('checkbox', { name: 'Read-only tools' })).toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: 'Tools that write files' })).not.toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: /Destructive/ })).not.toBeChecked();
+    expect(within(dialog).getByRole('textbox', { name: 'Model name, row 2' })).toHaveValue('gpt-4o-mini');
+    expect(within(dialog).getByLabelText('Output price of gpt-4o-mini, $ per 1M tokens')).toHaveValue(0.6);
+    expect(within(dialog).getByRole('group', { name: 'Model provider' })).toBeInTheDocument();
+  });
+
+  it('edits and saves: SaveSettings gets the new values and every field it did not edit', async () => {
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    const steps = within(dialog).getByLabelText('Step limit');
+    await user.clear(steps);
+    await user.type(steps, '2');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Tools that write files' }));
+    await user.clear(within(dialog).getByLabelText('Delay between steps'));
+    await user.type(within(dialog).getByLabelText('Delay between steps'), '250');
+    // Remove a price, add one.
+    await user.click(within(dialog).getByRole('button', { name: 'Remove errand-demo' }));
+    await user.click(within(dialog).getByRole('button', { name: '+ Add model' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Model name, row 2' }), 'mock-model');
+    const input = within(dialog).getByLabelText('Input price of mock-model, $ per 1M tokens');
+    await user.clear(input);
+    await user.type(input, '1.5');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(api.saveSettings).toHaveBeenCalledTimes(1);
+    expect(api.saveSettings).toHaveBeenCalledWith({
+      autoApprove: { read_only: true, writes: true, destructive: false },
+      limits: { maxSteps: 2, maxMinutes: 30, maxCostUsd: 1 },
+      stepDelayMs: 250,
+      prices: {
+        'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 },
+        'mock-model': { inputPerMTok: 1.5, outputPerMTok: 0 },
+      },
+      provider: { preset: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+    });
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved.');
+    // Editing again clears the feedback.
+    await user.type(steps, '0');
+    expect(within(dialog).getByRole('status')).toHaveTextContent('');
+  });
+
+  it("shows Go's validation error inline and marks the field", async () => {
+    vi.mocked(api.saveSettings).mockRejectedValue(
+      new ApiError('invalid', 'the step limit must be between 1 and 10000'),
+    );
+    const { user, dialog } = await open();
+    const steps = within(dialog).getByLabelText('Step limit');
+    await user.clear(steps);
+    await user.type(steps, '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ limits: { maxSteps: 0, maxMinutes: 30, maxCostUsd: 1 } }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('The step limit must be between 1 and 10000.');
+    expect(steps).toHaveAttribute('aria-invalid', 'true');
+    expect(steps).toHaveAccessibleDescription('The step limit must be between 1 and 10000.');
+    expect(within(dialog).getByRole('status')).toHaveTextContent('');
+    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
+  });
+
+  it('when the bridge loses Go\'s reason, explains from the form itself', async () => {
+    vi.mocked(api.saveSettings).mockRejectedValue(new Error('[object Object]'));
+    const { user, dialog } = await open();
+    await user.clear(within(dialog).getByLabelText('Spend limit'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The spend limit must be more than $0');
+    expect(within(dialog).getByLabelText('Spend limit')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('refuses a model listed twice without asking Go', async () => {
+    const { user, dialog } = await open();
+    await user.click(within(dialog).getByRole('button', { name: '+ Add model' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Model name, row 3' }), 'gpt-4o-mini');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('The model gpt-4o-mini is listed twice');
+    expect(api.saveSettings).not.toHaveBeenCalled();
+  });
+
+  it('warns when destructive tools would run without asking', async () => {
+    const { user, dialog } = await open();
+    expect(within(dialog).queryByText(/will run any command/)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('checkbox', { name: /Destructive/ }));
+    expect(within(dialog).getByText(/will run any command it decides on/)).toBeInTheDocument();
+  });
+
+  it('Esc closes it and gives the focus back to the gear; Tab stays inside', async () => {
+    const { user, dialog } = await open();
+    expect(dialog).toHaveFocus();
+    const gear = screen.getByRole('button', { name: 'Settings' });
+    // Tab from the last control wraps to the first.
+    within(dialog).getByRole('button', { name: 'Save' }).focus();
+    await user.tab();
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(gear).toHaveFocus());
+  });
+
+  it('a failed load says so and can try again', async () => {
+    vi.mocked(api.getSettings).mockRejectedValueOnce(new ApiError('internal', 'database is locked'));
+    const user = userEvent.setup();
+    render(<SettingsButton />);
+    await user.click(screen.getByRole('button', { name: 'Settings' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not load the settings: database is locked');
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByLabelText('Step limit')).toHaveValue(50);
+  });
+});
+
+describe('settings form', () => {
+  it('round-trips and checks what it can', () => {
+    const s = settings();
+    const form = formFromSettings(s);
+    expect(settingsFromForm(form, s)).toEqual(s);
+    expect(checkForm(form)).toBeNull();
+    expect(checkForm({ ...form, maxSteps: '1.5' })?.field).toBe('maxSteps');
+    expect(checkForm({ ...form, maxMinutes: '' })?.field).toBe('maxMinutes');
+    expect(checkForm({ ...form, stepDelayMs: '-1' })?.field).toBe('stepDelayMs');
+    expect(checkForm({ ...form, prices: [...form.prices, { key: 99, model: ' ', input: '0', output: '0' }] })?.message).toMatch(
+      /needs a model name/,
+    );
+  });
+});

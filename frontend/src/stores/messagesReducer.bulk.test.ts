@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { message } from '../test/fixtures';
+import { emptyConversationMessages, finishLoad, orderedMessages, upsertMessage, upsertMessages } from './messagesReducer';
+
+describe('upsertMessages (snapshots)', () => {
+  it('orders by seq, keeps newer revs, and inserts after equal seqs like upsertMessage', () => {
+    let s = upsertMessage(emptyConversationMessages(), message('b', 'c', { seq: 2, rev: 5, content: 'event b' }));
+    s = upsertMessages(s, [
+      message('c', 'c', { seq: 3 }),
+      message('a', 'c', { seq: 1 }),
+      message('b', 'c', { seq: 2, rev: 3, content: 'old b' }), // older than the event
+      message('a2', 'c', { seq: 1 }), // equal seq: after the one there
+    ]);
+    expect(s.ids).toEqual(['a', 'a2', 'b', 'c']);
+    expect(s.byId.b?.content).toBe('event b');
+  });
+
+  it('returns the same state when nothing is newer', () => {
+    const s = upsertMessages(emptyConversationMessages(), [message('a', 'c', { seq: 1 }), message('b', 'c', { seq: 2 })]);
+    expect(upsertMessages(s, [message('a', 'c', { seq: 1 }), message('b', 'c', { seq: 2 })])).toBe(s);
+  });
+
+  it('loads 10,000 messages quickly', () => {
+    const msgs = Array.from({ length: 10_000 }, (_, i) => message(`m${i}`, 'c', { seq: 10_000 - i, content: `#${i}` }));
+    const t0 = performance.now();
+    const s = finishLoad(emptyConversationMessages(), msgs);
+    const took = performance.now() - t0;
+    expect(s.ids).toHaveLength(10_000);
+    expect(orderedMessages(s)[0]?.content).toBe('#9999');
+    expect(took).toBeLessThan(1_000);
+  });
+});

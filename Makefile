@@ -14,7 +14,7 @@ export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
 .PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps frontend bindings \
-	build build-dev vet test-go test-frontend test-e2e screenshot bench clean
+	build build-dev vet test-go test-frontend test-e2e screenshot bench bench-smoke clean
 
 run: deps frontend build
 	./build/bin/errand
@@ -68,6 +68,9 @@ vet:
 
 test-go:
 	go test -race -count=1 ./...
+	# Benchmarks run once each, at their smallest, to keep them working;
+	# their figures come from `make bench`, never from a test.
+	ERRAND_BENCH_SMOKE=1 go test -run '^$$' -bench . -benchtime 1x -count 1 ./backend/... >/dev/null
 
 test-frontend:
 	cd frontend && npm test
@@ -78,8 +81,13 @@ test-e2e: build-dev
 screenshot: deps frontend build
 	./scripts/screenshot.sh
 
-bench:
-	go test -run '^$$' -bench . -benchtime 200x ./backend/...
+# Benchmarks: one table of figures, targets and verdicts (docs/BENCHMARKS.md).
+bench: deps
+	./e2e/bench/run.sh
+
+# Every benchmark at tiny sizes; fails only when one breaks, never on a time.
+bench-smoke: deps
+	./e2e/bench/run.sh --smoke
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

@@ -60,6 +60,14 @@ func (w *streamWriter) flushFromTimer() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.timer = nil
+	// A write may have flushed since this timer was set (it fires late, or
+	// the write came first): wait out the rest of the interval.
+	if wait := w.interval - time.Since(w.lastFlush); wait > 0 {
+		if w.pending.Len() > 0 {
+			w.timer = time.AfterFunc(wait, w.flushFromTimer)
+		}
+		return
+	}
 	w.flushLocked()
 }
 

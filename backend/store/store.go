@@ -33,6 +33,13 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	readOnly bool
+	// writing admits one write (statement or transaction) at a time, in
+	// arrival order. SQLite has one writer anyway; without this, the
+	// others wait in its busy handler, which sleeps from 1 to 100 ms
+	// between tries, serves no one in order and gives up after
+	// busy_timeout: with many tasks at once, a write could fail as
+	// "locked" behind the app's own other writes.
+	writing chan struct{}
 }
 
 var _ chat.Store = (*Store)(nil)
@@ -102,11 +109,11 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 }
 
 func open(ctx context.Context, path string, q url.Values) (*Store, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open(driverName, "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, writing: make(chan struct{}, 1)}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, s.classify("open the database", err)
@@ -205,6 +212,11 @@ func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
+	done, err := s.writeTurn(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return s.classify("save", fmt.Errorf("begin: %w", err))
@@ -224,6 +236,11 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 	if err := s.writable(); err != nil {
 		return nil, err
 	}
+	done, err := s.writeTurn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	res, err := s.db.ExecContext(ctx, query, args...)
 	return res, s.classify("save", err)
 }
@@ -233,7 +250,22 @@ func (s *Store) writeRow(ctx context.Context, scan func(*sql.Row) error, query s
 	if err := s.writable(); err != nil {
 		return err
 	}
+	done, err := s.writeTurn(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
 	return s.classify("save", scan(s.db.QueryRowContext(ctx, query, args...)))
+}
+
+// writeTurn waits for this process's turn to write; done ends it.
+func (s *Store) writeTurn(ctx context.Context) (done func(), err error) {
+	select {
+	case s.writing <- struct{}{}:
+		return func() { <-s.writing }, nil
+	case <-ctx.Done():
+		return nil, s.classify("save", ctx.Err())
+	}
 }
 
 func (s *Store) writable() error {

@@ -1,0 +1,90 @@
+// Command benchmodel is the scripted OpenAI-compatible model server of the
+// window benchmarks (e2e/bench/*.mjs). It prints "listening http://HOST:PORT"
+// once it accepts requests and serves until SIGINT or SIGTERM. Every
+// response is paced at -rate server-sent events a second (compat.Paced):
+// with the default 1,000, a streamed reply of N words takes N ms, one token
+// (one word) per event, the way a fast model streams.
+//
+// The reply depends on a marker in the last user message:
+//
+//	[stream N]  N words "tok1 tok2 …", then task_complete
+//	(none)      "Done." + task_complete
+//
+// Usage:
+//
+//	go run ./e2e/bench/benchmodel [-addr 127.0.0.1:0] [-rate 1000]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm/compat"
+)
+
+func main() {
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	if err := run(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(os.Stderr, "benchmodel:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	addr := flag.String("addr", "127.0.0.1:0", "`host:port` to listen on")
+	rate := flag.Float64("rate", 1000, "server-sent events a second")
+	flag.Parse()
+
+	s := compat.NewServer(script)
+	s.AllowNoAuth = true
+	s.OnReject = func(msg string) { fmt.Fprintln(os.Stderr, "benchmodel: rejected", msg) }
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: compat.Paced(s, *rate)}
+	go func() {
+		<-ctx.Done()
+		s.Close()
+		_ = srv.Close()
+	}()
+	fmt.Println("listening", "http://"+ln.Addr().String())
+	return srv.Serve(ln)
+}
+
+var streamMarker = regexp.MustCompile(`\[stream (\d+)\]`)
+
+func script(req *compat.Request) compat.Reply {
+	prompt := ""
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role == "user" {
+			prompt = req.Messages[i].Text()
+			break
+		}
+	}
+	done := []chat.ToolCall{{Name: "task_complete", Arguments: `{"summary":"Finished the benchmark task"}`}}
+	if len(req.Tools) == 0 {
+		done = nil
+	}
+	if m := streamMarker.FindStringSubmatch(prompt); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		words := make([]string, n)
+		for i := range words {
+			words[i] = "tok" + strconv.Itoa(i+1)
+		}
+		return compat.Reply{Text: strings.Join(words, " "), ToolCalls: done}
+	}
+	return compat.Reply{Text: "Done.", ToolCalls: done}
+}

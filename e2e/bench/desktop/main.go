@@ -1,0 +1,657 @@
+// Command desktop measures the production build (build/bin/errand) as a
+// person starts it: cold start to an interactive window, and the resident
+// memory of its processes (Go, WebKitWebProcess, WebKitNetworkProcess) at
+// idle, with an empty history and with a seeded one. It needs an X display
+// (run it under xvfb-run) and prints one JSON line per figure.
+//
+// How a start is timed, from the moment before exec:
+//
+//   - window: the app's top-level X window (its _NET_WM_PID is the
+//     process) is mapped, polled every 2 ms with XQueryTree.
+//   - first_paint: the page first shows on the window's background
+//     colour (at least 0.2% of the sampled pixels are something else),
+//     and complete: the first moment from which the window
+//     looks as it does at the end (visually complete). The window is sampled
+//     every ~15 ms in 24 thin strips (XGetImage), each strip cut into 8
+//     cells whose count of non-background pixels is the frame's signature;
+//     the end is when the app's process tree has used under 5% of a CPU
+//     for 0.5 s. A blinking caret changes too few pixels to count.
+//   - bound_call (empty history only): the frontend, once mounted, lists
+//     the conversations and, finding none, creates one through a bound Go
+//     method: the first row in the database proves the page runs and can
+//     call Go.
+//
+// Usage:
+//
+//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-out file]
+package main
+
+/*
+#cgo pkg-config: x11
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/Xatom.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ignore_errors(Display *d, XErrorEvent *e) { return 0; }
+
+static void quiet(void) { XSetErrorHandler(ignore_errors); }
+
+// find_window returns a viewable top-level window of process pid, or 0.
+static Window find_window(Display *d, unsigned long pid, int *w, int *h) {
+	Atom a = XInternAtom(d, "_NET_WM_PID", True);
+	if (a == None) return 0;
+	Window root = DefaultRootWindow(d), r, p, *kids = NULL;
+	unsigned int n = 0;
+	if (!XQueryTree(d, root, &r, &p, &kids, &n)) return 0;
+	Window found = 0;
+	for (unsigned int i = 0; i < n && !found; i++) {
+		Atom type; int fmt; unsigned long items, after; unsigned char *prop = NULL;
+		if (XGetWindowProperty(d, kids[i], a, 0, 1, False, XA_CARDINAL, &type, &fmt, &items, &after, &prop) == Success && prop) {
+			if (items == 1 && *(unsigned long *)prop == pid) {
+				XWindowAttributes wa;
+				if (XGetWindowAttributes(d, kids[i], &wa) && wa.map_state == IsViewable && wa.width > 200) {
+					found = kids[i]; *w = wa.width; *h = wa.height;
+				}
+			}
+			XFree(prop);
+		}
+	}
+	if (kids) XFree(kids);
+	return found;
+}
+
+// grab copies a width×height area at (x, y) of win, as shown on the
+// screen (read from the root window, so whatever child windows WebKit
+// draws in are included), as 32-bit pixels into out (width*height
+// uint32s); it returns 0 on failure.
+static int grab(Display *d, Window win, int x, int y, int width, int height, unsigned int *out) {
+	Window root = DefaultRootWindow(d), child;
+	int rx, ry;
+	if (!XTranslateCoordinates(d, win, root, x, y, &rx, &ry, &child)) return 0;
+	XImage *img = XGetImage(d, root, rx, ry, width, height, AllPlanes, ZPixmap);
+	if (!img) return 0;
+	int ok = img->bits_per_pixel == 32;
+	if (ok) {
+		for (int row = 0; row < height; row++)
+			memcpy(out + row * width, img->data + row * img->bytes_per_line, width * 4);
+	}
+	XDestroyImage(img);
+	return ok;
+}
+*/
+import "C"
+
+import (
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/errand-app/errand/backend/llm/compat"
+	_ "modernc.org/sqlite"
+)
+
+var out io.Writer = os.Stdout
+
+func emit(name string, value float64, unit string) {
+	b, _ := json.Marshal(map[string]any{"name": name, "value": value, "unit": unit})
+	fmt.Fprintln(out, string(b))
+	if out != os.Stdout {
+		fmt.Println(string(b))
+	}
+}
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "desktop:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	app := flag.String("app", "build/bin/errand", "the production `binary`")
+	seeded := flag.String("seeded", "", "a seeded data `directory` (its errand.db is copied for each run)")
+	runs := flag.Int("runs", 5, "cold starts with an empty history")
+	seededRuns := flag.Int("seeded-runs", 3, "cold starts with the seeded history")
+	settle := flag.Duration("settle", 5*time.Second, "idle time before memory is read")
+	outFile := flag.String("out", "", "append the figures to this `file` too")
+	shots := flag.String("shots", "", "save each history's last frame as PNG in this `directory`")
+	prefix := flag.String("prefix", "desktop", "figure name prefix")
+	bare := flag.String("bare", "", "also measure this bare Wails `binary` (e2e/bench/wailsbare), the floor")
+	flag.Parse()
+	if *outFile != "" {
+		f, err := os.OpenFile(*outFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+	dpy := C.XOpenDisplay(nil)
+	if dpy == nil {
+		return fmt.Errorf("no X display: run under xvfb-run")
+	}
+	C.quiet()
+
+	model := compat.NewServer(nil)
+	model.AllowNoAuth = true
+	baseURL, stop := model.Start()
+	defer stop()
+
+	type benchCase struct{ name, app, db string }
+	cases := []benchCase{{"empty", *app, ""}}
+	if *seeded != "" {
+		cases = append(cases, benchCase{"seeded", *app, filepath.Join(*seeded, "errand.db")})
+	}
+	if *bare != "" {
+		cases = append(cases, benchCase{"bare", *bare, ""})
+	}
+	mem := map[string]float64{}
+	for _, c := range cases {
+		var window, paint, complete, bound []float64
+		n := *runs
+		if c.db != "" {
+			n = *seededRuns
+		}
+		for i := 0; i < n; i++ {
+			last := i == n-1
+			r, err := start(dpy, c.app, baseURL, c.db, c.name == "bare", last, *settle)
+			if err != nil {
+				return fmt.Errorf("%s history, run %d: %w", c.name, i+1, err)
+			}
+			window = append(window, r.window)
+			paint = append(paint, r.firstPaint)
+			complete = append(complete, r.complete)
+			if r.bound > 0 {
+				bound = append(bound, r.bound)
+			}
+			if last {
+				p := *prefix + "." + c.name
+				var pss, goRSS, webRSS, netRSS, rss, goPriv, webPriv, netPriv float64
+				for _, m := range r.memory {
+					pss += m.pss
+					rss += m.rss
+					switch {
+					case strings.HasPrefix(m.name, "WebKitWebProces"):
+						webRSS += m.rss
+						webPriv += m.private
+					case strings.HasPrefix(m.name, "WebKitNetworkPr"):
+						netRSS += m.rss
+						netPriv += m.private
+					default:
+						goRSS += m.rss // the app's own process
+						goPriv += m.private
+					}
+				}
+				emit(p+".idle_private.go", goPriv, "MB")
+				emit(p+".idle_private.webkit_web", webPriv, "MB")
+				emit(p+".idle_private.webkit_network", netPriv, "MB")
+				emit(p+".idle_footprint", r.footprint, "MB")
+				emit(p+".idle_private", r.private, "MB")
+				emit(p+".idle_pss", pss, "MB")
+				emit(p+".idle_rss_sum", rss, "MB")
+				emit(p+".idle_rss.go", goRSS, "MB")
+				emit(p+".idle_rss.webkit_web", webRSS, "MB")
+				emit(p+".idle_rss.webkit_network", netRSS, "MB")
+				emit(p+".processes", float64(len(r.memory)), "count")
+				mem[c.name] = r.footprint
+				if *shots != "" && r.shot != nil {
+					_ = os.MkdirAll(*shots, 0o755)
+					if f, err := os.Create(filepath.Join(*shots, c.name+".png")); err == nil {
+						_ = png.Encode(f, r.shot)
+						f.Close()
+					}
+				}
+			}
+		}
+		p := *prefix + "." + c.name + ".start"
+		emit(p+".window.median", median(window), "ms")
+		emit(p+".first_paint.median", median(paint), "ms")
+		emit(p+".complete.median", median(complete), "ms")
+		emit(p+".complete.max", maxOf(complete), "ms")
+		if len(bound) > 0 {
+			emit(p+".bound_call.median", median(bound), "ms")
+		}
+		emit(p+".runs", float64(len(window)), "count")
+	}
+	if e, s := mem["empty"], mem["seeded"]; e > 0 && s > 0 {
+		emit(*prefix+".idle_footprint.seeded_minus_empty", s-e, "MB")
+	}
+	return nil
+}
+
+type procMem struct {
+	pid               int
+	name              string
+	rss, pss, private float64 // MB
+}
+
+type result struct {
+	pid                                 int
+	window, firstPaint, complete, bound float64 // ms from exec
+	memory                              []procMem
+	footprint, private                  float64 // MB
+	shot                                image.Image
+}
+
+const (
+	strips      = 24
+	stripHeight = 2
+	cells       = 8
+)
+
+type frame struct {
+	at  time.Duration
+	sig [strips * cells]int
+	ink int // pixels not of the window's background colour
+	bg  int // pixels of it
+}
+
+// start runs the app once and times it; see the package documentation.
+func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool, settle time.Duration) (result, error) {
+	dir, err := os.MkdirTemp("", "errand-bench-desktop-")
+	if err != nil {
+		return result{}, err
+	}
+	defer os.RemoveAll(dir)
+	dbPath := filepath.Join(dir, "errand.db")
+	if seedDB != "" {
+		if err := copyFile(seedDB, dbPath); err != nil {
+			return result{}, err
+		}
+	}
+	cmd := exec.Command(app)
+	cmd.Env = append(os.Environ(), "NO_AT_BRIDGE=1", "DBUS_SESSION_BUS_ADDRESS=disabled:",
+		"ERRAND_DATA_DIR="+dir, "OPENAI_BASE_URL="+baseURL, "OPENAI_API_KEY=bench-key", "ERRAND_MODEL=bench-model",
+		"BARE_READY_FILE="+filepath.Join(dir, "ready"))
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		return result{}, err
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	}()
+	r := result{pid: cmd.Process.Pid}
+	since := func() float64 { return float64(time.Since(t0)) / float64(time.Millisecond) }
+
+	// The window.
+	var win C.Window
+	var w, h C.int
+	for win == 0 {
+		select {
+		case <-exited:
+			return r, fmt.Errorf("the app exited: %s", logs.String())
+		default:
+		}
+		if time.Since(t0) > time.Minute {
+			return r, fmt.Errorf("no window after a minute: %s", logs.String())
+		}
+		win = C.find_window(dpy, C.ulong(cmd.Process.Pid), &w, &h)
+		if win == 0 {
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	r.window = since()
+
+	// The database, for the bound call of an empty history.
+	var db *sql.DB
+	readyFile := ""
+	if bare {
+		readyFile = filepath.Join(dir, "ready")
+	} else if seedDB == "" {
+		db, err = sql.Open("sqlite", "file:"+dbPath+"?_pragma=busy_timeout(50)")
+		if err != nil {
+			return r, err
+		}
+		defer db.Close()
+	}
+
+	width := int(w)
+	buf := make([]C.uint, width*stripHeight)
+	// The window's background (options.App.BackgroundColour of Errand and
+	// of wailsbare): what GTK shows before the page paints.
+	blank := color.RGBA{R: 250, G: 250, B: 251, A: 255}
+	sample := func() (frame, bool) {
+		f := frame{at: time.Since(t0)}
+		for s := 0; s < strips; s++ {
+			y := int(h) * (2*s + 1) / (2 * strips)
+			if C.grab(dpy, win, 0, C.int(y), C.int(width), stripHeight, (*C.uint)(unsafe.Pointer(&buf[0]))) == 0 {
+				return f, false
+			}
+			for i, px := range buf {
+				c := rgba(uint32(px))
+				if !far(c, blank) {
+					f.bg++
+				} else {
+					f.sig[s*cells+(i%width)*cells/width]++
+					f.ink++
+				}
+			}
+		}
+		return f, true
+	}
+
+	var frames []frame
+	lastCPU, lastCPUAt := treeCPU(cmd.Process.Pid), time.Now()
+	quietSince := time.Time{}
+	for {
+		select {
+		case <-exited:
+			return r, fmt.Errorf("the app exited: %s", logs.String())
+		default:
+		}
+		if f, ok := sample(); ok {
+			frames = append(frames, f)
+		}
+		if readyFile != "" && r.bound == 0 {
+			if _, err := os.Stat(readyFile); err == nil {
+				r.bound = since()
+			}
+		}
+		if db != nil && r.bound == 0 {
+			var n int
+			if err := db.QueryRow(`SELECT count(*) FROM conversations`).Scan(&n); err == nil && n > 0 {
+				r.bound = since()
+			}
+		}
+		if time.Since(lastCPUAt) >= 500*time.Millisecond {
+			cpu := treeCPU(cmd.Process.Pid)
+			idle := cpu-lastCPU <= 2 // clock ticks of 10 ms: ≤ 4% of a CPU
+			lastCPU, lastCPUAt = cpu, time.Now()
+			switch {
+			case !idle:
+				quietSince = time.Time{}
+			case quietSince.IsZero():
+				quietSince = time.Now()
+			}
+			if !quietSince.IsZero() && ((db == nil && readyFile == "") || r.bound > 0) && len(frames) > 0 {
+				break
+			}
+		}
+		if time.Since(t0) > 10*time.Minute {
+			return r, fmt.Errorf("not idle after 10 minutes")
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+	if len(frames) == 0 {
+		return r, fmt.Errorf("could not read the window")
+	}
+	// First paint and visual completeness.
+	final := frames[len(frames)-1]
+	if os.Getenv("DESKTOP_DEBUG") != "" {
+		for _, f := range frames {
+			fmt.Fprintf(os.Stderr, "frame %.0f ms: ink %d bg %d\n", ms(f.at), f.ink, f.bg)
+		}
+	}
+	tol := width * stripHeight / cells / 50 // 2% of a cell
+	r.firstPaint, r.complete = -1, -1
+	for i, f := range frames {
+		// Painted: the background with something on it, at least 0.2% of
+		// the sampled pixels (before GTK draws, the screen under the window
+		// is all one other colour; GTK's first frames show a few stray
+		// pixels).
+		if r.firstPaint < 0 && f.ink*500 >= f.ink+f.bg && f.bg > 0 {
+			r.firstPaint = ms(f.at)
+		}
+		if !same(f.sig, final.sig, tol) {
+			r.complete = -1
+			continue
+		}
+		if r.complete < 0 {
+			r.complete = ms(frames[i].at)
+		}
+	}
+	if measureMemory {
+		time.Sleep(settle)
+		r.memory = treeMemory(cmd.Process.Pid)
+		r.footprint, r.private = footprintParts(cmd.Process.Pid)
+		r.shot = screenshot(dpy, win, int(w), int(h))
+	}
+	return r, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func rgba(px uint32) color.RGBA {
+	return color.RGBA{R: uint8(px >> 16), G: uint8(px >> 8), B: uint8(px), A: 255}
+}
+
+// far reports whether c visibly differs from the background.
+func far(c, bg color.RGBA) bool {
+	d := func(a, b uint8) int {
+		if a > b {
+			return int(a - b)
+		}
+		return int(b - a)
+	}
+	return d(c.R, bg.R)+d(c.G, bg.G)+d(c.B, bg.B) > 24
+}
+
+func same(a, b [strips * cells]int, tol int) bool {
+	for i := range a {
+		if d := a[i] - b[i]; d > tol || d < -tol {
+			return false
+		}
+	}
+	return true
+}
+
+func screenshot(dpy *C.Display, win C.Window, w, h int) image.Image {
+	buf := make([]C.uint, w*h)
+	if C.grab(dpy, win, 0, 0, C.int(w), C.int(h), (*C.uint)(unsafe.Pointer(&buf[0]))) == 0 {
+		return nil
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i, px := range buf {
+		img.Set(i%w, i/w, rgba(uint32(px)))
+	}
+	return img
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+func maxOf(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range v {
+		m = math.Max(m, x)
+	}
+	return m
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	o, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(o, in); err != nil {
+		o.Close()
+		return err
+	}
+	return o.Close()
+}
+
+// descendants returns pid and every process below it.
+func descendants(pid int) []int {
+	kids := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if pp, ok := ppid(p); ok {
+			kids[pp] = append(kids[pp], p)
+		}
+	}
+	var out []int
+	var walk func(int)
+	walk = func(p int) {
+		out = append(out, p)
+		for _, k := range kids[p] {
+			walk(k)
+		}
+	}
+	walk(pid)
+	return out
+}
+
+func statFields(pid int) []string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil
+	}
+	s := string(b)
+	return strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+}
+
+func ppid(pid int) (int, bool) {
+	f := statFields(pid)
+	if len(f) < 2 {
+		return 0, false
+	}
+	p, err := strconv.Atoi(f[1])
+	return p, err == nil
+}
+
+// treeCPU is the user+system CPU time, in clock ticks, of pid's tree.
+func treeCPU(pid int) int {
+	total := 0
+	for _, p := range descendants(pid) {
+		if f := statFields(p); len(f) > 12 {
+			u, _ := strconv.Atoi(f[11])
+			s, _ := strconv.Atoi(f[12])
+			total += u + s
+		}
+	}
+	return total
+}
+
+// footprint is the memory of the tree with each file or shared mapping
+// counted once: the private pages of every process, plus, for each mapped
+// file (libraries, shared memory), the most any one process has resident.
+// RSS added up counts the shared libraries once per process; PSS depends
+// on what else on the machine maps them.
+func footprint(pid int) float64 {
+	total, _ := footprintParts(pid)
+	return total
+}
+
+// footprintParts is footprint and, of it, the private pages alone (USS):
+// what no other process on the machine could be sharing.
+func footprintParts(pid int) (total, privateMB float64) {
+	private := 0.0
+	shared := map[string]float64{}
+	for _, p := range descendants(pid) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", p))
+		if err != nil {
+			continue
+		}
+		perFile := map[string]float64{}
+		name := ""
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) == 0 {
+				continue
+			}
+			if !strings.HasSuffix(f[0], ":") || strings.Contains(f[0], "-") {
+				// A mapping's header: address range, perms, offset, dev, inode, path.
+				name = ""
+				if len(f) >= 6 {
+					name = strings.Join(f[5:], " ")
+				}
+				continue
+			}
+			if len(f) < 2 {
+				continue
+			}
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			switch f[0] {
+			case "Private_Clean:", "Private_Dirty:":
+				private += kb
+			case "Shared_Clean:", "Shared_Dirty:":
+				key := name
+				if key == "" {
+					key = fmt.Sprintf("anon:%d", p) // anonymous shared: count per process
+				}
+				perFile[key] += kb
+			}
+		}
+		for k, v := range perFile {
+			if v > shared[k] {
+				shared[k] = v
+			}
+		}
+	}
+	total = private
+	for _, v := range shared {
+		total += v
+	}
+	return total / 1024, private / 1024
+}
+
+func treeMemory(pid int) []procMem {
+	var out []procMem
+	for _, p := range descendants(pid) {
+		name, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", p))
+		roll, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", p))
+		if err != nil {
+			continue
+		}
+		m := procMem{pid: p, name: strings.TrimSpace(string(name))}
+		for _, line := range strings.Split(string(roll), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				continue
+			}
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			switch f[0] {
+			case "Rss:":
+				m.rss = kb / 1024
+			case "Pss:":
+				m.pss = kb / 1024
+			case "Private_Clean:", "Private_Dirty:":
+				m.private += kb / 1024
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}

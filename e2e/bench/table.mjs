@@ -1,0 +1,140 @@
+// Prints the benchmark figures (JSON lines {name, value, unit} written by
+// the Go benchmarks, history, desktop and window.mjs) as one table with the
+// targets of docs/BENCHMARKS.md and a verdict for each. It never fails on a
+// figure: benchmarks measure, they do not gate. It exits non-zero only when
+// a figure that must be there is missing (a measurement that broke).
+//
+//   node e2e/bench/table.mjs results.jsonl [--smoke] [--markdown]
+import { readFileSync } from 'node:fs';
+
+const file = process.argv[2];
+const smoke = process.argv.includes('--smoke');
+const markdown = process.argv.includes('--markdown');
+if (!file) {
+  console.error('usage: node e2e/bench/table.mjs results.jsonl [--smoke] [--markdown]');
+  process.exit(2);
+}
+
+// Last value wins for each name.
+const figures = new Map();
+for (const line of readFileSync(file, 'utf8').split('\n')) {
+  if (!line.trim()) continue;
+  const f = JSON.parse(line);
+  figures.set(f.name, f);
+}
+
+// [section, name, label, target (op, value) or null]
+const rows = [
+  ['1 Stop', 'stop.to_cancelled_event.p50', 'Stop → cancelled event, p50', null],
+  ['1 Stop', 'stop.to_cancelled_event.p99', 'Stop → cancelled event, p99', ['<=', 5]],
+  ['1 Stop', 'stop.to_server_close.p50', 'Stop → model server sees the close, p50', null],
+  ['1 Stop', 'stop.to_server_close.p99', 'Stop → model server sees the close, p99', ['<=', 5]],
+  ['1 Stop', 'stop.samples', 'stops measured (Go)', ['>=', 200]],
+  ['1 Stop', 'window.stop.click_to_painted.p50', 'window: click → "Stopped" painted, p50', null],
+  ['1 Stop', 'window.stop.click_to_painted.p99', 'window: click → "Stopped" painted, p99', ['<=', 50]],
+  ['1 Stop', 'window.stop.click_to_dom.p99', 'window: click → "Stopped" in the DOM, p99', ['<=', 50]],
+  ['1 Stop', 'window.stop.click_to_call.p99', 'window: click → StopTask called, p99', null],
+  ['1 Stop', 'window.stop.click_to_reply.p50', 'window: click → StopTask reply in the page, p50', null],
+  ['1 Stop', 'window.stop.click_to_reply.p99', 'window: click → StopTask reply in the page, p99', null],
+  ['1 Stop', 'window.stop.samples', 'stops measured (window)', ['>=', 200]],
+  ['2 Runner', 'overhead.1_task.per_step', '1 task: wall time per step', ['<=', 2]],
+  ['2 Runner', 'overhead.1_task.store_per_step', '1 task: of which SQLite calls', null],
+  ['2 Runner', 'overhead.1_task.model_stream_per_step', '1 task: of which the model stream', null],
+  ['2 Runner', 'overhead.model_call_alone', 'one model call alone (no runner, no store)', null],
+  ['2 Runner', 'overhead.100_tasks.per_step', '100 tasks × 20 steps: wall time per step', ['<=', 2]],
+  ['2 Runner', 'overhead.100_tasks.task_step_latency', '100 tasks: a step as each task sees it', null],
+  ['2 Runner', 'overhead.100_tasks.failed_tasks', '100 tasks: tasks that failed', ['==', 0]],
+  ['2 Runner', 'overhead.1_task.lost_messages', '1 task: messages lost', ['==', 0]],
+  ['2 Runner', 'overhead.1_task.duplicated_messages', '1 task: messages duplicated', ['==', 0]],
+  ['2 Runner', 'overhead.100_tasks.lost_messages', '100 tasks: messages lost', ['==', 0]],
+  ['2 Runner', 'overhead.100_tasks.duplicated_messages', '100 tasks: messages duplicated', ['==', 0]],
+  ['3 Streaming', 'stream.tokens_per_s', 'model stream rate', null],
+  ['3 Streaming', 'stream.events_per_s', 'delta events per second (Go, per task)', ['<=', 60]],
+  ['3 Streaming', 'stream.events_per_s.peak_1s', 'delta events in the busiest second', ['<=', 60]],
+  ['3 Streaming', 'stream.bytes_per_event', 'bytes per delta event handed to WebKit', null],
+  ['3 Streaming', 'stream.stored_text_identical', 'stored text identical to the stream (1 = yes)', ['==', 1]],
+  ['3 Streaming', 'window.stream.new_conversation.delta_events_per_s', 'window: delta events per second reaching the page', ['<=', 60]],
+  ['3 Streaming', 'window.stream.new_conversation.delta_bytes', 'window: bytes per delta event (JSON)', null],
+  ['4 History', 'history.conversations', 'conversations', null],
+  ['4 History', 'history.list.median', 'list conversations (store), median', null],
+  ['4 History', 'history.list.json_bytes', 'list as JSON', null],
+  ['4 History', 'history.open.messages', 'messages in the opened conversation', null],
+  ['4 History', 'history.open.median', 'open the largest conversation (store), median', ['<=', 150]],
+  ['4 History', 'history.open.median_with_json', 'open it + encode to JSON (what Wails sends)', ['<=', 150]],
+  ['4 History', 'window.ui.reopen_big_conversation_painted', 'window: click → it is painted (Chromium)', ['<=', 150]],
+  ['4 History', 'window.ui.load_to_big_conversation_painted', 'window: app start → it is painted (Chromium)', ['<=', 1000]],
+  ['4 History', 'desktop.seeded.start.complete.median', 'start the app with the history (production, visually complete)', ['<=', 1000]],
+  ['4 History', 'desktop.empty.idle_footprint', 'idle memory, empty history (Go + WebKit, shared counted once)', ['<=', 150]],
+  ['4 History', 'desktop.seeded.idle_footprint', 'idle memory, with the history (Go + WebKit, shared counted once)', ['<=', 150]],
+  ['4 History', 'desktop.idle_footprint.seeded_minus_empty', 'growth with the history ("flat": ≤ 15 MB)', ['<=', 15]],
+  ['4 History', 'desktop.empty.idle_private', 'of which private to Errand (no shared libraries)', null],
+  ['4 History', 'desktop.seeded.idle_private', 'with the history: private', null],
+  ['4 History', 'desktop.bare.idle_private', 'floor, bare Wails window: private', null],
+  ['4 History', 'desktop.empty.idle_rss_sum', 'idle, empty history: RSS added up (as top shows it)', null],
+  ['4 History', 'desktop.seeded.idle_rss_sum', 'idle, with the history: RSS added up', null],
+  ['4 History', 'desktop.seeded.idle_rss.go', 'with the history: Go process RSS', null],
+  ['4 History', 'desktop.seeded.idle_rss.webkit_web', 'with the history: WebKitWebProcess RSS', null],
+  ['4 History', 'desktop.seeded.idle_rss.webkit_network', 'with the history: WebKitNetworkProcess RSS', null],
+  ['4 History', 'window.alt_chromium.idle_footprint', 'alternative: the same UI and history in Chromium (Electron-like), idle', null],
+  ['4 History', 'window.alt_chromium.idle_private', '… of which private', null],
+  ['4 History', 'desktop.bare.idle_footprint', 'floor: a bare Wails window, idle', null],
+  ['5 Cold start', 'desktop.empty.start.window.median', 'exec → window mapped', null],
+  ['5 Cold start', 'desktop.empty.start.first_paint.median', 'exec → first paint', null],
+  ['5 Cold start', 'desktop.empty.start.bound_call.median', 'exec → page calls Go (interactive)', ['<=', 1000]],
+  ['5 Cold start', 'desktop.empty.start.complete.median', 'exec → visually complete', ['<=', 1000]],
+  ['5 Cold start', 'desktop.bare.start.window.median', 'floor, a bare Wails window: exec → window mapped', null],
+  ['5 Cold start', 'desktop.bare.start.bound_call.median', 'floor: exec → page calls Go', null],
+  ['6 UI', 'window.stream.big_conversation.longest_task', 'streaming in the 10,000-message conversation: longest task', null],
+  ['6 UI', 'window.stream.big_conversation.longest_frame_gap', '… longest gap between frames', null],
+  ['6 UI', 'window.stream.big_conversation.fps', '… frames per second', null],
+  ['6 UI', 'window.stream.new_conversation.longest_task', 'streaming in a new conversation: longest task', null],
+  ['6 UI', 'window.stream.new_conversation.longest_frame_gap', '… longest gap between frames', null],
+  ['6 UI', 'window.stream.new_conversation.fps', '… frames per second', null],
+];
+
+const fmt = (v) => (Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(v >= 10 ? 1 : 2));
+const unitOf = (f) => (f.unit === 'count' || f.unit === 'bool' ? '' : ` ${f.unit}`);
+const ok = (v, [op, t]) => (op === '<=' ? v <= t : op === '>=' ? v >= t : v === t);
+
+const table = [];
+const missing = [];
+for (const [section, name, label, target] of rows) {
+  const f = figures.get(name);
+  if (!f) {
+    missing.push(name);
+    continue;
+  }
+  let verdict = '';
+  if (target) {
+    const met = ok(f.value, target);
+    verdict = smoke ? `(smoke: ${met ? 'meets' : 'misses'})` : met ? 'meets' : 'MISSES';
+  }
+  table.push([section, label, `${fmt(f.value)}${unitOf(f)}`, target ? `${target[0] === '==' ? '=' : target[0] === '<=' ? '≤' : '≥'} ${target[1]}${unitOf(f)}` : '', verdict, name]);
+}
+const listed = new Set(rows.map((r) => r[1]));
+const others = [...figures.values()].filter((f) => !listed.has(f.name));
+
+if (markdown) {
+  console.log('| | figure | value | target | verdict |');
+  console.log('|---|---|---|---|---|');
+  for (const r of table) console.log(`| ${r[0]} | ${r[1]} | ${r[2]} | ${r[3]} | ${r[4]} |`);
+} else {
+  const head = ['', 'figure', 'value', 'target', 'verdict'];
+  const all = [head, ...table.map((r) => r.slice(0, 5))];
+  const w = head.map((_, i) => Math.max(...all.map((r) => [...String(r[i])].length)));
+  const line = (r) => r.map((c, i) => String(c).padEnd(w[i] + ([...String(c)].length - String(c).length))).join('  ');
+  console.log(line(head));
+  console.log(w.map((n) => '-'.repeat(n)).join('  '));
+  let last = '';
+  for (const r of table) {
+    console.log(line([r[0] === last ? '' : r[0], ...r.slice(1, 5)]));
+    last = r[0];
+  }
+  if (others.length) {
+    console.log(`\nother figures: ${others.map((f) => `${f.name}=${fmt(f.value)}${unitOf(f)}`).join(', ')}`);
+  }
+}
+if (missing.length) {
+  console.error(`\nmissing figures (a measurement did not run or broke): ${missing.join(', ')}`);
+  process.exit(1);
+}

@@ -1,0 +1,53 @@
+// Command wailsbare is the "simplest alternative" the benchmarks compare
+// Errand's window with: a Wails v2 window on the same WebKitGTK showing a
+// static page that calls one bound Go method when it loads. Errand's cold
+// start and memory minus this one's are what Errand itself costs.
+//
+// Build it as wails build does (the tags select the production frontend):
+//
+//	go build -tags desktop,production -ldflags "-s -w" -o build/bin/wailsbare ./e2e/bench/wailsbare
+//
+// With BARE_READY_FILE set, the bound call writes that file (the desktop
+// benchmark waits for it, as it waits for Errand's first database row).
+package main
+
+import (
+	"embed"
+	"fmt"
+	"os"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/logger"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+)
+
+//go:embed index.html
+var assets embed.FS
+
+// Bare is the bound service.
+type Bare struct{}
+
+// Ready is called by the page once it runs.
+func (Bare) Ready() string {
+	if f := os.Getenv("BARE_READY_FILE"); f != "" {
+		_ = os.WriteFile(f, []byte("ready\n"), 0o644)
+	}
+	return "ok"
+}
+
+func main() {
+	err := wails.Run(&options.App{
+		Title:            "Bare",
+		Width:            1200,
+		Height:           820,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 251, A: 255},
+		Bind:             []any{&Bare{}},
+		LogLevel:         logger.WARNING,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wailsbare:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,433 @@
+// Window benchmarks in a real Chromium against the dev build (errand-dev
+// serving the built frontend and the Go bindings over HTTP and a
+// websocket) and build/bin/benchmodel streaming 1,000 tokens a second.
+//
+//   stop  Stop clicked mid-stream → "Stopped" in the status line: in the
+//         page, from the click event's timestamp to the MutationObserver
+//         seeing the text, and to the frame that shows it (the first
+//         requestAnimationFrame after the change, then a task after it).
+//   ui    With a seeded history: load → the 10,000-message conversation
+//         painted; reopening it from the sidebar; the longest main-thread
+//         task (PerformanceObserver "longtask") and longest frame gap while
+//         a task streams at 1,000 tokens/s, in it and in a new conversation;
+//         agent:messageDelta events reaching the page, per second and bytes;
+//         and the memory of Chromium's processes showing it (the "simplest
+//         alternative": the same UI in a browser engine of its own, as an
+//         Electron app ships it).
+//
+// Run under Xvfb (run.sh does):
+//   node e2e/bench/window.mjs [--smoke] [--out file] [--parts stop,ui]
+//        [--seeded DIR] [--assetdir frontend/dist] [--profile] [--stops N]
+//
+// --profile prints where the page's main thread spent its time (CDP CPU
+// profile, self time by function) during the start and each stream; use it
+// with an unminified build (vite build --minify false) as --assetdir.
+import { chromium } from 'playwright-core';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import {
+  BIN,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  delay,
+  emit,
+  footprint,
+  percentile,
+  setOut,
+  startDevApp,
+  startModel,
+  treeMemory,
+  waitIdle,
+  args as parseArgs,
+} from './lib.mjs';
+
+const opt = parseArgs({
+  smoke: false,
+  out: '',
+  parts: 'stop,ui',
+  seeded: '',
+  assetdir: 'frontend/dist',
+  prefix: 'window',
+  profile: false,
+  stops: '',
+});
+setOut(opt.out);
+const parts = new Set(opt.parts.split(','));
+const P = opt.prefix;
+
+/** In-page instrumentation, installed before the app's scripts run. */
+function instrument() {
+  const b = (window.__bench = { longtasks: [], deltas: [], frames: [] });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) b.longtasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+
+  /** Resolves with times once fn() holds after a DOM change: when it did, and when it was painted. */
+  b.whenDom = (fn) =>
+    new Promise((resolve) => {
+      const check = () => {
+        if (!fn()) return false;
+        const dom = performance.now();
+        requestAnimationFrame(() => {
+          const frame = performance.now();
+          setTimeout(() => resolve({ dom, frame, painted: performance.now() }), 0);
+        });
+        return true;
+      };
+      if (check()) return;
+      const mo = new MutationObserver(() => {
+        if (check()) mo.disconnect();
+      });
+      mo.observe(document, { subtree: true, childList: true, characterData: true });
+    });
+
+  /** Arms a click-to-condition timer: the next click on a button named label starts it. */
+  b.armClick = (label, fn) =>
+    new Promise((resolve) => {
+      const onClick = (e) => {
+        const btn = e.target.closest?.('button');
+        if (!btn || btn.textContent.trim() !== label) return;
+        document.removeEventListener('click', onClick, true);
+        const click = e.timeStamp;
+        b.whenDom(fn).then((t) => resolve({ click, ...t }));
+      };
+      document.addEventListener('click', onClick, true);
+    });
+
+  /** Timestamps StopTask calls and replies, and cancelled task events. */
+  b.watchStop = () => {
+    if (b.stopWatched) return;
+    b.stopWatched = true;
+    b.stops = [];
+    const svc = window.go.app.AgentTaskRunner;
+    const orig = svc.StopTask;
+    svc.StopTask = (...a) => {
+      const rec = { call: performance.now() };
+      b.stops.push(rec);
+      return orig(...a).then((r) => {
+        rec.reply = performance.now();
+        return r;
+      });
+    };
+    window.runtime.EventsOn('agent:taskUpdate', (t) => {
+      const rec = b.stops[b.stops.length - 1];
+      if (t?.status === 'cancelled' && rec && !rec.event) rec.event = performance.now();
+    });
+  };
+
+  /** The conversation is shown down to the message with this text. */
+  b.shows = (text) => {
+    const log = document.querySelector('[role=log]');
+    if (!log) return false;
+    for (const el of log.querySelectorAll('.text')) if (el.textContent.includes(text)) return true;
+    return false;
+  };
+
+  /** Counts agent:messageDelta events and the frame gaps from now on. */
+  b.watchStream = () => {
+    b.deltas = [];
+    b.frames = [];
+    b.watching = true;
+    if (!b.subscribed) {
+      b.subscribed = true;
+      window.runtime.EventsOn('agent:messageDelta', (d) => {
+        if (b.watching) b.deltas.push({ at: performance.now(), bytes: JSON.stringify(d).length });
+      });
+    }
+    const tick = (t) => {
+      b.frames.push(t);
+      if (b.watching) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    b.watchFrom = performance.now();
+  };
+  b.unwatch = () => {
+    b.watching = false;
+    b.watchTo = performance.now();
+  };
+}
+
+const logCount = () => document.querySelector('[role=log]')?.childElementCount ?? 0;
+
+/** The text of the seeded largest conversation's last message (e2e/bench/seed). */
+const LAST_MESSAGE = 'This is the last message of the benchmark history.';
+
+
+
+/**
+ * The dev build opens its own WebKit window on the same backend, which
+ * would render everything Chromium renders, on the same CPUs. Its web
+ * process (ours: a child of the errand-dev we started) is paused with
+ * SIGSTOP while we measure, and resumed before the app is stopped.
+ */
+async function pauseDevWindow(app) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const web = treeMemory(app.proc.pid).filter((p) => /^WebKitWebProces/.test(p.name));
+    if (web.length) {
+      for (const p of web) process.kill(p.pid, 'SIGSTOP');
+      return () => {
+        for (const p of web) {
+          try {
+            process.kill(p.pid, 'SIGCONT');
+          } catch {
+            // gone
+          }
+        }
+      };
+    }
+    await delay(20);
+  }
+  return () => {};
+}
+
+/** With --profile, the functions that took the main thread's time while fn ran. */
+async function profiled(page, label, fn) {
+  if (!opt.profile) return fn();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await cdp.send('Profiler.stop');
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const self = new Map();
+    for (const id of profile.samples) {
+      const n = byId.get(id);
+      const k = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
+      self.set(k, (self.get(k) ?? 0) + 1);
+    }
+    const total = profile.samples.length;
+    console.error(`--- profile: ${label} (self time, ${total} samples)`);
+    for (const [k, c] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
+      console.error(`${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
+    }
+    await cdp.detach();
+  }
+}
+
+async function launch(url, { headless = true } = {}) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless, timeout: 60_000 });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(30_000);
+  await context.addInitScript(instrument);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  return { browser, page, url };
+}
+
+async function ready(page, timeout = 600_000) {
+  await page.waitForFunction(
+    () => typeof window.go?.app?.AgentTaskRunner?.StartTask === 'function' && typeof window.runtime?.EventsOn === 'function',
+    null,
+    { timeout },
+  );
+  await page.locator(INPUT).waitFor({ state: 'visible', timeout });
+}
+
+// CSS selectors, not getByRole: with 10,000 conversations in the sidebar,
+// computing accessible names for every button would itself take seconds of
+// the page's main thread, inside the measurements.
+const INPUT = 'textarea.composer-input';
+const SEND = '.composer-actions button[type=submit]';
+const STOP = '.composer-actions .btn-stop';
+const ROWS = 'nav[aria-label="Conversation list"] button';
+
+async function send(page, text) {
+  await page.locator(INPUT).fill(text, { timeout: 180_000 });
+  await page.locator(SEND).click({ timeout: 180_000 });
+  // Generous: with 10,000 rows a busy page can take long to take the message
+  // (a guard against a broken page, not a measurement).
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === '', INPUT, { timeout: 180_000 });
+}
+
+const statusText = (page) => page.evaluate(() => document.querySelector('[role=status] .status-text')?.textContent?.trim() ?? '');
+
+async function waitStatus(page, re, timeout = 60_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const s = await statusText(page);
+    if (re.test(s)) return s;
+    if (Date.now() > deadline) throw new Error(`status stayed ${JSON.stringify(s)}, wanted ${re}`);
+    await delay(20);
+  }
+}
+
+// ---- stop ----
+
+async function stopBench() {
+  const n = Number(opt.stops) || (opt.smoke ? 5 : 200);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'errand-bench-stop-'));
+  const model = await startModel();
+  const app = await startDevApp({ dataDir, baseURL: model.baseURL, assetDir: opt.assetdir });
+  const resume = await pauseDevWindow(app);
+  const { browser, page } = await launch(app.url);
+  try {
+    await page.goto(app.url);
+    await ready(page);
+    await page.evaluate(() => window.__bench.watchStop());
+    const toDom = [];
+    const toPaint = [];
+    const toCall = [];
+    const toReply = [];
+    const toEvent = [];
+    await profiled(page, `${n} stops`, async () => {
+      for (let i = 0; i < n; i++) {
+        if (i > 0 && i % 50 === 0) {
+          await page.locator('.btn-new').click();
+          await page.waitForFunction(() => document.querySelector('h1')?.textContent?.trim() === 'New conversation');
+        }
+        await send(page, `[stream 20000] stop me ${i}`);
+        // Mid-stream: the agent's bubble is streaming text.
+        await page.waitForFunction(() => {
+          const b = document.querySelectorAll('.bubble-agent.is-streaming .text');
+          return b.length > 0 && /tok\d/.test(b[b.length - 1].textContent);
+        });
+        const timing = page.evaluate(() =>
+          window.__bench.armClick('Stop', () => document.querySelector('[role=status] .status-text')?.textContent?.trim() === 'Stopped'),
+        );
+        await page.locator(STOP).click();
+        const t = await timing;
+        toDom.push(t.dom - t.click);
+        toPaint.push(t.painted - t.click);
+        const rec = await page.evaluate(() => window.__bench.stops[window.__bench.stops.length - 1]);
+        toCall.push(rec.call - t.click);
+        toReply.push(rec.reply - t.click);
+        if (rec.event) toEvent.push(rec.event - t.click);
+        await waitStatus(page, /^Stopped$/);
+      }
+    });
+    emit(`${P}.stop.samples`, toDom.length, 'count');
+    emit(`${P}.stop.click_to_dom.p50`, percentile(toDom, 50), 'ms');
+    emit(`${P}.stop.click_to_dom.p99`, percentile(toDom, 99), 'ms');
+    emit(`${P}.stop.click_to_painted.p50`, percentile(toPaint, 50), 'ms');
+    emit(`${P}.stop.click_to_painted.p99`, percentile(toPaint, 99), 'ms');
+    // Where the time goes: the click handler reaching the bound call, Go's
+    // reply arriving, the cancelled event arriving.
+    for (const [name, v] of [['click_to_call', toCall], ['click_to_reply', toReply], ['click_to_event', toEvent]]) {
+      emit(`${P}.stop.${name}.p50`, percentile(v, 50), 'ms');
+      emit(`${P}.stop.${name}.p99`, percentile(v, 99), 'ms');
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    resume();
+    await app.proc.stop();
+    await model.proc.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---- ui with a seeded history ----
+
+/** Streams `tokens` tokens in the open conversation; reports the main thread meanwhile. */
+async function streamBench(page, tokens, name) {
+  await page.evaluate(() => window.__bench.watchStream());
+  await send(page, `[stream ${tokens}] ${name}`);
+  // Long tasks are counted from here: the app's work, not the harness's typing.
+  const from = await page.evaluate(() => performance.now());
+  await waitStatus(page, /^Completed$/, 120_000);
+  const r = await page.evaluate((from) => {
+    const b = window.__bench;
+    b.unwatch();
+    const tasks = b.longtasks.filter((t) => t.start >= from);
+    const frames = b.frames.filter((t) => t >= from);
+    let gap = 0;
+    for (let i = 1; i < frames.length; i++) gap = Math.max(gap, frames[i] - frames[i - 1]);
+    const d = b.deltas;
+    const span = d.length > 1 ? (d[d.length - 1].at - d[0].at) / 1000 : 0;
+    return {
+      longest: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
+      longtasks: tasks.length,
+      longtaskTime: tasks.reduce((m, t) => m + t.duration, 0),
+      gap,
+      frames: frames.length,
+      seconds: (b.watchTo - from) / 1000,
+      deltas: d.length,
+      perSecond: span > 0 ? (d.length - 1) / span : 0,
+      bytes: d.length ? d.reduce((m, x) => m + x.bytes, 0) / d.length : 0,
+    };
+  }, from);
+  emit(`${P}.stream.${name}.longest_task`, r.longest, 'ms');
+  emit(`${P}.stream.${name}.longtasks`, r.longtasks, 'count');
+  emit(`${P}.stream.${name}.longest_frame_gap`, r.gap, 'ms');
+  emit(`${P}.stream.${name}.fps`, r.frames / r.seconds, 'frames/s');
+  emit(`${P}.stream.${name}.delta_events_per_s`, r.perSecond, 'events/s');
+  emit(`${P}.stream.${name}.delta_bytes`, r.bytes, 'bytes');
+}
+
+async function uiBench() {
+  let seeded = opt.seeded;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'errand-bench-ui-'));
+  if (!seeded) {
+    // Smoke: a small history made here.
+    seeded = path.join(tmp, 'seed');
+    execFileSync(path.join(BIN, 'seed'), ['-dir', seeded, '-convs', '50', '-msgs', '3000', '-big', '1000'], { stdio: 'inherit' });
+  }
+  const dataDir = path.join(tmp, 'data');
+  mkdirSync(dataDir);
+  copyFileSync(path.join(seeded, 'errand.db'), path.join(dataDir, 'errand.db'));
+  const model = await startModel();
+  const app = await startDevApp({ dataDir, baseURL: model.baseURL, assetDir: opt.assetdir });
+  const resume = await pauseDevWindow(app);
+  await waitIdle(app.proc.pid, 120_000);
+  const { browser, page } = await launch(app.url, { headless: false });
+  try {
+    // 1. Load → the big conversation (the newest, opened at start) painted
+    // down to its last message, which is where it opens.
+    await page.goto('about:blank');
+    await page.goto(app.url, { waitUntil: 'commit' });
+    const load = await profiled(page, 'start with the history', () =>
+      page.evaluate((text) => window.__bench.whenDom(() => window.__bench.shows(text)), LAST_MESSAGE),
+    );
+    await ready(page);
+    const items = await page.evaluate(logCount);
+    emit(`${P}.ui.load_to_big_conversation_painted`, load.painted, 'ms', { items });
+
+    // Memory of the browser showing it, idle.
+    await waitIdle(app.proc.pid, 60_000);
+    await delay(3000);
+    // Chromium's processes are this script's descendants named chrom*.
+    const mem = treeMemory(process.pid).filter((p) => /^chrom/i.test(p.name));
+    const pss = mem.reduce((m, p) => m + p.pssKB, 0) / 1024;
+    const rss = mem.reduce((m, p) => m + p.rssKB, 0) / 1024;
+    const fp = footprint(mem.map((p) => p.pid));
+    emit(`${P}.alt_chromium.idle_footprint`, fp.total, 'MB', { processes: mem.length });
+    emit(`${P}.alt_chromium.idle_private`, fp.private, 'MB');
+    emit(`${P}.alt_chromium.idle_pss`, pss, 'MB', { processes: mem.length });
+    emit(`${P}.alt_chromium.idle_rss_sum`, rss, 'MB');
+
+    // 2. Reopen it from the sidebar: another conversation, then back.
+    const rows = page.locator(ROWS);
+    await rows.nth(1).click();
+    await page.waitForFunction((text) => !window.__bench.shows(text), LAST_MESSAGE, { timeout: 120_000 });
+    await delay(500);
+    const reopenTiming = page.evaluate(
+      ([sel, text]) => window.__bench.armClick(document.querySelector(sel)?.textContent?.trim(), () => window.__bench.shows(text)),
+      [ROWS, LAST_MESSAGE],
+    );
+    await rows.nth(0).click();
+    const reopen = await reopenTiming;
+    emit(`${P}.ui.reopen_big_conversation_painted`, reopen.painted - reopen.click, 'ms');
+
+    // 3. Streaming in the big conversation, then in a new one.
+    const tokens = opt.smoke ? 300 : 5000;
+    await profiled(page, 'streaming in the big conversation', () => streamBench(page, tokens, 'big_conversation'));
+    await page.locator('.btn-new').click();
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent?.trim() === 'New conversation');
+    await profiled(page, 'streaming in a new conversation', () => streamBench(page, tokens, 'new_conversation'));
+  } finally {
+    await browser.close().catch(() => {});
+    resume();
+    await app.proc.stop();
+    await model.proc.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (parts.has('stop')) await stopBench();
+if (parts.has('ui')) await uiBench();
+process.exit(0);

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Screenshots of the real production window under Xvfb, driven like a person
-# would: click the input, type a task, press Enter. The demo model answers.
-# Writes docs/screenshot-working.png (the agent streaming), docs/screenshot-question.png
-# (the agent asking, with choices) and docs/screenshot.png (the task completed).
+# would: click the input, type a task, press Enter, use the keyboard. The
+# offline demo model answers. Writes into docs/:
+#   screenshot-working.png   a running task: the reply streaming, the indicator below it
+#   screenshot-question.png  the agent asks: the question, choice buttons by the input
+#   screenshot.png           the task completed after a choice was clicked
+#   screenshot-list.png      the conversation list with badges: one conversation waits
+#                            for an answer (Needs input, unread) while another one runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=./build/bin/errand
@@ -22,19 +26,39 @@ xvfb-run -a -s "-screen 0 1200x820x24" bash -euo pipefail -c '
   done
   [ -n "$win" ] || { echo "no Errand window appeared" >&2; exit 1; }
   sleep 2.5
-  # The window fills the 1200x820 screen; the composer input is at the
-  # bottom of the chat pane.
-  xdotool mousemove 700 740 click 1
+  shot() { import -window root "docs/$1"; }
+
+  # 1. A task: its reply streams, the indicator below the last message.
+  # The window fills the 1200x820 screen; the composer is at the bottom.
+  xdotool mousemove 700 738 click 1
   sleep 0.3
   xdotool type --delay 15 "Plan a weekend trip to Lisbon for two, on a budget"
   xdotool key Return
   sleep 0.9
-  import -window root docs/screenshot-working.png
+  shot screenshot-working.png
+
+  # 2. The agent asks. The composer has the focus again; the choice
+  # buttons come just before it, so Shift+Tab reaches the last one.
   sleep 3
-  import -window root docs/screenshot-question.png
-  # Answer with the second choice button, above the input.
-  xdotool mousemove 555 690 click 1
+  shot screenshot-question.png
+  xdotool key shift+Tab
+  sleep 0.2
+  xdotool key Return
   sleep 4
-  import -window root docs/screenshot.png
+  shot screenshot.png
+
+  # 3. Two more conversations (Ctrl+N): the first asks while the second
+  # is open and running, so the list shows its badges.
+  xdotool key ctrl+n
+  sleep 0.8
+  xdotool type --delay 15 "Find a quiet cafe near Alfama with good Wi-Fi"
+  xdotool key Return
+  sleep 0.2
+  xdotool key ctrl+n
+  sleep 0.6
+  xdotool type --delay 15 "Draft a packing list for a rainy weekend"
+  xdotool key Return
+  sleep 1.4
+  shot screenshot-list.png
 ' "$bin"
-echo "wrote docs/screenshot-working.png docs/screenshot-question.png docs/screenshot.png"
+echo "wrote docs/screenshot-working.png docs/screenshot-question.png docs/screenshot.png docs/screenshot-list.png"

@@ -149,7 +149,7 @@ function instrument() {
   };
 }
 
-const logCount = () => document.querySelector('[role=log]')?.childElementCount ?? 0;
+const logCount = () => { const log = document.querySelector('[role=log]'); return Number(log?.dataset.items ?? log?.childElementCount ?? 0); };
 
 /** The text of the seeded largest conversation's last message (e2e/bench/seed). */
 const LAST_MESSAGE = 'This is the last message of the benchmark history.';

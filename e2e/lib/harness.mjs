@@ -196,9 +196,12 @@ export function freePort() {
   });
 }
 
-/** Starts the scripted model server; resolves with its /v1 base URL. */
-export async function startMockModel() {
-  const proc = new Proc('mockmodel', binary('mockmodel'), ['-addr', '127.0.0.1:0', '-log'], { cwd: ROOT });
+/**
+ * Starts the scripted model server; resolves with its /v1 base URL. args
+ * go to mockmodel as well (e.g. ['-models', 'a,b', '-api-key', 'sk-…']).
+ */
+export async function startMockModel(args = []) {
+  const proc = new Proc('mockmodel', binary('mockmodel'), ['-addr', '127.0.0.1:0', '-log', ...args], { cwd: ROOT });
   try {
     const line = await proc.waitForLine(/^listening http:\/\/\S+$/, START_TIMEOUT);
     const url = line.split(/\s+/)[1].replace(/\/+$/, '');
@@ -220,12 +223,21 @@ async function fetchText(url) {
   }
 }
 
+/** The environment variables that name a model server and override the settings. */
+export const MODEL_ENV = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ERRAND_MODEL'];
+
 /**
  * Starts errand-dev on a free port. The dev server does not exit when its
  * port is taken (it logs "address already in use" and keeps the window
  * open), so that line means: stop it and try another port.
+ *
+ * With env (the default) the app is pointed at baseURL through
+ * OPENAI_BASE_URL, OPENAI_API_KEY and ERRAND_MODEL, which override the
+ * settings. With env: false none of them is set (not even inherited), so
+ * the app starts as on a first run, on the demo model, and is configured
+ * through its Settings.
  */
-export async function startApp({ dataDir, baseURL }) {
+export async function startApp({ dataDir, baseURL, env: useEnv = true }) {
   if (!process.env.DISPLAY) {
     throw new Error('errand-dev opens a GTK window: run the tests under xvfb-run (see e2e/README.md)');
   }
@@ -238,10 +250,12 @@ export async function startApp({ dataDir, baseURL }) {
     NO_AT_BRIDGE: '1',
     DBUS_SESSION_BUS_ADDRESS: 'disabled:',
     ERRAND_DATA_DIR: dataDir,
-    OPENAI_BASE_URL: baseURL,
-    OPENAI_API_KEY: 'e2e-test-key',
-    ERRAND_MODEL: 'mock-model',
   };
+  if (useEnv) {
+    Object.assign(env, { OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'e2e-test-key', ERRAND_MODEL: 'mock-model' });
+  } else {
+    for (const name of MODEL_ENV) delete env[name];
+  }
   let lastErr;
   for (let attempt = 1; attempt <= 4; attempt++) {
     const port = await freePort();
@@ -292,9 +306,17 @@ function slug(s) {
 }
 
 export class Stack {
-  /** @param {string} name a short name for logs, artifacts and the data dir */
-  constructor(name) {
+  /**
+   * @param {string} name a short name for logs, artifacts and the data dir
+   * @param {{ env?: boolean, mockArgs?: string[] }} [options]
+   *   env: false starts the app without the model-server environment
+   *   variables (on the demo model until a provider is saved in Settings);
+   *   mockArgs are extra mockmodel flags.
+   */
+  constructor(name, { env = true, mockArgs = [] } = {}) {
     this.name = name;
+    this.env = env;
+    this.mockArgs = mockArgs;
     this.procs = [];
     this.console = [];
     this.failed = false;
@@ -305,9 +327,9 @@ export class Stack {
   async start() {
     try {
       this.dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `errand-e2e-${slug(this.name)}-`));
-      this.mock = await startMockModel();
+      this.mock = await startMockModel(this.mockArgs);
       this.procs.push(this.mock.proc);
-      this.app = await startApp({ dataDir: this.dataDir, baseURL: this.mock.baseURL });
+      this.app = await startApp({ dataDir: this.dataDir, baseURL: this.mock.baseURL, env: this.env });
       this.procs.push(this.app.proc);
       this.url = this.app.url;
       // launchServer rather than launch: it tells the browser's PID.
@@ -341,7 +363,7 @@ export class Stack {
    */
   async restartApp({ signal = 'SIGKILL' } = {}) {
     await this.app.proc.kill(signal);
-    this.app = await startApp({ dataDir: this.dataDir, baseURL: this.mock.baseURL });
+    this.app = await startApp({ dataDir: this.dataDir, baseURL: this.mock.baseURL, env: this.env });
     this.procs.push(this.app.proc);
     this.url = this.app.url;
     await this.open();
@@ -370,10 +392,16 @@ export class Stack {
       null,
       { timeout: TIMEOUT },
     );
-    // (Another errand-dev that grabbed the port would name another model server.)
+    // (Another errand-dev that grabbed the port would name another model
+    // server. Without the environment the app may still be on its demo.)
     const info = await page.evaluate(() => window.go.app.Conversations.ModelInfo?.());
-    if (typeof info?.baseUrl === 'string' && info.baseUrl !== this.mock.baseURL) {
+    const demoOK = !this.env && info?.demo === true;
+    if (typeof info?.baseUrl === 'string' && info.baseUrl !== this.mock.baseURL && !demoOK) {
       throw new Error(`the page talks to a backend for ${JSON.stringify(info)}, not to ${this.mock.baseURL}`);
+    }
+    const health = await page.evaluate(() => window.go.app.Health?.Status?.());
+    if (typeof health?.dataDir === 'string' && health.dataDir !== this.dataDir) {
+      throw new Error(`the page talks to a backend on ${health.dataDir}, not on ${this.dataDir}`);
     }
     // A record of the task updates as this page received them (see
     // taskEvents in ui.mjs): the dev server can deliver events out of order.

@@ -1,7 +1,10 @@
 // Command mockmodel is a scripted OpenAI-compatible model server for
 // end-to-end tests. It prints "listening http://HOST:PORT" once it accepts
-// requests, serves until SIGINT or SIGTERM, and needs no API key. Point a
-// client at the printed URL (with or without /v1).
+// requests and serves until SIGINT or SIGTERM. It needs no API key unless
+// -api-key names one: then every request must carry exactly that bearer
+// token (a wrong or missing one gets a 401, as from the real API). GET
+// /v1/models lists -models (default "mock-model"); chat requests may name
+// any model. Point a client at the printed URL (with or without /v1).
 //
 // What it answers is chosen by a marker in the task's prompt, the most
 // recent user message that is not an "(automatic)" nudge:
@@ -25,7 +28,7 @@
 //
 // Usage:
 //
-//	go run ./e2e/mockmodel [-addr 127.0.0.1:0] [-log]
+//	go run ./e2e/mockmodel [-addr 127.0.0.1:0] [-log] [-models a,b] [-api-key KEY]
 package main
 
 import (
@@ -63,16 +66,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "`host:port` to listen on; port 0 picks a free port")
 	logRejects := fs.Bool("log", false, "print every refused request to stderr")
+	modelList := fs.String("models", "mock-model", "comma-separated model `ids` that GET /v1/models lists")
+	apiKey := fs.String("api-key", "", "the only bearer `token` accepted; empty accepts any, or none")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
+	var models []string
+	for _, m := range strings.Split(*modelList, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			models = append(models, m)
+		}
+	}
+	if len(models) == 0 {
+		return fmt.Errorf("-models lists no model")
+	}
 
 	s := compat.NewServer(script)
-	s.AllowNoAuth = true
-	s.Models = []string{"mock-model"}
+	s.APIKey = strings.TrimSpace(*apiKey)
+	s.AllowNoAuth = s.APIKey == ""
+	s.Models = models
 	if *logRejects {
 		s.OnReject = func(msg string) { fmt.Fprintln(stderr, "mockmodel: rejected", msg) }
 	}

@@ -245,6 +245,54 @@ func TestLogsRejections(t *testing.T) {
 	assert.Empty(t, quietErr.String(), "without -log nothing is printed")
 }
 
+func TestModelsAndAPIKeyFlags(t *testing.T) {
+	get := func(url, key string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, url+"/v1/models", nil)
+		require.NoError(t, err)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp.StatusCode, string(body)
+	}
+
+	// By default: one model, no key needed (any key is accepted).
+	open, _ := start(t)
+	code, body := get(open, "")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `"id":"mock-model"`)
+	code, _ = get(open, "whatever")
+	assert.Equal(t, http.StatusOK, code)
+
+	keyed, _ := start(t, "-models", "mock-model, mock-large", "-api-key", "sk-e2e-right")
+	code, body = get(keyed, "sk-e2e-right")
+	assert.Equal(t, http.StatusOK, code)
+	var list compat.ModelList
+	require.NoError(t, json.Unmarshal([]byte(body), &list))
+	var ids []string
+	for _, m := range list.Data {
+		ids = append(ids, m.ID)
+	}
+	assert.Equal(t, []string{"mock-model", "mock-large"}, ids)
+	code, body = get(keyed, "sk-e2e-wrong")
+	assert.Equal(t, http.StatusUnauthorized, code)
+	assert.NotContains(t, body, "sk-e2e-wrong", "the key is masked in the error")
+	code, _ = get(keyed, "")
+	assert.Equal(t, http.StatusUnauthorized, code, "a missing key is refused too")
+	res, err := compat.Do(context.Background(), keyed, "sk-e2e-right", &compat.Request{Model: "mock-large", Stream: true,
+		Messages: []compat.Message{{Role: "user", Content: compat.Text("ping")}}})
+	require.NoError(t, err)
+	assert.Equal(t, "Echo: ping", res.Text)
+
+	var stderr bytes.Buffer
+	assert.Error(t, run(context.Background(), []string{"-models", " , "}, io.Discard, &stderr))
+}
+
 func TestBadFlags(t *testing.T) {
 	var stderr bytes.Buffer
 	assert.Error(t, run(context.Background(), []string{"-nope"}, io.Discard, &stderr))

@@ -25,8 +25,7 @@ test('whitespace-only input cannot be sent and stores nothing', { timeout: 120_0
   // Enter (which sends) does nothing either.
   await u.input.press('End');
   await u.input.press('Enter');
-  // Go refuses it as well when asked directly. (Its reason, "the message
-  // is empty", does not reach JS: see the todo test below.)
+  // Go refuses it as well when asked directly.
   const ids = await conversationIds(page);
   const direct = await page.evaluate(
     async (id) => {
@@ -64,13 +63,10 @@ test('whitespace-only input cannot be sent and stores nothing', { timeout: 120_0
   });
 }));
 
-// Known bug (see e2e/README.md): app.FormatError rejects binding calls with
-// a {code, message} object, and the Wails v2 runtime wraps a non-Error
-// rejection in `new Error(value)`, so the frontend only ever sees
-// "[object Object]". Marked todo so that it is run and reported but does
-// not fail the suite; it passes once the message gets through.
-test('a call Go refuses shows Go\'s reason', { timeout: 60_000, todo: 'error toasts read "[object Object]"' }, async () => {
-  const page = stack.page;
+// The Wails v2 runtime rejects a bound call's promise with new Error(value),
+// which once turned Go's {code, message} into "[object Object]";
+// app.FormatError now sends it as JSON text, which the frontend parses back.
+test('a call Go refuses shows Go\'s reason', { timeout: 60_000 }, stack.test(async (page) => {
   const u = ui(page);
   // Another window deletes every conversation behind this page's back.
   await page.evaluate(async () => {
@@ -86,4 +82,7 @@ test('a call Go refuses shows Go\'s reason', { timeout: 60_000, todo: 'error toa
   assert.match(text, /^Could not start the task/, `toast: ${text}`);
   assert.doesNotMatch(text, /\[object Object\]/, `toast: ${text}`);
   assert.match(text, /no conversation|not found|no longer exists/i, `toast: ${text}`);
-});
+  // The toast's own close button does not clash with a task's Dismiss.
+  await alert.getByRole('button', { name: 'Close notification' }).click();
+  await alert.waitFor({ state: 'detached' });
+}));

@@ -1,6 +1,7 @@
 // A conversation of 10,000 messages (seeded into the database through the
-// real store package, e2e/seed) opens quickly, keeps the DOM small, and
-// scrolls end to end without blank screens or long frames.
+// real store package, e2e/seed) opens, keeps the DOM small, and scrolls end
+// to end without blank screens. How fast is measured by `make bench`
+// (docs/BENCHMARKS.md), never asserted here: these machines are shared.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,14 +13,7 @@ import { eventually, ui } from '../lib/ui.mjs';
 const TITLE = 'Ten thousand messages';
 const MESSAGES = 10_000;
 const TASKS = MESSAGES / 5;
-/**
- * Bounds for a loaded machine (software rendering under Xvfb, maybe other
- * suites running): they catch a list that is not virtualized (seconds to
- * open, hundreds of ms a frame), not jitter. The DOM size is the exact
- * check. The measured times are printed.
- */
-const OPEN_BUDGET_MS = 5_000;
-const FRAME_P95_BUDGET_MS = 250;
+/** A virtualized list keeps a screenful of rows, not ten thousand. */
 const MAX_ROWS_IN_DOM = 150;
 
 const stack = new Stack('long');
@@ -68,7 +62,6 @@ test('a 10,000-message conversation opens quickly and scrolls smoothly', { timeo
   await last.waitFor({ state: 'visible', timeout: 30_000 });
   const openMs = Date.now() - t0;
   t.diagnostic(`opened ${MESSAGES} messages in ${openMs} ms`);
-  assert.ok(openMs < OPEN_BUDGET_MS, `opening took ${openMs} ms`);
 
   // At the bottom, the newest in view; the DOM holds only a window of rows.
   const atEnd = await visibleRows(page);
@@ -125,7 +118,6 @@ test('a 10,000-message conversation opens quickly and scrolls smoothly', { timeo
   const worst = sorted[sorted.length - 1] ?? 0;
   t.diagnostic(`scrolled past tasks up to #${Math.max(...seen)}; ${frames.length} frames, p95 ${p95.toFixed(1)} ms, worst ${worst.toFixed(1)} ms`);
   assert.ok(Math.max(...seen) > 50, `scrolling reached task #${Math.max(...seen)}`);
-  assert.ok(p95 < FRAME_P95_BUDGET_MS, `p95 frame time ${p95.toFixed(1)} ms`);
 
   // End and Jump to latest bring the newest back.
   await jump.click();

@@ -7,6 +7,8 @@ import { conversation, message, resetStores, summary, task } from './test/fixtur
 
 vi.mock('./api', () => ({
   modelInfo: vi.fn(),
+  currentModels: vi.fn(),
+  setModel: vi.fn(),
   listConversations: vi.fn(),
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
@@ -47,6 +49,7 @@ beforeEach(() => {
   vi.clearAllMocks();
   handlers = null;
   vi.mocked(api.modelInfo).mockResolvedValue({ model: 'gpt-test', baseUrl: 'http://x', demo: false });
+  vi.mocked(api.currentModels).mockResolvedValue(['gpt-test', 'gpt-other']);
 });
 
 describe('App', () => {
@@ -65,7 +68,8 @@ describe('App', () => {
     expect(await screen.findByText('hello from new')).toBeInTheDocument();
     expect(api.loadConversation).toHaveBeenCalledWith('new');
     expect(screen.getByRole('heading', { name: 'Newest' })).toBeInTheDocument();
-    expect(screen.getByText('gpt-test')).toBeInTheDocument();
+    const picker = await screen.findByRole('combobox', { name: 'Model for this conversation' });
+    expect(picker).toHaveDisplayValue('Default · gpt-test');
     expect(screen.getByRole('status')).toHaveTextContent('Ready');
     expect(screen.queryByText(/Demo model/)).not.toBeInTheDocument();
   });
@@ -77,9 +81,11 @@ describe('App', () => {
     vi.mocked(api.loadConversation).mockResolvedValue(view('fresh', { conversation: conversation('fresh', { title: '' }) }));
     render(<App />);
     await waitFor(() => expect(api.createConversation).toHaveBeenCalledTimes(1));
-    expect(await screen.findByRole('note')).toHaveTextContent(/built-in offline demo/);
-    expect(screen.getByRole('note')).toHaveTextContent(/OPENAI_BASE_URL.*OPENAI_API_KEY.*ERRAND_MODEL/);
-    expect(screen.getByText('Demo model')).toBeInTheDocument();
+    const banner = await screen.findByRole('note', { name: 'Demo model' });
+    expect(banner).toHaveTextContent(/demo model.*built in and works offline/);
+    expect(within(banner).getByRole('button', { name: 'Connect a model' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Demo model' })).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Model for this conversation' })).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeEnabled();
   });
 
@@ -133,7 +139,7 @@ describe('App', () => {
     render(<App />);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('database is locked');
-    await user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    await user.click(within(alert).getByRole('button', { name: 'Close notification' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 
     vi.mocked(api.listConversations).mockResolvedValueOnce([summary('a')]);

@@ -3,6 +3,7 @@
 import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
 import * as Convs from '../../wailsjs/go/app/Conversations';
 import * as HealthSvc from '../../wailsjs/go/app/Health';
+import * as ProvidersSvc from '../../wailsjs/go/app/Providers';
 import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import { ApiError, toApiError } from './errors';
 import type {
@@ -11,9 +12,13 @@ import type {
   ConversationView,
   HealthStatus,
   ModelInfo,
+  ProviderInput,
+  ProviderPreset,
+  ProviderView,
   Settings,
   StopResult,
   Task,
+  Verdict,
 } from './types';
 
 export { ApiError, toApiError } from './errors';
@@ -124,6 +129,16 @@ export function modelInfo(): Promise<ModelInfo> {
   return call(() => Convs.ModelInfo());
 }
 
+/** The model that answers in a conversation (its own choice, or the default). */
+export function conversationModel(id: string): Promise<ModelInfo> {
+  return call(() => Convs.ConversationModel(id));
+}
+
+/** Chooses the conversation's model; '' returns to the default one. */
+export function setModel(id: string, model: string): Promise<Conversation> {
+  return call(() => Convs.SetModel(id, model));
+}
+
 /** The folder the conversation's tools work in (its own, or the default one). */
 export function workspaceDir(id: string): Promise<string> {
   return call(() => Convs.WorkspaceDir(id));
@@ -154,7 +169,57 @@ export async function saveSettings(settings: Settings): Promise<Settings> {
 
 function normalizeSettings(s: Settings): Settings {
   // Go encodes nil maps as null.
-  return { ...s, autoApprove: s.autoApprove ?? {}, prices: s.prices ?? {} };
+  return {
+    ...s,
+    autoApprove: s.autoApprove ?? {},
+    prices: s.prices ?? {},
+    ...('contextLengths' in s ? { contextLengths: s.contextLengths ?? {} } : {}),
+  };
+}
+
+/** The built-in agent instructions (what an empty systemPrompt means). */
+export function defaultSystemPrompt(): Promise<string> {
+  return call(() => SettingsSvc.DefaultSystemPrompt());
+}
+
+// ---- Providers ----
+
+// The generated bindings want their classes; the JSON is the same.
+type GoProviderInput = Parameters<typeof ProvidersSvc.SaveProvider>[0];
+
+/** The kinds of model server, in the order the settings show them. */
+export async function providerPresets(): Promise<ProviderPreset[]> {
+  return (await call<ProviderPreset[] | null>(() => ProvidersSvc.Presets())) ?? [];
+}
+
+/** The local servers (Ollama, LM Studio) answering on their usual ports now. */
+export async function detectProviders(): Promise<ProviderPreset[]> {
+  return (await call<ProviderPreset[] | null>(() => ProvidersSvc.Detect())) ?? [];
+}
+
+/** The stored provider; hasKey says whether a key is stored (the key itself never comes back). */
+export function getProvider(): Promise<ProviderView> {
+  return call(() => ProvidersSvc.GetProvider());
+}
+
+/** Stores the provider (the key in the keyring or the 0600 file); resolves with what is stored. */
+export function saveProvider(input: ProviderInput): Promise<ProviderView> {
+  return call(() => ProvidersSvc.SaveProvider(input as GoProviderInput));
+}
+
+/** Tries the provider as given, without saving it. A failed connection is a verdict, not a rejection. */
+export function testConnection(input: ProviderInput): Promise<Verdict> {
+  return call(() => ProvidersSvc.TestConnection(input as GoProviderInput));
+}
+
+/** The model ids of the provider as given, sorted. */
+export async function listModels(input: ProviderInput): Promise<string[]> {
+  return (await call<string[] | null>(() => ProvidersSvc.ListModels(input as GoProviderInput))) ?? [];
+}
+
+/** The model ids of the provider in use (for the chat header's model menu). */
+export async function currentModels(): Promise<string[]> {
+  return (await call<string[] | null>(() => ProvidersSvc.CurrentModels())) ?? [];
 }
 
 // ---- Health ----

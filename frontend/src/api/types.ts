@@ -13,6 +13,8 @@ export interface Conversation {
   agentMode: boolean;
   /** The folder the agent's file and shell tools work in; '' means the default one. */
   workspace?: string;
+  /** The model this conversation uses; '' (or absent) means the default one. */
+  model?: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -150,6 +152,12 @@ export interface Settings {
   stepDelayMs: number;
   /** Prices by model name. */
   prices: Record<string, Price>;
+  /** Context lengths by model name, in tokens. */
+  contextLengths?: Record<string, number>;
+  /** Replaces the built-in agent instructions when not empty. */
+  systemPrompt?: string;
+  /** The model server (its key is never here); saved through saveProvider. */
+  provider?: ProviderConfig;
   [extra: string]: unknown;
 }
 
@@ -182,7 +190,75 @@ export interface ConversationView {
 export interface ModelInfo {
   model: string;
   baseUrl: string;
+  /** The built-in offline demo model answers. */
   demo: boolean;
+  /** Where the choice comes from: 'environment', 'settings' or 'demo' (older data may lack it). */
+  source?: ModelSource | string;
+  /** The provider preset's id. */
+  preset?: string;
+}
+
+export type ModelSource = 'environment' | 'settings' | 'demo';
+
+// ---- Providers ----
+
+/** Provider preset ids, in the order Go lists them. */
+export type PresetId = 'openai' | 'ollama' | 'lmstudio' | 'openrouter' | 'custom' | 'demo';
+
+/** A kind of model server (providers.Preset). */
+export interface ProviderPreset {
+  id: PresetId | string;
+  name: string;
+  /** '' for Custom and the demo. */
+  baseUrl: string;
+  needsKey: boolean;
+  /** Runs on this computer (Ollama, LM Studio); Detect() finds it on its usual port. */
+  local: boolean;
+  /** A sensible first model. */
+  model?: string;
+}
+
+/** The provider as stored in the settings (chat.ProviderConfig). */
+export interface ProviderConfig {
+  /** '' until something was configured. */
+  preset: string;
+  baseUrl: string;
+  model: string;
+}
+
+/** GetProvider: the stored provider. The key never leaves Go: only whether there is one. */
+export interface ProviderView extends ProviderConfig {
+  hasKey: boolean;
+  /** Where keys are kept. */
+  keyStorage: 'keyring' | 'file' | string;
+  /** A sentence about where keys are kept (says so when it is a file). */
+  keyNote: string;
+  /** OPENAI_BASE_URL / OPENAI_API_KEY are set and override these settings. */
+  envOverride: boolean;
+}
+
+/**
+ * A provider to test, list the models of, or save. With keepKey the stored
+ * key is used (apiKey is ignored); without it apiKey is the key, and saving
+ * an empty one removes the stored key.
+ */
+export interface ProviderInput {
+  preset: string;
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  keepKey: boolean;
+}
+
+export type VerdictKind = 'ok' | 'wrong_key' | 'unreachable' | 'model_not_found' | 'not_compatible' | 'invalid';
+
+/** TestConnection's answer. */
+export interface Verdict {
+  ok: boolean;
+  kind: VerdictKind | string;
+  message: string;
+  modelCount: number;
+  models?: string[];
 }
 
 /** Error codes the Go side rejects with. */

@@ -9,7 +9,7 @@ export function Notices() {
       {items.map((n) => (
         <div key={n.id} className={`toast toast-${n.kind}`} role={n.kind === 'error' ? 'alert' : undefined}>
           <span className="toast-text">{n.message}</span>
-          <button type="button" className="icon-btn toast-close" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
+          <button type="button" className="icon-btn toast-close" aria-label="Close notification" title="Close" onClick={() => dismiss(n.id)}>
             ×
           </button>
         </div>

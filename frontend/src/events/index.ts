@@ -1,6 +1,6 @@
 // The only module that talks to the Wails runtime. It turns the backend's
 // events into typed callbacks.
-import { EventsOn } from '../../wailsjs/runtime/runtime';
+import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
 import type { Conversation, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
 
 export const EVENTS = {
@@ -87,4 +87,18 @@ export function subscribeAll(h: EventHandlers): Unsubscribe {
     onConversationUpdated(h.onConversationUpdated),
   ];
   return () => offs.forEach((off) => off());
+}
+
+/**
+ * Opens a web address in the person's browser, never in the app window
+ * (which can call Go). Outside Wails (tests, a plain browser) it opens a
+ * new tab.
+ */
+export function openExternal(url: string): void {
+  const w = window as unknown as { runtime?: { BrowserOpenURL?: unknown } };
+  if (typeof w.runtime?.BrowserOpenURL === 'function') {
+    BrowserOpenURL(url);
+    return;
+  }
+  window.open(url, '_blank', 'noopener,noreferrer');
 }

@@ -45,20 +45,23 @@ function withOrder(state: ConversationsState, byId: Record<string, ConversationE
   return { ...state, byId, activity, order: sameOrder(order, state.order) ? state.order : order };
 }
 
-/** Adds or updates a conversation (an event or a call's result). */
-export function upsertConversation(state: ConversationsState, c: Conversation | ConversationSummary): ConversationsState {
-  const prev = state.byId[c.id];
-  const entry: ConversationEntry = {
+function entryOf(c: Conversation | ConversationSummary, prev: ConversationEntry | undefined): ConversationEntry {
+  return {
     id: c.id,
     title: c.title ?? '',
     titleSet: !!c.titleSet,
     agentMode: c.agentMode ?? true,
     workspace: c.workspace ?? prev?.workspace,
+    model: c.model ?? prev?.model,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     messageCount: 'messageCount' in c && typeof c.messageCount === 'number' ? c.messageCount : prev?.messageCount,
   };
-  const byId = { ...state.byId, [c.id]: entry };
+}
+
+/** Adds or updates a conversation (an event or a call's result). */
+export function upsertConversation(state: ConversationsState, c: Conversation | ConversationSummary): ConversationsState {
+  const byId = { ...state.byId, [c.id]: entryOf(c, state.byId[c.id]) };
   const act = Math.max(state.activity[c.id] ?? 0, timeValue(c.updatedAt));
   const activity = state.activity[c.id] === act ? state.activity : { ...state.activity, [c.id]: act };
   return withOrder(state, byId, activity);
@@ -66,21 +69,23 @@ export function upsertConversation(state: ConversationsState, c: Conversation | 
 
 /** Replaces the list with ListConversations' answer, keeping local flags. */
 export function setConversations(state: ConversationsState, list: readonly ConversationSummary[]): ConversationsState {
-  let s: ConversationsState = { ...state, byId: {}, activity: {} };
+  // One pass and one sort: the list may hold thousands of conversations.
+  const byId: Record<string, ConversationEntry> = {};
+  const activity: Record<string, number> = {};
   for (const c of list) {
-    s = upsertConversation(s, c);
+    byId[c.id] = entryOf(c, byId[c.id]);
+    const act = Math.max(activity[c.id] ?? 0, timeValue(c.updatedAt));
     const known = state.activity[c.id];
-    if (known !== undefined && known > (s.activity[c.id] ?? 0)) {
-      s = withOrder(s, s.byId, { ...s.activity, [c.id]: known });
-    }
+    activity[c.id] = known !== undefined && known > act ? known : act;
   }
   // Keep conversations created or announced while the list call was in flight.
   for (const [id, c] of Object.entries(state.byId)) {
-    if (!s.byId[id]) {
-      s = upsertConversation(s, c);
+    if (!byId[id]) {
+      byId[id] = entryOf(c, undefined);
+      activity[id] = timeValue(c.updatedAt);
     }
   }
-  return s;
+  return withOrder(state, byId, activity);
 }
 
 export function removeConversation(state: ConversationsState, id: string): ConversationsState {

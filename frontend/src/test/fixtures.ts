@@ -3,8 +3,10 @@ import { useAppStore } from '../stores/app';
 import { useConversationsStore } from '../stores/conversations';
 import { useDraftsStore } from '../stores/drafts';
 import { useMessagesStore } from '../stores/messages';
+import { useModelsStore } from '../stores/models';
 import { useNoticesStore } from '../stores/notices';
 import { useTasksStore } from '../stores/tasks';
+import { useSettingsView } from '../stores/settingsView';
 import { useUsageStore } from '../stores/usage';
 import { resetSync } from '../stores/sync';
 
@@ -74,6 +76,8 @@ export function resetStores(): void {
   useNoticesStore.getState().reset();
   useDraftsStore.getState().reset();
   useAppStore.getState().reset();
+  useModelsStore.getState().reset();
+  useSettingsView.getState().reset();
 }
 
 /** A promise with its resolve/reject exposed. */

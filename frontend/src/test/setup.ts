@@ -6,10 +6,11 @@ afterEach(() => {
   cleanup();
 });
 
-// jsdom has no layout, so every element is 0×0. Give the transcript's
-// scroller an 800 px viewport and a scroll height (its content's declared
+// jsdom has no layout, so every element is 0×0. Give the transcript's and
+// the conversation list's scrollers an 800 px viewport and a scroll height (its content's declared
 // height) so that its virtualized list renders rows and can scroll.
-const isScroller = (el: Element) => el.classList?.contains('message-scroll');
+const isScroller = (el: Element) =>
+  el.classList?.contains('message-scroll') || el.classList?.contains('conv-list-wrap');
 for (const prop of ['clientHeight', 'clientWidth'] as const) {
   Object.defineProperty(HTMLElement.prototype, prop, {
     configurable: true,

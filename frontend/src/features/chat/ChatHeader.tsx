@@ -2,7 +2,9 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { renameConversation } from '../../stores/actions';
 import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
+import { openSettings } from '../../stores/settingsView';
 import { requestDelete } from '../conversations/deleteRequest';
+import { ModelPicker } from './ModelPicker';
 
 export function displayTitle(title: string | undefined): string {
   return title && title.trim() !== '' ? title : 'New conversation';
@@ -46,7 +48,6 @@ function RenameField({ initial, onDone }: { initial: string; onDone: (title: str
 
 export function ChatHeader({ conversationId }: { conversationId: string }) {
   const conv = useConversationsStore((s) => s.byId[conversationId]);
-  const model = useAppStore((s) => s.modelInfo);
   const [editing, setEditing] = useState(false);
   const renameBtn = useRef<HTMLButtonElement>(null);
   const title = displayTitle(conv?.title);
@@ -93,11 +94,7 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
         )}
       </div>
       <div className="chat-header-right">
-        {model && (
-          <span className={`model-chip${model.demo ? ' model-chip-demo' : ''}`} title={model.baseUrl || undefined}>
-            {model.demo ? 'Demo model' : model.model || 'Model'}
-          </span>
-        )}
+        <ModelPicker conversationId={conversationId} />
         <button
           type="button"
           className="btn btn-ghost btn-small"
@@ -111,14 +108,33 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
   );
 }
 
+/**
+ * With nothing configured Errand answers with its offline demo model: this
+ * says so and offers to connect a real one (Settings, at the provider).
+ */
 export function DemoBanner() {
   const model = useAppStore((s) => s.modelInfo);
   if (!model?.demo) return null;
   return (
-    <div className="demo-banner" role="note">
-      <strong>Demo model.</strong> You are talking to Errand's built-in offline demo, not a real AI model. To connect a
-      real model, set <code>OPENAI_BASE_URL</code>, <code>OPENAI_API_KEY</code> and <code>ERRAND_MODEL</code> and
-      restart Errand.
+    <div className="first-run-banner" role="note" aria-label="Demo model">
+      <svg className="first-run-icon" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
+        <path
+          d="M7 2.5v3M13 2.5v3M5 5.5h10v3.2a5 5 0 0 1-10 0zM10 13.7V17.5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.5"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+      <p className="first-run-text">
+        <strong>You are trying Errand with its demo model.</strong> It is built in and works offline — a stand-in
+        with canned replies, not a real AI model. Connect OpenAI, Ollama, LM Studio, OpenRouter or any
+        OpenAI-compatible server to get real work done.
+      </p>
+      <button type="button" className="btn btn-primary btn-small first-run-action" onClick={() => openSettings('provider')}>
+        Connect a model
+      </button>
     </div>
   );
 }

@@ -3,6 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Markdown, safeHref } from './Markdown';
 
+const openExternal = vi.fn();
+vi.mock('../../events', () => ({ openExternal: (url: string) => openExternal(url) }));
+
 afterEach(() => {
   delete (window as { __pwned?: unknown }).__pwned;
 });
@@ -97,6 +100,13 @@ describe('Markdown', () => {
     expect(a).toHaveAttribute('href', 'https://example.com/docs');
     expect(a).toHaveAttribute('target', '_blank');
     expect(a).toHaveAttribute('rel', 'noreferrer noopener');
+  });
+
+  it('a click on a link opens the browser, not the app window', async () => {
+    openExternal.mockClear();
+    render(<Markdown text="See [the docs](https://example.com/docs)." />);
+    await userEvent.click(screen.getByRole('link', { name: 'the docs' }));
+    expect(openExternal).toHaveBeenCalledWith('https://example.com/docs');
   });
 
   it('images are never loaded: they become links', () => {

@@ -18,6 +18,7 @@ import {
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
+import { openExternal } from '../../events';
 import { copyText } from '../../lib/clipboard';
 
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
@@ -107,6 +108,14 @@ function CodeBlock({ node, children }: WithNode<'pre'>) {
   );
 }
 
+/** A click on an external link opens the person's browser. */
+function openInBrowser(url: string) {
+  return (e: { preventDefault(): void }) => {
+    e.preventDefault();
+    openExternal(url);
+  };
+}
+
 function Link({ href, children, node: _node, ...rest }: WithNode<'a'>) {
   const safe = safeHref(href);
   if (!safe) return <span className="md-unsafe-link">{children}</span>;
@@ -116,7 +125,7 @@ function Link({ href, children, node: _node, ...rest }: WithNode<'a'>) {
       {...rest}
       href={safe}
       title={external ? safe : undefined}
-      {...(external ? { target: '_blank', rel: 'noreferrer noopener' } : {})}
+      {...(external ? { target: '_blank', rel: 'noreferrer noopener', onClick: openInBrowser(safe) } : {})}
     >
       {children}
     </a>
@@ -128,7 +137,7 @@ function Image({ src, alt }: WithNode<'img'>) {
   const safe = typeof src === 'string' ? safeHref(src) : null;
   if (!safe || safe.startsWith('#')) return <span className="md-image">{label}</span>;
   return (
-    <a className="md-image" href={safe} title={safe} target="_blank" rel="noreferrer noopener">
+    <a className="md-image" href={safe} title={safe} target="_blank" rel="noreferrer noopener" onClick={openInBrowser(safe)}>
       {label}
     </a>
   );

@@ -141,4 +141,22 @@ describe('Sidebar', () => {
     await waitFor(() => expect(within(list()).queryByRole('button', { name: /^Gamma/ })).not.toBeInTheDocument());
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
+
+  it('thousands of conversations: only the rows in view are rendered; End reaches the last one', async () => {
+    useConversationsStore.getState().setAll(
+      Array.from({ length: 5000 }, (_, i) =>
+        summary(`k${i}`, { title: `Chat ${i}`, updatedAt: new Date(Date.UTC(2026, 0, 1) - i * 60_000).toISOString() }),
+      ),
+    );
+    useConversationsStore.getState().select('k0');
+    render(<Sidebar />);
+    const items = within(list()).getAllByRole('listitem');
+    expect(items.length).toBeGreaterThan(10);
+    expect(items.length).toBeLessThan(100);
+    expect(row('Chat 0')).toHaveAttribute('aria-current', 'true');
+    row('Chat 0').focus();
+    await userEvent.keyboard('{End}');
+    await waitFor(() => expect(row('Chat 4999')).toHaveFocus());
+    expect(within(list()).getAllByRole('listitem').length).toBeLessThan(100);
+  });
 });

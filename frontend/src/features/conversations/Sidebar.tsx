@@ -1,4 +1,5 @@
-import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
 import { renameConversation, selectConversation } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
@@ -79,13 +80,16 @@ function RowRename({ initial, onDone }: { initial: string; onDone: (title: strin
 
 interface RowProps {
   id: string;
+  index: number;
+  /** Where the row sits in the list (px from the top). */
+  start: number;
   /** This row holds the list's one tab stop (roving tabindex). */
   tabStop: boolean;
   onFocusRow: (id: string) => void;
   onMove: (from: string, to: 'next' | 'prev' | 'first' | 'last') => void;
 }
 
-const ConversationRow = memo(function ConversationRow({ id, tabStop, onFocusRow, onMove }: RowProps) {
+const ConversationRow = memo(function ConversationRow({ id, index, start, tabStop, onFocusRow, onMove }: RowProps) {
   const title = useConversationsStore((s) => s.byId[id]?.title);
   const selected = useConversationsStore((s) => s.selectedId === id);
   const unread = useConversationsStore((s) => s.unread[id] ?? 0);
@@ -140,7 +144,12 @@ const ConversationRow = memo(function ConversationRow({ id, tabStop, onFocusRow,
   if (needsInput) classes.push('needs-input-row');
 
   return (
-    <li className={classes.join(' ')} data-conversation-id={id}>
+    <li
+      data-index={index}
+      className={classes.join(' ')}
+      data-conversation-id={id}
+      style={{ transform: `translateY(${start}px)` }}
+    >
       {renaming ? (
         <RowRename initial={title ?? ''} onDone={onRenamed} />
       ) : (
@@ -209,16 +218,70 @@ const ConversationRow = memo(function ConversationRow({ id, tabStop, onFocusRow,
   );
 });
 
+/** Rows have a fixed height (CSS .conv-row, .conv-rename), so none is measured. */
+const ROW_HEIGHT = 36;
+const ROW_GAP = 2;
+
+/**
+ * The conversation list, newest activity first. Virtualized like the
+ * transcript: with thousands of conversations only the rows in view are
+ * rendered (and subscribed to the stores). One tab stop (roving tabindex):
+ * ↑/↓/Home/End move, Enter opens, F2 renames, Delete asks to delete.
+ */
 export function Sidebar() {
   const order = useConversationsStore((s) => s.order);
   const listed = useConversationsStore((s) => s.listed);
   const selectedId = useConversationsStore((s) => s.selectedId);
   const [creating, setCreating] = useState(false);
   const [focusId, setFocusId] = useState<string | null>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  const pendingFocus = useRef<string | null>(null);
 
   // The list's tab stop: the row last focused if it still exists, else the open one, else the first.
   const tabStopId = focusId && order.includes(focusId) ? focusId : selectedId && order.includes(selectedId) ? selectedId : order[0];
+
+  const orderRef = useRef(order);
+  orderRef.current = order;
+  // The row holding the tab stop is always rendered, so Tab always reaches the list.
+  const tabStopIndex = useRef(-1);
+  tabStopIndex.current = tabStopId ? order.indexOf(tabStopId) : -1;
+  const rangeExtractor = useCallback((range: Range) => {
+    const out = defaultRangeExtractor(range);
+    const t = tabStopIndex.current;
+    if (t >= 0 && t < range.count && !out.includes(t)) {
+      out.push(t);
+      out.sort((a, b) => a - b);
+    }
+    return out;
+  }, []);
+  const virtualizer = useVirtualizer({
+    count: order.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: useCallback((i: number) => orderRef.current[i] ?? i, []),
+    overscan: 12,
+    gap: ROW_GAP,
+    rangeExtractor,
+  });
+
+  // The open conversation is always in view (e.g. a new one, at the top).
+  useEffect(() => {
+    const i = selectedId ? orderRef.current.indexOf(selectedId) : -1;
+    if (i >= 0) virtualizer.scrollToIndex(i, { align: 'auto' });
+  }, [selectedId, virtualizer]);
+
+  const focusRow = (id: string) => {
+    const li = Array.from(listRef.current?.children ?? []).find((el) => (el as HTMLElement).dataset.conversationId === id);
+    const btn = li?.querySelector<HTMLButtonElement>('.conv-row');
+    btn?.focus();
+    return !!btn;
+  };
+
+  // A row moved to by keyboard may not be rendered yet: focus it once it is.
+  useLayoutEffect(() => {
+    if (pendingFocus.current && focusRow(pendingFocus.current)) pendingFocus.current = null;
+  });
 
   const onNew = async () => {
     setCreating(true);
@@ -229,21 +292,22 @@ export function Sidebar() {
     }
   };
 
-  const orderRef = useRef(order);
-  orderRef.current = order;
-  const onMove = useCallback((from: string, to: 'next' | 'prev' | 'first' | 'last') => {
-    const ids = orderRef.current;
-    const i = ids.indexOf(from);
-    const j =
-      to === 'first' ? 0 : to === 'last' ? ids.length - 1 : to === 'next' ? Math.min(ids.length - 1, i + 1) : Math.max(0, i - 1);
-    const target = ids[j];
-    if (!target) return;
-    setFocusId(target);
-    const li = Array.from(listRef.current?.children ?? []).find(
-      (el) => (el as HTMLElement).dataset.conversationId === target,
-    );
-    li?.querySelector<HTMLButtonElement>('.conv-row')?.focus();
-  }, []);
+  const onMove = useCallback(
+    (from: string, to: 'next' | 'prev' | 'first' | 'last') => {
+      const ids = orderRef.current;
+      const i = ids.indexOf(from);
+      const j =
+        to === 'first' ? 0 : to === 'last' ? ids.length - 1 : to === 'next' ? Math.min(ids.length - 1, i + 1) : Math.max(0, i - 1);
+      const target = ids[j];
+      if (!target) return;
+      setFocusId(target);
+      virtualizer.scrollToIndex(j, { align: 'auto' });
+      if (!focusRow(target)) pendingFocus.current = target;
+    },
+    [virtualizer],
+  );
+
+  const items = virtualizer.getVirtualItems();
 
   return (
     <aside className="sidebar" aria-label="Conversations">
@@ -269,13 +333,30 @@ export function Sidebar() {
           </kbd>
         </button>
       </div>
-      <nav className="conv-list-wrap" aria-label="Conversation list">
-        {listed && order.length === 0 && <p className="muted sidebar-empty">No conversations yet.</p>}
-        <ul className="conv-list" ref={listRef}>
-          {order.map((id) => (
-            <ConversationRow key={id} id={id} tabStop={id === tabStopId} onFocusRow={setFocusId} onMove={onMove} />
-          ))}
+      <nav className="conv-list-wrap" aria-label="Conversation list" ref={scrollRef}>
+        <ul
+          className="conv-list"
+          ref={listRef}
+          style={{ height: virtualizer.getTotalSize() }}
+          data-count={order.length}
+        >
+          {items.map((v) => {
+            const id = order[v.index];
+            if (!id) return null;
+            return (
+              <ConversationRow
+                key={id}
+                id={id}
+                index={v.index}
+                start={v.start}
+                tabStop={id === tabStopId}
+                onFocusRow={setFocusId}
+                onMove={onMove}
+              />
+            );
+          })}
         </ul>
+        {listed && order.length === 0 && <p className="muted sidebar-empty">No conversations yet.</p>}
       </nav>
       <SettingsButton />
       <ConfirmDeleteDialog />

@@ -1,13 +1,23 @@
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
+import { useSettingsView } from '../../stores/settingsView';
 import { SettingsDialog } from './SettingsDialog';
 
-/** The gear in the sidebar's footer; opens the settings. */
+/**
+ * The gear in the sidebar's footer; opens the settings. It also shows the
+ * dialog when something else opens it (the demo banner's "Connect a
+ * model"); on close the focus goes back to whatever opened it, or here.
+ */
 export function SettingsButton() {
-  const [open, setOpen] = useState(false);
+  const open = useSettingsView((s) => s.open);
+  const section = useSettingsView((s) => s.section);
   const ref = useRef<HTMLButtonElement>(null);
   const close = () => {
-    setOpen(false);
-    requestAnimationFrame(() => ref.current?.focus());
+    const back = useSettingsView.getState().returnTo;
+    useSettingsView.getState().closeSettings();
+    requestAnimationFrame(() => {
+      if (back && back.isConnected && back !== document.body) back.focus();
+      else ref.current?.focus();
+    });
   };
   return (
     <div className="sidebar-footer">
@@ -17,7 +27,7 @@ export function SettingsButton() {
         className="btn btn-ghost settings-gear"
         aria-haspopup="dialog"
         aria-expanded={open}
-        onClick={() => setOpen(true)}
+        onClick={() => useSettingsView.getState().openSettings()}
       >
         <svg viewBox="0 0 16 16" width="15" height="15" aria-hidden="true">
           <path
@@ -31,7 +41,7 @@ export function SettingsButton() {
         </svg>
         Settings
       </button>
-      {open && <SettingsDialog onClose={close} />}
+      {open && <SettingsDialog onClose={close} section={section} />}
     </div>
   );
 }

@@ -7,6 +7,15 @@ import { resetStores } from '../../test/fixtures';
 vi.mock('../../api', () => ({
   getSettings: vi.fn(),
   saveSettings: vi.fn(),
+  defaultSystemPrompt: vi.fn(),
+  getProvider: vi.fn(),
+  providerPresets: vi.fn(),
+  detectProviders: vi.fn(),
+  saveProvider: vi.fn(),
+  testConnection: vi.fn(),
+  listModels: vi.fn(),
+  modelInfo: vi.fn(),
+  currentModels: vi.fn(),
 }));
 
 import * as api from '../../api';
@@ -20,8 +29,12 @@ function settings(over: Partial<Settings> = {}): Settings {
     limits: { maxSteps: 50, maxMinutes: 30, maxCostUsd: 1 },
     stepDelayMs: 0,
     prices: { 'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 }, 'errand-demo': { inputPerMTok: 0, outputPerMTok: 0 } },
-    // A field another issue adds: it must come back unchanged.
+    contextLengths: { 'gpt-4o-mini': 128000 },
+    systemPrompt: '',
+    // Saved through SaveProvider: it must come back unchanged.
     provider: { preset: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+    // A field a later version adds: it must come back unchanged too.
+    futureField: { x: 1 },
     ...over,
   };
 }
@@ -35,10 +48,25 @@ async function open() {
   return { user, dialog };
 }
 
+export const BUILT_IN = 'You are Errand, an AI agent.\nWork step by step.';
+
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
   vi.mocked(api.getSettings).mockResolvedValue(settings());
+  vi.mocked(api.defaultSystemPrompt).mockResolvedValue(BUILT_IN);
+  vi.mocked(api.getProvider).mockResolvedValue({
+    preset: 'openai',
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'gpt-4o-mini',
+    hasKey: true,
+    keyStorage: 'keyring',
+    keyNote: 'API keys are kept in your system keyring.',
+    envOverride: false,
+  });
+  vi.mocked(api.providerPresets).mockResolvedValue([]);
+  vi.mocked(api.detectProviders).mockResolvedValue([]);
+  vi.mocked(api.listModels).mockResolvedValue(['gpt-4o', 'gpt-4o-mini']);
 });
 
 describe('Settings', () => {
@@ -84,8 +112,12 @@ describe('Settings', () => {
         'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 },
         'mock-model': { inputPerMTok: 1.5, outputPerMTok: 0 },
       },
+      contextLengths: { 'gpt-4o-mini': 128000 },
+      systemPrompt: '',
       provider: { preset: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+      futureField: { x: 1 },
     });
+    expect(api.saveProvider).not.toHaveBeenCalled();
     expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved.');
     // Editing again clears the feedback.
     await user.type(steps, '0');
@@ -161,6 +193,93 @@ describe('Settings', () => {
   });
 });
 
+describe('Agent instructions', () => {
+  it('shows the built-in instructions; an edit is saved as custom, Reset to default stores none', async () => {
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    const prompt = within(dialog).getByRole('textbox', { name: 'System prompt' });
+    expect(prompt).toHaveValue(BUILT_IN);
+    expect(within(dialog).getByText('Built-in', { selector: '.prompt-badge' })).toBeInTheDocument();
+    expect(prompt).toHaveAccessibleDescription(/^Built-in What the agent is told/);
+    expect(within(dialog).getByRole('button', { name: 'Reset to default' })).toBeDisabled();
+
+    await user.type(prompt, '\nAlways answer in French.');
+    expect(within(dialog).getByText('Custom', { selector: '.prompt-badge' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(
+      expect.objectContaining({ systemPrompt: `${BUILT_IN}\nAlways answer in French.` }),
+    );
+
+    await user.click(within(dialog).getByRole('button', { name: 'Reset to default' }));
+    expect(prompt).toHaveValue(BUILT_IN);
+    expect(within(dialog).getByText('Built-in', { selector: '.prompt-badge' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.saveSettings).toHaveBeenCalledTimes(2));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(expect.objectContaining({ systemPrompt: '' }));
+  });
+
+  it('shows stored custom instructions as custom; clearing the field means the built-in ones', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings({ systemPrompt: 'Be brief.' }));
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    const prompt = within(dialog).getByRole('textbox', { name: 'System prompt' });
+    expect(prompt).toHaveValue('Be brief.');
+    expect(within(dialog).getByText('Custom', { selector: '.prompt-badge' })).toBeInTheDocument();
+    await user.clear(prompt);
+    expect(prompt).toHaveAttribute('placeholder', BUILT_IN);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(expect.objectContaining({ systemPrompt: '' }));
+  });
+
+  it('refuses instructions longer than Go accepts, without asking Go', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings({ systemPrompt: 'x'.repeat(20001) }));
+    const { user, dialog } = await open();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('longer than 20000 characters');
+    expect(within(dialog).getByRole('textbox', { name: 'System prompt' })).toHaveAttribute('aria-invalid', 'true');
+    expect(api.saveSettings).not.toHaveBeenCalled();
+  });
+});
+
+describe('Prices and context lengths', () => {
+  it('edits a context length per model; a model with only a context length has no price', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(
+      settings({ contextLengths: { 'gpt-4o-mini': 128000, 'llama3.1': 8192 } }),
+    );
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    expect(within(dialog).getByLabelText('Context length of gpt-4o-mini, tokens')).toHaveValue(128000);
+    expect(within(dialog).getByLabelText('Context length of errand-demo, tokens')).toHaveValue(null);
+    expect(within(dialog).getByLabelText('Input price of llama3.1, $ per 1M tokens')).toHaveValue(null);
+    const ctx = within(dialog).getByLabelText('Context length of llama3.1, tokens');
+    await user.clear(ctx);
+    await user.type(ctx, '131072');
+    await user.type(within(dialog).getByLabelText('Context length of errand-demo, tokens'), '4096');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenCalledWith(
+      expect.objectContaining({
+        prices: {
+          'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 },
+          'errand-demo': { inputPerMTok: 0, outputPerMTok: 0 },
+        },
+        contextLengths: { 'gpt-4o-mini': 128000, 'llama3.1': 131072, 'errand-demo': 4096 },
+      }),
+    );
+  });
+
+  it('refuses a context length that is not a whole number, and a half-filled price', async () => {
+    const { user, dialog } = await open();
+    await user.type(within(dialog).getByLabelText('Context length of gpt-4o-mini, tokens'), '{Backspace}.5');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('The context length of gpt-4o-mini must be a whole number');
+    await user.clear(within(dialog).getByLabelText('Context length of gpt-4o-mini, tokens'));
+    await user.clear(within(dialog).getByLabelText('Input price of errand-demo, $ per 1M tokens'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('The prices of errand-demo must be numbers');
+    expect(api.saveSettings).not.toHaveBeenCalled();
+  });
+});
+
 describe('settings form', () => {
   it('round-trips and checks what it can', () => {
     const s = settings();
@@ -170,7 +289,7 @@ describe('settings form', () => {
     expect(checkForm({ ...form, maxSteps: '1.5' })?.field).toBe('maxSteps');
     expect(checkForm({ ...form, maxMinutes: '' })?.field).toBe('maxMinutes');
     expect(checkForm({ ...form, stepDelayMs: '-1' })?.field).toBe('stepDelayMs');
-    expect(checkForm({ ...form, prices: [...form.prices, { key: 99, model: ' ', input: '0', output: '0' }] })?.message).toMatch(
+    expect(checkForm({ ...form, prices: [...form.prices, { key: 99, model: ' ', input: '0', output: '0', context: '' }] })?.message).toMatch(
       /needs a model name/,
     );
   });

@@ -2,12 +2,17 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { createPortal } from 'react-dom';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
-import type { Risk, Settings } from '../../api/types';
-import { ProviderSection } from './ProviderSection';
+import type { ProviderView, Risk, Settings } from '../../api/types';
+import type { SettingsSection } from '../../stores/settingsView';
+import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import {
   checkForm,
+  checkPrompt,
+  checkTable,
   duplicateModel,
   formFromSettings,
+  isDefaultPrompt,
+  MAX_PROMPT,
   newPriceRow,
   settingsFromForm,
   type Field,
@@ -36,11 +41,12 @@ const RISK_TOGGLES: { risk: Risk; label: string; help: string }[] = [
 
 /** Which field Go's reason is about, to mark it. */
 function fieldOf(message: string): Field | undefined {
+  if (/system prompt|instructions/i.test(message)) return 'systemPrompt';
   if (/step limit/i.test(message)) return 'maxSteps';
   if (/time limit/i.test(message)) return 'maxMinutes';
   if (/spend limit/i.test(message)) return 'maxCostUsd';
   if (/delay/i.test(message)) return 'stepDelayMs';
-  if (/price|model/i.test(message)) return 'prices';
+  if (/price|model|context length/i.test(message)) return 'prices';
   return undefined;
 }
 
@@ -110,11 +116,14 @@ function NumberField({
 }
 
 /**
- * The settings, in a modal dialog: limits, what runs without asking, the
- * pace, and the price table. Esc or × closes it without saving.
+ * The settings, in a modal dialog: the model provider (saved on its own,
+ * with Save provider), then the agent's limits, what runs without asking,
+ * its instructions, the pace, and the model table (prices, context
+ * lengths). Esc or × closes it without saving.
  */
-export function SettingsDialog({ onClose }: { onClose: () => void }) {
+export function SettingsDialog({ onClose, section = null }: { onClose: () => void; section?: SettingsSection | null }) {
   const [loaded, setLoaded] = useState<Settings | null>(null);
+  const [defaultPrompt, setDefaultPrompt] = useState('');
   const [loadError, setLoadError] = useState<string | null>(null);
   const [form, setForm] = useState<SettingsForm | null>(null);
   const [saving, setSaving] = useState(false);
@@ -124,17 +133,27 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const titleId = useId();
   const errorId = useId();
   const baseId = useId();
+  const formId = useId();
+  const providerRef = useRef<ProviderSectionHandle>(null);
 
   const load = useCallback(() => {
     setLoadError(null);
     let live = true;
-    Promise.resolve()
-      .then(() => api.getSettings())
+    // The built-in instructions are shown when no custom ones are stored;
+    // without them the form still works (the field is then empty).
+    const builtIn = Promise.resolve()
+      .then(() => api.defaultSystemPrompt())
       .then(
-        (s) => {
+        (p) => (typeof p === 'string' ? p : ''),
+        () => '',
+      );
+    Promise.all([Promise.resolve().then(() => api.getSettings()), builtIn])
+      .then(
+        ([s, prompt]) => {
           if (!live) return;
+          setDefaultPrompt(prompt);
           setLoaded(s);
-          setForm(formFromSettings(s));
+          setForm(formFromSettings(s, prompt));
         },
         (err) => {
           if (!live) return;
@@ -168,21 +187,43 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const setRow = (key: number, patch: Partial<PriceRow>) =>
     edit((f) => ({ ...f, prices: f.prices.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
 
+  // The provider is saved by its own button; the settings keep sending
+  // back what was loaded, so they must carry the provider just saved.
+  const onProviderSaved = useCallback((v: ProviderView) => {
+    setLoaded((l) => (l ? { ...l, provider: { preset: v.preset, baseUrl: v.baseUrl, model: v.model } } : l));
+  }, []);
+
   const onSave = async (e: FormEvent) => {
     e.preventDefault();
     if (!form || !loaded || saving) return;
     const dup = duplicateModel(form);
     if (dup) {
-      setError({ message: `The model ${dup} is listed twice in the price table.`, field: 'prices' });
+      setError({ message: `The model ${dup} is listed twice in the model table.`, field: 'prices' });
+      return;
+    }
+    const local = checkTable(form) ?? checkPrompt(form);
+    if (local) {
+      setError(local);
       return;
     }
     setSaving(true);
     setError(null);
     setSaved(false);
     try {
-      const stored = await api.saveSettings(settingsFromForm(form, loaded));
+      // Changes to the provider that were not saved yet are saved too (the
+      // provider section says what went wrong, if anything).
+      let base = loaded;
+      if (providerRef.current) {
+        const p = await providerRef.current.saveIfChanged();
+        if (!p.ok) {
+          setError({ message: 'The provider could not be saved (see above), so nothing was saved.' });
+          return;
+        }
+        if (p.view) base = { ...base, provider: { preset: p.view.preset, baseUrl: p.view.baseUrl, model: p.view.model } };
+      }
+      const stored = await api.saveSettings(settingsFromForm(form, base, defaultPrompt));
       setLoaded(stored);
-      setForm(formFromSettings(stored));
+      setForm(formFromSettings(stored, defaultPrompt));
       setSaved(true);
     } catch (err) {
       const ae = toApiError(err);
@@ -206,6 +247,9 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     const onKeyDown = (e: globalThis.KeyboardEvent) => {
       if (e.key === 'Escape') {
         if (e.defaultPrevented) return;
+        // An open suggestion list closes first (the combobox handles it).
+        const active = document.activeElement;
+        if (active?.getAttribute('role') === 'combobox' && active.getAttribute('aria-expanded') === 'true') return;
         e.preventDefault();
         e.stopPropagation();
         onCloseRef.current();
@@ -235,6 +279,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const id = (name: string) => `${baseId}-${name}`;
   const bad = (f: Field) => error?.field === f;
   const destructiveOn = !!form?.autoApprove.destructive;
+  const promptIsDefault = !!form && isDefaultPrompt(form.systemPrompt, defaultPrompt);
 
   return createPortal(
     <div
@@ -260,10 +305,12 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           </button>
         </header>
 
-        {!form ? (
-          <div className="settings-scroll">
-            {loadError ? (
-              <div className="settings-error" role="alert">
+        <div className="settings-scroll">
+          <ProviderSection ref={providerRef} onSaved={onProviderSaved} autoFocus={section === 'provider'} />
+
+          {!form ? (
+            loadError ? (
+              <div className="settings-error settings-load-error" role="alert">
                 <p>Could not load the settings: {loadError}</p>
                 <button type="button" className="btn btn-ghost btn-small" onClick={() => load()}>
                   Try again
@@ -271,13 +318,9 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
               </div>
             ) : (
               <p className="muted">Loading…</p>
-            )}
-          </div>
-        ) : (
-          <form className="settings-form" noValidate onSubmit={(e) => void onSave(e)}>
-            <div className="settings-scroll">
-              <ProviderSection />
-
+            )
+          ) : (
+            <form id={formId} className="settings-form" noValidate onSubmit={(e) => void onSave(e)}>
               <fieldset className="settings-group">
                 <legend>Limits for each task</legend>
                 <p className="settings-help">
@@ -355,6 +398,43 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
               </fieldset>
 
               <fieldset className="settings-group">
+                <legend>Agent instructions</legend>
+                <div className="prompt-head">
+                  <label htmlFor={id('prompt')}>System prompt</label>
+                  <span id={id('prompt-kind')} className={`prompt-badge${promptIsDefault ? '' : ' is-custom'}`}>
+                    {promptIsDefault ? 'Built-in' : 'Custom'}
+                  </span>
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-small prompt-reset"
+                    disabled={promptIsDefault && form.systemPrompt === defaultPrompt}
+                    onClick={() => edit((f) => ({ ...f, systemPrompt: defaultPrompt }))}
+                  >
+                    Reset to default
+                  </button>
+                </div>
+                <textarea
+                  id={id('prompt')}
+                  className="errand-input prompt-input"
+                  rows={9}
+                  spellCheck={false}
+                  value={form.systemPrompt}
+                  placeholder={defaultPrompt || "Errand's built-in instructions"}
+                  aria-invalid={bad('systemPrompt') || undefined}
+                  aria-describedby={[id('prompt-kind'), id('prompt-help'), bad('systemPrompt') ? errorId : '']
+                    .filter(Boolean)
+                    .join(' ')}
+                  onChange={(e) => edit((f) => ({ ...f, systemPrompt: e.target.value }))}
+                />
+                <p id={id('prompt-help')} className="settings-help">
+                  What the agent is told before every task. {promptIsDefault
+                    ? 'These are Errand’s built-in instructions; edit them to change how the agent works.'
+                    : 'Yours replace Errand’s built-in instructions; Reset to default brings those back.'}{' '}
+                  Applies to tasks started after you save. At most {MAX_PROMPT.toLocaleString('en-US')} characters.
+                </p>
+              </fieldset>
+
+              <fieldset className="settings-group">
                 <legend>Pace</legend>
                 <NumberField
                   id={id('delay')}
@@ -371,10 +451,10 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
               </fieldset>
 
               <fieldset className="settings-group" aria-describedby={bad('prices') ? errorId : undefined}>
-                <legend>Prices</legend>
+                <legend>Prices and context lengths</legend>
                 <p className="settings-help">
-                  US dollars per million tokens, by model name, to count what tasks spend. A model that is not listed
-                  counts as free.
+                  Per model name: US dollars per million tokens, to count what tasks spend (a model without a price
+                  counts as free), and how many tokens the model reads at once (blank if you do not know).
                 </p>
                 <table className="price-table">
                   <thead>
@@ -382,6 +462,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                       <th scope="col">Model</th>
                       <th scope="col">Input $ / 1M</th>
                       <th scope="col">Output $ / 1M</th>
+                      <th scope="col">Context (tokens)</th>
                       <th scope="col">
                         <span className="sr-only">Remove</span>
                       </th>
@@ -428,6 +509,19 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                             />
                           </td>
                           <td>
+                            <input
+                              className="errand-input settings-number"
+                              type="number"
+                              inputMode="numeric"
+                              step="1"
+                              min="1"
+                              placeholder="—"
+                              aria-label={`Context length of ${name}, tokens`}
+                              value={row.context}
+                              onChange={(e) => setRow(row.key, { context: e.target.value })}
+                            />
+                          </td>
+                          <td>
                             <button
                               type="button"
                               className="icon-btn"
@@ -446,29 +540,31 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 <button
                   type="button"
                   className="btn btn-ghost btn-small"
-                  onClick={() => edit((f) => ({ ...f, prices: [...f.prices, newPriceRow('', '0', '0')] }))}
+                  onClick={() => edit((f) => ({ ...f, prices: [...f.prices, newPriceRow('', '0', '0', '')] }))}
                 >
                   + Add model
                 </button>
               </fieldset>
-            </div>
+            </form>
+          )}
+        </div>
 
-            <footer className="settings-foot">
-              <div className="settings-feedback">
-                {error && (
-                  <p id={errorId} className="settings-error" role="alert">
-                    {error.message}
-                  </p>
-                )}
-                <p className="settings-saved" role="status">
-                  {saved ? 'Saved.' : ''}
+        {form && (
+          <footer className="settings-foot">
+            <div className="settings-feedback">
+              {error && (
+                <p id={errorId} className="settings-error" role="alert">
+                  {error.message}
                 </p>
-              </div>
-              <button type="submit" className="btn btn-primary" aria-disabled={saving || undefined}>
-                Save
-              </button>
-            </footer>
-          </form>
+              )}
+              <p className="settings-saved" role="status">
+                {saved ? 'Saved.' : ''}
+              </p>
+            </div>
+            <button type="submit" form={formId} className="btn btn-primary" aria-disabled={saving || undefined}>
+              Save
+            </button>
+          </footer>
         )}
       </div>
     </div>,

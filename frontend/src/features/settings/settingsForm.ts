@@ -1,15 +1,20 @@
 // The settings form's state and its conversion to and from chat.Settings.
-// Pure, unit-tested. Fields the form does not edit (other issues add
-// provider settings and more) are carried through untouched.
+// Pure, unit-tested. Fields the form does not edit (the provider, saved on
+// its own through SaveProvider, and whatever later versions add) are
+// carried through untouched.
 import type { Risk, Settings } from '../../api/types';
 import { RISKS } from '../../api/types';
 
+/** A row of the model table: a model's prices and context length. */
 export interface PriceRow {
   /** Stable React key; not saved. */
   key: number;
   model: string;
+  /** $ per 1M tokens; both blank means no price (the model counts as free). */
   input: string;
   output: string;
+  /** Tokens; blank means not set. */
+  context: string;
 }
 
 export interface SettingsForm {
@@ -19,30 +24,54 @@ export interface SettingsForm {
   stepDelayMs: string;
   autoApprove: Record<Risk, boolean>;
   prices: PriceRow[];
+  /** The agent's instructions as shown: the built-in text unless a custom one is stored. */
+  systemPrompt: string;
 }
 
 let nextKey = 1;
-export function newPriceRow(model = '', input = '', output = ''): PriceRow {
-  return { key: nextKey++, model, input, output };
+export function newPriceRow(model = '', input = '', output = '', context = ''): PriceRow {
+  return { key: nextKey++, model, input, output, context };
 }
 
 function str(n: unknown): string {
   return typeof n === 'number' && Number.isFinite(n) ? String(n) : '';
 }
 
-export function formFromSettings(s: Settings): SettingsForm {
+/** The prompt as compared: the same text with other line ends or trailing spaces is the same prompt. */
+function samePrompt(a: string, b: string): boolean {
+  const norm = (t: string) => t.replace(/\r\n?/g, '\n').trim();
+  return norm(a) === norm(b);
+}
+
+/** Whether the form's instructions are the built-in ones (so nothing custom is stored). */
+export function isDefaultPrompt(text: string, defaultPrompt: string): boolean {
+  return text.trim() === '' || (defaultPrompt !== '' && samePrompt(text, defaultPrompt));
+}
+
+/**
+ * The form for the stored settings. defaultPrompt (DefaultSystemPrompt) is
+ * shown when no custom prompt is stored, so the person sees what the agent
+ * is told.
+ */
+export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm {
   const autoApprove = {} as Record<Risk, boolean>;
   for (const r of RISKS) autoApprove[r] = !!s.autoApprove?.[r];
-  const prices = Object.entries(s.prices ?? {})
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([model, p]) => newPriceRow(model, str(p?.inputPerMTok), str(p?.outputPerMTok)));
+  const prices = s.prices ?? {};
+  const contexts = s.contextLengths ?? {};
+  const models = [...new Set([...Object.keys(prices), ...Object.keys(contexts)])].sort((a, b) => a.localeCompare(b));
+  const rows = models.map((model) => {
+    const p = prices[model];
+    return newPriceRow(model, str(p?.inputPerMTok), str(p?.outputPerMTok), str(contexts[model]));
+  });
+  const custom = typeof s.systemPrompt === 'string' ? s.systemPrompt : '';
   return {
     maxSteps: str(s.limits?.maxSteps),
     maxMinutes: str(s.limits?.maxMinutes),
     maxCostUsd: str(s.limits?.maxCostUsd),
     stepDelayMs: str(s.stepDelayMs),
     autoApprove,
-    prices,
+    prices: rows,
+    systemPrompt: custom.trim() !== '' ? custom : defaultPrompt,
   };
 }
 
@@ -53,11 +82,24 @@ export function parseNumber(v: string): number {
   return Number(t);
 }
 
-/** What SaveSettings gets: what was loaded, with the form's fields on top. */
-export function settingsFromForm(form: SettingsForm, loaded: Settings): Settings {
+function blank(v: string): boolean {
+  return v.trim() === '';
+}
+
+/**
+ * What SaveSettings gets: what was loaded, with the form's fields on top.
+ * Instructions equal to the built-in ones are stored as '' (so they follow
+ * a newer Errand's built-in text).
+ */
+export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPrompt = ''): Settings {
   const prices: Settings['prices'] = {};
+  const contextLengths: Record<string, number> = {};
   for (const row of form.prices) {
-    prices[row.model.trim()] = { inputPerMTok: parseNumber(row.input), outputPerMTok: parseNumber(row.output) };
+    const model = row.model.trim();
+    if (!(blank(row.input) && blank(row.output))) {
+      prices[model] = { inputPerMTok: parseNumber(row.input), outputPerMTok: parseNumber(row.output) };
+    }
+    if (!blank(row.context)) contextLengths[model] = parseNumber(row.context);
   }
   return {
     ...loaded,
@@ -70,10 +112,15 @@ export function settingsFromForm(form: SettingsForm, loaded: Settings): Settings
     },
     stepDelayMs: parseNumber(form.stepDelayMs),
     prices,
+    contextLengths,
+    systemPrompt: isDefaultPrompt(form.systemPrompt, defaultPrompt) ? '' : form.systemPrompt,
   };
 }
 
-export type Field = 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'prices';
+export type Field = 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'prices' | 'systemPrompt';
+
+/** Go's limit on the instructions. */
+export const MAX_PROMPT = 20000;
 
 /**
  * What the form can tell is wrong before asking Go. Go validates again and
@@ -97,16 +144,41 @@ export function checkForm(form: SettingsForm): { field: Field; message: string }
   if (!Number.isInteger(delay) || delay < 0 || delay > 60000) {
     return { field: 'stepDelayMs', message: 'The delay between steps must be a whole number from 0 to 60000 ms.' };
   }
+  return checkTable(form) ?? checkPrompt(form);
+}
+
+/** The instructions fit Go's limit. */
+export function checkPrompt(form: SettingsForm): { field: Field; message: string } | null {
+  if (new TextEncoder().encode(form.systemPrompt).length > MAX_PROMPT) {
+    return { field: 'systemPrompt', message: `The instructions are longer than ${MAX_PROMPT} characters.` };
+  }
+  return null;
+}
+
+/**
+ * The model table: names, prices and context lengths. Checked before
+ * sending, because a blank number would reach Go as null, which it reads
+ * as 0.
+ */
+export function checkTable(form: SettingsForm): { field: Field; message: string } | null {
   const seen = new Set<string>();
   for (const row of form.prices) {
     const model = row.model.trim();
-    if (model === '') return { field: 'prices', message: 'Every price needs a model name.' };
+    if (model === '') return { field: 'prices', message: 'Every row of the model table needs a model name.' };
     if (seen.has(model)) return { field: 'prices', message: `The model ${model} is listed twice.` };
     seen.add(model);
-    const input = parseNumber(row.input);
-    const output = parseNumber(row.output);
-    if (!(input >= 0) || !(output >= 0)) {
-      return { field: 'prices', message: `The prices of ${model} must be numbers of $0 or more.` };
+    if (!(blank(row.input) && blank(row.output))) {
+      const input = parseNumber(row.input);
+      const output = parseNumber(row.output);
+      if (!(input >= 0) || !(output >= 0)) {
+        return { field: 'prices', message: `The prices of ${model} must be numbers of $0 or more (or both blank).` };
+      }
+    }
+    if (!blank(row.context)) {
+      const n = parseNumber(row.context);
+      if (!Number.isInteger(n) || n < 1) {
+        return { field: 'prices', message: `The context length of ${model} must be a whole number of tokens (or blank).` };
+      }
     }
   }
   return null;

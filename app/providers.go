@@ -79,9 +79,12 @@ type Providers struct {
 // The key itself never leaves Go: only whether one is stored.
 type ProviderView struct {
 	chat.ProviderConfig
-	HasKey     bool   `json:"hasKey"`
-	KeyStorage string `json:"keyStorage"` // "keyring" or "file"
-	KeyNote    string `json:"keyNote"`
+	HasKey bool `json:"hasKey"`
+	// KeysFor lists the presets that have a stored key, so switching
+	// presets in the form shows the right one.
+	KeysFor    []string `json:"keysFor"`
+	KeyStorage string   `json:"keyStorage"` // "keyring" or "file"
+	KeyNote    string   `json:"keyNote"`
 	// EnvOverride is set when OPENAI_BASE_URL / OPENAI_API_KEY override
 	// these settings.
 	EnvOverride bool `json:"envOverride"`
@@ -117,12 +120,19 @@ func (p *Providers) GetProvider() (ProviderView, error) {
 	}
 	v := ProviderView{ProviderConfig: s.Provider, KeyStorage: string(p.secrets.Where()), KeyNote: p.secrets.Note(),
 		EnvOverride: p.resolver.Env.Set()}
-	if s.Provider.Preset != "" && s.Provider.Preset != providers.Demo {
-		key, err := p.secrets.Get(providers.KeyName(s.Provider.Preset))
+	v.KeysFor = []string{}
+	for _, preset := range providers.Presets {
+		if preset.ID == providers.Demo {
+			continue
+		}
+		key, err := p.secrets.Get(providers.KeyName(preset.ID))
 		if err != nil {
 			return v, chat.Errorf(chat.CodeInternal, "%v", err)
 		}
-		v.HasKey = key != ""
+		if key != "" {
+			v.KeysFor = append(v.KeysFor, preset.ID)
+			v.HasKey = v.HasKey || preset.ID == s.Provider.Preset
+		}
 	}
 	return v, nil
 }

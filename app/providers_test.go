@@ -50,6 +50,7 @@ func TestACustomProviderRunsATaskAndItsKeyStaysInTheKeyring(t *testing.T) {
 	view, err := a.Providers.SaveProvider(in)
 	require.NoError(t, err)
 	assert.True(t, view.HasKey)
+	assert.Equal(t, []string{providers.Custom}, view.KeysFor)
 	assert.Equal(t, "keyring", view.KeyStorage)
 	assert.Equal(t, secretKey, ring.keys["Errand/provider:custom"])
 

@@ -166,9 +166,7 @@ func TestAgentWalkthrough(t *testing.T) {
 			assert.Contains(t, res.Text, tc.want)
 			assert.Contains(t, res.Text, "Lisbon")
 			assert.True(t, strings.HasSuffix(res.Text, connect), "ends by saying how to connect a real model")
-			for _, env := range []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "ERRAND_MODEL"} {
-				assert.Contains(t, res.Text, env)
-			}
+			assert.Contains(t, res.Text, "Connect a model")
 			require.Len(t, res.ToolCalls, 1)
 			assert.Equal(t, ToolTaskComplete, res.ToolCalls[0].Name)
 			assert.Contains(t, argsOf(t, res.ToolCalls[0])["summary"], tc.shape)
@@ -234,7 +232,7 @@ func TestChat(t *testing.T) {
 	assert.Empty(t, res.ToolCalls)
 	assert.Contains(t, res.Text, "offline demo model")
 	assert.Contains(t, res.Text, "“What's the capital of France?”")
-	assert.Contains(t, res.Text, "OPENAI_BASE_URL")
+	assert.Contains(t, res.Text, "Connect a model")
 
 	// A second message in the same conversation echoes the new one.
 	c.msgs = append(c.msgs, compat.Message{Role: "user", Content: compat.Text(strings.Repeat("very long message ", 10))})

@@ -18,8 +18,8 @@ const (
 	choiceChecklist = "A step-by-step checklist"
 
 	connect = "This was Errand's offline demo model, so no real work was done. " +
-		"To connect a real model, set OPENAI_BASE_URL (any OpenAI-compatible server, such as http://localhost:11434/v1 for Ollama), " +
-		"OPENAI_API_KEY and ERRAND_MODEL, then restart Errand."
+		"To connect a real model — OpenAI, Ollama, LM Studio, OpenRouter or any OpenAI-compatible server — " +
+		"choose **Connect a model** (or Settings) and pick a provider."
 
 	// nudgePrefix starts the messages the agent runner adds on its own.
 	nudgePrefix = "(automatic)"
@@ -108,7 +108,7 @@ func chatReply(req *compat.Request) compat.Reply {
 	if said != "" {
 		text += " “" + said + "”"
 	}
-	text += ". To chat with a real model, set OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_API_KEY and ERRAND_MODEL, then restart Errand. " +
+	text += ". To chat with a real model, choose Connect a model (or Settings) and pick a provider. " +
 		"Meanwhile, switch on agent mode to see how a task runs: a plan, progress updates, a question for you and a summary."
 	return compat.Reply{Text: text}
 }

@@ -229,6 +229,8 @@ export interface ProviderConfig {
 /** GetProvider: the stored provider. The key never leaves Go: only whether there is one. */
 export interface ProviderView extends ProviderConfig {
   hasKey: boolean;
+  /** Presets with a stored key (the key itself never reaches the page). */
+  keysFor?: string[];
   /** Where keys are kept. */
   keyStorage: 'keyring' | 'file' | string;
   /** A sentence about where keys are kept (says so when it is a file). */

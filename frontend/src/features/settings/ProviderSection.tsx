@@ -21,6 +21,7 @@ import {
   checkProvider,
   connectionKey,
   formFromView,
+  hasStoredKey,
   inputFromForm,
   keyState,
   modelCount,
@@ -538,7 +539,7 @@ export const ProviderSection = forwardRef<
                       aria-describedby={[id('key-note'), bad('apiKey') ? errorId : ''].filter(Boolean).join(' ')}
                       onChange={(e) => edit((f) => ({ ...f, apiKey: e.target.value }))}
                     />
-                    {form.keyMode === 'replace' && view?.hasKey && form.preset === view.preset && (
+                    {form.keyMode === 'replace' && hasStoredKey(form, view) && (
                       <button type="button" className="btn btn-ghost btn-small" onClick={() => setKeyMode('keep')}>
                         Keep the saved key
                       </button>

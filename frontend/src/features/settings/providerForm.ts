@@ -46,7 +46,9 @@ export function switchPreset(
 
 /** A key is stored for the preset the form shows. */
 export function hasStoredKey(form: ProviderForm, view: ProviderView | null): boolean {
-  return !!view && view.hasKey && form.preset === view.preset;
+  if (!view) return false;
+  if (view.keysFor) return view.keysFor.includes(form.preset);
+  return view.hasKey && form.preset === view.preset;
 }
 
 /** How the key field shows: the stored key (Replace/Remove), its removal pending, or a field to type one. */

@@ -235,7 +235,7 @@ async function ready(page, timeout = 600_000) {
 const INPUT = 'textarea.composer-input';
 const SEND = '.composer-actions button[type=submit]';
 const STOP = '.composer-actions .btn-stop';
-const ROWS = 'nav[aria-label="Conversation list"] button';
+const ROWS = 'nav[aria-label="Conversation list"] button.conv-row';
 
 async function send(page, text) {
   await page.locator(INPUT).fill(text, { timeout: 180_000 });

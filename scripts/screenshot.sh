@@ -57,8 +57,10 @@ xvfb-run -a -s "-screen 0 1200x820x24" bash -euo pipefail -c '
   xdotool key ctrl+n
   sleep 0.6
   xdotool type --delay 15 "Draft a packing list for a rainy weekend"
+  # Let the window catch up with the typing (it lags on a loaded machine).
+  sleep 0.8
   xdotool key Return
-  sleep 1.4
+  sleep 2
   shot screenshot-list.png
 ' "$bin"
 echo "wrote docs/screenshot-working.png docs/screenshot-question.png docs/screenshot.png docs/screenshot-list.png"

@@ -4,8 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -69,15 +67,7 @@ func TestQuittingMidToolInterruptsAndTheToolIsNotRerun(t *testing.T) {
 	task := h.start(conv, "Run it")
 	h.events.waitStatus(task.ID, chat.StatusToolExecuting)
 	pidFile := filepath.Join(h.workspace(conv), "child.pid")
-	var pid int
-	require.Eventually(t, func() bool {
-		b, err := os.ReadFile(pidFile)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil
-	}, 10*time.Second, 10*time.Millisecond)
+	pid := waitPID(t, pidFile)
 
 	start := time.Now()
 	interrupted, _ := h.restart()

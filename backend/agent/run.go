@@ -68,24 +68,7 @@ func (rn *run) snapshot() chat.Task {
 }
 
 // update changes the task, stores it and publishes it.
-func (rn *run) update(change func(t *chat.Task)) error {
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	if rn.done {
-		return errEnded
-	}
-	next := rn.task
-	change(&next)
-	next.Rev++
-	ctx, cancel := storeCtx()
-	defer cancel()
-	if err := rn.r.opts.Store.UpdateTask(ctx, next); err != nil {
-		return err
-	}
-	rn.task = next
-	rn.r.opts.Events.TaskUpdated(next)
-	return nil
-}
+func (rn *run) update(change func(t *chat.Task)) error { return rn.record(change) }
 
 // newMessage returns a message of this task with a fresh id.
 func (rn *run) newMessage(role chat.Role, content string) chat.Message {

@@ -221,15 +221,7 @@ func TestStopKillsTheShellCommandAndItsChildren(t *testing.T) {
 	task := h.start(conv, "Run it")
 	h.events.waitStatus(task.ID, chat.StatusToolExecuting)
 	pidFile := filepath.Join(h.workspace(conv), "child.pid")
-	var pid int
-	require.Eventually(t, func() bool {
-		b, err := os.ReadFile(pidFile)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil
-	}, 10*time.Second, 10*time.Millisecond)
+	pid := waitPID(t, pidFile)
 	require.NoError(t, syscall.Kill(pid, 0), "the grandchild runs")
 
 	res, err := h.runner.Stop(context.Background(), task.ID)
@@ -239,6 +231,21 @@ func TestStopKillsTheShellCommandAndItsChildren(t *testing.T) {
 		"the grandchild is gone after Stop")
 	msgs := h.messages(conv)
 	assert.Empty(t, openToolCalls(msgs))
+}
+
+// waitPID waits for a command to write a process id into file.
+func waitPID(t *testing.T, file string) int {
+	t.Helper()
+	var pid int
+	require.Eventually(t, func() bool {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil
+	}, 10*time.Second, 10*time.Millisecond)
+	return pid
 }
 
 // processGone reports whether pid has exited (a zombie counts as gone).

@@ -84,6 +84,7 @@ export namespace app {
 	    baseUrl: string;
 	    model: string;
 	    hasKey: boolean;
+	    keysFor: string[];
 	    keyStorage: string;
 	    keyNote: string;
 	    envOverride: boolean;
@@ -98,6 +99,7 @@ export namespace app {
 	        this.baseUrl = source["baseUrl"];
 	        this.model = source["model"];
 	        this.hasKey = source["hasKey"];
+	        this.keysFor = source["keysFor"];
 	        this.keyStorage = source["keyStorage"];
 	        this.keyNote = source["keyNote"];
 	        this.envOverride = source["envOverride"];

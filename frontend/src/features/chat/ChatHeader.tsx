@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { TitleInput } from '../../components/TitleInput';
 import { renameConversation } from '../../stores/actions';
 import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
@@ -11,39 +12,7 @@ export function displayTitle(title: string | undefined): string {
 }
 
 function RenameField({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
-  const [value, setValue] = useState(initial);
-  const ref = useRef<HTMLInputElement>(null);
-  const done = useRef(false);
-  useEffect(() => {
-    ref.current?.focus();
-    ref.current?.select();
-  }, []);
-  const finish = (v: string | null) => {
-    if (done.current) return;
-    done.current = true;
-    onDone(v);
-  };
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      finish(value);
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      finish(null);
-    }
-  };
-  return (
-    <input
-      ref={ref}
-      className="title-input"
-      aria-label="Conversation title"
-      value={value}
-      maxLength={200}
-      onChange={(e) => setValue(e.target.value)}
-      onKeyDown={onKeyDown}
-      onBlur={() => finish(value)}
-    />
-  );
+  return <TitleInput initial={initial} onDone={onDone} className="title-input" label="Conversation title" />;
 }
 
 export function ChatHeader({ conversationId }: { conversationId: string }) {

@@ -1,6 +1,7 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
+import { TitleInput } from '../../components/TitleInput';
 import { renameConversation, selectConversation } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useTasksStore } from '../../stores/tasks';
@@ -44,38 +45,7 @@ function TrashIcon() {
 
 /** An inline title editor: Enter saves, Esc cancels, leaving the field saves. */
 function RowRename({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
-  const [value, setValue] = useState(initial);
-  const ref = useRef<HTMLInputElement>(null);
-  const done = useRef(false);
-  useEffect(() => {
-    ref.current?.focus();
-    ref.current?.select();
-  }, []);
-  const finish = (v: string | null) => {
-    if (done.current) return;
-    done.current = true;
-    onDone(v);
-  };
-  return (
-    <input
-      ref={ref}
-      className="conv-rename"
-      aria-label="New title"
-      value={value}
-      maxLength={200}
-      onChange={(e) => setValue(e.target.value)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') {
-          e.preventDefault();
-          finish(value);
-        } else if (e.key === 'Escape') {
-          e.preventDefault();
-          finish(null);
-        }
-      }}
-      onBlur={() => finish(value)}
-    />
-  );
+  return <TitleInput initial={initial} onDone={onDone} className="conv-rename" label="New title" />;
 }
 
 interface RowProps {

@@ -94,7 +94,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.Runner = &AgentTaskRunner{runner: a.runner}
 	a.Conversations = &Conversations{store: st, runner: a.runner, models: models, workspaces: workspaces}
 	a.Settings = &Settings{store: st, runner: a.runner}
-	a.Providers = &Providers{store: st, secrets: a.secrets, resolver: a.resolver, models: models}
+	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/llm/demo"
@@ -69,6 +70,7 @@ func (m *models) info(ctx context.Context, conversationModel string) (ModelInfo,
 
 // Providers is the bound service for connecting a model server.
 type Providers struct {
+	runner   *agent.Runner
 	store    chat.Store
 	secrets  *secrets.Store
 	resolver *providers.Resolver
@@ -196,6 +198,7 @@ func (p *Providers) SaveProvider(in ProviderInput) (ProviderView, error) {
 	if err := p.store.SaveSettings(ctx, s); err != nil {
 		return ProviderView{}, err
 	}
+	p.runner.SettingsChanged(ctx)
 	return p.GetProvider()
 }
 

@@ -50,10 +50,11 @@ func (r *Runner) deliver(ctx context.Context, taskID string, want chat.TaskStatu
 	return rn.deliver(want, callID, d)
 }
 
-// SettingsChanged applies new settings to running tasks: a tool call
-// waiting for approval whose risk is now approved automatically goes ahead.
+// SettingsChanged must follow every change of the stored settings. It
+// applies them to running tasks: a tool call waiting for approval whose
+// risk is now approved automatically goes ahead.
 func (r *Runner) SettingsChanged(ctx context.Context) {
-	s := r.settings(ctx)
+	s := r.loadSettings(ctx)
 	r.mu.Lock()
 	runs := make([]*run, 0, len(r.runs))
 	for _, rn := range r.runs {

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -67,6 +68,7 @@ type Options struct {
 type Runner struct {
 	opts     Options
 	registry *tools.Registry
+	cached   atomic.Pointer[chat.Settings]
 
 	mu     sync.Mutex
 	runs   map[string]*run // by task id
@@ -91,15 +93,26 @@ func New(opts Options) *Runner {
 	return &Runner{opts: opts, registry: reg, runs: map[string]*run{}, byConv: map[string]*run{}}
 }
 
-// settings are read from the store each time they matter, so a change
-// applies to tasks already running. A store that cannot read them gives
-// the defaults: safe ones, that ask before anything writes.
+// settings are the person's settings as the store holds them; whoever
+// saves them calls SettingsChanged, and the change applies to tasks already
+// running. A store that cannot read them gives the defaults: safe ones,
+// that ask before anything writes.
 func (r *Runner) settings(ctx context.Context) chat.Settings {
+	if s := r.cached.Load(); s != nil {
+		return *s
+	}
+	return r.loadSettings(ctx)
+}
+
+// loadSettings reads the settings from the store into the cache, which
+// SettingsChanged refreshes: a step costs one store read less.
+func (r *Runner) loadSettings(ctx context.Context) chat.Settings {
 	s, err := r.opts.Store.Settings(ctx)
 	if err != nil {
 		slog.Error("read settings", "err", err)
 		return chat.DefaultSettings()
 	}
+	r.cached.Store(&s)
 	return s
 }
 

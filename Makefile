@@ -52,7 +52,7 @@ bindings: wails-cli
 	$(WAILS) generate module
 
 build: wails-cli
-	$(WAILS) build -s -m -nosyncgomod -o errand
+	$(WAILS) build -s -m -nosyncgomod -skipbindings -o errand
 
 # The -tags dev binary serves the frontend and the Go bindings over HTTP, so
 # a real browser can drive the real backend (see e2e/).

@@ -34,6 +34,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	if generatingBindings {
+		if cfg.DataDir, err = os.MkdirTemp("", "errand-bindings-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(cfg.DataDir)
+	}
 	opts := &options.App{
 		Title:            "Errand",
 		Width:            1200,

@@ -175,12 +175,9 @@ func checkAfterCrash(t *testing.T, dbPath string, published map[string]int, seen
 func toCompat(msgs []llm.Message, defs []llm.Tool) *compat.Request {
 	req := &compat.Request{Model: "m", Stream: true}
 	for _, m := range msgs {
-		cm := compat.Message{Role: string(m.Role), ToolCallID: m.ToolCallID}
-		if m.Content != "" || m.Role != chat.RoleAssistant {
-			cm.Content = compat.Text(m.Content)
-		}
-		for _, c := range m.ToolCalls {
-			cm.ToolCalls = append(cm.ToolCalls, compat.ToolCall{ID: c.ID, Type: "function", Function: compat.FunctionCall{Name: c.Name, Arguments: c.Arguments}})
+		cm := compat.Message{Role: string(m.Role), ToolCallID: m.ToolCallID, Content: compat.Text(m.Content)}
+		if m.Role == chat.RoleAssistant {
+			cm = compat.Assistant(m.Content, m.ToolCalls)
 		}
 		req.Messages = append(req.Messages, cm)
 	}

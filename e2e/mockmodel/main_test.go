@@ -102,14 +102,7 @@ func (k *task) turn(withTools bool) compat.Result {
 	res, err := compat.Do(context.Background(), k.url, "", req)
 	require.NoError(k.t, err)
 	require.True(k.t, res.Done)
-	m := compat.Message{Role: "assistant"}
-	if res.Text != "" {
-		m.Content = compat.Text(res.Text)
-	}
-	for _, tc := range res.ToolCalls {
-		m.ToolCalls = append(m.ToolCalls, compat.ToolCall{ID: tc.ID, Type: "function", Function: compat.FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
-	}
-	k.msgs = append(k.msgs, m)
+	k.msgs = append(k.msgs, res.Message())
 	return res
 }
 
@@ -117,7 +110,7 @@ func (k *task) turn(withTools bool) compat.Result {
 func (k *task) result(content string) {
 	last := k.msgs[len(k.msgs)-1]
 	require.Len(k.t, last.ToolCalls, 1)
-	k.msgs = append(k.msgs, compat.Message{Role: "tool", ToolCallID: last.ToolCalls[0].ID, Content: compat.Text(content)})
+	k.msgs = append(k.msgs, compat.ToolResult(last.ToolCalls[0].ID, content))
 }
 
 func assertCall(t *testing.T, res compat.Result, name, args string) {

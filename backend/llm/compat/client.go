@@ -163,3 +163,24 @@ func Do(ctx context.Context, baseURL, apiKey string, req *Request) (Result, erro
 	}
 	return res, nil
 }
+
+// Assistant is the message an assistant reply of text and tool calls
+// becomes in the next request's history.
+func Assistant(text string, calls []chat.ToolCall) Message {
+	m := Message{Role: "assistant"}
+	if text != "" {
+		m.Content = Text(text)
+	}
+	for _, tc := range calls {
+		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: tc.ID, Type: "function", Function: FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+	}
+	return m
+}
+
+// Message is the reply as it goes into the next request's history.
+func (res Result) Message() Message { return Assistant(res.Text, res.ToolCalls) }
+
+// ToolResult is the tool message answering a call.
+func ToolResult(callID, content string) Message {
+	return Message{Role: "tool", ToolCallID: callID, Content: Text(content)}
+}

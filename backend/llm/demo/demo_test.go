@@ -83,14 +83,7 @@ func (c *conversation) turn() compat.Result {
 	for _, call := range res.ToolCalls {
 		checkArgs(c.t, c.tools, call)
 	}
-	m := compat.Message{Role: "assistant"}
-	if res.Text != "" {
-		m.Content = compat.Text(res.Text)
-	}
-	for _, tc := range res.ToolCalls {
-		m.ToolCalls = append(m.ToolCalls, compat.ToolCall{ID: tc.ID, Type: "function", Function: compat.FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
-	}
-	c.msgs = append(c.msgs, m)
+	c.msgs = append(c.msgs, res.Message())
 	return res
 }
 
@@ -98,7 +91,7 @@ func (c *conversation) turn() compat.Result {
 func (c *conversation) answer(content string) {
 	last := c.msgs[len(c.msgs)-1]
 	require.Len(c.t, last.ToolCalls, 1)
-	c.msgs = append(c.msgs, compat.Message{Role: "tool", ToolCallID: last.ToolCalls[0].ID, Content: compat.Text(content)})
+	c.msgs = append(c.msgs, compat.ToolResult(last.ToolCalls[0].ID, content))
 }
 
 // checkArgs asserts that a call names an offered tool and that its

@@ -564,18 +564,11 @@ func treeCPU(pid int) int {
 	return total
 }
 
-// footprint is the memory of the tree with each file or shared mapping
-// counted once: the private pages of every process, plus, for each mapped
-// file (libraries, shared memory), the most any one process has resident.
-// RSS added up counts the shared libraries once per process; PSS depends
-// on what else on the machine maps them.
-func footprint(pid int) float64 {
-	total, _ := footprintParts(pid)
-	return total
-}
-
-// footprintParts is footprint and, of it, the private pages alone (USS):
-// what no other process on the machine could be sharing.
+// footprintParts is the memory of the tree with each file or shared mapping
+// counted once — the private pages of every process, plus, for each mapped
+// file (libraries, shared memory), the most any one process has resident —
+// and, of it, the private pages alone (USS). RSS added up counts the shared
+// libraries once per process; PSS depends on what else maps them.
 func footprintParts(pid int) (total, privateMB float64) {
 	private := 0.0
 	shared := map[string]float64{}

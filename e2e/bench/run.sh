@@ -56,6 +56,12 @@ step "1–3 Stop, runner overhead, streaming (go test -bench, backend/agent)"
 section "go benchmarks" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
 	go test -run '^$' -bench . -benchtime 1x -count 1 ./backend/agent >&2
 
+step "1 Stop → a shell command's process tree gone (go test -bench, backend/tools)"
+section "process tree" bash -c 'go test -run "^$" -bench StopKills -benchtime "$1" -count 1 ./backend/tools |
+	awk '"'"'/^BenchmarkStopKills/ { for (i = 1; i < NF; i++) { if ($(i+1) == "p50-ms") p50 = $i; if ($(i+1) == "p99-ms") p99 = $i } }
+	END { printf "{\"name\":\"stop.process_tree_gone.p50\",\"value\":%s,\"unit\":\"ms\"}\n{\"name\":\"stop.process_tree_gone.p99\",\"value\":%s,\"unit\":\"ms\"}\n", p50, p99 }'"'"' >>"$2"' \
+	_ "$([[ -n "$SMOKE" ]] && echo 3x || echo 200x)" "$OUT"
+
 step "4 History: seed"
 if [[ -n "$SMOKE" ]]; then
 	SEED=$(mktemp -d)/history

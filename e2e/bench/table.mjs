@@ -30,6 +30,8 @@ const rows = [
   ['1 Stop', 'stop.to_server_close.p50', 'Stop → model server sees the close, p50', null],
   ['1 Stop', 'stop.to_server_close.p99', 'Stop → model server sees the close, p99', ['<=', 5]],
   ['1 Stop', 'stop.samples', 'stops measured (Go)', ['>=', 200]],
+  ['1 Stop', 'stop.process_tree_gone.p50', 'Stop → run_command\'s whole process tree gone, p50', null],
+  ['1 Stop', 'stop.process_tree_gone.p99', 'Stop → run_command\'s whole process tree gone, p99', null],
   ['1 Stop', 'window.stop.click_to_painted.p50', 'window: click → "Stopped" painted, p50', null],
   ['1 Stop', 'window.stop.click_to_painted.p99', 'window: click → "Stopped" painted, p99', ['<=', 50]],
   ['1 Stop', 'window.stop.click_to_dom.p99', 'window: click → "Stopped" in the DOM, p99', ['<=', 50]],

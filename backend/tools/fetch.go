@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,9 +17,15 @@ import (
 )
 
 // FetchURL downloads a web page and returns its text.
+//
+// It connects to local network addresses (this machine, private and
+// link-local networks) only when the call's Env.AllowLocal lists them;
+// otherwise Run returns a *LocalAccessError for the person to decide. The
+// check is made on the address each connection actually dials, after name
+// resolution and on every redirect.
 type FetchURL struct {
-	// Client, when set, replaces the default HTTP client (tests).
-	Client *http.Client
+	// wrap, when set, wraps the guarded transport (tests only).
+	wrap func(http.RoundTripper) http.RoundTripper
 }
 
 // Limits of fetch_url.
@@ -37,7 +44,37 @@ func (FetchURL) Schema() map[string]any {
 	return Object(map[string]any{"url": str("An http or https URL.")}, "url")
 }
 
-func (t FetchURL) Run(ctx context.Context, _ Env, args json.RawMessage) (Result, error) {
+// client is a fresh HTTP client for one call: its transport dials through
+// guard and keeps no connection for another call, whose approvals differ.
+// Proxies are not used: a proxy would make the connection for us, past the
+// check on the address.
+func (t FetchURL) client(guard *localGuard) (*http.Client, func()) {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, ControlContext: guard.control}
+	tr := &http.Transport{
+		Proxy:                 nil,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+	var rt http.RoundTripper = tr
+	if t.wrap != nil {
+		rt = t.wrap(tr)
+	}
+	c := &http.Client{
+		Transport: rt,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			guard.reset() // what the previous request turned away is not this one's
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return nil
+		},
+	}
+	return c, tr.CloseIdleConnections
+}
+
+func (t FetchURL) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
 	var a struct {
 		URL string `json:"url"`
 	}
@@ -55,14 +92,16 @@ func (t FetchURL) Run(ctx context.Context, _ Env, args json.RawMessage) (Result,
 		return errorResult("%v", err)
 	}
 	req.Header.Set("User-Agent", "Errand/1.0 (desktop agent)")
-	client := t.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
+	guard := newLocalGuard(env.AllowLocal)
+	client, closeIdle := t.client(guard)
+	defer closeIdle()
 	resp, err := client.Do(req)
 	if err != nil {
 		if parent := context.Cause(ctx); errors.Is(parent, context.Canceled) {
 			return Result{}, parent
+		}
+		if lae := localAccess(err, guard, u.String()); lae != nil {
+			return Result{}, lae
 		}
 		return errorResult("could not fetch %s: %v", u, err)
 	}
@@ -97,6 +136,26 @@ func (t FetchURL) Run(ctx context.Context, _ Env, args json.RawMessage) (Result,
 	res := Result{Content: fmt.Sprintf("HTTP %d from %s\n\n%s", resp.StatusCode, u, text)}
 	res.IsError = resp.StatusCode >= 400
 	return res, nil
+}
+
+// localAccess is the LocalAccessError behind a failed request, if a local
+// address was turned away: the URL is the request's that needed it, which
+// after a redirect is not the one asked for.
+func localAccess(err error, guard *localGuard, asked string) *LocalAccessError {
+	addr, refused := guard.lastRefused()
+	var lae *LocalAccessError
+	if errors.As(err, &lae) {
+		addr, refused = lae.Address, true
+	}
+	if !refused {
+		return nil
+	}
+	target := asked
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.URL != "" {
+		target = ue.URL
+	}
+	return &LocalAccessError{URL: target, Address: addr}
 }
 
 // HTMLText is the readable text of an HTML document: no scripts, styles or

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,9 +40,24 @@ func fixed(status int, contentType, body string) http.HandlerFunc {
 	}
 }
 
+// fetch fetches url with the test servers' addresses allowed: they listen
+// on 127.0.0.1, a local address that otherwise needs the person's approval.
 func fetch(t *testing.T, url string) (Result, error) {
 	t.Helper()
-	return call(t, FetchURL{}, Env{}, map[string]any{"url": url})
+	return call(t, FetchURL{}, allowServers(t, url), map[string]any{"url": url})
+}
+
+// allowServers is an Env that allows the local addresses of the given
+// URLs (host:port with a literal IP, as httptest servers have).
+func allowServers(t *testing.T, urls ...string) Env {
+	t.Helper()
+	var env Env
+	for _, raw := range urls {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		require.NoError(t, err)
+		env.AllowLocal = append(env.AllowLocal, u.Host)
+	}
+	return env
 }
 
 const page = `<!DOCTYPE html>
@@ -126,10 +144,12 @@ func TestFetchHTMLContentTypeVariants(t *testing.T) {
 
 func TestFetchRefusesNonHTTPURLs(t *testing.T) {
 	var calls atomic.Int32
-	tool := FetchURL{Client: &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		calls.Add(1)
-		return nil, errors.New("no request may be made")
-	})}}
+	tool := FetchURL{wrap: func(http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			calls.Add(1)
+			return nil, errors.New("no request may be made")
+		})
+	}}
 	for _, u := range []string{
 		"file:///etc/passwd",
 		"FILE:///etc/passwd",
@@ -291,7 +311,7 @@ func TestFetchCancelWhileWaitingForTheServer(t *testing.T) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := FetchURL{}.Run(ctx, Env{}, mustJSON(t, map[string]any{"url": srv.URL}))
+		res, err := FetchURL{}.Run(ctx, allowServers(t, srv.URL), mustJSON(t, map[string]any{"url": srv.URL}))
 		done <- outcome{res, err}
 	}()
 	select {
@@ -313,7 +333,7 @@ func TestFetchAlreadyCancelled(t *testing.T) {
 	srv := serve(t, fixed(200, "text/plain", "x"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := callCtx(t, ctx, FetchURL{}, Env{}, map[string]any{"url": srv.URL})
+	res, err := callCtx(t, ctx, FetchURL{}, allowServers(t, srv.URL), map[string]any{"url": srv.URL})
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, Result{}, res)
 }
@@ -333,6 +353,21 @@ func TestRegressionFetchCancelDuringBodyIsAToolResult(t *testing.T) {
 	})
 	t.Cleanup(func() { close(release) })
 
+	// The case is a cancel while the body is being read: the tool has had
+	// the headers and part of the body, and waits for more. The body is
+	// watched so the test knows it got there instead of hoping a sleep was
+	// long enough.
+	waiting := make(chan struct{})
+	tool := FetchURL{wrap: func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp, err := rt.RoundTrip(r)
+			if err == nil {
+				resp.Body = &watchedBody{ReadCloser: resp.Body, waiting: waiting}
+			}
+			return resp, err
+		})
+	}}
+
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	type outcome struct {
@@ -341,18 +376,47 @@ func TestRegressionFetchCancelDuringBodyIsAToolResult(t *testing.T) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := FetchURL{}.Run(ctx, Env{}, mustJSON(t, map[string]any{"url": srv.URL}))
+		res, err := tool.Run(ctx, allowServers(t, srv.URL), mustJSON(t, map[string]any{"url": srv.URL}))
 		done <- outcome{res, err}
 	}()
-	<-flushed
-	time.Sleep(200 * time.Millisecond) // let the client get the headers and block on the body
+	for _, step := range []struct {
+		name string
+		ch   chan struct{}
+	}{{"the server sent part of the body", flushed}, {"the tool read part of the body and waits for more", waiting}} {
+		select {
+		case <-step.ch:
+		case o := <-done:
+			t.Fatalf("fetch_url returned before %s: %+v", step.name, o)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("never got to: %s", step.name)
+		}
+	}
 	cancel()
 	select {
 	case o := <-done:
 		assert.ErrorIs(t, o.err, context.Canceled, "result: %+v", o.res)
+		assert.Equal(t, Result{}, o.res)
 	case <-time.After(3 * time.Second):
 		t.Fatal("fetch_url did not return after the context was cancelled")
 	}
+}
+
+// watchedBody closes waiting when it is read again after some bytes came:
+// the reader has the start of the body and is waiting for the rest.
+type watchedBody struct {
+	io.ReadCloser
+	got     int
+	waiting chan struct{}
+	once    sync.Once
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	if b.got > 0 {
+		b.once.Do(func() { close(b.waiting) })
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.got += n
+	return n, err
 }
 
 // ---- HTMLText ----

@@ -33,6 +33,9 @@ func (r Risk) Valid() bool { return r == RiskRead || r == RiskWrite || r == Risk
 type Env struct {
 	// Workspace is the folder the tool may touch; nil means none was set.
 	Workspace *Workspace
+	// AllowLocal lists the local network addresses (ip:port, as in
+	// LocalAccessError.Address) the person approved for this one call.
+	AllowLocal []string
 }
 
 // Result is what the model is told.

@@ -120,10 +120,16 @@ func (ListFiles) Run(ctx context.Context, env Env, args json.RawMessage) (Result
 			rel = p
 		}
 		switch {
+		case env.Workspace.isProtected(d):
+			fmt.Fprintf(&b, "%s/ (Errand's own data folder: off limits)\n", rel)
+			n++
+			return fs.SkipDir
 		case d.IsDir():
 			fmt.Fprintf(&b, "%s/\n", rel)
 		case d.Type()&fs.ModeSymlink != 0:
 			fmt.Fprintf(&b, "%s (symlink)\n", rel)
+		case !d.Type().IsRegular():
+			fmt.Fprintf(&b, "%s (%s)\n", rel, specialKind(d.Type()))
 		default:
 			size := int64(0)
 			if fi, err := d.Info(); err == nil {
@@ -227,19 +233,31 @@ func (SearchText) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 	if err != nil {
 		return errorResult("%v", err)
 	}
+	if fi, err := fs.Stat(fsys, start); err == nil && !fi.IsDir() {
+		if err := notRegular(a.Path, fi); err != nil {
+			return errorResult("%v", err)
+		}
+	}
 	var b strings.Builder
-	n, more := 0, false
+	n, more, skipped := 0, false, false
 	walkErr := fs.WalkDir(fsys, start, func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+		if err != nil {
 			return nil
+		}
+		if env.Workspace.isProtected(d) {
+			skipped = true
+			return fs.SkipDir
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil // named pipes, devices, sockets and symlinks are not searched
 		}
 		if fi, err := d.Info(); err != nil || fi.Size() > maxSearchFile {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
+		data, err := env.Workspace.readFile(p, p, maxSearchFile)
 		if err != nil || !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
 			return nil
 		}
@@ -261,12 +279,34 @@ func (SearchText) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 		return Result{}, ctx.Err()
 	}
 	if n == 0 {
-		return Result{Content: "No matches."}, nil
+		b.WriteString("No matches.")
+		if skipped {
+			b.WriteString("\n")
+		}
 	}
 	if more {
 		fmt.Fprintf(&b, "… stopped after %d matches\n", maxMatches)
 	}
+	if skipped {
+		b.WriteString("(Errand's own data folder was not searched: it is off limits.)\n")
+	}
 	return Result{Content: b.String()}, nil
+}
+
+// specialKind names a file type that is neither a folder, a symlink nor a
+// regular file.
+func specialKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }
 
 // truncateLine cuts a long line at a character boundary near 300 bytes.

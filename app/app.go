@@ -83,7 +83,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		Events:    a.events,
 		Tools:     tools.Builtin(),
 		Workspace: func(ctx context.Context, conversationID string) (*tools.Workspace, error) {
-			return openWorkspace(ctx, st, workspaces, conversationID)
+			return openWorkspace(ctx, st, workspaces, cfg.DataDir, conversationID)
 		},
 	})
 	if interrupted, waiting, err := a.runner.Recover(ctx); err != nil {

@@ -194,11 +194,12 @@ func workspaceDir(root string, c chat.Conversation) string {
 	return filepath.Join(root, c.ID)
 }
 
-// openWorkspace opens a conversation's workspace folder for its tools.
-func openWorkspace(ctx context.Context, st chat.Store, root, conversationID string) (*tools.Workspace, error) {
+// openWorkspace opens a conversation's workspace folder for its tools,
+// which may never reach into Errand's data folder, dataDir.
+func openWorkspace(ctx context.Context, st chat.Store, root, dataDir, conversationID string) (*tools.Workspace, error) {
 	c, err := st.GetConversation(ctx, conversationID)
 	if err != nil {
 		return nil, err
 	}
-	return tools.OpenWorkspace(workspaceDir(root, c))
+	return tools.OpenWorkspace(workspaceDir(root, c), dataDir)
 }

@@ -200,9 +200,10 @@ type Price struct {
 	OutputPerMTok float64 `json:"outputPerMTok"`
 }
 
-// Cost is the price of usage.
+// Cost is the price of usage, always a finite number from 0 to
+// CostCeilingUSD (see ClampCost), whatever the price and the counts.
 func (p Price) Cost(u Usage) float64 {
-	return float64(u.PromptTokens)*p.InputPerMTok/1e6 + float64(u.CompletionTokens)*p.OutputPerMTok/1e6
+	return ClampCost(float64(u.PromptTokens)*p.InputPerMTok/1e6 + float64(u.CompletionTokens)*p.OutputPerMTok/1e6)
 }
 
 // Settings are the person's choices for how the agent works.

@@ -1,0 +1,288 @@
+package chat
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits on what a person, a model server or a file can hand Errand. Each
+// is far above any sensible use and far below what would hurt.
+const (
+	// MaxPricePerMTok bounds a price, in US dollars per million tokens.
+	MaxPricePerMTok = 10000
+	// MaxContextLength bounds a model's context length, in tokens.
+	MaxContextLength = 10_000_000
+	// MaxModelEntries bounds the price and context-length tables.
+	MaxModelEntries = 1000
+	// MaxStepsLimit, MaxMinutesLimit and MaxSpendLimit bound the limits a
+	// task starts with; MaxStepDelayMS bounds the delay between steps.
+	MaxStepsLimit   = 10000
+	MaxMinutesLimit = 24 * 60
+	MaxSpendLimit   = 10000
+	MaxStepDelayMS  = 60000
+	// MaxSystemPromptLen bounds the agent's instructions, in bytes.
+	MaxSystemPromptLen = 20000
+	// MaxModelNameLen bounds a model's name, in bytes.
+	MaxModelNameLen = 200
+	// MaxTitleLen bounds a conversation's title, in characters.
+	MaxTitleLen = 200
+	// MaxKeyLen bounds an API key, in bytes.
+	MaxKeyLen = 4096
+	// MaxMessageBytes bounds what a person writes in one message.
+	MaxMessageBytes = 1 << 20
+	// MaxPathLen bounds a folder path, in bytes.
+	MaxPathLen = 4096
+	// MaxIDLen bounds an id; Errand's own are 36 bytes.
+	MaxIDLen = 128
+	// MaxURLLen bounds a server address, in bytes.
+	MaxURLLen = 2048
+	// CostCeilingUSD is the most one computed cost can be: a price table
+	// that makes more of a step is wrong, and the sum of such costs must
+	// stay a finite number.
+	CostCeilingUSD = 1e12
+)
+
+// quoteLen is how much of a long input an error message repeats.
+const quoteLen = 40
+
+// Quote quotes s for an error message, cut to a short prefix when it is
+// long, so that an error never repeats a huge input back.
+func Quote(s string) string {
+	if len(s) <= quoteLen {
+		return fmt.Sprintf("%q", s)
+	}
+	cut := quoteLen
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes)", s[:cut], len(s))
+}
+
+// Finite reports whether v is neither NaN nor infinite.
+func Finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// CheckFinite refuses a number that is NaN or infinite; field names it.
+func CheckFinite(field string, v float64) error {
+	if !Finite(v) {
+		return Errorf(CodeInvalid, "%s must be a finite number (it is %v)", field, v)
+	}
+	return nil
+}
+
+// ClampCost makes a computed cost a number that can be stored, added and
+// shown: NaN and negative costs count as 0, and anything above
+// CostCeilingUSD (infinity included) as CostCeilingUSD.
+func ClampCost(v float64) float64 {
+	switch {
+	case math.IsNaN(v) || v < 0:
+		return 0
+	case v > CostCeilingUSD:
+		return CostCeilingUSD
+	}
+	return v
+}
+
+// bidiControl reports the characters that reorder text: embeddings,
+// overrides and isolates (U+202A–U+202E, U+2066–U+2069). In a title they
+// can make one name look like another.
+func bidiControl(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// unsafeRune reports a control character (C0, DEL, C1) or a bidi control.
+func unsafeRune(r rune) bool { return unicode.IsControl(r) || bidiControl(r) }
+
+// StripControls returns s as valid UTF-8 without bidi controls, each other
+// control character (a line break, a tab, NUL…) made a space.
+func StripControls(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if strings.IndexFunc(s, unsafeRune) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case bidiControl(r):
+		case unicode.IsControl(r):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// CleanTitle returns the title as Errand stores it: on one line, without
+// control or bidi characters, spaces collapsed. It refuses an empty title
+// and one longer than MaxTitleLen characters.
+func CleanTitle(title string) (string, error) {
+	if len(title) > 4*MaxTitleLen+1024 {
+		return "", Errorf(CodeInvalid, "the title is longer than %d characters", MaxTitleLen)
+	}
+	t := strings.Join(strings.Fields(StripControls(title)), " ")
+	if t == "" {
+		return "", Errorf(CodeInvalid, "the title is empty")
+	}
+	if utf8.RuneCountInString(t) > MaxTitleLen {
+		return "", Errorf(CodeInvalid, "the title is longer than %d characters", MaxTitleLen)
+	}
+	return t, nil
+}
+
+// CheckModelName refuses a model name that is too long or holds control
+// or bidi characters. The empty name (the default model) passes.
+func CheckModelName(name string) error {
+	if len(name) > MaxModelNameLen {
+		return Errorf(CodeInvalid, "the model name %s is longer than %d characters", Quote(name), MaxModelNameLen)
+	}
+	if !utf8.ValidString(name) || strings.IndexFunc(name, unsafeRune) >= 0 {
+		return Errorf(CodeInvalid, "the model name %s holds a control character", Quote(name))
+	}
+	return nil
+}
+
+// CheckKey refuses an API key that cannot travel in a request header: one
+// with a line break, NUL or another control character, or longer than
+// MaxKeyLen. The message never repeats the key.
+func CheckKey(key string) error {
+	if len(key) > MaxKeyLen {
+		return Errorf(CodeInvalid, "the API key is longer than %d characters; paste the key alone", MaxKeyLen)
+	}
+	if !utf8.ValidString(key) || strings.IndexFunc(key, unicode.IsControl) >= 0 {
+		return Errorf(CodeInvalid, "the API key holds a line break or another control character; paste the key alone, on one line")
+	}
+	return nil
+}
+
+// CheckMessage refuses a message longer than MaxMessageBytes.
+func CheckMessage(text string) error {
+	if len(text) > MaxMessageBytes {
+		return Errorf(CodeInvalid, "the message is %s; Errand takes at most %s in one message",
+			sizeOf(len(text)), sizeOf(MaxMessageBytes))
+	}
+	return nil
+}
+
+// CheckPath refuses a folder path that is too long or holds a control
+// character.
+func CheckPath(path string) error {
+	if len(path) > MaxPathLen {
+		return Errorf(CodeInvalid, "the path %s is longer than %d characters", Quote(path), MaxPathLen)
+	}
+	if !utf8.ValidString(path) || strings.IndexFunc(path, unicode.IsControl) >= 0 {
+		return Errorf(CodeInvalid, "the path %s holds a control character", Quote(path))
+	}
+	return nil
+}
+
+// CheckID refuses an empty id, and one that cannot be an id (too long, or
+// with control characters); what names the kind ("task"). The message
+// quotes at most a short prefix.
+func CheckID(what, id string) error {
+	if strings.TrimSpace(id) == "" {
+		return Errorf(CodeInvalid, "no %s id was given", what)
+	}
+	if len(id) > MaxIDLen || !utf8.ValidString(id) || strings.IndexFunc(id, unsafeRune) >= 0 {
+		return Errorf(CodeInvalid, "%s is not a %s id", Quote(id), what)
+	}
+	return nil
+}
+
+func sizeOf(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// CheckSettings refuses settings with a number out of its range (NaN and
+// infinities included) or a model name that cannot be one. Each message
+// names the field. The tool risks are the caller's to check.
+func CheckSettings(st Settings) error {
+	l := st.Limits
+	switch {
+	case l.MaxSteps < 1 || l.MaxSteps > MaxStepsLimit:
+		return Errorf(CodeInvalid, "the step limit must be between 1 and %d", MaxStepsLimit)
+	case !(l.MaxMinutes > 0 && l.MaxMinutes <= MaxMinutesLimit):
+		return Errorf(CodeInvalid, "the time limit must be more than 0 and at most %d minutes", MaxMinutesLimit)
+	case !(l.MaxCostUSD > 0 && l.MaxCostUSD <= MaxSpendLimit):
+		return Errorf(CodeInvalid, "the spend limit must be more than $0 and at most $%d", MaxSpendLimit)
+	case st.StepDelayMS < 0 || st.StepDelayMS > MaxStepDelayMS:
+		return Errorf(CodeInvalid, "the delay between steps must be between 0 and %d ms", MaxStepDelayMS)
+	case len(st.SystemPrompt) > MaxSystemPromptLen:
+		return Errorf(CodeInvalid, "the system prompt is longer than %d characters", MaxSystemPromptLen)
+	case len(st.Prices) > MaxModelEntries:
+		return Errorf(CodeInvalid, "the price table has %d models; the most it takes is %d", len(st.Prices), MaxModelEntries)
+	case len(st.ContextLengths) > MaxModelEntries:
+		return Errorf(CodeInvalid, "the context-length table has %d models; the most it takes is %d", len(st.ContextLengths), MaxModelEntries)
+	}
+	for model, n := range st.ContextLengths {
+		if err := checkTableModel("a context length", model); err != nil {
+			return err
+		}
+		if n < 0 || n > MaxContextLength {
+			return Errorf(CodeInvalid, "the context length of %s must be between 0 and %d tokens", Quote(model), MaxContextLength)
+		}
+	}
+	for model, p := range st.Prices {
+		if err := checkTableModel("a price", model); err != nil {
+			return err
+		}
+		for _, v := range []struct {
+			name  string
+			price float64
+		}{{"input", p.InputPerMTok}, {"output", p.OutputPerMTok}} {
+			if !(v.price >= 0 && v.price <= MaxPricePerMTok) {
+				return Errorf(CodeInvalid, "the %s price of %s must be between $0 and $%d per million tokens (it is %v)",
+					v.name, Quote(model), MaxPricePerMTok, v.price)
+			}
+		}
+	}
+	if err := CheckModelName(st.Provider.Model); err != nil {
+		return err
+	}
+	if len(st.Provider.BaseURL) > MaxURLLen {
+		return Errorf(CodeInvalid, "the server address is longer than %d characters", MaxURLLen)
+	}
+	return nil
+}
+
+func checkTableModel(what, model string) error {
+	if strings.TrimSpace(model) == "" {
+		return Errorf(CodeInvalid, "%s needs a model name", what)
+	}
+	return CheckModelName(model)
+}
+
+// MarshalJSON encodes the task with every number finite, so that encoding
+// a task can never fail: a cost or limit that is not a finite number is
+// sent as the nearest one that is.
+func (t Task) MarshalJSON() ([]byte, error) {
+	type plain Task // without this method
+	p := plain(t)
+	p.CostUSD = ClampCost(p.CostUSD)
+	p.Limits.MaxMinutes = finiteOr(p.Limits.MaxMinutes)
+	p.Limits.MaxCostUSD = finiteOr(p.Limits.MaxCostUSD)
+	return json.Marshal(p)
+}
+
+// finiteOr maps NaN to 0 and the infinities to the largest float64s.
+func finiteOr(v float64) float64 {
+	switch {
+	case math.IsNaN(v):
+		return 0
+	case math.IsInf(v, 1):
+		return math.MaxFloat64
+	case math.IsInf(v, -1):
+		return -math.MaxFloat64
+	}
+	return v
+}

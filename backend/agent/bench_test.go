@@ -156,7 +156,7 @@ func (s timedStore) AddMessage(ctx context.Context, m chat.Message) (chat.Messag
 	return s.Store.AddMessage(ctx, m)
 }
 
-func (s timedStore) AppendContent(ctx context.Context, id, text string) (chat.Message, error) {
+func (s timedStore) AppendContent(ctx context.Context, id, text string) (chat.Appended, error) {
 	defer s.t.since(time.Now())
 	return s.Store.AppendContent(ctx, id, text)
 }

@@ -111,13 +111,13 @@ func (rn *run) appendText(id, text string) error {
 	}
 	ctx, cancel := storeCtx()
 	defer cancel()
-	m, err := rn.r.opts.Store.AppendContent(ctx, id, text)
+	a, err := rn.r.opts.Store.AppendContent(ctx, id, text)
 	if err != nil {
 		return err
 	}
 	rn.r.opts.Events.MessageDelta(Delta{
-		ConversationID: m.ConversationID, TaskID: m.TaskID, MessageID: m.ID,
-		Offset: len(m.Content) - len(text), Text: text, Rev: m.Rev,
+		ConversationID: a.ConversationID, TaskID: a.TaskID, MessageID: id,
+		Offset: a.Offset, Text: text, Rev: a.Rev,
 	})
 	return nil
 }

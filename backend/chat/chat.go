@@ -298,8 +298,9 @@ type Store interface {
 	// AddMessage stores a message, assigning Seq and Rev, and bumps the
 	// conversation's activity time.
 	AddMessage(ctx context.Context, m Message) (Message, error)
-	// AppendContent appends streamed text to a message and returns it.
-	AppendContent(ctx context.Context, id, text string) (Message, error)
+	// AppendContent appends streamed text to a message that is streaming,
+	// at a cost in proportion to the text, and tells where it landed.
+	AppendContent(ctx context.Context, id, text string) (Appended, error)
 	// UpdateMessage replaces a message's content, tool calls and streaming flag.
 	UpdateMessage(ctx context.Context, m Message) (Message, error)
 	// FinishTask stores the task's final state together with the messages

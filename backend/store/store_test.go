@@ -21,7 +21,7 @@ func openTemp(t *testing.T) (*Store, string) {
 	return s, path
 }
 
-func newConversation(t *testing.T, s *Store) chat.Conversation {
+func newConversation(t testing.TB, s *Store) chat.Conversation {
 	t.Helper()
 	now := time.Now().UTC()
 	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
@@ -128,8 +128,12 @@ func TestMessagesStreamAndFinish(t *testing.T) {
 		Role: chat.RoleAssistant, Content: "Hel", Streaming: true, CreatedAt: time.Now()})
 	require.NoError(t, err)
 	assert.Equal(t, 1, m.Rev)
-	m, err = s.AppendContent(ctx, m.ID, "lo, wörld")
+	a, err := s.AppendContent(ctx, m.ID, "lo, wörld")
 	require.NoError(t, err)
+	assert.Equal(t, chat.Appended{ConversationID: c.ID, TaskID: task.ID, Offset: 3, Rev: 2}, a)
+	msgs, err := s.Messages(ctx, c.ID)
+	require.NoError(t, err)
+	m = msgs[1]
 	assert.Equal(t, "Hello, wörld", m.Content)
 	assert.Equal(t, 2, m.Rev)
 	assert.True(t, m.Streaming)

@@ -227,19 +227,11 @@ func (s *Store) FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message
 		}
 		// A message still marked streaming belongs to a stream that ended
 		// with the task; it is finished with the text that was stored.
-		closed, err := messagesWhere(ctx, tx, `WHERE task_id = ? AND streaming = 1`, t.ID)
+		closed, err := finishStreams(ctx, tx, t.ID)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx,
-			`UPDATE messages SET streaming = 0, rev = rev + 1 WHERE task_id = ? AND streaming = 1`, t.ID); err != nil {
-			return fmt.Errorf("finish streams: %w", err)
-		}
-		for _, m := range closed {
-			m.Streaming = false
-			m.Rev++
-			out = append(out, m)
-		}
+		out = append(out, closed...)
 		return touch(ctx, tx, t.ConversationID, time.Now())
 	})
 	return out, err

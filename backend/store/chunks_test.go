@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// streaming starts a task in a new conversation and adds a streaming
+// assistant message to it with text as its first content.
+func streaming(t testing.TB, s *Store, text string) (chat.Task, chat.Message) {
+	t.Helper()
+	ctx := context.Background()
+	c := newConversation(t, s)
+	task, prompt := newTask(c.ID, "Write a long answer")
+	_, err := s.StartTask(ctx, task, prompt)
+	require.NoError(t, err)
+	m, err := s.AddMessage(ctx, chat.Message{ID: uuid.NewString(), ConversationID: c.ID, TaskID: task.ID,
+		Role: chat.RoleAssistant, Content: text, Streaming: true, CreatedAt: time.Now()})
+	require.NoError(t, err)
+	return task, m
+}
+
+func chunkCount(t *testing.T, s *Store, messageID string) int {
+	t.Helper()
+	var n int
+	require.NoError(t, s.db.QueryRow(`SELECT count(*) FROM message_chunks WHERE message_id = ?`, messageID).Scan(&n))
+	return n
+}
+
+// readBack returns the message as each way of reading it sees it, and
+// checks that they agree.
+func readBack(t *testing.T, s *Store, m chat.Message) chat.Message {
+	t.Helper()
+	ctx := context.Background()
+	msgs, err := s.Messages(ctx, m.ConversationID)
+	require.NoError(t, err)
+	view, err := s.LoadConversation(ctx, m.ConversationID)
+	require.NoError(t, err)
+	byTask, err := s.TaskMessages(ctx, m.TaskID)
+	require.NoError(t, err)
+	var got []chat.Message
+	for _, list := range [][]chat.Message{msgs, view.Messages, byTask} {
+		for _, x := range list {
+			if x.ID == m.ID {
+				got = append(got, x)
+			}
+		}
+	}
+	require.Len(t, got, 3)
+	assert.Equal(t, got[0], got[1])
+	assert.Equal(t, got[0], got[2])
+	return got[0]
+}
+
+func TestAppendsAreChunksReadBackInOrder(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	task, m := streaming(t, s, "Olá")
+	want := "Olá"
+	parts := []string{", wörld", "", " — ", "日本語", strings.Repeat("x", 10000), "\n\nend"}
+	for i, p := range parts {
+		a, err := s.AppendContent(ctx, m.ID, p)
+		require.NoError(t, err)
+		assert.Equal(t, chat.Appended{ConversationID: m.ConversationID, TaskID: task.ID, Offset: len(want), Rev: i + 2}, a,
+			"append %d: the offset is the byte length before the text; each append is a revision", i)
+		want += p
+		got := readBack(t, s, m)
+		assert.Equal(t, want, got.Content)
+		assert.Equal(t, a.Rev, got.Rev, "a reader sees the revision of the last append")
+		assert.True(t, got.Streaming)
+	}
+	assert.Equal(t, len(parts), chunkCount(t, s, m.ID))
+	var content string
+	require.NoError(t, s.db.QueryRow(`SELECT content FROM messages WHERE id = ?`, m.ID).Scan(&content))
+	assert.Equal(t, "Olá", content, "an append never rewrites the message's row")
+}
+
+func TestFinalUpdateFoldsTheChunks(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	_, m := streaming(t, s, "Hel")
+	var last chat.Appended
+	for _, p := range []string{"lo", ", ", "world"} {
+		var err error
+		last, err = s.AppendContent(ctx, m.ID, p)
+		require.NoError(t, err)
+	}
+	m.Content = "Hello, world!" // the whole reply, as the model ended it
+	m.Streaming = false
+	m.Usage = &chat.Usage{PromptTokens: 10, CompletionTokens: 4}
+	stored, err := s.UpdateMessage(ctx, m)
+	require.NoError(t, err)
+	assert.Equal(t, "Hello, world!", stored.Content)
+	assert.False(t, stored.Streaming)
+	assert.Greater(t, stored.Rev, last.Rev, "the final version outranks every delta")
+	assert.Equal(t, 0, chunkCount(t, s, m.ID), "the chunks are gone with the final update")
+	assert.Equal(t, stored, readBack(t, s, m))
+
+	_, err = s.AppendContent(ctx, m.ID, "more")
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "a finished message takes no more text")
+	_, err = s.AppendContent(ctx, "missing", "x")
+	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
+}
+
+// A crash mid-stream leaves chunks behind: they read back as part of the
+// message, and finishing the task (as recovery does) folds them in.
+func TestCrashMidStreamKeepsTheChunks(t *testing.T) {
+	s, path := openTemp(t)
+	ctx := context.Background()
+	task, m := streaming(t, s, "The first part")
+	var last chat.Appended
+	for _, p := range []string{", the second", ", the third"} {
+		var err error
+		last, err = s.AppendContent(ctx, m.ID, p)
+		require.NoError(t, err)
+	}
+	require.NoError(t, s.Close()) // the process dies here
+
+	s2, err := Open(ctx, path)
+	require.NoError(t, err)
+	defer s2.Close()
+	got := readBack(t, s2, m)
+	assert.Equal(t, "The first part, the second, the third", got.Content)
+	assert.Equal(t, last.Rev, got.Rev)
+	assert.True(t, got.Streaming)
+
+	task.Status = chat.StatusInterrupted
+	task.Rev++
+	changed, err := s2.FinishTask(ctx, task, nil)
+	require.NoError(t, err)
+	require.Len(t, changed, 1)
+	assert.Equal(t, "The first part, the second, the third", changed[0].Content)
+	assert.False(t, changed[0].Streaming)
+	assert.Equal(t, last.Rev+1, changed[0].Rev)
+	assert.Equal(t, 0, chunkCount(t, s2, m.ID))
+	assert.Equal(t, changed[0], readBack(t, s2, m), "the event copy and the stored copy agree")
+}
+
+func TestDeletingAConversationDeletesItsChunks(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	_, m := streaming(t, s, "a")
+	_, err := s.AppendContent(ctx, m.ID, "b")
+	require.NoError(t, err)
+	require.NoError(t, s.DeleteConversation(ctx, m.ConversationID))
+	assert.Equal(t, 0, chunkCount(t, s, m.ID))
+}

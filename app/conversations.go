@@ -58,12 +58,9 @@ func (s *Conversations) RenameConversation(id, title string) (chat.Conversation,
 	if err := requireID("conversation", id); err != nil {
 		return chat.Conversation{}, err
 	}
-	title = strings.Join(strings.Fields(title), " ")
-	if title == "" {
-		return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "the title is empty")
-	}
-	if len([]rune(title)) > 200 {
-		return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "the title is longer than 200 characters")
+	title, err := chat.CleanTitle(title)
+	if err != nil {
+		return chat.Conversation{}, err
 	}
 	ctx, cancel := callCtx()
 	defer cancel()
@@ -122,9 +119,13 @@ func (s *Conversations) SetModel(id, model string) (chat.Conversation, error) {
 	if err := requireID("conversation", id); err != nil {
 		return chat.Conversation{}, err
 	}
+	model = strings.TrimSpace(model)
+	if err := chat.CheckModelName(model); err != nil {
+		return chat.Conversation{}, err
+	}
 	ctx, cancel := callCtx()
 	defer cancel()
-	return s.store.SetModel(ctx, id, strings.TrimSpace(model))
+	return s.store.SetModel(ctx, id, model)
 }
 
 // WorkspaceDir is the folder the conversation's tools work in.
@@ -149,12 +150,15 @@ func (s *Conversations) SetWorkspace(id, dir string) (chat.Conversation, error) 
 	}
 	dir = strings.TrimSpace(dir)
 	if dir != "" {
+		if err := chat.CheckPath(dir); err != nil {
+			return chat.Conversation{}, err
+		}
 		if !filepath.IsAbs(dir) {
 			return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "the workspace must be an absolute path")
 		}
 		fi, err := os.Stat(dir)
 		if err != nil || !fi.IsDir() {
-			return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "%s is not a folder", dir)
+			return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "%s is not a folder", chat.Quote(dir))
 		}
 		dir = filepath.Clean(dir)
 	}

@@ -146,10 +146,18 @@ func (p *Providers) check(in ProviderInput) (providers.Preset, ProviderInput, er
 	in.APIKey = strings.TrimSpace(in.APIKey)
 	preset, ok := providers.Find(in.Preset)
 	if !ok {
-		return preset, in, chat.Errorf(chat.CodeInvalid, "unknown provider %q", in.Preset)
+		return preset, in, chat.Errorf(chat.CodeInvalid, "unknown provider %s", chat.Quote(in.Preset))
 	}
 	if preset.ID == providers.Demo {
 		return preset, ProviderInput{Preset: providers.Demo}, nil
+	}
+	if err := chat.CheckModelName(in.Model); err != nil {
+		return preset, in, err
+	}
+	if !in.KeepKey {
+		if err := chat.CheckKey(in.APIKey); err != nil {
+			return preset, in, err
+		}
 	}
 	if in.BaseURL == "" {
 		in.BaseURL = preset.BaseURL

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/errand-app/errand/backend/agent"
@@ -16,12 +15,9 @@ func callCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), callTimeout)
 }
 
-func requireID(what, id string) error {
-	if strings.TrimSpace(id) == "" {
-		return chat.Errorf(chat.CodeInvalid, "no %s id was given", what)
-	}
-	return nil
-}
+// requireID refuses a missing id, and one that cannot be an id (a huge
+// one is quoted by a short prefix only).
+func requireID(what, id string) error { return chat.CheckID(what, id) }
 
 // AgentTaskRunner is the bound face of the agent: the design's
 // agent:startTask, agent:stopTask and agent:userResponse, plus simple chat.

@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/errand-app/errand/backend/chat"
 )
 
 // Preset is a kind of model server.
@@ -89,9 +91,12 @@ type Verdict struct {
 
 // CheckBaseURL says what is wrong with a base URL, if anything.
 func CheckBaseURL(raw string) error {
+	if len(raw) > chat.MaxURLLen {
+		return fmt.Errorf("the server address is longer than %d characters", chat.MaxURLLen)
+	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%q is not an http(s) address such as http://localhost:11434/v1", raw)
+		return fmt.Errorf("%s is not an http(s) address such as http://localhost:11434/v1", chat.Quote(raw))
 	}
 	return nil
 }
@@ -112,7 +117,7 @@ func Test(ctx context.Context, client *http.Client, ep Endpoint) Verdict {
 	v := Verdict{OK: true, Kind: VerdictOK, ModelCount: len(models), Models: models}
 	if ep.Model != "" && !contains(models, ep.Model) {
 		return Verdict{Kind: VerdictModelNotFound, ModelCount: len(models), Models: models,
-			Message: fmt.Sprintf("Connected, but the server has no model %q (it has %d: %s)", ep.Model, len(models), preview(models))}
+			Message: fmt.Sprintf("Connected, but the server has no model %s (it has %d: %s)", chat.Quote(ep.Model), len(models), preview(models))}
 	}
 	v.Message = fmt.Sprintf("Connected: %d model%s available", len(models), plural(len(models)))
 	return v
@@ -177,7 +182,9 @@ func listModels(ctx context.Context, client *http.Client, ep Endpoint) ([]string
 	}
 	models := make([]string, 0, len(list.Data))
 	for _, m := range list.Data {
-		if m.ID != "" {
+		// A name that could not be chosen (empty, huge, with control
+		// characters) is left out rather than shown.
+		if m.ID != "" && chat.CheckModelName(m.ID) == nil {
 			models = append(models, m.ID)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -127,4 +128,41 @@ func TestDetectListsOnlyServersThatAnswer(t *testing.T) {
 	})
 	require.Len(t, found, 1)
 	assert.Equal(t, Ollama, found[0].ID)
+}
+
+func TestLongOrBrokenInputIsQuotedShortOrLeftOut(t *testing.T) {
+	err := CheckBaseURL("http://" + strings.Repeat("h", 5<<20))
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 120)
+	err = CheckBaseURL(strings.Repeat("x", 2000))
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 150)
+
+	ctx := context.Background()
+	url := modelServer(t, "", "llama3.1", "bad\nname", strings.Repeat("m", 300), "a\u202Eb")
+	models, err := ListModels(ctx, nil, Endpoint{BaseURL: url})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"llama3.1"}, models, "names that could not be chosen are left out")
+	v := Test(ctx, nil, Endpoint{BaseURL: url, Model: strings.Repeat("q", 1<<20)})
+	assert.Equal(t, VerdictModelNotFound, v.Kind)
+	assert.Less(t, len(v.Message), 200)
+}
+
+func TestAStoredOrEnvironmentKeyWithALineBreakIsAClearError(t *testing.T) {
+	ctx := context.Background()
+	settings := chat.DefaultSettings()
+	settings.Provider = chat.ProviderConfig{Preset: OpenAI, Model: "gpt-4o-mini"}
+	ring := memRing{}
+	sec := secrets.Open(ring, t.TempDir())
+	ring["Errand"+KeyName(OpenAI)] = "sk-abc\r\nX: y" // written by an older version
+	r := &Resolver{Settings: func(context.Context) (chat.Settings, error) { return settings, nil }, Secrets: sec}
+	_, err := r.Resolve(ctx, "")
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
+	assert.Contains(t, chat.ErrorMessage(err), "open Settings")
+	assert.NotContains(t, chat.ErrorMessage(err), "sk-abc")
+
+	r.Env = Env{BaseURL: "http://127.0.0.1:9/v1", APIKey: "env\nkey"}
+	_, err = r.Resolve(ctx, "")
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
+	assert.Contains(t, chat.ErrorMessage(err), "OPENAI_API_KEY")
 }

@@ -62,6 +62,9 @@ func (r *Resolver) Resolve(ctx context.Context, conversationModel string) (Choic
 		if conversationModel != "" {
 			c.Model = conversationModel
 		}
+		if err := chat.CheckKey(c.APIKey); err != nil {
+			return Choice{}, chat.Errorf(chat.CodeInvalid, "OPENAI_API_KEY: %s", chat.ErrorMessage(err))
+		}
 		return c, nil
 	}
 	s, err := r.Settings(ctx)
@@ -93,6 +96,9 @@ func (r *Resolver) Resolve(ctx context.Context, conversationModel string) (Choic
 		key, err := r.Secrets.Get(KeyName(p.Preset))
 		if err != nil {
 			return Choice{}, chat.Errorf(chat.CodeInternal, "%v", err)
+		}
+		if err := chat.CheckKey(key); err != nil {
+			return Choice{}, chat.Errorf(chat.CodeInvalid, "%s; open Settings to enter it again", chat.ErrorMessage(err))
 		}
 		c.APIKey = key
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/errand-app/errand/backend/chat"
 	"github.com/zalando/go-keyring"
 )
 
@@ -74,10 +75,15 @@ func (s *Store) Note() string {
 	return fmt.Sprintf("No system keyring is available, so API keys are kept in %s, readable only by you.", s.file)
 }
 
-// Set stores a secret; an empty one deletes it.
+// Set stores a secret; an empty one deletes it. A secret that could not
+// travel in a request header (a line break, NUL, another control
+// character; see chat.CheckKey) is refused.
 func (s *Store) Set(name, secret string) error {
 	if secret == "" {
 		return s.Delete(name)
+	}
+	if err := chat.CheckKey(secret); err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -74,4 +75,18 @@ func TestWithoutAKeyringKeysGoToAPrivateFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets.json"), []byte("{broken"), 0o600))
 	_, err = again.Get("provider:openai")
 	assert.ErrorContains(t, err, "damaged")
+}
+
+func TestAKeyThatCannotTravelInAHeaderIsNotStored(t *testing.T) {
+	for _, ring := range []Keyring{memRing{}, brokenRing{}} {
+		s := Open(ring, t.TempDir())
+		for _, k := range []string{"sk-abc\r\nX-Evil: 1", "sk\x00abc", strings.Repeat("k", 5000)} {
+			err := s.Set("provider:openai", k)
+			require.Error(t, err)
+			assert.NotContains(t, err.Error(), "sk-abc")
+		}
+		got, err := s.Get("provider:openai")
+		require.NoError(t, err)
+		assert.Empty(t, got)
+	}
 }

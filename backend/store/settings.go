@@ -29,7 +29,11 @@ func (s *Store) Settings(ctx context.Context) (chat.Settings, error) {
 }
 
 // SaveSettings stores the settings.
+// Numbers that are not finite are refused (they would not read back).
 func (s *Store) SaveSettings(ctx context.Context, st chat.Settings) error {
+	if err := settingsFinite(st); err != nil {
+		return err
+	}
 	b, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("save settings: %w", err)
@@ -39,6 +43,21 @@ func (s *Store) SaveSettings(ctx context.Context, st chat.Settings) error {
 		settingsKey, string(b))
 	if err != nil {
 		return fmt.Errorf("save settings: %w", err)
+	}
+	return nil
+}
+
+func settingsFinite(st chat.Settings) error {
+	if err := chat.CheckFinite("the time limit", st.Limits.MaxMinutes); err != nil {
+		return err
+	}
+	if err := chat.CheckFinite("the spend limit", st.Limits.MaxCostUSD); err != nil {
+		return err
+	}
+	for model, p := range st.Prices {
+		if !chat.Finite(p.InputPerMTok) || !chat.Finite(p.OutputPerMTok) {
+			return chat.Errorf(chat.CodeInvalid, "the price of %s must be a finite number", chat.Quote(model))
+		}
 	}
 	return nil
 }

@@ -277,7 +277,7 @@ func (s *Store) writable() error {
 }
 
 func notFound(what, id string) error {
-	return chat.Errorf(chat.CodeNotFound, "no %s with id %q", what, id)
+	return chat.Errorf(chat.CodeNotFound, "no %s with id %s", what, chat.Quote(id))
 }
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

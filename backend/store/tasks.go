@@ -16,9 +16,10 @@ const taskCols = `id, conversation_id, mode, status, original_prompt, step_count
 	current_tool, prompt_tokens, completion_tokens, total_tokens, model, summary,
 	pending_approval, pause_reason, limits, cost_usd, active_ms, current_call_id, rev`
 
-// titleFrom makes a conversation title from its first message.
+// titleFrom makes a conversation title from its first message: one line,
+// without control or bidi characters.
 func titleFrom(text string) string {
-	t := strings.Join(strings.Fields(text), " ")
+	t := strings.Join(strings.Fields(chat.StripControls(text)), " ")
 	const max = 60
 	if r := []rune(t); len(r) > max {
 		t = strings.TrimSpace(string(r[:max-1])) + "…"
@@ -52,6 +53,8 @@ func scanTask(row interface{ Scan(...any) error }) (chat.Task, error) {
 	if err := json.Unmarshal([]byte(limits), &t.Limits); err != nil {
 		return t, fmt.Errorf("task %s limits: %w", t.ID, err)
 	}
+	// A file written before costs were bounded may hold an infinite one.
+	t.CostUSD = chat.ClampCost(t.CostUSD)
 	t.StartedAt = fromMS(started)
 	if ended.Valid {
 		e := fromMS(ended.Int64)
@@ -63,6 +66,20 @@ func scanTask(row interface{ Scan(...any) error }) (chat.Task, error) {
 		}
 	}
 	return t, nil
+}
+
+// checkNumbers refuses a task whose numbers could not be stored and read
+// back, or sent to the window: NaN and the infinities.
+func checkNumbers(t chat.Task) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"the task's cost", t.CostUSD}, {"the task's time limit", t.Limits.MaxMinutes}, {"the task's spend limit", t.Limits.MaxCostUSD}} {
+		if err := chat.CheckFinite(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func taskArgs(t chat.Task) []any {
@@ -116,6 +133,12 @@ func (s *Store) ActiveTasks(ctx context.Context) ([]chat.Task, error) {
 // StartTask stores a new task and the user message that started it in one
 // transaction. An untitled conversation takes its title from the prompt.
 func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message) (chat.Message, error) {
+	if err := chat.CheckMessage(prompt.Content); err != nil {
+		return prompt, err
+	}
+	if err := checkNumbers(t); err != nil {
+		return prompt, err
+	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		c, err := getConversation(ctx, tx, t.ConversationID)
 		if err != nil {
@@ -165,6 +188,9 @@ func (s *Store) UpdateTask(ctx context.Context, t chat.Task) error {
 }
 
 func updateTask(ctx context.Context, q queryer, t chat.Task) error {
+	if err := checkNumbers(t); err != nil {
+		return err
+	}
 	args := taskArgs(t)
 	res, err := q.ExecContext(ctx, `UPDATE tasks SET
 		mode = ?, status = ?, original_prompt = ?, step_count = ?, started_at = ?, ended_at = ?,

@@ -1,0 +1,142 @@
+package chat
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestQuoteRepeatsAShortPrefixOnly(t *testing.T) {
+	assert.Equal(t, `"abc"`, Quote("abc"))
+	huge := strings.Repeat("é", 3<<20) // 6 MB
+	q := Quote(huge)
+	assert.Less(t, len(q), 80)
+	assert.Contains(t, q, "… (6291456 bytes)")
+	assert.True(t, strings.HasPrefix(q, `"éé`), "cut on a character boundary: %s", q)
+}
+
+func TestSettingsNumbersAreBounded(t *testing.T) {
+	ok := DefaultSettings()
+	require.NoError(t, CheckSettings(ok))
+
+	cases := map[string]struct {
+		change func(*Settings)
+		names  string // what the message must name
+	}{
+		"a price of 1e308":          {func(s *Settings) { s.Prices["gpt-4o"] = Price{InputPerMTok: 1e308} }, `input price of "gpt-4o"`},
+		"a NaN price":               {func(s *Settings) { s.Prices["m"] = Price{OutputPerMTok: math.NaN()} }, `output price of "m"`},
+		"an infinite price":         {func(s *Settings) { s.Prices["m"] = Price{InputPerMTok: math.Inf(1)} }, `input price of "m"`},
+		"a negative price":          {func(s *Settings) { s.Prices["m"] = Price{InputPerMTok: -1} }, `input price of "m"`},
+		"a price above the most":    {func(s *Settings) { s.Prices["m"] = Price{InputPerMTok: MaxPricePerMTok + 1} }, "per million tokens"},
+		"NaN minutes":               {func(s *Settings) { s.Limits.MaxMinutes = math.NaN() }, "time limit"},
+		"infinite minutes":          {func(s *Settings) { s.Limits.MaxMinutes = math.Inf(1) }, "time limit"},
+		"NaN spend":                 {func(s *Settings) { s.Limits.MaxCostUSD = math.NaN() }, "spend limit"},
+		"infinite spend":            {func(s *Settings) { s.Limits.MaxCostUSD = math.Inf(1) }, "spend limit"},
+		"too many steps":            {func(s *Settings) { s.Limits.MaxSteps = MaxStepsLimit + 1 }, "step limit"},
+		"a negative delay":          {func(s *Settings) { s.StepDelayMS = -1 }, "delay between steps"},
+		"a huge delay":              {func(s *Settings) { s.StepDelayMS = MaxStepDelayMS + 1 }, "delay between steps"},
+		"a huge context length":     {func(s *Settings) { s.ContextLengths = map[string]int{"m": MaxContextLength + 1} }, `context length of "m"`},
+		"a negative context":        {func(s *Settings) { s.ContextLengths = map[string]int{"m": -1} }, `context length of "m"`},
+		"a price without a model":   {func(s *Settings) { s.Prices[" "] = Price{} }, "needs a model name"},
+		"a model with a newline":    {func(s *Settings) { s.Prices["a\nb"] = Price{} }, "control character"},
+		"a huge model name":         {func(s *Settings) { s.Prices[strings.Repeat("m", 5<<20)] = Price{} }, "longer than 200"},
+		"a provider model with NUL": {func(s *Settings) { s.Provider.Model = "gpt\x00" }, "control character"},
+		"too many prices": {func(s *Settings) {
+			for i := 0; i <= MaxModelEntries; i++ {
+				s.Prices[strings.Repeat("x", i%50)+string(rune('a'+i%26))+strings.Repeat("y", i/26)] = Price{}
+			}
+		}, "price table"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := DefaultSettings()
+			c.change(&s)
+			err := CheckSettings(s)
+			require.Error(t, err)
+			assert.Equal(t, CodeInvalid, ErrorCode(err))
+			assert.Contains(t, ErrorMessage(err), c.names)
+			assert.Less(t, len(ErrorMessage(err)), 300, "the message does not repeat the input")
+		})
+	}
+}
+
+func TestACostIsAlwaysFinite(t *testing.T) {
+	u := Usage{PromptTokens: 1 << 40, CompletionTokens: 1 << 40}
+	for _, p := range []Price{{InputPerMTok: 1e308, OutputPerMTok: 1e308}, {InputPerMTok: math.Inf(1)},
+		{InputPerMTok: math.NaN()}, {InputPerMTok: -5}} {
+		c := p.Cost(u)
+		assert.True(t, Finite(c), "%+v costs %v", p, c)
+		assert.GreaterOrEqual(t, c, 0.0)
+		assert.LessOrEqual(t, c, float64(CostCeilingUSD))
+	}
+	assert.InDelta(t, 0.15, Price{InputPerMTok: 0.15}.Cost(Usage{PromptTokens: 1e6}), 1e-12)
+}
+
+func TestATaskAlwaysEncodes(t *testing.T) {
+	task := Task{ID: "t", CostUSD: math.Inf(1), Limits: Limits{MaxMinutes: math.NaN(), MaxCostUSD: math.Inf(-1)}}
+	b, err := json.Marshal(task)
+	require.NoError(t, err)
+	var back map[string]any
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, float64(CostCeilingUSD), back["costUsd"])
+	assert.Equal(t, "t", back["id"])
+	_, err = json.Marshal(ConversationView{Tasks: []Task{task}, ActiveTask: &task})
+	require.NoError(t, err)
+}
+
+func TestTitlesLoseControlAndBidiCharacters(t *testing.T) {
+	got, err := CleanTitle("  invoice\u202Egpj.exe \t\n next\x00line \u2066x\u2069 ")
+	require.NoError(t, err)
+	assert.Equal(t, "invoicegpj.exe next line x", got)
+	_, err = CleanTitle("\u202E\u202C\x00 ")
+	assert.Equal(t, CodeInvalid, ErrorCode(err), "nothing left: empty")
+	_, err = CleanTitle(strings.Repeat("a", MaxTitleLen+1))
+	assert.Equal(t, CodeInvalid, ErrorCode(err))
+	_, err = CleanTitle(strings.Repeat("a", 5<<20))
+	assert.Equal(t, CodeInvalid, ErrorCode(err))
+	assert.Less(t, len(ErrorMessage(err)), 100)
+	got, err = CleanTitle("Ünïcödé — 日本 ✓")
+	require.NoError(t, err)
+	assert.Equal(t, "Ünïcödé — 日本 ✓", got)
+}
+
+func TestKeysThatCannotTravelInAHeaderAreRefused(t *testing.T) {
+	require.NoError(t, CheckKey("sk-proj-abc123_XYZ"))
+	require.NoError(t, CheckKey(""))
+	for _, k := range []string{"sk-abc\r\nX-Evil: 1", "sk-abc\n", "sk\x00abc", "sk\x7fabc", "sk\u0085abc",
+		strings.Repeat("k", MaxKeyLen+1), "sk-\xff"} {
+		err := CheckKey(k)
+		require.Error(t, err, "%q", k)
+		assert.Equal(t, CodeInvalid, ErrorCode(err))
+		assert.NotContains(t, ErrorMessage(err), "sk-abc", "the message never repeats the key")
+	}
+}
+
+func TestModelNamesMessagesPathsAndIDs(t *testing.T) {
+	require.NoError(t, CheckModelName("openai/gpt-4o-mini"))
+	require.NoError(t, CheckModelName(""))
+	assert.Error(t, CheckModelName("gpt\u202E"))
+	assert.Error(t, CheckModelName(strings.Repeat("m", MaxModelNameLen+1)))
+
+	require.NoError(t, CheckMessage(strings.Repeat("a", MaxMessageBytes)))
+	err := CheckMessage(strings.Repeat("a", 5<<20))
+	assert.Equal(t, CodeInvalid, ErrorCode(err))
+	assert.Equal(t, "the message is 5.0 MB; Errand takes at most 1.0 MB in one message", ErrorMessage(err))
+
+	require.NoError(t, CheckPath("/home/me/projects/errand"))
+	assert.Error(t, CheckPath("/tmp/a\x00b"))
+	err = CheckPath("/" + strings.Repeat("d", 5<<20))
+	assert.Less(t, len(ErrorMessage(err)), 120)
+
+	require.NoError(t, CheckID("task", "3f0c8a4e-2b1d-4c5e-9f6a-7b8c9d0e1f2a"))
+	assert.Equal(t, "no task id was given", ErrorMessage(CheckID("task", " ")))
+	err = CheckID("conversation", strings.Repeat("x", 5<<20))
+	assert.Equal(t, CodeInvalid, ErrorCode(err))
+	assert.Less(t, len(ErrorMessage(err)), 100)
+	assert.Contains(t, ErrorMessage(err), "is not a conversation id")
+	assert.Error(t, CheckID("task", "id\nwith a line break"))
+}

@@ -1,5 +1,8 @@
 // Types of the JSON the Go backend sends (see backend/chat/chat.go).
 // The generated bindings return Promise<any>; src/api casts to these.
+// Go is the source: app/wiretypes_test.go checks every interface here
+// against its Go struct's json tags (field names both ways, and that a
+// field Go omits when empty is optional here).
 
 /** RFC 3339 timestamp as Go's encoding/json writes time.Time. */
 export type Timestamp = string;
@@ -21,7 +24,6 @@ export interface Conversation {
 
 export interface ConversationSummary extends Conversation {
   activeTask?: Task;
-  messageCount: number;
 }
 
 export type Role = 'user' | 'assistant' | 'tool' | 'system';
@@ -125,6 +127,8 @@ export interface Approval {
   arguments: string;
   /** What the call would change, as a unified diff, when the tool can tell. */
   preview?: string;
+  /** The address on this computer or the local network the call wants to reach (risk local_network). */
+  address?: string;
 }
 
 export interface Limits {
@@ -265,6 +269,12 @@ export interface Verdict {
 
 /** Error codes the Go side rejects with. */
 export type ErrorCode = 'invalid' | 'not_found' | 'conflict' | 'internal' | 'model';
+
+/** What a bound method's promise rejects with (app.FrontendError), as JSON text. */
+export interface FrontendError {
+  code: ErrorCode | string;
+  message: string;
+}
 
 // ---- Event payloads (runtime.EventsOn) ----
 

@@ -55,11 +55,11 @@ describe('conversations reducer', () => {
     expect(s.unread.a).toBe(1);
   });
 
-  it('keeps messageCount when an event without it updates the title', () => {
-    let s = setConversations(emptyConversationsState(), [summary('a', { messageCount: 4 })]);
+  it('keeps the workspace when an event without it updates the title', () => {
+    let s = setConversations(emptyConversationsState(), [summary('a', { workspace: '/w' })]);
     s = upsertConversation(s, conversation('a', { title: 'Renamed', titleSet: true }));
     expect(s.byId.a?.title).toBe('Renamed');
-    expect(s.byId.a?.messageCount).toBe(4);
+    expect(s.byId.a?.workspace).toBe('/w');
   });
 
   it('needs-input flag and removal', () => {

@@ -2,10 +2,8 @@
 import type { Conversation, ConversationSummary, Message } from '../api/types';
 import { timeValue } from '../lib/time';
 
-export interface ConversationEntry extends Conversation {
-  /** Known from ListConversations; events do not carry it. */
-  messageCount?: number;
-}
+/** A conversation as the sidebar keeps it. */
+export type ConversationEntry = Conversation;
 
 export interface ConversationsState {
   byId: Record<string, ConversationEntry>;
@@ -55,7 +53,6 @@ function entryOf(c: Conversation | ConversationSummary, prev: ConversationEntry 
     model: c.model ?? prev?.model,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
-    messageCount: 'messageCount' in c && typeof c.messageCount === 'number' ? c.messageCount : prev?.messageCount,
   };
 }
 

@@ -25,7 +25,7 @@ export function conversation(id: string, over: Partial<Conversation> = {}): Conv
 }
 
 export function summary(id: string, over: Partial<ConversationSummary> = {}): ConversationSummary {
-  return { ...conversation(id), messageCount: 0, ...over };
+  return { ...conversation(id), ...over };
 }
 
 export function message(id: string, conversationId: string, over: Partial<Message> = {}): Message {

@@ -24,3 +24,18 @@ describe('toApiError', () => {
     expect(toApiError(same)).toBe(same);
   });
 });
+
+describe('details', () => {
+  it('keeps the details Go sends, in every form the rejection takes', () => {
+    const json = '{"code":"internal","message":"Could not save","details":"disk I/O error (SQLITE_IOERR)"}';
+    expect(toApiError(JSON.parse(json)).details).toBe('disk I/O error (SQLITE_IOERR)');
+    expect(toApiError(json).details).toBe('disk I/O error (SQLITE_IOERR)');
+    expect(toApiError(new Error(json)).details).toBe('disk I/O error (SQLITE_IOERR)');
+  });
+
+  it('has none when Go sent none, or only blanks', () => {
+    expect(toApiError({ code: 'conflict', message: 'busy' }).details).toBeUndefined();
+    expect(toApiError({ code: 'conflict', message: 'busy', details: '  ' }).details).toBeUndefined();
+    expect(toApiError({ code: 'conflict', message: 'busy', details: 42 }).details).toBeUndefined();
+  });
+});

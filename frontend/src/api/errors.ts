@@ -1,25 +1,32 @@
-import type { ErrorCode } from './types';
+import type { ErrorCode, FrontendError } from './types';
 
 const KNOWN_CODES: readonly string[] = ['invalid', 'not_found', 'conflict', 'internal', 'model'];
 
-/** An error from a call to Go, normalized. `code` is one of the Go codes. */
+/**
+ * An error from a call to Go, normalized. `code` is one of the Go codes;
+ * `details`, when Go sent them, say more than the message (for a report).
+ */
 export class ApiError extends Error {
   readonly code: ErrorCode | string;
+  readonly details?: string;
 
-  constructor(code: ErrorCode | string, message: string) {
+  constructor(code: ErrorCode | string, message: string, details?: string) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
+    if (details) this.details = details;
   }
 }
 
 function fromObject(value: unknown): ApiError | null {
   if (typeof value !== 'object' || value === null) return null;
-  const v = value as { code?: unknown; message?: unknown };
+  // details: what Go says beyond the message, when it says more.
+  const v = value as { [K in keyof FrontendError | 'details']?: unknown };
   if (typeof v.message !== 'string' && typeof v.code !== 'string') return null;
   const code = typeof v.code === 'string' && v.code !== '' ? v.code : 'internal';
   const message = typeof v.message === 'string' && v.message !== '' ? v.message : defaultMessage(code);
-  return new ApiError(code, message);
+  const details = typeof v.details === 'string' && v.details.trim() !== '' ? v.details : undefined;
+  return new ApiError(code, message, details);
 }
 
 function defaultMessage(code: string): string {

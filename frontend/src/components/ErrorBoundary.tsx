@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { CopyDetailsButton } from './CopyDetailsButton';
 
 interface Props {
   children: ReactNode;
@@ -34,6 +35,7 @@ export class ErrorBoundary extends Component<Props, State> {
           <button type="button" className="btn btn-ghost" onClick={() => window.location.reload()}>
             Reload
           </button>
+          <CopyDetailsButton report={{ message: this.state.error.message, details: this.state.error.stack }} />
         </div>
       </div>
     );

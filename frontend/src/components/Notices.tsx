@@ -1,4 +1,16 @@
-import { useNoticesStore } from '../stores/notices';
+import { useNoticesStore, type Notice } from '../stores/notices';
+import { CopyDetailsButton } from './CopyDetailsButton';
+
+function NoticeText({ notice }: { notice: Notice }) {
+  if (notice.kind !== 'error') return <span className="toast-text">{notice.message}</span>;
+  const { message, code, details, time } = notice;
+  return (
+    <span className="toast-text">
+      {message}
+      <CopyDetailsButton className="toast-copy" report={{ message, code, details, time }} />
+    </span>
+  );
+}
 
 /** Errors (role="alert") and information, each dismissible. */
 export function Notices() {
@@ -8,7 +20,7 @@ export function Notices() {
     <div className="notices" aria-live="polite">
       {items.map((n) => (
         <div key={n.id} className={`toast toast-${n.kind}`} role={n.kind === 'error' ? 'alert' : undefined}>
-          <span className="toast-text">{n.message}</span>
+          <NoticeText notice={n} />
           <button type="button" className="icon-btn toast-close" aria-label="Close notification" title="Close" onClick={() => dismiss(n.id)}>
             ×
           </button>

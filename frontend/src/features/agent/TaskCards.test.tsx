@@ -1,6 +1,7 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockClipboard } from '../../test/clipboard';
 import { deferred, resetStores, summary, task } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
@@ -113,6 +114,22 @@ describe('FailedCard', () => {
     expect(screen.queryByRole('region', { name: 'Task failed' })).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
+  });
+
+  it('Copy details copies the error, the task id, the model and when it failed', async () => {
+    const user = setup();
+    const writeText = mockClipboard();
+    update(failed);
+    const card = screen.getByRole('region', { name: 'Task failed' });
+    await user.click(within(card).getByRole('button', { name: 'Copy details' }));
+    expect(writeText).toHaveBeenCalledWith(
+      [
+        'Error: The model server failed: 503 Service Unavailable',
+        'Task: t1',
+        'Model: test-model',
+        'Time: 2026-01-01T10:05:00Z',
+      ].join('\n'),
+    );
   });
 
   it('updates that arrive before Retry answers revive it too, and later stale ones cannot', async () => {

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Task } from '../../api/types';
+import { CopyDetailsButton } from '../../components/CopyDetailsButton';
+import type { ErrorReport } from '../../lib/errorDetails';
 import { stopTask } from '../../stores/actions';
 import { continueTask, dismissTask, resumeTask, retryTask } from '../../stores/agentActions';
 import { pauseReasonText } from './format';
@@ -58,15 +60,26 @@ export function PauseCard({ task }: { task: Task }) {
   );
 }
 
+/** What "Copy details" of a failed task copies: its error, id, model and when it ended. */
+export function failedTaskReport(task: Task): ErrorReport {
+  return {
+    message: task.errorMessage || 'The task ended with an error.',
+    taskId: task.id,
+    model: task.model || undefined,
+    time: task.endedAt ?? task.startedAt,
+  };
+}
+
 /** A task that failed: what went wrong, and Retry from the last completed step. */
 export function FailedCard({ task }: { task: Task }) {
   const { pending, run } = usePending();
+  const report = failedTaskReport(task);
   return (
     <section className="agent-card failed-card tone-danger" role="region" aria-label="Task failed">
       <header className="agent-card-head">
         <h2 className="agent-card-title">The task failed</h2>
       </header>
-      <p className="agent-card-error text">{task.errorMessage || 'The task ended with an error.'}</p>
+      <p className="agent-card-error text">{report.message}</p>
       <p className="agent-card-note muted">
         Retry picks up from the last completed step: tool calls that finished are not run again.
       </p>
@@ -74,6 +87,7 @@ export function FailedCard({ task }: { task: Task }) {
         <button type="button" className="btn btn-primary" disabled={pending} onClick={() => void run(() => retryTask(task))}>
           Retry
         </button>
+        <CopyDetailsButton report={report} />
       </div>
     </section>
   );

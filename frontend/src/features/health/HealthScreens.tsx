@@ -1,4 +1,5 @@
 import type { HealthStatus } from '../../api/types';
+import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { useAppStore } from '../../stores/app';
 import './health.css';
 
@@ -7,11 +8,13 @@ import './health.css';
  * lives. Nothing else is shown or asked of Go (nothing else is bound).
  */
 export function UnavailableScreen({ health }: { health: HealthStatus }) {
+  const message = health.message || 'Errand could not open its data.';
+  const details = health.dataDir ? `Data folder: ${health.dataDir}` : undefined;
   return (
     <main className="unavailable" aria-labelledby="unavailable-title">
       <div className="unavailable-card" role="alert">
         <h1 id="unavailable-title">Errand cannot start</h1>
-        <p className="unavailable-message">{health.message || 'Errand could not open its data.'}</p>
+        <p className="unavailable-message">{message}</p>
         {health.dataDir && (
           <div className="unavailable-dir">
             <span className="unavailable-label">Data folder</span>
@@ -23,6 +26,7 @@ export function UnavailableScreen({ health }: { health: HealthStatus }) {
           problem above (for example the folder&apos;s permissions or free disk space), then quit and start Errand
           again.
         </p>
+        <CopyDetailsButton report={{ message, details }} />
       </div>
     </main>
   );

@@ -5,6 +5,7 @@ import type { ProviderInput, ProviderView, Settings, Verdict } from '../../api/t
 import { useAppStore } from '../../stores/app';
 import { resetStores } from '../../test/fixtures';
 import { FILE_NOTE, KEYRING_NOTE, PRESETS, providerView } from '../../test/providers';
+import { mockClipboard } from '../../test/clipboard';
 
 vi.mock('../../api', () => ({
   getSettings: vi.fn(),
@@ -285,6 +286,26 @@ describe('Provider section', () => {
     expect(within(section).queryByTestId('verdict')).not.toBeInTheDocument();
   });
 
+  it('a failed test call can be copied with its details', async () => {
+    vi.mocked(api.testConnection).mockRejectedValue(new ApiError('internal', 'read the key', 'secret service: locked collection'));
+    const { user, section } = await open(STORED_CUSTOM);
+    const writeText = mockClipboard();
+    await user.click(within(section).getByRole('button', { name: 'Test connection' }));
+    await within(section).findByTestId('verdict');
+    await user.click(within(section).getByRole('button', { name: 'Copy details' }));
+    expect(writeText.mock.calls[0]![0]).toMatch(/^Error: read the key\nCode: internal\nTime: .+\nDetails:\nsecret service: locked collection$/);
+  });
+
+  it('a failed verdict can be copied', async () => {
+    vi.mocked(api.testConnection).mockResolvedValue({ ok: false, kind: 'wrong_key', message: 'the server refused the key (HTTP 401)', modelCount: 0 });
+    const { user, section } = await open(STORED_CUSTOM);
+    const writeText = mockClipboard();
+    await user.click(within(section).getByRole('button', { name: 'Test connection' }));
+    await within(section).findByTestId('verdict');
+    await user.click(within(section).getByRole('button', { name: 'Copy details' }));
+    expect(writeText.mock.calls[0]![0]).toMatch(/The server refused the key \(HTTP 401\)\.\nCode: wrong_key$/);
+  });
+
   it('checks the address before asking Go', async () => {
     const { user, section } = await open();
     await user.click(within(section).getByRole('radio', { name: 'Custom' }));
@@ -371,6 +392,17 @@ describe('Provider section', () => {
     expect(model).toHaveAttribute('aria-invalid', 'true');
   });
 
+  it('a failed save can be copied', async () => {
+    vi.mocked(api.saveProvider).mockRejectedValue(new ApiError('internal', 'could not store the key', 'keyring: dbus closed'));
+    const { user, section } = await open(STORED_CUSTOM);
+    const writeText = mockClipboard();
+    await user.type(within(section).getByRole('combobox', { name: 'Model' }), '-2');
+    await user.click(within(section).getByRole('button', { name: 'Save provider' }));
+    expect(await within(section).findByRole('alert')).toHaveTextContent('Could not store the key.');
+    await user.click(within(section).getByRole('button', { name: 'Copy details' }));
+    expect(writeText.mock.calls[0]![0]).toMatch(/^Error: Could not store the key\.\nCode: internal\n.*\nDetails:\nkeyring: dbus closed$/s);
+  });
+
   it('the demo model can be chosen again', async () => {
     vi.mocked(api.saveProvider).mockResolvedValue(providerView({ preset: 'demo' }));
     const { user, section } = await open(STORED_CUSTOM);
@@ -412,6 +444,37 @@ describe('Provider section', () => {
     expect(within(section).getByRole('alert')).toHaveTextContent('Choose a model.');
     expect(within(dialog).getAllByRole('alert').at(-1)).toHaveTextContent('The provider could not be saved');
     expect(api.saveSettings).not.toHaveBeenCalled();
+  });
+});
+
+describe('loading the provider', () => {
+  it('presets that cannot be listed are an error with Try again and Copy details, never made-up presets', async () => {
+    vi.mocked(api.getProvider).mockResolvedValue(providerView());
+    vi.mocked(api.providerPresets).mockRejectedValueOnce(new ApiError('internal', 'Providers is not bound', 'no method Presets'));
+    const user = userEvent.setup();
+    const writeText = mockClipboard();
+    render(<SettingsButton />);
+    await user.click(screen.getByRole('button', { name: 'Settings' }));
+    const section = await screen.findByRole('group', { name: 'Model provider' });
+    const alert = await within(section).findByRole('alert');
+    expect(alert).toHaveTextContent('Could not load the provider: Providers is not bound');
+    expect(within(section).queryByRole('radio')).not.toBeInTheDocument();
+    await user.click(within(alert).getByRole('button', { name: 'Copy details' }));
+    expect(writeText.mock.calls[0]![0]).toMatch(/^Error: Providers is not bound\nCode: internal\n.*\nDetails:\nno method Presets$/s);
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await within(section).findByRole('radio', { name: 'Offline demo model' })).toBeChecked();
+    expect(within(section).getAllByRole('radio')).toHaveLength(PRESETS.length);
+  });
+
+  it('an empty preset list is an error too', async () => {
+    vi.mocked(api.getProvider).mockResolvedValue(providerView());
+    vi.mocked(api.providerPresets).mockResolvedValueOnce([]);
+    const user = userEvent.setup();
+    render(<SettingsButton />);
+    await user.click(screen.getByRole('button', { name: 'Settings' }));
+    const section = await screen.findByRole('group', { name: 'Model provider' });
+    expect(await within(section).findByRole('alert')).toHaveTextContent('Errand listed no kinds of model server.');
+    expect(within(section).queryByRole('radio')).not.toBeInTheDocument();
   });
 });
 

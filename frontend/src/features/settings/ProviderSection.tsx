@@ -12,6 +12,8 @@ import {
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import type { ProviderPreset, ProviderView, Verdict } from '../../api/types';
+import { CopyDetailsButton } from '../../components/CopyDetailsButton';
+import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useAppStore } from '../../stores/app';
 import { refreshModelInfo } from '../../stores/modelActions';
 import { ModelCombobox } from './ModelCombobox';
@@ -88,22 +90,6 @@ function presetMeta(p: ProviderPreset): string {
   return hostOf(p.baseUrl);
 }
 
-const FALLBACK_PRESETS: ProviderPreset[] = [
-  { id: 'openai', name: 'OpenAI', baseUrl: 'https://api.openai.com/v1', needsKey: true, local: false, model: 'gpt-4o-mini' },
-  { id: 'ollama', name: 'Ollama', baseUrl: 'http://localhost:11434/v1', needsKey: false, local: true },
-  { id: 'lmstudio', name: 'LM Studio', baseUrl: 'http://localhost:1234/v1', needsKey: false, local: true },
-  {
-    id: 'openrouter',
-    name: 'OpenRouter',
-    baseUrl: 'https://openrouter.ai/api/v1',
-    needsKey: true,
-    local: false,
-    model: 'openai/gpt-4o-mini',
-  },
-  { id: 'custom', name: 'Custom (OpenAI-compatible)', baseUrl: '', needsKey: false, local: false },
-  { id: 'demo', name: 'Offline demo model', baseUrl: '', needsKey: false, local: false },
-];
-
 function VerdictIcon({ kind }: { kind: string }) {
   const common = { viewBox: '0 0 16 16', width: 16, height: 16, 'aria-hidden': true, className: 'verdict-icon' } as const;
   switch (kind) {
@@ -152,19 +138,43 @@ function VerdictIcon({ kind }: { kind: string }) {
   }
 }
 
-/** A connection test's outcome: headline, Go's message, an icon and a colour by kind. */
-export function VerdictView({ verdict }: { verdict: Verdict }) {
+/**
+ * A connection test's outcome: headline, Go's message, an icon and a colour
+ * by kind; a failure can be copied (report, when the test call itself
+ * failed, says more than the verdict).
+ */
+export function VerdictView({ verdict, report }: { verdict: Verdict; report?: ErrorReport | null }) {
   const look = verdictLook(verdict.kind, verdict.message);
   const detail =
     verdict.kind === 'ok'
       ? `${modelCount(verdict.modelCount)} available on this server.`
       : sentence(verdict.message || 'The server did not answer as expected');
   return (
-    <div className={`verdict verdict-${look.tone}`} data-testid="verdict" data-kind={verdict.kind}>
-      <VerdictIcon kind={verdict.kind} />
-      <div className="verdict-body">
-        <strong className="verdict-title">{look.title}</strong>
-        <span className="verdict-message">{detail}</span>
+    <>
+      <div className={`verdict verdict-${look.tone}`} data-testid="verdict" data-kind={verdict.kind}>
+        <VerdictIcon kind={verdict.kind} />
+        <div className="verdict-body">
+          <strong className="verdict-title">{look.title}</strong>
+          <span className="verdict-message">{detail}</span>
+        </div>
+      </div>
+      {!verdict.ok && (
+        <CopyDetailsButton className="verdict-copy" report={report ?? { message: `${look.title}: ${detail}`, code: verdict.kind }} />
+      )}
+    </>
+  );
+}
+
+/** The provider or the presets could not be loaded: why, Try again, Copy details. */
+function LoadError({ report, onRetry }: { report: ErrorReport; onRetry: () => void }) {
+  return (
+    <div className="settings-error" role="alert">
+      <p>Could not load the provider: {report.message}</p>
+      <div className="settings-error-actions">
+        <button type="button" className="btn btn-ghost btn-small" onClick={onRetry}>
+          Try again
+        </button>
+        <CopyDetailsButton report={report} />
       </div>
     </div>
   );
@@ -191,12 +201,14 @@ export const ProviderSection = forwardRef<
   const [presets, setPresets] = useState<ProviderPreset[] | null>(null);
   const [detected, setDetected] = useState<ReadonlySet<string>>(new Set());
   const [view, setView] = useState<ProviderView | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<ErrorReport | null>(null);
   const [form, setForm] = useState<ProviderForm | null>(null);
   const [verdict, setVerdict] = useState<Verdict | null>(null);
+  /** The test call itself failed (not the server): its error, for Copy details. */
+  const [testError, setTestError] = useState<ErrorReport | null>(null);
   const [testing, setTesting] = useState(false);
   const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<{ message: string; field?: ProviderField } | null>(null);
+  const [error, setError] = useState<{ message: string; field?: ProviderField; report?: ErrorReport } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [models, setModels] = useState<ModelList>({ key: '', list: null, loading: false, error: null });
   const modelInfo = useAppStore((s) => s.modelInfo);
@@ -219,19 +231,20 @@ export const ProviderSection = forwardRef<
     setLoadError(null);
     Promise.all([
       Promise.resolve().then(() => api.getProvider()),
-      Promise.resolve()
-        .then(() => api.providerPresets())
-        .catch(() => FALLBACK_PRESETS),
+      Promise.resolve().then(() => api.providerPresets()),
     ]).then(
       ([v, p]) => {
         if (!live.current) return;
-        setPresets(p.length > 0 ? p : FALLBACK_PRESETS);
+        if (p.length === 0) {
+          setLoadError({ message: 'Errand listed no kinds of model server.', code: 'internal' });
+          return;
+        }
+        setPresets(p);
         setView(v);
         setForm(formFromView(v));
       },
       (err) => {
-        if (!live.current) return;
-        setLoadError(toApiError(err).message || 'Errand could not read the provider settings.');
+        if (live.current) setLoadError(reportOf(toApiError(err), new Date().toISOString()));
       },
     );
     Promise.resolve()
@@ -308,7 +321,10 @@ export const ProviderSection = forwardRef<
     setForm((f) => (f ? fn(f) : f));
     setSaved(null);
     setError(null);
-    if (!keepVerdict) setVerdict(null);
+    if (!keepVerdict) {
+      setVerdict(null);
+      setTestError(null);
+    }
   };
 
   const choosePreset = (pid: string) => {
@@ -333,6 +349,7 @@ export const ProviderSection = forwardRef<
     }
     setTesting(true);
     setError(null);
+    setTestError(null);
     setSaved(null);
     const key = connKey;
     try {
@@ -351,7 +368,9 @@ export const ProviderSection = forwardRef<
       }
     } catch (err) {
       if (!live.current) return;
-      setVerdict({ ok: false, kind: 'error', message: toApiError(err).message, modelCount: 0 });
+      const e = toApiError(err);
+      setVerdict({ ok: false, kind: 'error', message: e.message, modelCount: 0 });
+      setTestError(reportOf(e, new Date().toISOString()));
     } finally {
       if (live.current) setTesting(false);
     }
@@ -383,7 +402,8 @@ export const ProviderSection = forwardRef<
     } catch (err) {
       if (!live.current) return { ok: false };
       const e = toApiError(err);
-      setError({ message: sentence(e.message) || 'Errand could not save the provider.', field: fieldOf(e.message) });
+      const message = sentence(e.message) || 'Errand could not save the provider.';
+      setError({ message, field: fieldOf(e.message), report: { ...reportOf(e, new Date().toISOString()), message } });
       return { ok: false };
     } finally {
       if (live.current) setSaving(false);
@@ -431,12 +451,7 @@ export const ProviderSection = forwardRef<
   let body: ReactNode;
   if (!form || !presets) {
     body = loadError ? (
-      <div className="settings-error" role="alert">
-        <p>Could not load the provider: {loadError}</p>
-        <button type="button" className="btn btn-ghost btn-small" onClick={() => load()}>
-          Try again
-        </button>
-      </div>
+      <LoadError report={loadError} onRetry={() => load()} />
     ) : (
       <p className="muted">Loading…</p>
     );
@@ -628,12 +643,13 @@ export const ProviderSection = forwardRef<
                 {error.message}
               </p>
             )}
+            {error?.report && <CopyDetailsButton report={error.report} />}
             {saved && !error && <p className="settings-saved">{saved}</p>}
             {testing && !error && <p className="muted provider-testing">Testing…</p>}
           </div>
         </div>
         <div ref={verdictRef} className="verdict-slot" aria-live="polite">
-          {verdict && !testing && <VerdictView verdict={verdict} />}
+          {verdict && !testing && <VerdictView verdict={verdict} report={testError} />}
         </div>
       </>
     );

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../api/types';
 import { resetStores } from '../../test/fixtures';
+import { PRESETS } from '../../test/providers';
 
 vi.mock('../../api', () => ({
   getSettings: vi.fn(),
@@ -64,7 +65,7 @@ beforeEach(() => {
     keyNote: 'API keys are kept in your system keyring.',
     envOverride: false,
   });
-  vi.mocked(api.providerPresets).mockResolvedValue([]);
+  vi.mocked(api.providerPresets).mockResolvedValue(PRESETS);
   vi.mocked(api.detectProviders).mockResolvedValue([]);
   vi.mocked(api.listModels).mockResolvedValue(['gpt-4o', 'gpt-4o-mini']);
 });

@@ -3,6 +3,8 @@ import { createPortal } from 'react-dom';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import type { ProviderView, Risk, Settings } from '../../api/types';
+import { CopyDetailsButton } from '../../components/CopyDetailsButton';
+import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import type { SettingsSection } from '../../stores/settingsView';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import {
@@ -124,10 +126,10 @@ function NumberField({
 export function SettingsDialog({ onClose, section = null }: { onClose: () => void; section?: SettingsSection | null }) {
   const [loaded, setLoaded] = useState<Settings | null>(null);
   const [defaultPrompt, setDefaultPrompt] = useState('');
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<ErrorReport | null>(null);
   const [form, setForm] = useState<SettingsForm | null>(null);
   const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<{ message: string; field?: Field } | null>(null);
+  const [error, setError] = useState<{ message: string; field?: Field; report?: ErrorReport } | null>(null);
   const [saved, setSaved] = useState(false);
   const dialogRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -158,7 +160,8 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
         (err) => {
           if (!live) return;
           const e = toApiError(err);
-          setLoadError(readable(e.message) ? e.message : 'Errand could not read the settings.');
+          const message = readable(e.message) ? e.message : 'Errand could not read the settings.';
+          setLoadError({ ...reportOf(e, new Date().toISOString()), message });
         },
       );
     return () => {
@@ -227,11 +230,12 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
       setSaved(true);
     } catch (err) {
       const ae = toApiError(err);
+      const report = reportOf(ae, new Date().toISOString());
       if (readable(ae.message)) {
-        setError({ message: sentence(ae.message), field: fieldOf(ae.message) });
+        setError({ message: sentence(ae.message), field: fieldOf(ae.message), report });
       } else {
         const local = checkForm(form);
-        setError(local ?? { message: 'Errand could not save the settings.' });
+        setError(local ?? { message: 'Errand could not save the settings.', report });
       }
     } finally {
       setSaving(false);
@@ -311,10 +315,13 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
           {!form ? (
             loadError ? (
               <div className="settings-error settings-load-error" role="alert">
-                <p>Could not load the settings: {loadError}</p>
-                <button type="button" className="btn btn-ghost btn-small" onClick={() => load()}>
-                  Try again
-                </button>
+                <p>Could not load the settings: {loadError.message}</p>
+                <div className="settings-error-actions">
+                  <button type="button" className="btn btn-ghost btn-small" onClick={() => load()}>
+                    Try again
+                  </button>
+                  <CopyDetailsButton report={loadError} />
+                </div>
               </div>
             ) : (
               <p className="muted">Loading…</p>
@@ -557,6 +564,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                   {error.message}
                 </p>
               )}
+              {error?.report && <CopyDetailsButton report={error.report} />}
               <p className="settings-saved" role="status">
                 {saved ? 'Saved.' : ''}
               </p>

@@ -110,7 +110,8 @@ func TestFinalUpdateFoldsTheChunks(t *testing.T) {
 }
 
 // A crash mid-stream leaves chunks behind: they read back as part of the
-// message, and finishing the task (as recovery does) folds them in.
+// message, before and after recovery ends the task. Ending it does not
+// rewrite the text, so that it costs the same however long the text is.
 func TestCrashMidStreamKeepsTheChunks(t *testing.T) {
 	s, path := openTemp(t)
 	ctx := context.Background()
@@ -139,8 +140,39 @@ func TestCrashMidStreamKeepsTheChunks(t *testing.T) {
 	assert.Equal(t, "The first part, the second, the third", changed[0].Content)
 	assert.False(t, changed[0].Streaming)
 	assert.Equal(t, last.Rev+1, changed[0].Rev)
-	assert.Equal(t, 0, chunkCount(t, s2, m.ID))
+	assert.Equal(t, 2, chunkCount(t, s2, m.ID), "the chunks stay")
 	assert.Equal(t, changed[0], readBack(t, s2, m), "the event copy and the stored copy agree")
+	_, err = s2.AppendContent(ctx, m.ID, "more")
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "an ended stream takes no more text")
+
+	// A final update still folds them in.
+	final := changed[0]
+	final.Content += "."
+	stored, err := s2.UpdateMessage(ctx, final)
+	require.NoError(t, err)
+	assert.Equal(t, "The first part, the second, the third.", stored.Content)
+	assert.Equal(t, last.Rev+2, stored.Rev)
+	assert.Equal(t, 0, chunkCount(t, s2, m.ID))
+	assert.Equal(t, stored, readBack(t, s2, m))
+}
+
+// An update that makes a message streaming again lets it take chunks.
+func TestAStreamResumedByAnUpdateTakesChunks(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	_, m := streaming(t, s, "a")
+	m.Content, m.Streaming = "ab", false
+	m, err := s.UpdateMessage(ctx, m)
+	require.NoError(t, err)
+	m.Streaming = true
+	m, err = s.UpdateMessage(ctx, m)
+	require.NoError(t, err)
+	a, err := s.AppendContent(ctx, m.ID, "c")
+	require.NoError(t, err)
+	assert.Equal(t, chat.Appended{ConversationID: m.ConversationID, TaskID: m.TaskID, Offset: 2, Rev: m.Rev + 1}, a)
+	got := readBack(t, s, m)
+	assert.Equal(t, "abc", got.Content)
+	assert.Equal(t, a.Rev, got.Rev)
 }
 
 func TestDeletingAConversationDeletesItsChunks(t *testing.T) {

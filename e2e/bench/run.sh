@@ -2,7 +2,7 @@
 # Runs Errand's benchmark suite and prints one table of figures, targets and
 # verdicts (docs/BENCHMARKS.md explains each figure and how it is taken).
 #
-#   e2e/bench/run.sh           full sizes (about 15 minutes with the
+#   e2e/bench/run.sh           full sizes (about 20 minutes with the
 #                              10,000-conversation history; seeded once and
 #                              kept in build/bench/history-10k)
 #   e2e/bench/run.sh --smoke   every measurement at tiny sizes, for CI: fails
@@ -52,9 +52,13 @@ if [[ -z "${ERRAND_BENCH_NOBUILD:-}" ]]; then
 	rm -rf "$tmpdata"
 fi
 
-step "1–3 Stop, runner overhead, streaming (go test -bench, backend/agent)"
+step "1–3, 7 Stop, runner overhead, streaming, a 5 MB reply (go test -bench, backend/agent)"
 section "go benchmarks" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
-	go test -run '^$' -bench . -benchtime 1x -count 1 ./backend/agent >&2
+	go test -run '^$' -bench . -benchtime 1x -count 1 -timeout 30m ./backend/agent >&2
+
+step "7 A long reply: appends to a 5 MB message (go test -bench, backend/store)"
+section "store appends" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
+	go test -run '^$' -bench AppendContent -benchtime 1x -count 1 ./backend/store >&2
 
 step "1 Stop → a shell command's process tree gone (go test -bench, backend/tools)"
 section "process tree" bash -c 'go test -run "^$" -bench StopKills -benchtime "$1" -count 1 ./backend/tools |

@@ -92,6 +92,19 @@ const rows = [
   ['6 UI', 'window.stream.new_conversation.longest_task', 'streaming in a new conversation: longest task', null],
   ['6 UI', 'window.stream.new_conversation.longest_frame_gap', '… longest gap between frames', null],
   ['6 UI', 'window.stream.new_conversation.fps', '… frames per second', null],
+  ['7 Long reply', 'long_reply.bytes', 'a reply streamed as fast as loopback allows', null],
+  ['7 Long reply', 'long_reply.stream_and_store', '… streamed, stored and published in', null],
+  ['7 Long reply', 'long_reply.stored_identical', 'stored text identical to the stream (1 = yes)', ['==', 1]],
+  ['7 Long reply', 'long_reply.stop.samples', 'stops from 5% to 99% into the reply', null],
+  ['7 Long reply', 'long_reply.stop.to_cancelled_event.p50', 'Stop → cancelled event, p50', null],
+  ['7 Long reply', 'long_reply.stop.to_cancelled_event.p99', 'Stop → cancelled event, p99', ['<=', 50]],
+  ['7 Long reply', 'long_reply.stop.to_cancelled_event.max', 'Stop → cancelled event, max', ['<=', 50]],
+  ['7 Long reply', 'long_reply.stop.to_return.p99', 'Stop → StopTask returns, p99', ['<=', 50]],
+  ['7 Long reply', 'store.append.first_fifth', 'store: an append to the first MB of a 5 MB message', null],
+  ['7 Long reply', 'store.append.last_fifth', 'store: an append to its last MB', null],
+  ['7 Long reply', 'store.append.last_over_first', 'store: last MB / first MB ("linear": ≤ 2)', ['<=', 2]],
+  ['7 Long reply', 'store.append.total', 'store: 5 MB in 2 KB appends, in all', null],
+  ['7 Long reply', 'store.append.read_streaming', 'store: read the 5 MB message while it streams', null],
 ];
 
 const fmt = (v) => (Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(v >= 10 ? 1 : 2));

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { message } from '../test/fixtures';
-import { emptyConversationMessages, finishLoad, orderedMessages, upsertMessage, upsertMessages } from './messagesReducer';
+import {
+  emptyConversationMessages,
+  finishLoad,
+  messageOf,
+  orderedMessages,
+  upsertMessage,
+  upsertMessages,
+} from './messagesReducer';
 
 describe('upsertMessages (snapshots)', () => {
   it('orders by seq, keeps newer revs, and inserts after equal seqs like upsertMessage', () => {
@@ -12,7 +19,7 @@ describe('upsertMessages (snapshots)', () => {
       message('a2', 'c', { seq: 1 }), // equal seq: after the one there
     ]);
     expect(s.ids).toEqual(['a', 'a2', 'b', 'c']);
-    expect(s.byId.b?.content).toBe('event b');
+    expect(messageOf(s, 'b')?.content).toBe('event b');
   });
 
   it('returns the same state when nothing is newer', () => {

@@ -6,6 +6,7 @@ import {
   bufferDelta,
   emptyConversationMessages,
   finishLoad,
+  messageOf,
   orderedMessages,
   upsertMessage,
   upsertMessages,
@@ -27,9 +28,9 @@ describe('upsertMessage', () => {
     s = upsertMessage(s, message('m', C, { seq: 1, rev: 3, content: 'newer' }));
     const same = upsertMessage(s, message('m', C, { seq: 1, rev: 2, content: 'older' }));
     expect(same).toBe(s);
-    expect(same.byId.m?.content).toBe('newer');
+    expect(messageOf(same, 'm')?.content).toBe('newer');
     s = upsertMessage(s, message('m', C, { seq: 1, rev: 4, content: 'newest', streaming: false }));
-    expect(s.byId.m?.content).toBe('newest');
+    expect(messageOf(s, 'm')?.content).toBe('newest');
     expect(s.ids).toEqual(['m']);
   });
 
@@ -41,7 +42,7 @@ describe('upsertMessage', () => {
 
   it('tracks content length in UTF-8 bytes', () => {
     const s = upsertMessage(emptyConversationMessages(), message('m', C, { content: 'héllo 👋' }));
-    expect(s.byId.m?.contentBytes).toBe(11);
+    expect(messageOf(s, 'm')?.contentBytes).toBe(11);
   });
 });
 
@@ -57,9 +58,9 @@ describe('applyDelta', () => {
     r = applyDelta(s, delta(C, 'm', 5, ', wörld', 3));
     expect(r.outcome).toBe('applied');
     s = r.state;
-    expect(s.byId.m?.content).toBe('Hello, wörld');
-    expect(s.byId.m?.contentBytes).toBe(13);
-    expect(s.byId.m?.rev).toBe(3);
+    expect(messageOf(s, 'm')?.content).toBe('Hello, wörld');
+    expect(messageOf(s, 'm')?.contentBytes).toBe(13);
+    expect(messageOf(s, 'm')?.rev).toBe(3);
   });
 
   it('counts offsets in bytes, not UTF-16 units', () => {
@@ -69,7 +70,7 @@ describe('applyDelta', () => {
     expect(wrong.outcome).toBe('mismatch');
     const right = applyDelta(s, delta(C, 'm', 6, '語', 3));
     expect(right.outcome).toBe('applied');
-    expect(right.state.byId.m?.content).toBe('日本語');
+    expect(messageOf(right.state, 'm')?.content).toBe('日本語');
   });
 
   it('reports a mismatch for a gap (missed delta) and leaves content alone', () => {
@@ -77,7 +78,7 @@ describe('applyDelta', () => {
     s = applyDelta(s, delta(C, 'm', 0, 'abc', 2)).state;
     const r = applyDelta(s, delta(C, 'm', 6, 'ghi', 4));
     expect(r.outcome).toBe('mismatch');
-    expect(r.state.byId.m?.content).toBe('abc');
+    expect(messageOf(r.state, 'm')?.content).toBe('abc');
   });
 
   it('reports a mismatch for an unknown message', () => {
@@ -89,7 +90,7 @@ describe('applyDelta', () => {
     const s = upsertMessage(emptyConversationMessages(), message('m', C, { rev: 3, content: 'abcdef', streaming: true }));
     expect(applyDelta(s, delta(C, 'm', 3, 'def', 3)).outcome).toBe('ignored');
     expect(applyDelta(s, delta(C, 'm', 0, 'abc', 2)).outcome).toBe('ignored');
-    expect(applyDelta(s, delta(C, 'm', 3, 'def', 3)).state.byId.m?.content).toBe('abcdef');
+    expect(messageOf(applyDelta(s, delta(C, 'm', 3, 'def', 3)).state, 'm')?.content).toBe('abcdef');
   });
 
   it('ignores deltas older than the finished message', () => {
@@ -115,15 +116,15 @@ describe('load merge', () => {
     expect(s.stale).toBe(false);
     expect(s.pendingDeltas).toEqual([]);
     expect(orderedMessages(s).map((m) => m.id)).toEqual(['m0', 'm1', 'm2']);
-    expect(s.byId.m1?.content).toBe('abcdefghi');
+    expect(messageOf(s, 'm1')?.content).toBe('abcdefghi');
   });
 
   it('keeps an event message newer than the snapshot copy', () => {
     let s = beginLoad(emptyConversationMessages());
     s = upsertMessage(s, message('m', C, { seq: 5, rev: 7, content: 'final answer' }));
     s = finishLoad(s, [message('m', C, { seq: 5, rev: 4, content: 'final', streaming: true })]);
-    expect(s.byId.m?.content).toBe('final answer');
-    expect(s.byId.m?.streaming).toBeFalsy();
+    expect(messageOf(s, 'm')?.content).toBe('final answer');
+    expect(messageOf(s, 'm')?.streaming).toBeFalsy();
   });
 
   it('is stale when a buffered delta still does not fit', () => {
@@ -139,5 +140,41 @@ describe('load merge', () => {
     const twice = upsertMessages(once, msgs);
     expect(twice).toBe(once);
     expect(twice.ids).toEqual(['a', 'b']);
+  });
+});
+
+describe('streamed copies (live)', () => {
+  const many = Array.from({ length: 1000 }, (_, i) => message(`m${i}`, C, { content: 'x', seq: i + 1 }));
+
+  it('a delta copies only the streamed message, never the record of all messages', () => {
+    const s = upsertMessages(emptyConversationMessages(), many);
+    const r = applyDelta(s, delta(C, 'm999', 1, 'yz', 2));
+    expect(r.outcome).toBe('applied');
+    expect(r.state.byId).toBe(s.byId);
+    expect(r.state.ids).toBe(s.ids);
+    expect(messageOf(r.state, 'm999')?.content).toBe('xyz');
+    expect(orderedMessages(r.state).at(-1)?.content).toBe('xyz');
+    // The state before the delta is unchanged.
+    expect(messageOf(s, 'm999')?.content).toBe('x');
+  });
+
+  it('the next stored copy replaces the streamed one, unless it is older', () => {
+    let s = upsertMessages(emptyConversationMessages(), many.slice(0, 3));
+    s = applyDelta(s, delta(C, 'm2', 1, 'yz', 5)).state;
+    const older = upsertMessages(s, [message('m2', C, { content: 'xy', seq: 3, rev: 4 }), message('m0', C, { rev: 9 })]);
+    expect(messageOf(older, 'm2')?.content).toBe('xyz');
+    const stored = upsertMessage(s, message('m2', C, { content: 'final', seq: 3, rev: 6 }));
+    expect(messageOf(stored, 'm2')?.content).toBe('final');
+    expect(stored.live).toEqual({});
+    const snapshot = upsertMessages(s, [message('m2', C, { content: 'final', seq: 3, rev: 6 }), message('m0', C, { rev: 9 })]);
+    expect(messageOf(snapshot, 'm2')?.content).toBe('final');
+    expect(snapshot.live).toEqual({});
+  });
+
+  it('the same message twice in one snapshot keeps the higher rev', () => {
+    let s = upsertMessages(emptyConversationMessages(), many.slice(0, 2));
+    s = applyDelta(s, delta(C, 'm1', 1, 'y', 3)).state;
+    s = upsertMessages(s, [message('m1', C, { content: 'six', seq: 2, rev: 6 }), message('m1', C, { content: 'five', seq: 2, rev: 5 })]);
+    expect(messageOf(s, 'm1')?.content).toBe('six');
   });
 });

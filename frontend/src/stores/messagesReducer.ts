@@ -11,7 +11,14 @@ export interface StoredMessage extends Message {
 export interface ConversationMessages {
   /** Message ids ordered by seq. */
   ids: string[];
+  /** The messages as last stored; `live` may hold newer copies (read through messageOf). */
   byId: Record<string, StoredMessage>;
+  /**
+   * Messages that grew by deltas since they were put in byId: a delta
+   * copies this small record rather than byId, which holds every message of
+   * the conversation. The next upsert of a message moves it back to byId.
+   */
+  live: Record<string, StoredMessage>;
   /** True once a LoadConversation snapshot has been merged. */
   loaded: boolean;
   /** A LoadConversation call is in flight. */
@@ -23,7 +30,21 @@ export interface ConversationMessages {
 }
 
 export function emptyConversationMessages(): ConversationMessages {
-  return { ids: [], byId: {}, loaded: false, loading: false, stale: false, pendingDeltas: [] };
+  return { ids: [], byId: {}, live: {}, loaded: false, loading: false, stale: false, pendingDeltas: [] };
+}
+
+/** The newest copy of a message: the streamed one, else the stored one. */
+export function messageOf(state: ConversationMessages, id: string): StoredMessage | undefined {
+  return state.live[id] ?? state.byId[id];
+}
+
+/** live without these ids (the same object when it has none of them). */
+function withoutLive(live: Record<string, StoredMessage>, ids: readonly string[]): Record<string, StoredMessage> {
+  const drop = ids.filter((id) => id in live);
+  if (drop.length === 0) return live;
+  const next = { ...live };
+  for (const id of drop) delete next[id];
+  return next;
 }
 
 function store(m: Message): StoredMessage {
@@ -49,7 +70,7 @@ function insertionIndex(state: ConversationMessages, seq: number): number {
  * strictly higher rev, so replays and stale snapshots never go backwards.
  */
 export function upsertMessage(state: ConversationMessages, msg: Message): ConversationMessages {
-  const existing = state.byId[msg.id];
+  const existing = messageOf(state, msg.id);
   if (existing && existing.rev >= msg.rev) return state;
   const next = store(msg);
   const byId = { ...state.byId, [msg.id]: next };
@@ -63,7 +84,7 @@ export function upsertMessage(state: ConversationMessages, msg: Message): Conver
     const at = insertionIndex(tmp, next.seq);
     ids = [...without.slice(0, at), msg.id, ...without.slice(at)];
   }
-  return { ...state, ids, byId };
+  return { ...state, ids, byId, live: withoutLive(state.live, [msg.id]) };
 }
 
 /**
@@ -77,12 +98,15 @@ export function upsertMessages(state: ConversationMessages, msgs: readonly Messa
   let byId: Record<string, StoredMessage> | null = null;
   const added: string[] = [];
   let moved = false;
+  const replaced = new Set<string>();
   for (const msg of msgs) {
-    const existing = (byId ?? state.byId)[msg.id];
+    // Once replaced in this pass, byId holds the newest copy; before, live may.
+    const existing = replaced.has(msg.id) ? byId?.[msg.id] : messageOf(state, msg.id);
     if (existing && existing.rev >= msg.rev) continue;
     if (!byId) byId = { ...state.byId };
     const next = store(msg);
     byId[msg.id] = next;
+    replaced.add(msg.id);
     if (!existing) added.push(msg.id);
     else if (existing.seq !== next.seq) moved = true;
   }
@@ -95,7 +119,7 @@ export function upsertMessages(state: ConversationMessages, msgs: readonly Messa
     all.sort((a, b) => (final[a]?.seq ?? 0) - (final[b]?.seq ?? 0));
     ids = all;
   }
-  return { ...state, ids, byId };
+  return { ...state, ids, byId, live: withoutLive(state.live, [...replaced]) };
 }
 
 export type DeltaOutcome = 'applied' | 'ignored' | 'mismatch';
@@ -112,7 +136,7 @@ export function applyDelta(
   state: ConversationMessages,
   delta: MessageDeltaEvent,
 ): { state: ConversationMessages; outcome: DeltaOutcome } {
-  const m = state.byId[delta.messageId];
+  const m = messageOf(state, delta.messageId);
   if (!m) return { state, outcome: 'mismatch' };
   const rev = typeof delta.rev === 'number' ? delta.rev : m.rev + 1;
   if (rev < m.rev) return { state, outcome: 'ignored' };
@@ -125,7 +149,7 @@ export function applyDelta(
       contentBytes: m.contentBytes + utf8Length(delta.text),
       rev: Math.max(m.rev, rev),
     };
-    return { state: { ...state, byId: { ...state.byId, [m.id]: next } }, outcome: 'applied' };
+    return { state: { ...state, live: { ...state.live, [m.id]: next } }, outcome: 'applied' };
   }
   const end = delta.offset + utf8Length(delta.text);
   if (rev <= m.rev && end <= m.contentBytes) return { state, outcome: 'ignored' };
@@ -171,7 +195,7 @@ export function markStale(state: ConversationMessages): ConversationMessages {
 export function orderedMessages(state: ConversationMessages): StoredMessage[] {
   const out: StoredMessage[] = [];
   for (const id of state.ids) {
-    const m = state.byId[id];
+    const m = messageOf(state, id);
     if (m) out.push(m);
   }
   return out;

@@ -21,7 +21,7 @@ import * as api from '../api';
 import { selectConversation } from './actions';
 import { useConversationsStore } from './conversations';
 import { useMessagesStore } from './messages';
-import { orderedMessages } from './messagesReducer';
+import { messageOf, orderedMessages } from './messagesReducer';
 import {
   handleConversationUpdated,
   handleMessageDelta,
@@ -38,7 +38,8 @@ function view(id: string, over: Partial<ConversationView> = {}): ConversationVie
 }
 
 function contentOf(cid: string, mid: string): string | undefined {
-  return useMessagesStore.getState().byConversation[cid]?.byId[mid]?.content;
+  const conv = useMessagesStore.getState().byConversation[cid];
+  return conv && messageOf(conv, mid)?.content;
 }
 
 function idsOf(cid: string): string[] {

@@ -7,6 +7,7 @@ import { isTerminal, needsPerson } from '../api/types';
 import { subscribeAll, type Unsubscribe } from '../events';
 import { useConversationsStore } from './conversations';
 import { useMessagesStore } from './messages';
+import { messageOf } from './messagesReducer';
 import { reportError } from './notices';
 import { useTasksStore } from './tasks';
 import type { TaskSource } from './tasksReducer';
@@ -143,7 +144,7 @@ function checkSettled(task: Task): void {
     const conv = useMessagesStore.getState().byConversation[task.conversationId];
     if (!conv?.loaded) return;
     const open = conv.ids.some((id) => {
-      const m = conv.byId[id];
+      const m = messageOf(conv, id);
       return m?.taskId === task.id && m.streaming;
     });
     if (open) requestReload(task.conversationId);

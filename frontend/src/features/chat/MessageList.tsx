@@ -7,10 +7,18 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConversationMessages } from '../../stores/messagesReducer';
-import { orderedMessages } from '../../stores/messagesReducer';
+import { messageOf, orderedMessages } from '../../stores/messagesReducer';
 import { useMessagesStore } from '../../stores/messages';
 import { StatusLine } from './StatusLine';
-import { buildRows, EMPTY_ROWS, itemOf, sameRows, type TranscriptItem, type TranscriptRows } from './transcript';
+import {
+  buildRows,
+  EMPTY_ROWS,
+  itemOf,
+  messageItems,
+  sameRows,
+  type TranscriptItem,
+  type TranscriptRows,
+} from './transcript';
 import { TranscriptItemView } from './TranscriptItemView';
 
 const GAP = 14;
@@ -48,10 +56,34 @@ export function selectRows(conversationId: string, conv: ConversationMessages | 
   if (!conv) return EMPTY_ROWS;
   const prev = rowsCache.get(conversationId);
   if (prev?.conv === conv) return prev.rows;
+  if (prev && onlyTextGrew(prev.conv, conv)) {
+    rowsCache.set(conversationId, { conv, rows: prev.rows });
+    return prev.rows;
+  }
   const next = buildRows(orderedMessages(conv));
   const rows = prev && sameRows(prev.rows, next) ? prev.rows : next;
   rowsCache.set(conversationId, { conv, rows });
   return rows;
+}
+
+/**
+ * Whether the change from a to b left every row as it was: only streamed
+ * messages changed (deltas), and each still shows the same items. Costs the
+ * number of streaming messages, not of messages, so a delta stays cheap in
+ * a conversation of thousands.
+ */
+function onlyTextGrew(a: ConversationMessages, b: ConversationMessages): boolean {
+  if (a.ids !== b.ids || a.byId !== b.byId) return false;
+  for (const [id, m] of Object.entries(b.live)) {
+    const before = messageOf(a, id);
+    if (before === m) continue;
+    if (!before || !sameItems(messageItems(before), messageItems(m))) return false;
+  }
+  return true;
+}
+
+function sameItems(a: readonly TranscriptItem[], b: readonly TranscriptItem[]): boolean {
+  return a.length === b.length && a.every((item, i) => item.key === b[i]!.key && item.kind === b[i]!.kind);
 }
 
 /** One row: subscribes to its own message, so a streaming reply re-renders only itself. */
@@ -68,7 +100,10 @@ const TranscriptRow = memo(function TranscriptRow({
   index: number;
   measure: (el: HTMLDivElement | null) => void;
 }) {
-  const message = useMessagesStore((s) => s.byConversation[conversationId]?.byId[messageId]);
+  const message = useMessagesStore((s) => {
+    const conv = s.byConversation[conversationId];
+    return conv && messageOf(conv, messageId);
+  });
   const item = itemOf(message, itemKey);
   if (!item) return <div ref={measure} data-index={index} className="row-pending" />;
   return <TranscriptItemView item={item} rowRef={measure} index={index} />;

@@ -20,6 +20,7 @@ import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { openExternal } from '../../events';
 import { copyText } from '../../lib/clipboard';
+import { EMPTY_SPLIT, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './blocks';
 
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 
@@ -190,28 +191,213 @@ function subscribeHighlighter(cb: () => void) {
 
 const FENCE = /(^|\n) {0,3}(```|~~~)/;
 
+function noSubscription() {
+  return () => {};
+}
+
 function useHighlighter(needed: boolean): RehypePlugins | undefined {
-  const plugins = useSyncExternalStore(subscribeHighlighter, () => highlightPlugins);
+  // Only blocks with code listen: the others do not render again when it loads.
+  const plugins = useSyncExternalStore(needed ? subscribeHighlighter : noSubscription, () =>
+    needed ? highlightPlugins : null,
+  );
   useEffect(() => {
     if (needed && !highlightPlugins) void loadHighlighter();
   }, [needed]);
   return needed && plugins ? plugins : undefined;
 }
 
-/** Renders untrusted markdown safely. Memoized on the text. */
-export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
-  const rehypePlugins = useHighlighter(FENCE.test(text));
+// ---- Rendering in blocks ----
+//
+// Parsing Markdown costs about its length, so a long reply is rendered
+// block by block (blocks.ts): a block that is complete is rendered once,
+// and a delta renders only the last, growing block, at most once per frame.
+// A very large block is shown without the Markdown parser: as code in a
+// code frame when it is one fenced code block, else (while it streams) as
+// plain text; either way in chunks, so that a delta changes only the last.
+
+/** A streaming block larger than this (UTF-16 units) is not parsed until it is complete. */
+export const STREAMING_PLAIN = 24_000;
+/** A block larger than this is not highlighted, and one fenced code block this large is never parsed. */
+export const LARGE_BLOCK = 100_000;
+/** Completed blocks per memoized group. */
+const GROUP = 32;
+/** Plain text is cut into chunks of about this size, at line ends. */
+const PLAIN_CHUNK = 8_192;
+
+/** The block split of a text that grows, reusing the split of what it had before. */
+function useBlockSplit(text: string): BlockSplit {
+  const last = useRef<BlockSplit>(EMPTY_SPLIT);
+  if (last.current.text !== text) last.current = splitBlocks(text, last.current);
+  return last.current;
+}
+
+interface Chunks {
+  text: string;
+  ends: number[];
+}
+
+/**
+ * Chunk ends of a plain text: a chunk ends at the first line end after
+ * PLAIN_CHUNK characters, so the ends found in a prefix stay the same as
+ * the text grows and only the last chunk changes.
+ */
+export function plainChunks(text: string, prev: Chunks = { text: '', ends: [] }): Chunks {
+  const ends = text.startsWith(prev.text) ? prev.ends.slice(0, -1) : [];
+  let from = ends[ends.length - 1] ?? 0;
+  for (;;) {
+    const nl = from + PLAIN_CHUNK < text.length ? text.indexOf('\n', from + PLAIN_CHUNK) : -1;
+    if (nl < 0) break;
+    ends.push(nl + 1);
+    from = nl + 1;
+  }
+  ends.push(text.length);
+  return { text, ends };
+}
+
+const PlainChunk = memo(function PlainChunk({ text }: { text: string }) {
+  return <>{text}</>;
+});
+
+/** Text in a <pre>, in chunks: when it grows, only the last chunk changes in the page. */
+function ChunkedText({ text, className }: { text: string; className?: string }) {
+  const chunks = useRef<Chunks | undefined>(undefined);
+  chunks.current = plainChunks(text, chunks.current);
+  let from = 0;
+  return (
+    <pre className={className}>
+      {chunks.current.ends.map((end, i) => {
+        const chunk = text.slice(from, end);
+        from = end;
+        return <PlainChunk key={i} text={chunk} />;
+      })}
+    </pre>
+  );
+}
+
+/** A block that is one fenced code block: its language and code (up to the closing fence, if any yet). */
+export function fencedCode(block: string): { lang: string; code: string } | null {
+  const nl = block.indexOf('\n');
+  const first = nl < 0 ? block : block.slice(0, nl);
+  const open = fenceOpen(first);
+  if (!open) return null;
+  let code = nl < 0 ? '' : block.slice(nl + 1);
+  const lastNl = code.lastIndexOf('\n');
+  const lastLine = code.slice(lastNl + 1);
+  if (fenceCloses(lastLine, open)) code = lastNl < 0 ? '' : code.slice(0, lastNl);
+  else if (code.split('\n').some((line) => fenceCloses(line, open))) return null; // text follows the fence
+  return { lang: /^\S*/.exec(open.info)![0], code };
+}
+
+function LargeCode({ lang, code }: { lang: string; code: string }) {
+  return (
+    <div className="code-block">
+      <div className="code-head">
+        <span className="code-lang">{lang || 'code'}</span>
+        <CopyButton text={code} />
+      </div>
+      <ChunkedText text={code} />
+    </div>
+  );
+}
+
+/** One block's Markdown; the same text is never rendered twice. */
+const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: string; highlight: boolean }) {
+  const rehypePlugins = useHighlighter(highlight && FENCE.test(text));
+  return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={rehypePlugins}
+      components={components}
+      urlTransform={urlTransform}
+      skipHtml={false}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/** One block, by size: Markdown, or (large) code or plain text without the parser. */
+function Block({ text, streaming }: { text: string; streaming: boolean }) {
+  if (text.length > LARGE_BLOCK || (streaming && text.length > STREAMING_PLAIN)) {
+    const code = fencedCode(text);
+    if (code) return <LargeCode lang={code.lang} code={code.code} />;
+    if (streaming) return <ChunkedText text={text} className="md-streaming-plain" />;
+  }
+  // Highlighting waits until the block is complete.
+  return <MarkdownBlock text={text} highlight={!streaming && text.length <= LARGE_BLOCK} />;
+}
+
+/** Completed blocks, a group at a time: React visits one element per group, not per block. */
+const BlockGroup = memo(
+  function BlockGroup({ blocks }: { blocks: readonly string[] }) {
+    return (
+      <>
+        {blocks.map((b, i) => (
+          <Block key={i} text={b} streaming={false} />
+        ))}
+      </>
+    );
+  },
+  (a, b) => a.blocks.length === b.blocks.length && a.blocks.every((t, i) => t === b.blocks[i]),
+);
+
+const schedule: (cb: () => void) => number =
+  typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (cb) => window.setTimeout(cb, 16);
+const unschedule: (id: number) => void =
+  typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame : (id) => window.clearTimeout(id);
+
+/** While live, the text as of the last animation frame (one render per frame); otherwise the text. */
+function useFrameText(text: string, live: boolean): string {
+  const [shown, setShown] = useState(text);
+  const latest = useRef(text);
+  latest.current = text;
+  const frame = useRef<number | null>(null);
+  useEffect(() => {
+    if (!live || shown === text || frame.current !== null) return;
+    frame.current = schedule(() => {
+      frame.current = null;
+      setShown(latest.current);
+    });
+  });
+  useEffect(
+    () => () => {
+      if (frame.current !== null) unschedule(frame.current);
+    },
+    [],
+  );
+  return live ? shown : text;
+}
+
+/** The last block: while the reply streams, it follows the text once per frame. */
+function TailBlock({ text, streaming }: { text: string; streaming: boolean }) {
+  return <Block text={useFrameText(text, streaming)} streaming={streaming} />;
+}
+
+/**
+ * Renders untrusted markdown safely, block by block: when the text grows,
+ * only its last block is rendered again. `streaming`: the text is a reply
+ * being written.
+ */
+export const Markdown = memo(function Markdown({
+  text,
+  className,
+  streaming = false,
+}: {
+  text: string;
+  className?: string;
+  streaming?: boolean;
+}) {
+  const split = useBlockSplit(text);
+  // Link references and footnotes resolve across blocks: such a text is one block.
+  const blocks = split.definitions.includes(true) ? [text] : split.blocks;
+  const groups: string[][] = [];
+  for (let i = 0; i < blocks.length - 1; i += GROUP) groups.push(blocks.slice(i, Math.min(i + GROUP, blocks.length - 1)));
   return (
     <div className={`text md${className ? ` ${className}` : ''}`}>
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={components}
-        urlTransform={urlTransform}
-        skipHtml={false}
-      >
-        {text}
-      </ReactMarkdown>
+      {groups.map((g, i) => (
+        <BlockGroup key={i} blocks={g} />
+      ))}
+      {blocks.length > 0 && <TailBlock text={blocks[blocks.length - 1]!} streaming={streaming} />}
     </div>
   );
 });

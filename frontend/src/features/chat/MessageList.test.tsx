@@ -102,7 +102,7 @@ describe('MessageList', () => {
     expect(notices[1]).toHaveClass('notice-error');
   });
 
-  it('shows streaming text as it grows', () => {
+  it('shows streaming text as it grows (at the next frame)', async () => {
     seed();
     render(<MessageList conversationId={C} />);
     act(() => {
@@ -112,7 +112,7 @@ describe('MessageList', () => {
     act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hel', rev: 2 }));
     expect(screen.getByText('Hel')).toBeInTheDocument();
     act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 3, text: 'lo', rev: 3 }));
-    expect(screen.getByText('Hello')).toBeInTheDocument();
+    expect(await screen.findByText('Hello')).toBeInTheDocument();
     expect(screen.getByText('Hello').closest('.bubble-agent')).toHaveClass('is-streaming');
   });
 

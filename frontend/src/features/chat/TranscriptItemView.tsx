@@ -90,7 +90,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
                 </span>
               </p>
             ) : (
-              <Markdown text={item.text} />
+              <Markdown text={item.text} streaming={item.streaming} />
             )}
           </div>
         </div>

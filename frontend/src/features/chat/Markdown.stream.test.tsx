@@ -1,0 +1,124 @@
+// A streaming reply renders only what arrived: completed blocks are parsed
+// once, and very large blocks are never given to the Markdown parser while
+// they stream.
+import { act, render, screen } from '@testing-library/react';
+import type { ComponentProps } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('../../events', () => ({ openExternal: vi.fn() }));
+
+// Every text the Markdown parser is given, in order.
+const parsed: string[] = [];
+vi.mock('react-markdown', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('react-markdown')>();
+  const Real = actual.default;
+  return {
+    ...actual,
+    default: (props: ComponentProps<typeof Real>) => {
+      parsed.push(String(props.children));
+      return <Real {...props} />;
+    },
+  };
+});
+
+import { fencedCode, LARGE_BLOCK, Markdown, plainChunks, STREAMING_PLAIN } from './Markdown';
+
+/** Lets the pending animation frame render the streaming block. */
+async function nextFrame() {
+  await act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+}
+
+beforeEach(() => {
+  parsed.length = 0;
+});
+
+describe('Markdown in blocks', () => {
+  it('renders every block, in order, as siblings', () => {
+    const { container } = render(<Markdown text={'# Title\n\nOne.\n\n- a\n- b\n\n```\ncode\n\nmore\n```\n\nEnd.'} />);
+    const tags = Array.from(container.querySelector('.md')!.children).map((el) => el.tagName.toLowerCase());
+    expect(tags).toEqual(['h1', 'p', 'ul', 'div', 'p']);
+    expect(container.querySelector('pre')).toHaveTextContent(/^code\s+more$/);
+  });
+
+  it('a delta re-renders only the last block; completed blocks are parsed once', async () => {
+    const done = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    const { rerender } = render(<Markdown text={`${done}\n\nThe last`} streaming />);
+    expect(parsed).toHaveLength(41);
+    parsed.length = 0;
+
+    rerender(<Markdown text={`${done}\n\nThe last one`} streaming />);
+    await nextFrame();
+    expect(parsed).toEqual(['The last one']);
+
+    parsed.length = 0;
+    rerender(<Markdown text={`${done}\n\nThe last one.\n\nA new`} streaming />);
+    await nextFrame();
+    // The finished block once more (now among the completed ones), and the new one.
+    expect(parsed.sort()).toEqual(['A new', 'The last one.']);
+    expect(screen.getByText('Paragraph 0.')).toBeInTheDocument();
+    expect(screen.getByText('A new')).toBeInTheDocument();
+  });
+
+  it('renders the streaming block at most once per frame', async () => {
+    const { rerender } = render(<Markdown text="Hel" streaming />);
+    parsed.length = 0;
+    for (const t of ['Hell', 'Hello', 'Hello,', 'Hello, w', 'Hello, world']) rerender(<Markdown text={t} streaming />);
+    expect(parsed).toEqual([]);
+    await nextFrame();
+    expect(parsed).toEqual(['Hello, world']);
+    expect(screen.getByText('Hello, world')).toBeInTheDocument();
+    // Once complete, the text is shown at once.
+    rerender(<Markdown text="Hello, world!" />);
+    expect(screen.getByText('Hello, world!')).toBeInTheDocument();
+  });
+
+  it('streaming a long reply parses about its length, not its length times the deltas', async () => {
+    const reply = Array.from({ length: 300 }, (_, i) => `Paragraph ${i} says **something** of note.`).join('\n\n');
+    const { rerender } = render(<Markdown text="" streaming />);
+    for (let end = 0; end < reply.length; end += 301) {
+      rerender(<Markdown text={reply.slice(0, end)} streaming />);
+      await nextFrame();
+    }
+    rerender(<Markdown text={reply} />);
+    const chars = parsed.reduce((n, t) => n + t.length, 0);
+    expect(chars).toBeLessThan(reply.length * 3);
+    expect(document.querySelectorAll('.md p')).toHaveLength(300);
+  });
+
+  it('a large reply renders: a huge block streams as plain text, a huge code block in a code frame', async () => {
+    const big = 'word '.repeat(STREAMING_PLAIN / 4);
+    const { rerender, container } = render(<Markdown text={`Intro.\n\n${big}`} streaming />);
+    expect(container.querySelector('.md-streaming-plain')).toHaveTextContent(big.trim());
+    expect(parsed).toEqual(['Intro.']);
+    // Complete, it is Markdown again.
+    rerender(<Markdown text={`Intro.\n\n${big}`} />);
+    expect(container.querySelector('.md-streaming-plain')).toBeNull();
+    expect(container.querySelectorAll('.md p')).toHaveLength(2);
+
+    parsed.length = 0;
+    const line = 'console.log("a line of generated code");\n';
+    const code = line.repeat(Math.ceil((LARGE_BLOCK * 10) / line.length)); // about 1 MB
+    rerender(<Markdown text={'```js\n' + code + '```'} />);
+    expect(parsed).toEqual([]);
+    expect(container.querySelector('.code-lang')).toHaveTextContent('js');
+    expect(container.querySelector('pre')!.textContent).toBe(code.slice(0, -1));
+    expect(screen.getByRole('button', { name: 'Copy code' })).toBeInTheDocument();
+  });
+});
+
+describe('helpers', () => {
+  it('plain chunks end at line ends, and growing text changes only the last chunk', () => {
+    const text = 'x'.repeat(9000) + '\n' + 'y'.repeat(9000) + '\n' + 'z';
+    const first = plainChunks(text);
+    expect(first.ends).toEqual([9001, 18002, 18003]);
+    const next = plainChunks(text + 'zz', first);
+    expect(next.ends).toEqual([9001, 18002, 18005]);
+  });
+
+  it('fencedCode reads a block that is one fenced code block, closed or still open', () => {
+    expect(fencedCode('```py\nprint(1)\n```')).toEqual({ lang: 'py', code: 'print(1)' });
+    expect(fencedCode('~~~\nopen\n\nstill')).toEqual({ lang: '', code: 'open\n\nstill' });
+    expect(fencedCode('```\ncode\n```\nText after')).toBeNull();
+    expect(fencedCode('Not code')).toBeNull();
+  });
+});

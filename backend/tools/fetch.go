@@ -37,7 +37,7 @@ const (
 
 func (FetchURL) Name() string { return "fetch_url" }
 func (FetchURL) Description() string {
-	return "Fetch an http(s) URL and return its text (HTML is reduced to its readable text)."
+	return "Fetch an http(s) URL and return its text (HTML is reduced to its readable text). An address on this machine or the local network is reached only if the person approves it."
 }
 func (FetchURL) Risk() Risk { return RiskRead }
 func (FetchURL) Schema() map[string]any {

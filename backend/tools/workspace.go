@@ -293,6 +293,9 @@ func (w *Workspace) checked(p string) (string, error) {
 	return c, w.guard(p, c)
 }
 
+// errFolder is a folder where a file was expected.
+var errFolder = errors.New("is a folder")
+
 // notRegular refuses what is not a regular file: reading a named pipe
 // waits for a writer, and a device such as /dev/zero never ends.
 func notRegular(p string, fi fs.FileInfo) error {
@@ -300,7 +303,7 @@ func notRegular(p string, fi fs.FileInfo) error {
 	case m.IsRegular():
 		return nil
 	case m.IsDir():
-		return fmt.Errorf("%q is a folder", p)
+		return fmt.Errorf("%q %w", p, errFolder)
 	default:
 		return fmt.Errorf("%q is a %s, not a regular file", p, specialKind(m))
 	}
@@ -348,10 +351,10 @@ func (w *Workspace) ReadFile(p string, max int64) ([]byte, error) {
 // readFile reads the cleaned path c (p as the model wrote it), a regular
 // file of at most max bytes; no more than that is ever read.
 func (w *Workspace) readFile(p, c string, max int64) ([]byte, error) {
-	if fi, err := w.root.Stat(c); err == nil && fi.IsDir() {
+	f, fi, err := w.openFile(p, c, os.O_RDONLY, 0)
+	if errors.Is(err, errFolder) {
 		return nil, fmt.Errorf("%q is a folder; use list_files", p)
 	}
-	f, fi, err := w.openFile(p, c, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -34,8 +34,9 @@ func BenchmarkLongReply(b *testing.B) {
 			{Name: agent.ToolTaskComplete, Arguments: `{"summary":"A long answer"}`}}}
 	})
 	ev := &offsetEvents{benchEvents: newBenchEvents(), at: map[string]*offsetWatch{}}
+	storeTime := &timer{}
 	runner := agent.New(agent.Options{
-		Store:    env.store,
+		Store:    timedStore{env.store, storeTime},
 		Provider: openai.New(openai.Config{BaseURL: env.url, APIKey: "bench-key", Model: "bench-model", MaxRetries: -1}),
 		Events:   ev,
 	})
@@ -56,7 +57,12 @@ func BenchmarkLongReply(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	end := waitEnd(b, ev.endCh(task.ID), "the long reply")
+	var end endEvent
+	select { // about 20 s at 0.25 MB/s; slower on a busy machine
+	case end = <-ev.endCh(task.ID):
+	case <-time.After(10 * time.Minute):
+		b.Fatal("timed out waiting for the long reply")
+	}
 	streamed := end.at.Sub(t0)
 	if end.status != chat.StatusCompleted {
 		b.Fatalf("the long reply ended %s", end.status)
@@ -79,8 +85,9 @@ func BenchmarkLongReply(b *testing.B) {
 
 	// Stops spread over the reply.
 	var toReturn, toEvent []time.Duration
+	toEventAt, inStoreAt := map[int][]time.Duration{}, map[int][]time.Duration{} // by point
 	for r := 0; r < rounds; r++ {
-		for _, p := range points {
+		for i, p := range points {
 			conv := env.conversation(b)
 			task, err := runner.StartTask(ctx, conv, "Write the long answer", chat.ModeAgent)
 			if err != nil {
@@ -96,9 +103,11 @@ func BenchmarkLongReply(b *testing.B) {
 			case <-time.After(120 * time.Second):
 				b.Fatalf("the stream never reached %d bytes", at)
 			}
+			st0, _ := storeTime.get()
 			s0 := time.Now()
 			res, err := runner.Stop(ctx, task.ID)
 			returned := time.Now()
+			st1, _ := storeTime.get()
 			if err != nil || !res.Stopped {
 				b.Fatalf("stop at %.0f%%: %+v %v", p*100, res, err)
 			}
@@ -108,6 +117,8 @@ func BenchmarkLongReply(b *testing.B) {
 			}
 			toReturn = append(toReturn, returned.Sub(s0))
 			toEvent = append(toEvent, e.at.Sub(s0))
+			toEventAt[i] = append(toEventAt[i], e.at.Sub(s0))
+			inStoreAt[i] = append(inStoreAt[i], st1-st0)
 			// What was stored is what was shown: a prefix of the reply at
 			// least as long as the published deltas.
 			stored, _ := assistantText(b, env, conv)
@@ -133,6 +144,14 @@ func BenchmarkLongReply(b *testing.B) {
 	report(b, "long_reply.stop.to_cancelled_event.p50", ms(percentile(toEvent, 50)), "ms")
 	report(b, "long_reply.stop.to_cancelled_event.p99", ms(percentile(toEvent, 99)), "ms")
 	report(b, "long_reply.stop.to_cancelled_event.max", ms(percentile(toEvent, 100)), "ms")
+	// Where the time goes, at the first point and at the last: Stop →
+	// cancelled event, and of it the store calls (the rest is mostly
+	// publishing the stopped message, whole, before the cancelled event).
+	for _, i := range []int{0, len(points) - 1} {
+		at := fmt.Sprintf("long_reply.stop.at_%d_pct", int(points[i]*100))
+		report(b, at+".to_cancelled_event.p50", ms(percentile(toEventAt[i], 50)), "ms")
+		report(b, at+".in_store.p50", ms(percentile(inStoreAt[i], 50)), "ms")
+	}
 }
 
 // assistantText is the text of the conversation's assistant message.

@@ -56,6 +56,7 @@ func (r *Runner) resume(ctx context.Context, t chat.Task) (chat.Task, error) {
 		return chat.Task{}, err
 	}
 	rn := r.launch(t, provider)
+	rn.restore(t)
 	r.mu.Unlock()
 	r.opts.Events.TaskUpdated(t)
 	rn.start()
@@ -81,14 +82,20 @@ func (r *Runner) Shutdown(ctx context.Context) error {
 			slog.Error("suspend task", "task", rn.snapshot().ID, "err", err)
 		}
 	}
-	done := make(chan struct{})
-	go func() { r.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return errors.New("agent tasks did not stop in time")
+	r.mu.Lock()
+	alive := make([]*run, 0, len(r.alive))
+	for rn := range r.alive {
+		alive = append(alive, rn)
 	}
+	r.mu.Unlock()
+	for _, rn := range alive {
+		select {
+		case <-rn.exited:
+		case <-ctx.Done():
+			return errors.New("agent tasks did not stop in time")
+		}
+	}
+	return nil
 }
 
 // Recover puts every task a previous run of Errand left unfinished (it
@@ -112,13 +119,7 @@ func (r *Runner) Recover(ctx context.Context) (interrupted, waiting int, err err
 			}
 			waiting++
 		default:
-			msgs, err := r.opts.Store.TaskMessages(ctx, t.ID)
-			if err != nil {
-				return interrupted, waiting, err
-			}
-			t, closing := interruptTask(t, msgs)
-			t.Rev++
-			if _, err := r.opts.Store.FinishTask(ctx, t, closing); err != nil {
+			if _, err := r.settle(ctx, t, interruptTask, nil); err != nil {
 				return interrupted, waiting, err
 			}
 			interrupted++
@@ -188,21 +189,8 @@ func (r *Runner) Dismiss(ctx context.Context, taskID string) (chat.Task, error) 
 
 // finishOrphan ends a stored task that no goroutine runs.
 func (r *Runner) finishOrphan(ctx context.Context, t chat.Task, status chat.TaskStatus, errMsg, notice string) error {
-	msgs, err := r.opts.Store.TaskMessages(ctx, t.ID)
-	if err != nil {
-		return err
-	}
-	t = endTask(t, status, errMsg)
-	t.Rev++
-	stored, err := r.opts.Store.FinishTask(ctx, t, closingMessages(t, msgs, notice))
-	if err != nil {
-		return err
-	}
-	for _, m := range stored {
-		r.opts.Events.MessageStored(m)
-	}
-	r.opts.Events.TaskUpdated(t)
-	return nil
+	_, err := r.settle(ctx, t, ending(status, errMsg, notice), nil)
+	return err
 }
 
 // clock is the time as the store keeps it (milliseconds, UTC), so that what

@@ -57,6 +57,13 @@ func (rn *run) loop(ctx context.Context) {
 // itself (completed).
 func (rn *run) steps(ctx context.Context) error {
 	st := &loopState{}
+	// A task that was paused when Errand closed is paused still: nothing
+	// runs (not even the call a repeat pause blocked) before Continue.
+	if reason, paused := rn.restoredPause(); paused {
+		if err := rn.pause(ctx, reason, rn.snapshot().PendingQuestion); err != nil {
+			return err
+		}
+	}
 	// A resumed task first answers the tool calls it left open.
 	open, err := rn.openCalls(ctx)
 	if err != nil {
@@ -71,6 +78,7 @@ func (rn *run) steps(ctx context.Context) error {
 			return rn.complete(summary)
 		}
 	}
+	rn.forgetRestored()
 
 	mode := rn.snapshot().Mode
 	for {
@@ -239,68 +247,27 @@ func minutes(m float64) string {
 	return fmt.Sprintf("%.1f minutes", m)
 }
 
-// pause waits for the person to let the task go on, raising the limit that
-// was reached.
+// pause waits for the person to let the task go on; their Continue raises
+// the limit that was reached.
 func (rn *run) pause(ctx context.Context, reason, question string) error {
-	if err := rn.update(func(t *chat.Task) {
+	_, err := rn.waitFor(ctx, &wait{kind: waitProceed, id: reason}, func(t *chat.Task) {
 		t.Status = chat.StatusPaused
 		t.PauseReason = reason
 		t.PendingQuestion = question
 		t.CurrentTool = ""
-	}); err != nil {
-		return err
-	}
-	if _, err := rn.await(ctx, decisionProceed); err != nil {
-		return err
-	}
-	return rn.update(func(t *chat.Task) {
-		switch reason {
-		case "steps":
-			t.Limits.MaxSteps = t.StepCount + extraSteps
-		case "time":
-			t.Limits.MaxMinutes = float64(t.ActiveMS)/float64(time.Minute/time.Millisecond) + extraMinutes
-		case "cost":
-			t.Limits.MaxCostUSD = t.CostUSD + extraCostUSD
-		}
-		t.Status = chat.StatusRunning
-		t.PauseReason = ""
-		t.PendingQuestion = ""
 	})
+	return err
 }
 
-// ask shows the question and waits for the answer or for Stop.
-func (rn *run) ask(ctx context.Context, a askUserArgs) (string, error) {
-	if err := rn.update(func(t *chat.Task) {
+// ask shows the question of the ask_user call and waits for the answer or
+// for Stop.
+func (rn *run) ask(ctx context.Context, callID string, a askUserArgs) (string, error) {
+	d, err := rn.waitFor(ctx, &wait{kind: waitAnswer, id: callID}, func(t *chat.Task) {
 		t.Status = chat.StatusWaitingUser
 		t.PendingQuestion = a.Question
 		t.PendingChoices = a.Choices
-	}); err != nil {
-		return "", err
-	}
-	d, err := rn.await(ctx, decisionAnswer)
-	if err != nil {
-		return "", err
-	}
-	err = rn.update(func(t *chat.Task) {
-		t.Status = chat.StatusRunning
-		t.PendingQuestion = ""
-		t.PendingChoices = nil
 	})
 	return d.text, err
-}
-
-// await waits for the person's decision of the given kind, or for Stop.
-func (rn *run) await(ctx context.Context, kind decisionKind) (decision, error) {
-	for {
-		select {
-		case d := <-rn.inbox:
-			if d.kind == kind {
-				return d, nil
-			}
-		case <-ctx.Done():
-			return decision{}, ctx.Err()
-		}
-	}
 }
 
 func (rn *run) complete(summary string) error {

@@ -20,39 +20,23 @@ var errEnded = errors.New("task has ended")
 // from the loop, the stream flusher and Stop alike; once done is set, no
 // write gets through.
 type run struct {
-	r      *Runner
-	ctx    context.Context // the loop's; Stop cancels it
-	cancel context.CancelFunc
-	// inbox carries the person's decisions (an answer, an approval, "go
-	// on") to the loop; deliver puts them there only while the task waits
-	// for that kind.
-	inbox    chan decision
+	r        *Runner
+	ctx      context.Context // the loop's; Stop cancels it
+	cancel   context.CancelFunc
+	exited   chan struct{}    // closed when the loop's goroutine returns
 	ws       *tools.Workspace // the loop goroutine's own
 	provider llm.Provider
 
 	mu            sync.Mutex
 	task          chat.Task
 	done          bool
+	pending       *wait           // what the task waits for the person to decide, if anything
+	restored      *wait           // the wait a restart gave back, until the loop reaches it
 	approvedTools map[string]bool // "approve for this task"
 }
 
-type decisionKind int
-
-const (
-	decisionAnswer decisionKind = iota + 1
-	decisionApprove
-	decisionDeny
-	decisionProceed
-)
-
-type decision struct {
-	kind    decisionKind
-	text    string // the answer, or the reason for a denial
-	forTask bool   // approve this tool for the rest of the task
-}
-
 func newRun(r *Runner, t chat.Task, cancel context.CancelFunc) *run {
-	return &run{r: r, task: t, cancel: cancel, inbox: make(chan decision, 1), approvedTools: map[string]bool{}}
+	return &run{r: r, task: t, cancel: cancel, exited: make(chan struct{}), approvedTools: map[string]bool{}}
 }
 
 // storeCtx is the context of the run's writes: never the task's own, which
@@ -139,76 +123,16 @@ func (rn *run) replace(m chat.Message) (chat.Message, error) {
 	return stored, nil
 }
 
-// finish ends the task with status, unless it has already ended, and reports
-// whether this call ended it. Open tool calls get results and the notice (if
-// any) is stored with the final state, in one transaction.
-func (rn *run) finish(status chat.TaskStatus, errMsg, notice string) (bool, error) {
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	if rn.done {
-		return false, nil
-	}
-	rn.done = true
-	// The conversation is free once the final state is stored, before
-	// anyone hears of it: a client seeing "completed" may start anew.
-	defer rn.r.release(rn)
-	ctx, cancel := storeCtx()
-	defer cancel()
-	final := endTask(rn.task, status, errMsg)
-	final.Rev++
-	msgs, err := rn.r.opts.Store.TaskMessages(ctx, final.ID)
-	if err != nil {
-		return true, err
-	}
-	stored, err := rn.r.opts.Store.FinishTask(ctx, final, closingMessages(final, msgs, notice))
-	if err != nil {
-		return true, err
-	}
-	rn.task = final
-	rn.r.release(rn)
-	for _, m := range stored {
-		rn.r.opts.Events.MessageStored(m)
-	}
-	rn.r.opts.Events.TaskUpdated(final)
-	return true, nil
-}
-
-// deliver hands the person's decision to the loop if the task waits for
-// one with the given status (and, for approvals, on that call).
-func (rn *run) deliver(want chat.TaskStatus, callID string, d decision) error {
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	t := rn.task
-	if rn.done || t.Status != want {
-		return chat.Errorf(chat.CodeConflict, "the task is not %s (it is %s)", waitingFor(want), t.Status)
-	}
-	if want == chat.StatusWaitingApproval && (t.PendingApproval == nil || t.PendingApproval.CallID != callID) {
-		return chat.Errorf(chat.CodeConflict, "that tool call is not the one waiting for approval")
-	}
-	select {
-	case rn.inbox <- d:
-		return nil
-	default:
-		return chat.Errorf(chat.CodeConflict, "the task has already been answered")
-	}
-}
-
-func waitingFor(s chat.TaskStatus) string {
-	switch s {
-	case chat.StatusWaitingUser:
-		return "waiting for an answer"
-	case chat.StatusWaitingApproval:
-		return "waiting for an approval"
-	default:
-		return "paused"
-	}
-}
-
 // record applies change to the task and stores it together with new
 // messages in one transaction, then publishes both.
 func (rn *run) record(change func(t *chat.Task), msgs ...chat.Message) error {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
+	return rn.recordLocked(change, msgs...)
+}
+
+// recordLocked is record with rn.mu held.
+func (rn *run) recordLocked(change func(t *chat.Task), msgs ...chat.Message) error {
 	if rn.done {
 		return errEnded
 	}
@@ -226,39 +150,5 @@ func (rn *run) record(change func(t *chat.Task), msgs ...chat.Message) error {
 		rn.r.opts.Events.MessageStored(m)
 	}
 	rn.r.opts.Events.TaskUpdated(next)
-	return nil
-}
-
-// suspend stops the run for a shutdown (see Runner.Shutdown).
-func (rn *run) suspend() error {
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	if rn.done {
-		return nil
-	}
-	rn.done = true
-	rn.cancel()
-	defer rn.r.release(rn)
-	t := rn.task
-	if waits(t.Status) {
-		return nil
-	}
-	ctx, cancel := storeCtx()
-	defer cancel()
-	msgs, err := rn.r.opts.Store.TaskMessages(ctx, t.ID)
-	if err != nil {
-		return err
-	}
-	t, closing := interruptTask(t, msgs)
-	t.Rev++
-	stored, err := rn.r.opts.Store.FinishTask(ctx, t, closing)
-	if err != nil {
-		return err
-	}
-	rn.task = t
-	for _, m := range stored {
-		rn.r.opts.Events.MessageStored(m)
-	}
-	rn.r.opts.Events.TaskUpdated(t)
 	return nil
 }

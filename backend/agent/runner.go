@@ -74,7 +74,14 @@ type Runner struct {
 	runs   map[string]*run // by task id
 	byConv map[string]*run // by conversation id
 	closed bool
-	wg     sync.WaitGroup
+	// alive holds the runs whose goroutine has not returned yet (a run is
+	// released from runs and byConv as soon as its task ends, a little
+	// before its goroutine returns).
+	alive map[*run]struct{}
+
+	// afterDecision, when set (by tests), runs in a task's loop right after
+	// it has taken the person's decision, before it acts on it.
+	afterDecision func(taskID string)
 }
 
 // New returns a Runner. It panics if a tool's schema does not compile or two
@@ -90,7 +97,7 @@ func New(opts Options) *Runner {
 	if err != nil {
 		panic(err)
 	}
-	return &Runner{opts: opts, registry: reg, runs: map[string]*run{}, byConv: map[string]*run{}}
+	return &Runner{opts: opts, registry: reg, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}}
 }
 
 // settings are the person's settings as the store holds them; whoever
@@ -201,17 +208,25 @@ func (r *Runner) launch(t chat.Task, p llm.Provider) *run {
 	rn.ctx = runCtx
 	r.runs[t.ID] = rn
 	r.byConv[t.ConversationID] = rn
-	r.wg.Add(1)
+	r.alive[rn] = struct{}{}
 	return rn
 }
 
 // start runs the loop in its own goroutine, which the Runner owns.
 func (rn *run) start() {
 	go func() {
-		defer rn.r.wg.Done()
+		defer rn.exit()
 		defer rn.cancel()
 		rn.loop(rn.ctx)
 	}()
+}
+
+// exit marks the run's goroutine as returned.
+func (rn *run) exit() {
+	rn.r.mu.Lock()
+	delete(rn.r.alive, rn)
+	rn.r.mu.Unlock()
+	close(rn.exited)
 }
 
 // StopResult tells what Stop did.

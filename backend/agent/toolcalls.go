@@ -3,7 +3,9 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -94,7 +96,7 @@ func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCal
 	case taskCompleteArgs:
 		return tools.Result{Content: "The task is marked complete."}, a.Summary, true, nil
 	case askUserArgs:
-		answer, err := rn.ask(ctx, a)
+		answer, err := rn.ask(ctx, call.ID, a)
 		return tools.Result{Content: answer}, "", false, err
 	case sendUpdateArgs:
 		return tools.Result{Content: "The update was shown to the user."}, "", false, nil
@@ -114,16 +116,39 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 		ok, reason, res, err := rn.approve(ctx, call, tool, env, args)
 		if err != nil || !ok {
 			if err == nil && res.Content == "" {
-				res = tools.Result{Content: "The user denied this call.", IsError: true}
-				if reason != "" {
-					res.Content += " Their reason: " + reason
-				}
+				res = denied(reason)
 			}
 			return res, err
 		}
 	}
-	// The call is stored as running before it starts: after a crash it is
-	// known to have been cut off, and never re-run silently.
+	for {
+		res, err := rn.execute(ctx, st, call, tool, env, args)
+		var local *tools.LocalAccessError
+		if !errors.As(err, &local) {
+			return res, err
+		}
+		// A local network address needs the person's say, every time.
+		ok, reason, err := rn.approveLocal(ctx, call, tool, local)
+		if err != nil || !ok {
+			return denied(reason), err
+		}
+		env.AllowLocal = append(env.AllowLocal, local.Address)
+	}
+}
+
+func denied(reason string) tools.Result {
+	res := tools.Result{Content: "The user denied this call.", IsError: true}
+	if reason != "" {
+		res.Content += " Their reason: " + reason
+	}
+	return res
+}
+
+// execute runs an approved call. The call is stored as running before it
+// starts: after a crash it is known to have been cut off, and never re-run
+// silently. The only Go errors are the task's end and a
+// *tools.LocalAccessError, which the caller asks the person about.
+func (rn *run) execute(ctx context.Context, st *loopState, call chat.ToolCall, tool tools.Tool, env tools.Env, args json.RawMessage) (tools.Result, error) {
 	if err := rn.update(func(t *chat.Task) {
 		t.Status = chat.StatusToolExecuting
 		t.CurrentTool = tool.Name()
@@ -133,15 +158,36 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 	}
 	start := time.Now()
 	res, err := tool.Run(ctx, env, args)
-	st.toolTime = time.Since(start)
-	if err != nil {
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		// A failure of the machinery, told to the model all the same.
-		res = tools.Result{Content: fmt.Sprintf("%s failed: %v", tool.Name(), err), IsError: true}
+	st.toolTime += time.Since(start)
+	var local *tools.LocalAccessError
+	switch {
+	case err == nil:
+		return res, nil
+	case ctx.Err() != nil:
+		return res, ctx.Err()
+	case errors.As(err, &local):
+		return res, err
 	}
-	return res, nil
+	// A failure of the machinery, told to the model all the same.
+	slog.Warn("tool failed", "tool", tool.Name(), "task", rn.snapshot().ID, "err", err)
+	return tools.Result{Content: fmt.Sprintf("%s failed: %s", tool.Name(), err), IsError: true}, nil
+}
+
+// approveLocal asks the person whether the call may reach a local network
+// address: this computer or the local network, never approved in advance.
+func (rn *run) approveLocal(ctx context.Context, call chat.ToolCall, tool tools.Tool, local *tools.LocalAccessError) (ok bool, reason string, err error) {
+	id := call.ID + "@" + local.Address
+	d, err := rn.waitFor(ctx, &wait{kind: waitApproval, id: id}, func(t *chat.Task) {
+		t.Status = chat.StatusWaitingApproval
+		t.CurrentTool = tool.Name()
+		t.PendingApproval = &chat.Approval{
+			CallID: id, Tool: tool.Name(), Risk: chat.RiskLocalNetwork, Address: local.Address,
+			Arguments: local.URL,
+			Preview: fmt.Sprintf("%s wants to reach %s, an address on this computer or your local network (%s). "+
+				"Local services are not meant for the internet; allow it only if you expect this.", tool.Name(), local.Address, local.URL),
+		}
+	})
+	return d.approved, d.text, err
 }
 
 // needsApproval: a tool that writes or is destructive waits for the person,
@@ -170,43 +216,15 @@ func (rn *run) approve(ctx context.Context, call chat.ToolCall, tool tools.Tool,
 			return false, "", tools.Result{Content: err.Error(), IsError: true}, nil
 		}
 	}
-	if err := rn.update(func(t *chat.Task) {
+	d, err := rn.waitFor(ctx, &wait{kind: waitApproval, id: call.ID, tool: tool.Name()}, func(t *chat.Task) {
 		t.Status = chat.StatusWaitingApproval
 		t.CurrentTool = tool.Name()
 		t.PendingApproval = &chat.Approval{
 			CallID: call.ID, Tool: tool.Name(), Risk: string(tool.Risk()),
 			Arguments: prettyJSON(args), Preview: preview,
 		}
-	}); err != nil {
-		return false, "", res, err
-	}
-	d, err := rn.awaitApproval(ctx)
-	if err != nil {
-		return false, "", res, err
-	}
-	if d.kind == decisionApprove && d.forTask {
-		rn.mu.Lock()
-		rn.approvedTools[tool.Name()] = true
-		rn.mu.Unlock()
-	}
-	err = rn.update(func(t *chat.Task) {
-		t.Status = chat.StatusRunning
-		t.PendingApproval = nil
 	})
-	return d.kind == decisionApprove, d.text, res, err
-}
-
-func (rn *run) awaitApproval(ctx context.Context) (decision, error) {
-	for {
-		select {
-		case d := <-rn.inbox:
-			if d.kind == decisionApprove || d.kind == decisionDeny {
-				return d, nil
-			}
-		case <-ctx.Done():
-			return decision{}, ctx.Err()
-		}
-	}
+	return d.approved, d.text, res, err
 }
 
 // workspace opens the conversation's workspace folder once per run.

@@ -185,7 +185,15 @@ type Approval struct {
 	Arguments string `json:"arguments"`
 	// Preview shows what the call would do (a diff), when the tool can tell.
 	Preview string `json:"preview,omitempty"`
+	// Address is the local network address a call wants to reach, for
+	// an approval of risk RiskLocalNetwork.
+	Address string `json:"address,omitempty"`
 }
+
+// RiskLocalNetwork is the risk of an approval for reaching an address on
+// this computer or the local network: asked every time, never approved in
+// advance by the settings or for the rest of a task.
+const RiskLocalNetwork = "local_network"
 
 // Limits bound a task so that it pauses instead of running away.
 type Limits struct {

@@ -23,7 +23,8 @@ func ending(status chat.TaskStatus, errMsg, notice string) endFunc {
 // settle is the one way a task ends (finished, stopped, suspended for a
 // quit, or left over from a previous run): it stores the state end gives
 // together with the messages that close the task, in one transaction; then
-// calls stored, if set, with the stored task; then publishes them.
+// calls stored, if set, with the stored task; then publishes the task and
+// the messages.
 func (r *Runner) settle(ctx context.Context, t chat.Task, end endFunc, stored func(chat.Task)) (chat.Task, error) {
 	msgs, err := r.opts.Store.TaskMessages(ctx, t.ID)
 	if err != nil {
@@ -38,10 +39,12 @@ func (r *Runner) settle(ctx context.Context, t chat.Task, end endFunc, stored fu
 	if stored != nil {
 		stored(final)
 	}
+	// The task first: its end is what the person waits to see, and the
+	// closing messages can be large (a long reply cut off by Stop).
+	r.opts.Events.TaskUpdated(final)
 	for _, m := range written {
 		r.opts.Events.MessageStored(m)
 	}
-	r.opts.Events.TaskUpdated(final)
 	return final, nil
 }
 

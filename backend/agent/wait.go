@@ -152,7 +152,7 @@ func (rn *run) deliver(kind waitKind, id string, d decision) error {
 	if err := rn.recordLocked(func(t *chat.Task) { endWait(t, kind) }); err != nil {
 		return err
 	}
-	if kind == waitApproval && d.approved && d.forTask {
+	if kind == waitApproval && d.approved && d.forTask && w.tool != "" {
 		rn.approvedTools[w.tool] = true
 	}
 	rn.pending = nil

@@ -17,6 +17,9 @@ func (r *Runner) Respond(ctx context.Context, taskID, answer string) error {
 	if answer == "" {
 		return chat.Errorf(chat.CodeInvalid, "the answer is empty")
 	}
+	if err := chat.CheckMessage(answer); err != nil {
+		return err
+	}
 	return r.deliver(ctx, taskID, waitAnswer, "", decision{text: answer})
 }
 
@@ -29,6 +32,9 @@ func (r *Runner) Approve(ctx context.Context, taskID, callID string, forTask boo
 // Deny refuses the tool call waiting for approval; the model is told, with
 // the reason if one is given, and goes on.
 func (r *Runner) Deny(ctx context.Context, taskID, callID, reason string) error {
+	if err := chat.CheckMessage(reason); err != nil {
+		return err
+	}
 	return r.deliver(ctx, taskID, waitApproval, callID, decision{text: strings.TrimSpace(reason)})
 }
 
@@ -40,6 +46,9 @@ func (r *Runner) Continue(ctx context.Context, taskID string) error {
 func (r *Runner) deliver(ctx context.Context, taskID string, kind waitKind, id string, d decision) error {
 	if kind == waitApproval && id == "" {
 		return chat.Errorf(chat.CodeInvalid, "the tool call id is missing")
+	}
+	if err := chat.CheckID("tool call", id); id != "" && err != nil {
+		return err
 	}
 	rn := r.lookup(taskID)
 	if rn == nil {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -191,4 +192,23 @@ func countStatus(list []chat.TaskStatus, s chat.TaskStatus) int {
 		}
 	}
 	return n
+}
+
+func TestAnOversizedAnswerIsRefusedAndTheQuestionStillWaits(t *testing.T) {
+	h := newHarness(t, script(t,
+		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Which?"}`)}},
+		complete("answered"),
+	), harnessOpts{})
+	ctx := context.Background()
+	conv := h.conversation()
+	task := h.start(conv, "Ask")
+	h.events.waitStatus(task.ID, chat.StatusWaitingUser)
+	huge := strings.Repeat("x", chat.MaxMessageBytes+1)
+	err := h.runner.Respond(ctx, task.ID, huge)
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
+	assert.Less(t, len(chat.ErrorMessage(err)), 200, "the error does not repeat the input")
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(h.runner.Approve(ctx, task.ID, huge, false)))
+	assert.Equal(t, chat.StatusWaitingUser, h.task(task.ID).Status)
+	require.NoError(t, h.runner.Respond(ctx, task.ID, "this one"))
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
 }

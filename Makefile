@@ -63,6 +63,9 @@ build-dev:
 
 vet:
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt needed:" $$bad; exit 1; fi
+	@if ! out=$$(go mod tidy -diff 2>&1); then \
+		echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result."; echo "$$out"; exit 1; \
+	fi
 	go vet ./...
 	cd frontend && npx tsc --noEmit
 

@@ -3,6 +3,7 @@ package chat
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Error codes, mapped to the frontend once, at the app boundary.
@@ -15,17 +16,50 @@ const (
 	CodeStorage  = "storage"   // the database cannot be written or read
 )
 
-// Error is an error with a code and a message fit for a person.
+// Error is an error with a code and a message fit for a person. Its
+// Cause, when there is one, is what went wrong underneath: kept for
+// errors.Is and errors.As and for the log (see Details), never shown as
+// the message.
 type Error struct {
 	Code    string
 	Message string
+	Cause   error
 }
 
 func (e *Error) Error() string { return e.Message }
 
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
 // Errorf returns an *Error with the given code.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an *Error with the given code and a message for a person,
+// keeping cause in its chain.
+func Wrap(code string, cause error, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Cause: cause}
+}
+
+// Details is err's text with the causes a *Error keeps out of its
+// message, for a log or a "copy details": "message: caused by: cause".
+// A cause whose text is already in what came before is not repeated.
+func Details(err error) string {
+	if err == nil {
+		return ""
+	}
+	text := err.Error()
+	for {
+		var e *Error
+		if !errors.As(err, &e) || e.Cause == nil {
+			return text
+		}
+		err = e.Cause
+		if cause := err.Error(); !strings.Contains(text, cause) {
+			text += ": caused by: " + cause
+		}
+	}
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, CodeInternal

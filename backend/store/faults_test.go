@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // testdata/errand-v1.db was written by the first schema: a conversation
@@ -55,6 +58,9 @@ func TestDamagedFileIsRefusedClearly(t *testing.T) {
 	assert.Equal(t, chat.CodeStorage, chat.ErrorCode(err))
 	assert.Contains(t, chat.ErrorMessage(err), "damaged")
 	assert.Contains(t, chat.ErrorMessage(err), path)
+	var se *sqlite.Error
+	require.True(t, errors.As(err, &se), "the driver's error stays in the chain")
+	assert.Contains(t, []int{sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT}, se.Code()&0xff)
 	b, _ := os.ReadFile(path)
 	assert.True(t, strings.HasPrefix(string(b), "not a database"), "the file is left as it was")
 }
@@ -113,6 +119,10 @@ func TestFullDiskLeavesNoHalfWrittenMessage(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, chat.CodeStorage, chat.ErrorCode(err))
 	assert.Contains(t, chat.ErrorMessage(err), "the disk is full")
+	var se *sqlite.Error
+	require.True(t, errors.As(err, &se), "the driver's error stays in the chain")
+	assert.Equal(t, sqlite3.SQLITE_FULL, se.Code()&0xff)
+	assert.Contains(t, chat.Details(err), se.Error(), "the log gets the driver's words")
 
 	msgs, err := s.Messages(ctx, c.ID)
 	require.NoError(t, err, "reading still works")
@@ -120,6 +130,56 @@ func TestFullDiskLeavesNoHalfWrittenMessage(t *testing.T) {
 	got, err := s.GetTask(ctx, task.ID)
 	require.NoError(t, err)
 	assert.Equal(t, chat.StatusRunning, got.Status, "nor the task's new state")
+}
+
+// SQLite's own refusal to write (not the store's check before it) is
+// told by its code and keeps the driver's error.
+func TestSQLiteReadOnlyRefusalIsClassifiedByItsCode(t *testing.T) {
+	s, path := openTemp(t)
+	require.NoError(t, s.Close())
+	ro, err := OpenReadOnly(context.Background(), path)
+	require.NoError(t, err)
+	defer ro.Close()
+
+	_, err = ro.db.Exec("DELETE FROM conversations")
+	require.Error(t, err)
+	assert.True(t, isReadOnly(err))
+	err = ro.classify("save", err)
+	assert.Equal(t, chat.CodeStorage, chat.ErrorCode(err))
+	assert.Contains(t, chat.ErrorMessage(err), "the database is read-only")
+	var se *sqlite.Error
+	require.True(t, errors.As(err, &se))
+	assert.Equal(t, sqlite3.SQLITE_READONLY, se.Code()&0xff)
+
+	assert.False(t, isReadOnly(errors.New("attempt to write a readonly database")), "text alone says nothing")
+	assert.False(t, isReadOnly(nil))
+}
+
+// An update that would make a second active task in a conversation is
+// refused by the database's unique index, told as a conflict.
+func TestASecondActiveTaskByUpdateIsAConflict(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	c := newConversation(t, s)
+	first, prompt := newTask(c.ID, "first")
+	_, err := s.StartTask(ctx, first, prompt)
+	require.NoError(t, err)
+	first.Status = chat.StatusCompleted
+	first.Rev++
+	_, err = s.FinishTask(ctx, first, nil)
+	require.NoError(t, err)
+	second, prompt := newTask(c.ID, "second")
+	_, err = s.StartTask(ctx, second, prompt)
+	require.NoError(t, err)
+
+	first.Status = chat.StatusRunning
+	first.Rev++
+	err = s.UpdateTask(ctx, first)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
+	assert.Contains(t, chat.ErrorMessage(err), "already has a task in progress")
+	var se *sqlite.Error
+	require.True(t, errors.As(err, &se))
+	assert.Equal(t, sqlite3.SQLITE_CONSTRAINT_UNIQUE, se.Code())
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

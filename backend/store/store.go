@@ -71,8 +71,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 		s.db.Close()
 	}
-	var storage *StorageError
-	if errors.As(err, &storage) && strings.Contains(storage.Err.Message, "read-only") {
+	if isReadOnly(err) {
 		if ro, roErr := OpenReadOnly(ctx, path); roErr == nil {
 			return ro, nil
 		}

@@ -200,8 +200,9 @@ func updateTask(ctx context.Context, q queryer, t chat.Task) error {
 		current_call_id = ?, rev = ?
 		WHERE id = ? AND conversation_id = ? AND rev = ?`, append(args[2:], args[0], args[1], t.Rev-1)...)
 	if err != nil {
-		if strings.Contains(err.Error(), "UNIQUE constraint failed: tasks.conversation_id") {
-			return chat.Errorf(chat.CodeConflict, "this conversation already has a task in progress; stop it or wait for it to finish")
+		// The only unique index an update can break is tasks_one_active.
+		if isUniqueViolation(err) {
+			return chat.Wrap(chat.CodeConflict, err, "this conversation already has a task in progress; stop it or wait for it to finish")
 		}
 		return fmt.Errorf("update task: %w", err)
 	}

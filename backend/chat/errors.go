@@ -42,24 +42,34 @@ func Wrap(code string, cause error, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Cause: cause}
 }
 
-// Details is err's text with the causes a *Error keeps out of its
-// message, for a log or a "copy details": "message: caused by: cause".
-// A cause whose text is already in what came before is not repeated.
+// Details is err's text followed by what its chain says beyond it — the
+// cause a *Error keeps out of its message, and any other error's words
+// that the text above it left out — for a log or a "copy details":
+// "message: caused by: cause". Text already said is not repeated.
 func Details(err error) string {
 	if err == nil {
 		return ""
 	}
 	text := err.Error()
-	for {
-		var e *Error
-		if !errors.As(err, &e) || e.Cause == nil {
-			return text
+	var walk func(error, int)
+	walk = func(e error, depth int) {
+		if e == nil || depth > 32 {
+			return
 		}
-		err = e.Cause
-		if cause := err.Error(); !strings.Contains(text, cause) {
-			text += ": caused by: " + cause
+		if t := e.Error(); !strings.Contains(text, t) {
+			text += ": caused by: " + t
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			walk(u.Unwrap(), depth+1)
+		case interface{ Unwrap() []error }:
+			for _, inner := range u.Unwrap() {
+				walk(inner, depth+1)
+			}
 		}
 	}
+	walk(err, 0)
+	return text
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, CodeInternal

@@ -46,8 +46,21 @@ func TestDetailsFollowsTheCauses(t *testing.T) {
 	outer := Wrap(CodeStorage, fmt.Errorf("save: %w", inner), "Errand could not save")
 	assert.Equal(t, "Errand could not save: caused by: save: the database failed: caused by: disk I/O error (10)", Details(outer))
 
+	// Another error that keeps its cause's words out of its text.
+	hidden := &quiet{msg: "request failed", err: errors.New("connection reset")}
+	assert.Equal(t, "load: request failed: caused by: connection reset", Details(fmt.Errorf("load: %w", hidden)))
+	assert.Equal(t, "a\nb: caused by: c", Details(errors.Join(errors.New("a"), &quiet{msg: "b", err: errors.New("c")})))
+
 	// A cause already in the message is not repeated.
 	cause := errors.New("keyring locked")
 	assert.Equal(t, "read the key: keyring locked",
 		Details(Wrap(CodeInternal, cause, "read the key: %v", cause)))
 }
+
+type quiet struct {
+	msg string
+	err error
+}
+
+func (q *quiet) Error() string { return q.msg }
+func (q *quiet) Unwrap() error { return q.err }

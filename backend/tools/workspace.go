@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Workspace is the folder a conversation's tools are confined to. Every
@@ -176,7 +177,7 @@ func (w *Workspace) guard(p, c string) error {
 	}
 	resolved, err := resolvePath(filepath.Join(w.dir, filepath.FromSlash(c)))
 	if err != nil {
-		return fmt.Errorf("%q: cannot tell where it leads: %v", p, err)
+		return fmt.Errorf("%q: cannot tell where it leads: %w", p, err)
 	}
 	for _, pd := range w.protected {
 		if pd.holds(resolved) {
@@ -262,16 +263,40 @@ func (w *Workspace) explain(p string, err error) error {
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
 		return notExist{p}
-	case strings.Contains(err.Error(), "escapes from parent"):
+	case escapesRoot(err):
 		return fmt.Errorf("%q %w (a symlink on the way leads outside, or to an absolute path)", p, errOutside)
 	case errors.Is(err, fs.ErrPermission):
 		return fmt.Errorf("%q: permission denied", p)
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%q: %v", p, pe.Err)
+		return fmt.Errorf("%q: %w", p, pe.Err)
 	}
-	return fmt.Errorf("%q: %v", p, err)
+	return fmt.Errorf("%q: %w", p, err)
+}
+
+// errRootEscape is the error os.Root returns for a path that leads out
+// of it, by "..", an absolute path or a symlink. The os package does not
+// export it, so it is learned once, from a root asked for "..".
+var errRootEscape = sync.OnceValue(func() error {
+	r, err := os.OpenRoot(os.TempDir())
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	_, err = r.Stat("..")
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return nil
+	}
+	return pe.Err
+})
+
+// escapesRoot tells whether err is os.Root refusing a path that leads
+// out of it.
+func escapesRoot(err error) bool {
+	sentinel := errRootEscape()
+	return sentinel != nil && errors.Is(err, sentinel)
 }
 
 // Stat describes a file in the workspace.

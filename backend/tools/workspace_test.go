@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -417,4 +419,18 @@ func TestAbsoluteSymlinksAreNotFollowedAndSaySo(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Contains(t, res.Content, "or to an absolute path")
 	assert.NotContains(t, res.Content, "inside\n")
+}
+
+// A symlink that leads out is told by os.Root's own error, not its words,
+// and the refusal says a symlink did it.
+func TestASymlinkOutIsToldAsSuch(t *testing.T) {
+	f := newEscapeFixture(t)
+	for _, p := range []string{"leak.txt", "leak-rel.txt", "leakdir/deeper/outside-nested.txt"} {
+		_, err := f.ws.ReadFile(p, 1<<20)
+		require.Error(t, err, p)
+		assert.ErrorIs(t, err, errOutside, p)
+		assert.Contains(t, err.Error(), "a symlink on the way leads outside", p)
+	}
+	assert.False(t, escapesRoot(errors.New("path escapes from parent")), "the words alone are not the error")
+	assert.False(t, escapesRoot(fs.ErrNotExist))
 }

@@ -127,14 +127,30 @@ func Test(ctx context.Context, client *http.Client, ep Endpoint) Verdict {
 func ListModels(ctx context.Context, client *http.Client, ep Endpoint) ([]string, error) {
 	models, err := listModels(ctx, client, ep)
 	if err != nil {
-		return nil, errors.New(redact(err.Error(), ep.APIKey))
+		return nil, &redactedError{msg: redact(err.Error(), ep.APIKey), err: err}
 	}
 	return models, nil
 }
 
-type verdictError struct{ kind, msg string }
+// verdictError is a failed listing told as a verdict; cause, when there
+// is one, is what failed underneath.
+type verdictError struct {
+	kind, msg string
+	cause     error
+}
 
 func (e *verdictError) Error() string { return e.msg }
+func (e *verdictError) Unwrap() error { return e.cause }
+
+// redactedError says what err says without the key, and keeps err in its
+// chain for errors.Is and errors.As.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
 
 func listModels(ctx context.Context, client *http.Client, ep Endpoint) ([]string, error) {
 	if client == nil {
@@ -143,18 +159,21 @@ func listModels(ctx context.Context, client *http.Client, ep Endpoint) ([]string
 	base := strings.TrimRight(strings.TrimSpace(ep.BaseURL), "/")
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/models", nil)
 	if err != nil {
-		return nil, &verdictError{VerdictInvalid, err.Error()}
+		return nil, &verdictError{VerdictInvalid, err.Error(), err}
 	}
 	if ep.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+ep.APIKey)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		// A network failure (refused, no such host, a timeout) is told by
+		// what failed underneath; the *url.Error around it only repeats
+		// the address.
 		var ne net.Error
-		if errors.As(err, &ne) || strings.Contains(err.Error(), "connection refused") || strings.Contains(err.Error(), "no such host") {
-			return nil, &verdictError{VerdictUnreachable, fmt.Sprintf("Could not reach %s: %v", base, rootCause(err))}
+		if errors.As(err, &ne) {
+			return nil, &verdictError{VerdictUnreachable, fmt.Sprintf("Could not reach %s: %v", base, rootCause(err)), err}
 		}
-		return nil, &verdictError{VerdictUnreachable, fmt.Sprintf("Could not reach %s: %v", base, err)}
+		return nil, &verdictError{VerdictUnreachable, fmt.Sprintf("Could not reach %s: %v", base, err), err}
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
@@ -164,12 +183,12 @@ func listModels(ctx context.Context, client *http.Client, ep Endpoint) ([]string
 		if ep.APIKey == "" {
 			msg = "The server needs an API key"
 		}
-		return nil, &verdictError{VerdictWrongKey, msg}
+		return nil, &verdictError{VerdictWrongKey, msg, nil}
 	case resp.StatusCode == http.StatusNotFound:
 		return nil, &verdictError{VerdictNotCompatible,
-			fmt.Sprintf("%s has no OpenAI-compatible /models endpoint (HTTP 404); the address usually ends in /v1", base)}
+			fmt.Sprintf("%s has no OpenAI-compatible /models endpoint (HTTP 404); the address usually ends in /v1", base), nil}
 	case resp.StatusCode >= 300:
-		return nil, &verdictError{VerdictNotCompatible, fmt.Sprintf("%s answered HTTP %d to /models", base, resp.StatusCode)}
+		return nil, &verdictError{VerdictNotCompatible, fmt.Sprintf("%s answered HTTP %d to /models", base, resp.StatusCode), nil}
 	}
 	var list struct {
 		Data []struct {
@@ -178,7 +197,7 @@ func listModels(ctx context.Context, client *http.Client, ep Endpoint) ([]string
 	}
 	if err := json.Unmarshal(body, &list); err != nil || list.Data == nil {
 		return nil, &verdictError{VerdictNotCompatible,
-			fmt.Sprintf("%s answered, but not like an OpenAI-compatible server (no model list in its reply)", base)}
+			fmt.Sprintf("%s answered, but not like an OpenAI-compatible server (no model list in its reply)", base), err}
 	}
 	models := make([]string, 0, len(list.Data))
 	for _, m := range list.Data {

@@ -2,9 +2,11 @@ package providers
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -165,4 +167,23 @@ func TestAStoredOrEnvironmentKeyWithALineBreakIsAClearError(t *testing.T) {
 	_, err = r.Resolve(ctx, "")
 	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
 	assert.Contains(t, chat.ErrorMessage(err), "OPENAI_API_KEY")
+}
+
+// A failed listing says what failed in words, and keeps the network error
+// itself for errors.Is and errors.As; a key never shows in the words.
+func TestAFailedListingKeepsItsCause(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	const key = "sk-listing-secret-0123456789"
+	closed := "http://" + ln.Addr().String() + "/v1?key=" + key
+	ln.Close()
+
+	_, err = ListModels(context.Background(), nil, Endpoint{BaseURL: closed, APIKey: key})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Could not reach")
+	assert.NotContains(t, err.Error(), key)
+	var ue *url.Error
+	assert.True(t, errors.As(err, &ue), "the *url.Error stays in the chain")
+	var op *net.OpError
+	assert.True(t, errors.As(err, &op), "and the *net.OpError under it")
 }

@@ -95,7 +95,7 @@ func (r *Resolver) Resolve(ctx context.Context, conversationModel string) (Choic
 	if r.Secrets != nil {
 		key, err := r.Secrets.Get(KeyName(p.Preset))
 		if err != nil {
-			return Choice{}, chat.Errorf(chat.CodeInternal, "%v", err)
+			return Choice{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
 		if err := chat.CheckKey(key); err != nil {
 			return Choice{}, chat.Errorf(chat.CodeInvalid, "%s; open Settings to enter it again", chat.ErrorMessage(err))

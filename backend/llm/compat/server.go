@@ -45,6 +45,10 @@ type Server struct {
 	rejections  []string
 	hangUps     int
 	disconnects chan struct{}
+	// held counts the replies waiting in HangAfterText now, and ended the
+	// chat requests whose handling is over (hang-ups counted): what tests
+	// wait on before they assert that something did not happen.
+	held, ended int
 }
 
 // NewServer returns a server that answers every valid chat request with
@@ -160,6 +164,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		s.mu.Lock()
+		s.ended++
+		s.mu.Unlock()
+	}()
 	req, err := DecodeRequest(r.Body)
 	if err != nil {
 		s.reject(w, r, err)
@@ -178,6 +187,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rs := newResponse(w, r, s.closed, req, reply)
+	rs.holding = s.holding
 	if req.Stream {
 		err = rs.stream()
 	} else {
@@ -192,6 +202,13 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		default:
 		}
 	}
+}
+
+// holding records a reply starting (+1) or ending (-1) its HangAfterText wait.
+func (s *Server) holding(delta int) {
+	s.mu.Lock()
+	s.held += delta
+	s.mu.Unlock()
 }
 
 func (s *Server) serveModels(w http.ResponseWriter, _ *http.Request) {

@@ -29,6 +29,25 @@ func serve(t *testing.T, s *Server) string {
 	return ts.URL
 }
 
+// waitCounts waits until held replies are waiting in HangAfterText and
+// ended chat requests have been handled to the end, so that a test can then
+// assert what did not happen.
+func waitCounts(t *testing.T, s *Server, held, ended int, what string) {
+	t.Helper()
+	counts := func() (int, int) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.held, s.ended
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for h, e := counts(); h != held || e != ended; h, e = counts() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d held and %d ended, want %d and %d", what, h, e, held, ended)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // post sends a chat request body with a bearer token.
 func post(t *testing.T, ctx context.Context, url, body string) *http.Response {
 	t.Helper()
@@ -345,17 +364,17 @@ func TestHangUpIsNoticed(t *testing.T) {
 		}
 	}
 	require.Equal(t, "Thinking hard", text)
-	select {
-	case <-s.Disconnects():
-		t.Fatal("disconnect reported while the client is still there")
-	case <-time.After(50 * time.Millisecond):
-	}
+	// The reply is held now, its client still there: nothing is reported.
+	waitCounts(t, s, 1, 0, "the reply waits after its text")
+	require.Empty(t, s.Disconnects(), "disconnect reported while the client is still there")
+	require.Zero(t, s.HangUps(), "hang-up counted while the client is still there")
 	cancel()
 	select {
 	case <-s.Disconnects():
 	case <-time.After(5 * time.Second):
 		t.Fatal("the server did not notice the client going away")
 	}
+	waitCounts(t, s, 0, 1, "the reply ends")
 	assert.Equal(t, 1, s.HangUps())
 }
 
@@ -366,8 +385,9 @@ func TestCompleteStreamIsNotAHangUp(t *testing.T) {
 	_, err := ReadStream(resp.Body)
 	require.NoError(t, err)
 	resp.Body.Close()
-	time.Sleep(50 * time.Millisecond)
+	waitCounts(t, s, 0, 1, "the reply ends")
 	assert.Equal(t, 0, s.HangUps())
+	assert.Empty(t, s.Disconnects())
 }
 
 func TestStopReleasesHeldReply(t *testing.T) {
@@ -381,7 +401,7 @@ func TestStopReleasesHeldReply(t *testing.T) {
 		_, err := Do(context.Background(), baseURL, "k", &Request{Model: "m", Stream: true, Messages: []Message{{Role: "user", Content: Text("x")}}})
 		errs <- err
 	}()
-	require.Eventually(t, func() bool { return len(s.Requests()) == 1 }, 5*time.Second, 5*time.Millisecond)
+	waitCounts(t, s, 1, 0, "the reply waits after its text")
 	stop()
 	stop() // idempotent
 	select {
@@ -394,6 +414,7 @@ func TestStopReleasesHeldReply(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("stop did not end the held reply")
 	}
+	waitCounts(t, s, 0, 1, "the reply ends")
 	assert.Equal(t, 0, s.HangUps(), "a reply ended by the server is not a hang-up")
 }
 

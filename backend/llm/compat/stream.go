@@ -31,6 +31,9 @@ type response struct {
 	id      string
 	created int64
 	sent    int // SSE events written
+	// holding, when set, is told when the HangAfterText wait starts (+1)
+	// and ends (-1).
+	holding func(delta int)
 }
 
 func newResponse(w http.ResponseWriter, r *http.Request, closed <-chan struct{}, req *Request, reply Reply) *response {
@@ -119,6 +122,10 @@ func (rs *response) complete() error {
 func (rs *response) afterText() error {
 	switch {
 	case rs.reply.HangAfterText:
+		if rs.holding != nil {
+			rs.holding(1)
+			defer rs.holding(-1)
+		}
 		select {
 		case <-rs.ctx.Done():
 			return errGone

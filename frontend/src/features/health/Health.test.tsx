@@ -14,6 +14,7 @@ vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import { App } from '../../App';
+import { useAppStore } from '../../stores/app';
 
 beforeEach(() => {
   resetStores();
@@ -39,7 +40,9 @@ describe('Health', () => {
     // Nothing else is shown or asked.
     expect(screen.queryByRole('complementary', { name: 'Conversations' })).not.toBeInTheDocument();
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
-    await new Promise((r) => setTimeout(r, 20));
+    // Startup has run to its end (the unavailable branch), so a later call
+    // could no longer come from it.
+    await waitFor(() => expect(useAppStore.getState().startup).toBe('unavailable'));
     expect(api.healthStatus).toHaveBeenCalledTimes(1);
     expect(api.modelInfo).not.toHaveBeenCalled();
     expect(api.listConversations).not.toHaveBeenCalled();

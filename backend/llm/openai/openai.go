@@ -197,7 +197,7 @@ func (p *Provider) explain(err error) error {
 			msg = fmt.Sprintf("The model server does not know the model %q (or %s is not an OpenAI-compatible address)", p.cfg.Model, p.cfg.BaseURL)
 		case code == http.StatusTooManyRequests:
 			msg = "The model server is rate limiting requests; try again in a moment"
-		case code == http.StatusBadRequest && isContextFull(detail):
+		case code == http.StatusBadRequest && (apiErr.Code == "context_length_exceeded" || isContextFull(detail)):
 			msg = "The model's context window is full"
 		case code >= 500:
 			msg = fmt.Sprintf("The model server failed (HTTP %d)", code)
@@ -207,14 +207,14 @@ func (p *Provider) explain(err error) error {
 		if detail != "" {
 			msg += ": " + detail
 		}
-		return chat.Errorf(chat.CodeModel, "%s", msg)
+		return chat.Wrap(chat.CodeModel, err, "%s", msg)
 	}
 	var netErr net.Error
 	var opErr *net.OpError
 	if errors.As(err, &opErr) || errors.As(err, &netErr) {
-		return chat.Errorf(chat.CodeModel, "Could not reach %s: %v", p.cfg.BaseURL, err)
+		return chat.Wrap(chat.CodeModel, err, "Could not reach %s: %v", p.cfg.BaseURL, err)
 	}
-	return chat.Errorf(chat.CodeModel, "The model's reply could not be read: %v", err)
+	return chat.Wrap(chat.CodeModel, err, "The model's reply could not be read: %v", err)
 }
 
 func isContextFull(detail string) bool {

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"errors"
 	"net"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/llm/compat"
+	oa "github.com/openai/openai-go/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -74,6 +76,7 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 	}{
 		{compat.Reply{Status: 404, ErrorMessage: "The model `m` does not exist"}, `does not know the model "m"`},
 		{compat.Reply{Status: 400, ErrorMessage: "This model's maximum context length is 8192 tokens."}, "The model's context window is full"},
+		{compat.Reply{Status: 400, ErrorMessage: "Input exceeds 8192.", ErrorCode: "context_length_exceeded"}, "The model's context window is full"},
 		{compat.Reply{Status: 500, ErrorMessage: "boom"}, "The model server failed (HTTP 500)"},
 		{compat.Reply{Status: 429, ErrorMessage: "slow down"}, "rate limiting"},
 	}
@@ -92,6 +95,9 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 	_, err := New(Config{BaseURL: url, APIKey: "wrong-secret", Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, func(string) {})
 	assert.Contains(t, err.Error(), "The model server rejected the API key")
 	assert.NotContains(t, err.Error(), "wrong-secret")
+	var apiErr *oa.Error
+	require.True(t, errors.As(err, &apiErr), "the server's error stays in the chain")
+	assert.Equal(t, 401, apiErr.StatusCode)
 }
 
 func TestUnreachableServer(t *testing.T) {
@@ -103,6 +109,8 @@ func TestUnreachableServer(t *testing.T) {
 	_, err = New(Config{BaseURL: url, Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, func(string) {})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Could not reach "+url)
+	var op *net.OpError
+	assert.True(t, errors.As(err, &op), "the network error stays in the chain")
 }
 
 func TestCancelEndsTheStreamPromptly(t *testing.T) {

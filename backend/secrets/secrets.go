@@ -1,7 +1,8 @@
 // Package secrets keeps API keys out of every file Errand writes: in the
 // OS keyring (Secret Service, Keychain, Credential Manager, through
 // zalando/go-keyring), or — when no keyring answers — in a file only the
-// user can read, with a note saying so.
+// user can read, with a note saying so. Every key it stores or reads is
+// told to logfile.Secrets, so that the log never holds it.
 package secrets
 
 import (
@@ -13,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/logfile"
 	"github.com/zalando/go-keyring"
 )
 
@@ -85,6 +87,7 @@ func (s *Store) Set(name, secret string) error {
 	if err := chat.CheckKey(secret); err != nil {
 		return err
 	}
+	logfile.Secrets.Add(secret)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.where == InKeyring {
@@ -113,6 +116,7 @@ func (s *Store) Get(name string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("read the key from the keyring: %w", err)
 		}
+		logfile.Secrets.Add(v)
 		return v, nil
 	}
 	all, err := s.readFile()
@@ -148,6 +152,9 @@ func (s *Store) readFile() (map[string]string, error) {
 	}
 	if err := json.Unmarshal(b, &all); err != nil {
 		return nil, fmt.Errorf("the key file %s is damaged: %w", s.file, err)
+	}
+	for _, secret := range all {
+		logfile.Secrets.Add(secret)
 	}
 	return all, nil
 }

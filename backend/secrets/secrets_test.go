@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errand-app/errand/backend/logfile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/zalando/go-keyring"
@@ -89,4 +90,24 @@ func TestAKeyThatCannotTravelInAHeaderIsNotStored(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, got)
 	}
+}
+
+// Every key the store takes or hands out is scrubbed from the log, even
+// one a previous run stored.
+func TestKeysAreToldToTheLogsRedactor(t *testing.T) {
+	ring := memRing{}
+	require.NoError(t, Open(ring, t.TempDir()).Set("provider:openai", "ring-key-set-0001"))
+	assert.Equal(t, logfile.Redacted, logfile.Secrets.Redact("ring-key-set-0001"))
+
+	ring[service+"provider:openrouter"] = "ring-key-earlier-0002"
+	v, err := Open(ring, t.TempDir()).Get("provider:openrouter")
+	require.NoError(t, err)
+	assert.Equal(t, "ring-key-earlier-0002", v)
+	assert.Equal(t, logfile.Redacted, logfile.Secrets.Redact("ring-key-earlier-0002"))
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets.json"), []byte(`{"provider:custom":"file-key-earlier-0003"}`), 0o600))
+	_, err = Open(nil, dir).Get("provider:ollama")
+	require.NoError(t, err)
+	assert.Equal(t, logfile.Redacted, logfile.Secrets.Redact("file-key-earlier-0003"), "the whole file was read")
 }

@@ -24,7 +24,8 @@
 //	[chat]      "Echo: <prompt>", as is any request without tools
 //	(none)      "Done: <prompt>" + task_complete
 //
-// Requests the real API would refuse get its 400 error; -log prints them.
+// Requests the real API would refuse get its 400 error; -log prints them,
+// and every client that went away before its reply was complete.
 //
 // Usage:
 //
@@ -65,7 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mockmodel", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "`host:port` to listen on; port 0 picks a free port")
-	logRejects := fs.Bool("log", false, "print every refused request to stderr")
+	logRejects := fs.Bool("log", false, "print every refused request, and every client that went away mid-reply, to stderr")
 	modelList := fs.String("models", "mock-model", "comma-separated model `ids` that GET /v1/models lists")
 	apiKey := fs.String("api-key", "", "the only bearer `token` accepted; empty accepts any, or none")
 	if err := fs.Parse(args); err != nil {
@@ -90,6 +91,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	s.Models = models
 	if *logRejects {
 		s.OnReject = func(msg string) { fmt.Fprintln(stderr, "mockmodel: rejected", msg) }
+		go func() {
+			for {
+				select {
+				case <-s.Disconnects():
+					fmt.Fprintln(stderr, "mockmodel: client went away before its reply was complete")
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
 	}
 	baseURL, stop, err := s.Listen(*addr)
 	if err != nil {

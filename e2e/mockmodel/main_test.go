@@ -217,6 +217,29 @@ func TestSlowStreamsAtReadablePace(t *testing.T) {
 	assert.Less(t, time.Since(start), 2*time.Second)
 }
 
+func TestLogsHangUps(t *testing.T) {
+	url, stderr := start(t, "-log")
+	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"[slow]"}],"tools":[{"type":"function","function":{"name":"task_complete"}}]}`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/v1/chat/completions", strings.NewReader(body))
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for seen := 0; seen < 3 && sc.Scan(); {
+		if strings.HasPrefix(sc.Text(), "data: ") {
+			seen++
+		}
+	}
+	assert.Empty(t, stderr.String(), "nothing is printed while the client is there")
+	cancel()
+	require.Eventually(t, func() bool {
+		return strings.Contains(stderr.String(), "mockmodel: client went away before its reply was complete")
+	}, 5*time.Second, 5*time.Millisecond, "the hang-up is logged")
+}
+
 func TestLogsRejections(t *testing.T) {
 	url, stderr := start(t, "-log")
 	// A tool call without its result: the real API's 400.

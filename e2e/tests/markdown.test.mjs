@@ -59,11 +59,29 @@ test('a reply with <img onerror>, <script> and javascript: links executes nothin
   assert.equal(await safe.getAttribute('rel'), 'noreferrer noopener');
 
   // Clicking what would have been links, and hovering the would-be handlers, does nothing.
+  // The events are recorded as they reach the page, to prove they did: an
+  // inline handler would have run while they were dispatched, and a link
+  // would have been followed from the element clicked.
+  await page.evaluate(() => {
+    window.__seen = [];
+    for (const type of ['click', 'mouseover']) {
+      document.addEventListener(
+        type,
+        (e) => window.__seen.push({ type, text: e.target.textContent, link: Boolean(e.target.closest('a[href]')) }),
+        true,
+      );
+    }
+  });
   for (const name of ['javascript link', 'data link']) {
     await u.log.getByText(name, { exact: true }).click();
   }
-  await u.log.getByText('<b onmouseover="window.__pwned=10">cell</b>').hover();
-  await page.waitForTimeout(300);
+  const cell = '<b onmouseover="window.__pwned=10">cell</b>';
+  await u.log.getByText(cell).hover();
+  const seen = await page.evaluate(() => window.__seen);
+  for (const name of ['javascript link', 'data link']) {
+    assert.ok(seen.some((e) => e.type === 'click' && e.text === name && !e.link), `a click on ${name}, not on a link: ${JSON.stringify(seen)}`);
+  }
+  assert.ok(seen.some((e) => e.type === 'mouseover' && e.text.includes(cell)), `the hover reached the cell: ${JSON.stringify(seen)}`);
   assert.equal(await pwned(page), undefined, 'window.__pwned was set');
   assert.deepEqual(dialogs, []);
   assert.equal(page.url(), startUrl, 'the window navigated');

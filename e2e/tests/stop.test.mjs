@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Stack } from '../lib/harness.mjs';
-import { countWords, eventually, sendMessage, show, slowText, transcript, ui, waitForStatus } from '../lib/ui.mjs';
+import { Stack, TIMEOUT } from '../lib/harness.mjs';
+import { conversationIdByTitle, countWords, eventually, loadStored, sendMessage, show, slowText, transcript, ui, waitForStatus } from '../lib/ui.mjs';
 
 const stack = new Stack('stop');
 before(() => stack.start());
@@ -39,8 +39,25 @@ test('Stop mid-stream ends the task and the next task still runs', { timeout: 12
   const n = countWords(stopped.text);
   assert.ok(n >= 10 && n < 400, `stopped after ${n} of 400 words`);
 
-  // Nothing more arrives: the one fixed wait of the suite.
+  // Stop reached the model: the mock saw its stream cut (it would
+  // otherwise send a word every 50 ms until the 400th).
+  await stack.mock.proc.waitForLine(/^mockmodel: client went away/, TIMEOUT);
+  // What the window shows is what Go stored when the task stopped.
+  const id = await conversationIdByTitle(page, await u.title.textContent().then((t) => (t ?? '').trim()));
+  const storedText = async () => {
+    const stored = await loadStored(page, id);
+    const hits = (stored.messages ?? []).filter((m) => m.role === 'assistant' && /^\s*word/.test(m.content ?? ''));
+    assert.equal(hits.length, 1, `stored: ${JSON.stringify(stored.messages)}`);
+    return hits[0].content;
+  };
+  const stored = await storedText();
+  assert.equal(stopped.text.trim(), stored.trim(), 'the window shows what was stored');
+
+  // Nothing more arrives, neither in Go nor in the window: the one fixed
+  // wait of the suite, long enough for twenty more words had Stop not cut
+  // the stream (proven above).
   await sleep(1_000);
+  assert.equal(await storedText(), stored, 'the stored text changed after Stop');
   assert.equal((await slowText(page)).text, stopped.text, 'the streamed text changed after Stop');
   await waitForStatus(page, 'Stopped', { timeout: 1 });
 

@@ -47,6 +47,9 @@ func (rn *run) loop(ctx context.Context) {
 		return
 	default:
 		msg := chat.ErrorMessage(err)
+		// The task shows the message; the log gets the causes behind it.
+		t := rn.snapshot()
+		slog.Error("task failed", "task", t.ID, "conversation", t.ConversationID, "code", chat.ErrorCode(err), "err", err)
 		if _, ferr := rn.finish(chat.StatusError, msg, "The task failed: "+msg); ferr != nil {
 			slog.Error("store failed task", "task", rn.snapshot().ID, "err", ferr)
 		}

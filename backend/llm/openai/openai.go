@@ -187,6 +187,10 @@ func (p *Provider) explain(err error) error {
 	var apiErr *oa.Error
 	if errors.As(err, &apiErr) {
 		detail := strings.TrimSpace(apiErr.Message)
+		// A server may repeat the key it was sent; the message never does.
+		if key := p.cfg.APIKey; len(key) >= 4 {
+			detail = strings.ReplaceAll(detail, key, "[key]")
+		}
 		var msg string
 		switch code := apiErr.StatusCode; {
 		case code == http.StatusUnauthorized:

@@ -95,9 +95,19 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 	_, err := New(Config{BaseURL: url, APIKey: "wrong-secret", Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, func(string) {})
 	assert.Contains(t, err.Error(), "The model server rejected the API key")
 	assert.NotContains(t, err.Error(), "wrong-secret")
+
 	var apiErr *oa.Error
 	require.True(t, errors.As(err, &apiErr), "the server's error stays in the chain")
 	assert.Equal(t, 401, apiErr.StatusCode)
+
+	echo := compat.NewServer(func(*compat.Request) compat.Reply {
+		return compat.Reply{Status: 502, ErrorMessage: "upstream refused the key echo-secret-4242"}
+	})
+	echoURL, stopEcho := echo.Start()
+	defer stopEcho()
+	_, err = New(Config{BaseURL: echoURL, APIKey: "echo-secret-4242", Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, func(string) {})
+	assert.Contains(t, err.Error(), "upstream refused the key [key]")
+	assert.NotContains(t, err.Error(), "echo-secret-4242", "a key the server repeats stays out of the message")
 }
 
 func TestUnreachableServer(t *testing.T) {

@@ -114,7 +114,15 @@ export interface Task {
 /** What a tool can do: set by the tool, never by the model. */
 export type Risk = 'read_only' | 'writes' | 'destructive';
 
+/** The risks the settings can approve in advance. */
 export const RISKS: readonly Risk[] = ['read_only', 'writes', 'destructive'];
+
+/**
+ * The risk of an approval for reaching an address on this computer or the
+ * local network (chat.RiskLocalNetwork): asked every time, never approved
+ * in advance by the settings or for the rest of a task, so not a Risk.
+ */
+export const RISK_LOCAL_NETWORK = 'local_network';
 
 export type PauseReason = 'steps' | 'time' | 'cost' | 'repeat';
 

@@ -39,6 +39,17 @@ const COMMAND: Approval = {
   arguments: '{"command":"rm -rf build && make","timeout_seconds":30}',
 };
 
+const LOCAL: Approval = {
+  callId: 'call_3@192.168.1.20:8080',
+  tool: 'fetch_url',
+  risk: 'local_network',
+  address: '192.168.1.20:8080',
+  arguments: 'http://192.168.1.20:8080/admin?x=1',
+  preview:
+    'fetch_url wants to reach 192.168.1.20:8080, an address on this computer or your local network (http://192.168.1.20:8080/admin?x=1). ' +
+    'Local services are not meant for the internet; allow it only if you expect this.',
+};
+
 function waitForApproval(approval: Approval = WRITE, id = 't1') {
   act(() =>
     handleTaskUpdate(
@@ -109,6 +120,47 @@ describe('ApprovalCard', () => {
     expect(within(c).getByText('Destructive')).toBeInTheDocument();
     expect(c).toHaveTextContent(/can change or delete any of your files, not only those in the workspace/);
     expect(c).toHaveTextContent('Times out after 30 s');
+  });
+
+  it('a local network address: asks plainly, shows the address, the URL and why, and offers no approval for the task', async () => {
+    const user = setup();
+    waitForApproval(LOCAL);
+    const c = card();
+    expect(within(c).getByRole('heading', { name: 'Reach a local network address?' })).toBeInTheDocument();
+    expect(within(c).getByText('Local network')).toBeInTheDocument();
+    expect(c.querySelector('.approval-address')).toHaveTextContent(/^192\.168\.1\.20:8080$/);
+    expect(c.querySelector('.approval-url')).toHaveTextContent(/^http:\/\/192\.168\.1\.20:8080\/admin\?x=1$/);
+    expect(within(c).getByText(LOCAL.preview!)).toBeInTheDocument();
+    expect(c).toHaveTextContent(/Errand asks every time/);
+    // Not a diff, not JSON.
+    expect(within(c).queryByLabelText('What it would change')).not.toBeInTheDocument();
+    expect(within(c).queryByLabelText('Arguments')).not.toBeInTheDocument();
+    expect(within(c).queryByRole('button', { name: 'Approve for this task' })).not.toBeInTheDocument();
+    for (const name of ['Approve', 'Deny', 'Stop']) {
+      expect(within(c).getByRole('button', { name })).toBeInTheDocument();
+    }
+
+    act(() => vi.advanceTimersByTime(500));
+    await user.click(within(c).getByRole('button', { name: 'Approve' }));
+    expect(api.approveTool).toHaveBeenCalledWith('t1', LOCAL.callId, false);
+  });
+
+  it('a local network address can be denied with a reason', async () => {
+    const user = setup();
+    waitForApproval(LOCAL);
+    act(() => vi.advanceTimersByTime(500));
+    await user.click(within(card()).getByRole('button', { name: 'Deny' }));
+    await user.type(within(card()).getByRole('textbox', { name: /Reason/ }), 'Not my router');
+    await user.click(within(card()).getByRole('button', { name: 'Deny' }));
+    expect(api.denyTool).toHaveBeenCalledWith('t1', LOCAL.callId, 'Not my router');
+  });
+
+  it('a local network approval without an address names the host of its URL', () => {
+    setup();
+    waitForApproval({ ...LOCAL, address: undefined, arguments: '{"url":"http://[::1]:3000/"}' });
+    const c = card();
+    expect(c.querySelector('.approval-address')).toHaveTextContent(/^\[::1\]:3000$/);
+    expect(c.querySelector('.approval-url')).toHaveTextContent(/^http:\/\/\[::1\]:3000\/$/);
   });
 
   it('ignores clicks and Enter for half a second after it appears, then approves', async () => {

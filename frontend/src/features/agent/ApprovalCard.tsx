@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
-import type { Approval, Task } from '../../api/types';
+import { RISK_LOCAL_NETWORK, type Approval, type Task } from '../../api/types';
 import { stopTask } from '../../stores/actions';
 import { approveTool, denyTool } from '../../stores/agentActions';
 import { DiffView } from './DiffView';
@@ -25,6 +25,40 @@ function CommandView({ approval }: { approval: Approval }) {
   );
 }
 
+/** The URL of a local network approval: its arguments, as a URL or as JSON with a url. */
+function localUrl(raw: string | undefined): string {
+  const args = parseObject(raw);
+  if (typeof args?.url === 'string') return args.url;
+  return (raw ?? '').trim();
+}
+
+/** The address a URL reaches, when the approval does not name it. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+/** Where a local network approval would go: the address first, then the whole URL. */
+function LocalAddressView({ approval }: { approval: Approval }) {
+  const url = localUrl(approval.arguments);
+  const address = approval.address?.trim() || hostOf(url);
+  return (
+    <dl className="approval-local">
+      <dt className="approval-label">Address</dt>
+      <dd className="approval-address">
+        <code>{address || '(unknown)'}</code>
+      </dd>
+      <dt className="approval-label">URL</dt>
+      <dd className="approval-url">
+        <code>{url || '(none)'}</code>
+      </dd>
+    </dl>
+  );
+}
+
 /**
  * The tool call waiting for approval, inline above the composer: what would
  * run, how risky it is, what it would change, and the decision. For half a
@@ -41,6 +75,9 @@ export function ApprovalCard({ task, approval }: { task: Task; approval: Approva
   const headingId = useId();
   const riskId = useId();
   const risk = riskInfo(approval.risk);
+  // Reaching this computer or the local network is asked every time: it is
+  // never approved for the rest of the task.
+  const local = approval.risk === RISK_LOCAL_NETWORK;
   const live = armed && !pending;
 
   // Take the focus the disabled composer lost, so the keyboard is here.
@@ -101,27 +138,43 @@ export function ApprovalCard({ task, approval }: { task: Task; approval: Approva
     >
       <header className="agent-card-head">
         <h2 id={headingId} className="agent-card-title">
-          Approval needed
+          {local ? 'Reach a local network address?' : 'Approval needed'}
         </h2>
         <span className={`risk-badge risk-${risk.tone}`}>{risk.label}</span>
       </header>
-      <p className="approval-lead">
-        The agent wants to run <code className="approval-tool">{approval.tool}</code>.
-      </p>
-      <p id={riskId} className={`approval-risk risk-text-${risk.tone}`}>
-        {risk.description}
-      </p>
+      {local ? (
+        <>
+          <p className="approval-lead">
+            <code className="approval-tool">{approval.tool}</code> wants to reach an address on this computer or your
+            local network.
+          </p>
+          <LocalAddressView approval={approval} />
+          {preview.trim() !== '' && <p className="approval-preview">{preview}</p>}
+          <p id={riskId} className={`approval-risk risk-text-${risk.tone}`}>
+            {risk.description}
+          </p>
+        </>
+      ) : (
+        <>
+          <p className="approval-lead">
+            The agent wants to run <code className="approval-tool">{approval.tool}</code>.
+          </p>
+          <p id={riskId} className={`approval-risk risk-text-${risk.tone}`}>
+            {risk.description}
+          </p>
 
-      <CommandView approval={approval} />
+          <CommandView approval={approval} />
 
-      {preview.trim() !== '' && <DiffView diff={preview} label="What it would change" />}
+          {preview.trim() !== '' && <DiffView diff={preview} label="What it would change" />}
 
-      <div className="approval-args">
-        <span className="approval-label">Arguments</span>
-        <pre className="approval-args-body" tabIndex={0} aria-label="Arguments">
-          {args === '' ? '(none)' : args}
-        </pre>
-      </div>
+          <div className="approval-args">
+            <span className="approval-label">Arguments</span>
+            <pre className="approval-args-body" tabIndex={0} aria-label="Arguments">
+              {args === '' ? '(none)' : args}
+            </pre>
+          </div>
+        </>
+      )}
 
       {denying ? (
         <form className="deny-form" onSubmit={onDeny}>
@@ -164,15 +217,17 @@ export function ApprovalCard({ task, approval }: { task: Task; approval: Approva
           >
             Approve
           </button>
-          <button
-            type="button"
-            className="btn btn-ghost"
-            aria-disabled={!live}
-            title={`Run ${approval.tool} without asking again until this task ends`}
-            onClick={guarded(() => void run(() => approveTool(task.id, approval.callId, true)))}
-          >
-            Approve for this task
-          </button>
+          {!local && (
+            <button
+              type="button"
+              className="btn btn-ghost"
+              aria-disabled={!live}
+              title={`Run ${approval.tool} without asking again until this task ends`}
+              onClick={guarded(() => void run(() => approveTool(task.id, approval.callId, true)))}
+            >
+              Approve for this task
+            </button>
+          )}
           <button
             type="button"
             className="btn btn-ghost"

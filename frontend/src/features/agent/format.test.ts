@@ -22,6 +22,7 @@ describe('agent format', () => {
     expect(riskInfo('read_only')).toMatchObject({ label: 'Read-only', tone: 'info' });
     expect(riskInfo('writes')).toMatchObject({ label: 'Writes files', tone: 'warn' });
     expect(riskInfo('destructive')).toMatchObject({ label: 'Destructive', tone: 'danger' });
+    expect(riskInfo('local_network')).toMatchObject({ label: 'Local network', tone: 'warn' });
     expect(riskInfo('nuclear')).toMatchObject({ tone: 'danger', label: 'Unknown risk (nuclear)' });
   });
 

@@ -1,5 +1,5 @@
 // How usage, spend, risks and task states read. Pure, unit-tested.
-import type { PauseReason, Risk, Task, Usage } from '../../api/types';
+import { RISK_LOCAL_NETWORK, type PauseReason, type Risk, type Task, type Usage } from '../../api/types';
 
 /** "$0.00", "<$0.0001", "$0.0042", "$0.042", "$1.25", "$1,234.50". */
 export function formatCost(usd: number | undefined | null): string {
@@ -50,6 +50,13 @@ export function riskInfo(risk: Risk | string | undefined): RiskInfo {
         description:
           'It runs a command on your computer with your permissions. A command can change or delete any of your files, not only those in the workspace, and cannot be undone.',
         tone: 'danger',
+      };
+    case RISK_LOCAL_NETWORK:
+      return {
+        label: 'Local network',
+        description:
+          'Addresses on this computer or your local network lead to services not meant for the internet: a router, a printer, a database, another app. Errand asks every time.',
+        tone: 'warn',
       };
     default:
       return {

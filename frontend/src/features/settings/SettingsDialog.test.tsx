@@ -161,6 +161,19 @@ describe('Settings', () => {
     expect(api.saveSettings).not.toHaveBeenCalled();
   });
 
+  it('offers the three tool risks to run without asking, and never local network access', async () => {
+    const { dialog } = await open();
+    const group = within(dialog).getByRole('group', { name: 'Run without asking' });
+    expect(within(group).getAllByRole('checkbox')).toHaveLength(3);
+    for (const name of ['Read-only tools', 'Tools that write files', 'Destructive tools (run commands)']) {
+      expect(within(group).getByRole('checkbox', { name })).toBeInTheDocument();
+    }
+    expect(within(group).queryByRole('checkbox', { name: /local/i })).not.toBeInTheDocument();
+    expect(within(group).getByRole('checkbox', { name: 'Read-only tools' })).toHaveAccessibleDescription(
+      /an address on this computer or your local network is asked every time/,
+    );
+  });
+
   it('warns when destructive tools would run without asking', async () => {
     const { user, dialog } = await open();
     expect(within(dialog).queryByText(/will run any command/)).not.toBeInTheDocument();
@@ -282,6 +295,13 @@ describe('Prices and context lengths', () => {
 });
 
 describe('settings form', () => {
+  it('never sends local_network as approved in advance, even when it was stored', () => {
+    const s = settings({ autoApprove: { read_only: true, writes: false, destructive: false, local_network: true } as Settings['autoApprove'] });
+    const form = formFromSettings(s);
+    expect(Object.keys(form.autoApprove).sort()).toEqual(['destructive', 'read_only', 'writes']);
+    expect(settingsFromForm(form, s).autoApprove).toEqual({ read_only: true, writes: false, destructive: false });
+  });
+
   it('round-trips and checks what it can', () => {
     const s = settings();
     const form = formFromSettings(s);

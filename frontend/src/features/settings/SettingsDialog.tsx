@@ -27,7 +27,9 @@ const RISK_TOGGLES: { risk: Risk; label: string; help: string }[] = [
   {
     risk: 'read_only',
     label: 'Read-only tools',
-    help: 'List, read and search files in the workspace; fetch web pages. They change nothing.',
+    help:
+      'List, read and search files in the workspace; fetch web pages. They change nothing. ' +
+      '(Fetching an address on this computer or your local network is asked every time.)',
   },
   {
     risk: 'writes',

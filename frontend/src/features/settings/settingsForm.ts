@@ -3,7 +3,7 @@
 // its own through SaveProvider, and whatever later versions add) are
 // carried through untouched.
 import type { Risk, Settings } from '../../api/types';
-import { RISKS } from '../../api/types';
+import { RISK_LOCAL_NETWORK, RISKS } from '../../api/types';
 
 /** A row of the model table: a model's prices and context length. */
 export interface PriceRow {
@@ -26,6 +26,16 @@ export interface SettingsForm {
   prices: PriceRow[];
   /** The agent's instructions as shown: the built-in text unless a custom one is stored. */
   systemPrompt: string;
+}
+
+/**
+ * The stored auto-approvals without local_network, which is never approved
+ * in advance (Go refuses to save it): kept, it would make every save fail.
+ */
+function approvableOnly(auto: Settings['autoApprove'] | undefined): Settings['autoApprove'] {
+  const out: Record<string, boolean | undefined> = { ...auto };
+  delete out[RISK_LOCAL_NETWORK];
+  return out;
 }
 
 let nextKey = 1;
@@ -103,7 +113,7 @@ export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPr
   }
   return {
     ...loaded,
-    autoApprove: { ...loaded.autoApprove, ...form.autoApprove },
+    autoApprove: { ...approvableOnly(loaded.autoApprove), ...form.autoApprove },
     limits: {
       ...loaded.limits,
       maxSteps: parseNumber(form.maxSteps),

@@ -129,6 +129,8 @@ func TestRedactorScrubsKnownSecretsAndSecretShapes(t *testing.T) {
 		`{"api_key": "s3cr3t", "model": "m"}`:            `{"api_key": "[redacted]", "model": "m"}`,
 		"proxy https://me:pa55word@proxy.test:8080 down": "proxy https://me:[redacted]@proxy.test:8080 down",
 		"an ordinary monkey=banana line":                 "an ordinary monkey=banana line",
+		"GET https://x.test/m?key=AIzaSy123: EOF":        "GET https://x.test/m?key=[redacted]: EOF",
+		"(Authorization: Bearer abcdef123456)":           "(Authorization: [redacted])",
 	}
 	for in, want := range cases {
 		assert.Equal(t, want, r.Redact(in), in)
@@ -167,7 +169,7 @@ func TestTheLogHasTheCausesAndNeverTheKey(t *testing.T) {
 	assert.Contains(t, text, "Errand could not save: caused by: save: auth failed for token [redacted]", "the cause is written")
 	assert.Contains(t, text, "invalid URL escape")
 	assert.Contains(t, text, "retrying with [redacted]")
-	assert.Contains(t, text, "map[Authorization:[redacted]]")
+	assert.Contains(t, text, "map[Authorization:[redacted]")
 	assert.Equal(t, 3, strings.Count(text, "\n"), "one line per record: %s", text)
 }
 

@@ -50,23 +50,51 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// patterns are the shapes of secrets, each with what replaces it.
+// value is what a secret after a name ("key=", "Authorization: ") may
+// hold: up to a space, a quote, a separator or a bracket.
+const value = `[^\s"'&#;,()<>\[\]]+`
+
+// patterns are the shapes of secrets, each with what replaces it. A
+// value's closing ":" or "." is left standing: it is the sentence's, as
+// in Get "https://…?key=…": EOF.
 var patterns = []struct {
 	re   *regexp.Regexp
 	with string
 }{
 	// Authorization: Bearer abc, "authorization": "Basic abc", X-Api-Key: abc
-	{regexp.MustCompile(`(?i)(\b(?:proxy-)?authorization|\bx-api-key|\bapi-key|\bx-goog-api-key)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;&\]]+`), "${1}${2}" + Redacted},
+	{regexp.MustCompile(`(?i)(\b(?:proxy-)?authorization|\bx-api-key|\bapi-key|\bx-goog-api-key)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?` + value), "${1}${2}" + Redacted},
 	// Bearer abc… anywhere else.
 	{regexp.MustCompile(`(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{6,}`), "${1} " + Redacted},
 	// sk-…, sk-proj-…, sk-or-v1-…: the shape of OpenAI-style keys.
 	{regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{6,}`), Redacted},
 	// key=…, api_key=…, token=…, password=… in a URL or text.
-	{regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|key|access[_-]?token|refresh[_-]?token|id[_-]?token|token|client[_-]?secret|secret|password|passwd|pwd|sig|signature)=)[^&\s"'#;,]+`), "${1}" + Redacted},
+	{regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|key|access[_-]?token|refresh[_-]?token|id[_-]?token|token|client[_-]?secret|secret|password|passwd|pwd|sig|signature)=)` + value), "${1}" + Redacted},
 	// "api_key": "…" in JSON.
 	{regexp.MustCompile(`(?i)("(?:api[_-]?key|apikey|key|access[_-]?token|refresh[_-]?token|token|client[_-]?secret|secret|password)"\s*:\s*")[^"]*`), "${1}" + Redacted},
 	// https://user:password@host
 	{regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@]*:)[^/\s@]+@`), "${1}" + Redacted + "@"},
+}
+
+// replace is re's matches in s replaced by with, a closing ":" or "."
+// of a match kept after it.
+func replace(re *regexp.Regexp, s, with string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		end := m[1]
+		for end > m[0] && (s[end-1] == ':' || s[end-1] == '.') {
+			end--
+		}
+		b.WriteString(s[last:m[0]])
+		b.Write(re.ExpandString(nil, with, s, m))
+		b.WriteString(s[end:m[1]])
+		last = m[1]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // Redact returns s without the secrets r knows, nor anything shaped like
@@ -83,7 +111,7 @@ func (r *Redactor) Redact(s string) string {
 		r.mu.RUnlock()
 	}
 	for _, p := range patterns {
-		s = p.re.ReplaceAllString(s, p.with)
+		s = replace(p.re, s, p.with)
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/logfile"
 	"github.com/errand-app/errand/backend/providers"
 	"github.com/errand-app/errand/backend/secrets"
 )
@@ -129,7 +130,7 @@ func (p *Providers) GetProvider() (ProviderView, error) {
 		}
 		key, err := p.secrets.Get(providers.KeyName(preset.ID))
 		if err != nil {
-			return v, chat.Errorf(chat.CodeInternal, "%v", err)
+			return v, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
 		if key != "" {
 			v.KeysFor = append(v.KeysFor, preset.ID)
@@ -163,7 +164,7 @@ func (p *Providers) check(in ProviderInput) (providers.Preset, ProviderInput, er
 		in.BaseURL = preset.BaseURL
 	}
 	if err := providers.CheckBaseURL(in.BaseURL); err != nil {
-		return preset, in, chat.Errorf(chat.CodeInvalid, "%v", err)
+		return preset, in, chat.Wrap(chat.CodeInvalid, err, "%v", err)
 	}
 	return preset, in, nil
 }
@@ -174,10 +175,12 @@ func (p *Providers) endpoint(in ProviderInput) (providers.Endpoint, error) {
 	if in.KeepKey {
 		stored, err := p.secrets.Get(providers.KeyName(in.Preset))
 		if err != nil {
-			return providers.Endpoint{}, chat.Errorf(chat.CodeInternal, "%v", err)
+			return providers.Endpoint{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
 		key = stored
 	}
+	// A key typed for a test, not saved, is scrubbed from the log all the same.
+	logfile.Secrets.Add(key)
 	return providers.Endpoint{BaseURL: in.BaseURL, APIKey: key, Model: in.Model}, nil
 }
 
@@ -193,7 +196,7 @@ func (p *Providers) SaveProvider(in ProviderInput) (ProviderView, error) {
 	}
 	if preset.ID != providers.Demo && !in.KeepKey {
 		if err := p.secrets.Set(providers.KeyName(preset.ID), in.APIKey); err != nil {
-			return ProviderView{}, chat.Errorf(chat.CodeInternal, "%v", err)
+			return ProviderView{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
 	}
 	ctx, cancel := callCtx()
@@ -245,7 +248,7 @@ func (p *Providers) ListModels(in ProviderInput) ([]string, error) {
 	defer cancel()
 	models, err := providers.ListModels(ctx, nil, ep)
 	if err != nil {
-		return nil, chat.Errorf(chat.CodeModel, "%v", err)
+		return nil, chat.Wrap(chat.CodeModel, err, "%v", err)
 	}
 	return models, nil
 }
@@ -264,7 +267,7 @@ func (p *Providers) CurrentModels() ([]string, error) {
 	}
 	models, err := providers.ListModels(ctx, nil, c.Endpoint)
 	if err != nil {
-		return nil, chat.Errorf(chat.CodeModel, "%v", err)
+		return nil, chat.Wrap(chat.CodeModel, err, "%v", err)
 	}
 	return models, nil
 }

@@ -8,6 +8,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync/atomic"
 
@@ -40,6 +41,11 @@ func run() error {
 		}
 		defer os.RemoveAll(cfg.DataDir)
 	}
+	stopLog, err := app.StartLog(cfg.DataDir, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "errand: no log file:", err)
+	}
+	defer stopLog()
 	opts := &options.App{
 		Title:            "Errand",
 		Width:            1200,
@@ -64,8 +70,9 @@ func run() error {
 	}
 	a, err := app.New(context.Background(), cfg)
 	if err != nil {
-		// The window still opens, to say what is wrong.
-		fmt.Fprintln(os.Stderr, "errand:", err)
+		// The window still opens, to say what is wrong; the log (and
+		// stderr) get the causes.
+		slog.Error("Errand could not start", "err", err)
 		opts.Bind = []any{app.Unavailable(cfg, err)}
 		opts.OnStartup = func(ctx context.Context) { windowCtx.Store(&ctx) }
 		return wails.Run(opts)

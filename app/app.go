@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm/demo"
+	"github.com/errand-app/errand/backend/logfile"
 	"github.com/errand-app/errand/backend/providers"
 	"github.com/errand-app/errand/backend/secrets"
 	"github.com/errand-app/errand/backend/store"
@@ -44,6 +46,7 @@ type App struct {
 // New opens the database, ends tasks a previous run left unfinished, and
 // connects to the model (starting the demo model when none is configured).
 func New(ctx context.Context, cfg Config) (*App, error) {
+	logfile.Secrets.Add(cfg.APIKey)
 	unlock, err := lockDataDir(cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -129,6 +132,10 @@ func (a *App) Shutdown(context.Context) {
 type FrontendError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Details is what went wrong underneath an internal or storage error
+	// — its chain of causes, scrubbed of secrets — for "Copy details";
+	// empty when it would say no more than Message.
+	Details string `json:"details,omitempty"`
 }
 
 // FormatError is the Wails ErrorFormatter. The Wails runtime rejects a
@@ -143,16 +150,23 @@ func FormatError(err error) any {
 	return string(b)
 }
 
-// frontendError maps any error to a FrontendError.
+// frontendError maps any error to a FrontendError. An internal or
+// storage error is logged with its causes, which go to Details as well.
+// No message or details holds a key Errand knows (logfile.Secrets).
 func frontendError(err error) FrontendError {
 	code := chat.ErrorCode(err)
-	msg := chat.ErrorMessage(err)
-	if code == chat.CodeInternal {
-		var ce *chat.Error
-		if !errors.As(err, &ce) {
-			slog.Error("internal error", "err", err)
-			msg = "Something went wrong inside Errand: " + err.Error()
-		}
+	fe := FrontendError{Code: code, Message: chat.ErrorMessage(err)}
+	if code != chat.CodeInternal && code != chat.CodeStorage {
+		return fe
 	}
-	return FrontendError{Code: code, Message: msg}
+	var ce *chat.Error
+	if !errors.As(err, &ce) {
+		fe.Message = "Something went wrong inside Errand: " + err.Error()
+	}
+	slog.Error("error shown in the window", "code", code, "err", err)
+	fe.Message = logfile.Secrets.Redact(fe.Message)
+	if details := logfile.Secrets.Redact(chat.Details(err)); !strings.Contains(fe.Message, details) {
+		fe.Details = details
+	}
+	return fe
 }

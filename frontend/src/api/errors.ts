@@ -21,7 +21,7 @@ export class ApiError extends Error {
 function fromObject(value: unknown): ApiError | null {
   if (typeof value !== 'object' || value === null) return null;
   // details: what Go says beyond the message, when it says more.
-  const v = value as { [K in keyof FrontendError | 'details']?: unknown };
+  const v = value as { [K in keyof FrontendError]?: unknown };
   if (typeof v.message !== 'string' && typeof v.code !== 'string') return null;
   const code = typeof v.code === 'string' && v.code !== '' ? v.code : 'internal';
   const message = typeof v.message === 'string' && v.message !== '' ? v.message : defaultMessage(code);

@@ -282,6 +282,8 @@ export type ErrorCode = 'invalid' | 'not_found' | 'conflict' | 'internal' | 'mod
 export interface FrontendError {
   code: ErrorCode | string;
   message: string;
+  /** For an internal or storage error, what went wrong underneath (no secrets), for "Copy details". */
+  details?: string;
 }
 
 // ---- Event payloads (runtime.EventsOn) ----

@@ -109,6 +109,7 @@ func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCal
 func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, tool tools.Tool, args json.RawMessage) (tools.Result, error) {
 	ws, err := rn.workspace(ctx)
 	if err != nil {
+		slog.Warn("workspace unavailable", "tool", tool.Name(), "task", rn.snapshot().ID, "err", err)
 		return tools.Result{Content: "The workspace folder cannot be used: " + chat.ErrorMessage(err), IsError: true}, nil
 	}
 	env := tools.Env{Workspace: ws}

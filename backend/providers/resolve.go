@@ -63,7 +63,7 @@ func (r *Resolver) Resolve(ctx context.Context, conversationModel string) (Choic
 			c.Model = conversationModel
 		}
 		if err := chat.CheckKey(c.APIKey); err != nil {
-			return Choice{}, chat.Errorf(chat.CodeInvalid, "OPENAI_API_KEY: %s", chat.ErrorMessage(err))
+			return Choice{}, chat.Wrap(chat.CodeInvalid, err, "OPENAI_API_KEY: %s", chat.ErrorMessage(err))
 		}
 		return c, nil
 	}
@@ -98,7 +98,7 @@ func (r *Resolver) Resolve(ctx context.Context, conversationModel string) (Choic
 			return Choice{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
 		if err := chat.CheckKey(key); err != nil {
-			return Choice{}, chat.Errorf(chat.CodeInvalid, "%s; open Settings to enter it again", chat.ErrorMessage(err))
+			return Choice{}, chat.Wrap(chat.CodeInvalid, err, "%s; open Settings to enter it again", chat.ErrorMessage(err))
 		}
 		c.APIKey = key
 	}

@@ -110,7 +110,7 @@ func (a *App) Bound() []any {
 // native dialogs have a parent.
 func (a *App) Startup(ctx context.Context) {
 	a.events.attach(ctx)
-	a.Conversations.dialogs = ctx
+	a.Conversations.dialogs.set(ctx)
 }
 
 // Shutdown is Wails' OnShutdown: tasks are stopped and stored, then the

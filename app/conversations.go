@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errand-app/errand/backend/agent"
@@ -20,8 +21,28 @@ type Conversations struct {
 	store      chat.Store
 	runner     *agent.Runner
 	models     *models
-	workspaces string          // where default workspace folders live
-	dialogs    context.Context // the Wails context, for the folder picker
+	workspaces string        // where default workspace folders live
+	dialogs    windowContext // the Wails context, for the folder picker
+}
+
+// windowContext holds the Wails context once the window has started: it is
+// set by Startup and read by bound calls, which may run at the same time.
+type windowContext struct {
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+func (w *windowContext) set(ctx context.Context) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.ctx = ctx
+}
+
+// get is the window's context, or nil before the window has started.
+func (w *windowContext) get() context.Context {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ctx
 }
 
 // CreateConversation starts a new, empty conversation in agent mode.
@@ -174,11 +195,12 @@ func (s *Conversations) ChooseWorkspace(id string) (chat.Conversation, error) {
 	if err != nil {
 		return chat.Conversation{}, err
 	}
-	if s.dialogs == nil {
+	win := s.dialogs.get()
+	if win == nil {
 		return chat.Conversation{}, chat.Errorf(chat.CodeConflict, "the window is not ready")
 	}
-	dir, err := runtime.OpenDirectoryDialog(s.dialogs, runtime.OpenDialogOptions{
-		Title: "Choose the workspace folder", DefaultDirectory: current, CanCreateDirectories: true,
+	dir, err := runtime.OpenDirectoryDialog(win, runtime.OpenDialogOptions{
+		Title: "Choose the workspace folder", DefaultDirectory: pickerStart(current), CanCreateDirectories: true,
 	})
 	if err != nil {
 		return chat.Conversation{}, fmt.Errorf("folder picker: %w", err)
@@ -189,6 +211,19 @@ func (s *Conversations) ChooseWorkspace(id string) (chat.Conversation, error) {
 		return s.store.GetConversation(ctx, id)
 	}
 	return s.SetWorkspace(id, dir)
+}
+
+// pickerStart is where the folder picker opens: the workspace when it
+// exists (a default one is only made when a task first runs), else the
+// nearest folder above it that does, else the home folder.
+func pickerStart(dir string) string {
+	for d := dir; d != "" && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d
+		}
+	}
+	home, _ := os.UserHomeDir()
+	return home
 }
 
 func workspaceDir(root string, c chat.Conversation) string {

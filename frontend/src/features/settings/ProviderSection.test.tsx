@@ -521,3 +521,20 @@ describe('provider form', () => {
     expect(inputFromForm(f, none)).toEqual<ProviderInput>({ preset: 'demo', baseUrl: '', model: '', apiKey: '', keepKey: false });
   });
 });
+
+describe('Finding local servers', () => {
+  it('a failed check is said beside the choices, which still work, and can be tried again', async () => {
+    vi.mocked(api.detectProviders)
+      .mockRejectedValueOnce(new ApiError('internal', 'network is unreachable'))
+      .mockResolvedValueOnce([]);
+    const { user, section } = await open();
+    const note = await within(section).findByText(/Could not check which model servers are running/);
+    expect(note).toHaveTextContent(/network is unreachable/i);
+    expect(within(section).getByRole('radiogroup', { name: 'Provider' })).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'Check again' }));
+    await waitFor(() =>
+      expect(within(section).queryByText(/Could not check which model servers are running/)).not.toBeInTheDocument(),
+    );
+    expect(api.detectProviders).toHaveBeenCalledTimes(2);
+  });
+});

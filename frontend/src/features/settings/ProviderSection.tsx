@@ -180,6 +180,27 @@ function LoadError({ report, onRetry }: { report: ErrorReport; onRetry: () => vo
   );
 }
 
+/**
+ * Looking for the local servers that are running failed: said once, beside
+ * the choices, which all still work.
+ */
+function DetectError({ report, onRetry }: { report: ErrorReport; onRetry: () => void }) {
+  return (
+    <div className="settings-error provider-detect-error" role="status">
+      <p>
+        Could not check which model servers are running on this computer: {report.message} Ollama and LM Studio can
+        still be chosen and tested.
+      </p>
+      <div className="settings-error-actions">
+        <button type="button" className="btn btn-ghost btn-small" onClick={onRetry}>
+          Check again
+        </button>
+        <CopyDetailsButton report={report} />
+      </div>
+    </div>
+  );
+}
+
 interface ModelList {
   key: string;
   list: string[] | null;
@@ -200,6 +221,7 @@ export const ProviderSection = forwardRef<
 >(function ProviderSection({ onSaved, autoFocus = false }, ref) {
   const [presets, setPresets] = useState<ProviderPreset[] | null>(null);
   const [detected, setDetected] = useState<ReadonlySet<string>>(new Set());
+  const [detectError, setDetectError] = useState<ErrorReport | null>(null);
   const [view, setView] = useState<ProviderView | null>(null);
   const [loadError, setLoadError] = useState<ErrorReport | null>(null);
   const [form, setForm] = useState<ProviderForm | null>(null);
@@ -247,16 +269,28 @@ export const ProviderSection = forwardRef<
         if (live.current) setLoadError(reportOf(toApiError(err), new Date().toISOString()));
       },
     );
+  }, []);
+
+  /** Which local servers run, to mark them; a failure is said, not hidden. */
+  const detect = useCallback(() => {
+    setDetectError(null);
     Promise.resolve()
       .then(() => api.detectProviders())
       .then(
         (found) => {
-          if (live.current) setDetected(new Set(found.map((p) => p.id)));
+          if (live.current) setDetected(new Set((found ?? []).map((p) => p.id)));
         },
-        () => {},
+        (err) => {
+          if (!live.current) return;
+          const report = reportOf(toApiError(err), new Date().toISOString());
+          setDetectError({ ...report, message: sentence(report.message) });
+        },
       );
   }, []);
-  useEffect(() => load(), [load]);
+  useEffect(() => {
+    load();
+    detect();
+  }, [load, detect]);
 
   const preset = presets?.find((p) => p.id === form?.preset);
   const connKey = form ? connectionKey(form, view) : '';
@@ -451,7 +485,13 @@ export const ProviderSection = forwardRef<
   let body: ReactNode;
   if (!form || !presets) {
     body = loadError ? (
-      <LoadError report={loadError} onRetry={() => load()} />
+      <LoadError
+        report={loadError}
+        onRetry={() => {
+          load();
+          detect();
+        }}
+      />
     ) : (
       <p className="muted">Loading…</p>
     );
@@ -505,6 +545,7 @@ export const ProviderSection = forwardRef<
             );
           })}
         </div>
+        {detectError && <DetectError report={detectError} onRetry={detect} />}
 
         {isDemo ? (
           <p className="settings-help provider-demo-help">

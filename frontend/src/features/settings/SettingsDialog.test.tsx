@@ -245,6 +245,18 @@ describe('Agent instructions', () => {
     expect(api.saveSettings).toHaveBeenLastCalledWith(expect.objectContaining({ systemPrompt: '' }));
   });
 
+  it('says why the built-in instructions are missing, and shows them when asked again', async () => {
+    vi.mocked(api.defaultSystemPrompt).mockRejectedValueOnce(new ApiError('internal', 'database is locked'));
+    const { user, dialog } = await open();
+    const prompt = within(dialog).getByRole('textbox', { name: 'System prompt' });
+    expect(prompt).toHaveValue('');
+    const status = await within(dialog).findByText(/Could not show Errand’s built-in instructions/);
+    expect(status).toHaveTextContent(/database is locked/i);
+    await user.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(prompt).toHaveValue(BUILT_IN));
+    expect(within(dialog).queryByText(/Could not show Errand’s built-in instructions/)).not.toBeInTheDocument();
+  });
+
   it('refuses instructions longer than Go accepts, without asking Go', async () => {
     vi.mocked(api.getSettings).mockResolvedValue(settings({ systemPrompt: 'x'.repeat(20001) }));
     const { user, dialog } = await open();

@@ -120,6 +120,22 @@ function NumberField({
 }
 
 /**
+ * The built-in instructions, shown when no custom ones are stored. Without
+ * them the form still works (the field is then empty, which keeps them),
+ * and error says why they are not shown.
+ */
+async function builtInPrompt(): Promise<{ prompt: string; error: ErrorReport | null }> {
+  try {
+    const p = await Promise.resolve().then(() => api.defaultSystemPrompt());
+    return { prompt: typeof p === 'string' ? p : '', error: null };
+  } catch (err) {
+    const e = toApiError(err);
+    const message = readable(e.message) ? sentence(e.message) : 'Errand did not answer.';
+    return { prompt: '', error: { ...reportOf(e, new Date().toISOString()), message } };
+  }
+}
+
+/**
  * The settings, in a modal dialog: the model provider (saved on its own,
  * with Save provider), then the agent's limits, what runs without asking,
  * its instructions, the pace, and the model table (prices, context
@@ -128,6 +144,8 @@ function NumberField({
 export function SettingsDialog({ onClose, section = null }: { onClose: () => void; section?: SettingsSection | null }) {
   const [loaded, setLoaded] = useState<Settings | null>(null);
   const [defaultPrompt, setDefaultPrompt] = useState('');
+  /** The built-in instructions could not be read: why, shown beside the empty field. */
+  const [promptError, setPromptError] = useState<ErrorReport | null>(null);
   const [loadError, setLoadError] = useState<ErrorReport | null>(null);
   const [form, setForm] = useState<SettingsForm | null>(null);
   const [saving, setSaving] = useState(false);
@@ -142,20 +160,14 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
 
   const load = useCallback(() => {
     setLoadError(null);
+    setPromptError(null);
     let live = true;
-    // The built-in instructions are shown when no custom ones are stored;
-    // without them the form still works (the field is then empty).
-    const builtIn = Promise.resolve()
-      .then(() => api.defaultSystemPrompt())
+    Promise.all([Promise.resolve().then(() => api.getSettings()), builtInPrompt()])
       .then(
-        (p) => (typeof p === 'string' ? p : ''),
-        () => '',
-      );
-    Promise.all([Promise.resolve().then(() => api.getSettings()), builtIn])
-      .then(
-        ([s, prompt]) => {
+        ([s, { prompt, error: pe }]) => {
           if (!live) return;
           setDefaultPrompt(prompt);
+          setPromptError(pe);
           setLoaded(s);
           setForm(formFromSettings(s, prompt));
         },
@@ -172,6 +184,16 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
   }, []);
 
   useEffect(() => load(), [load]);
+
+  /** Try again for the built-in instructions; an empty field (which means them) shows them. */
+  const reloadPrompt = async () => {
+    setPromptError(null);
+    const { prompt, error: pe } = await builtInPrompt();
+    setPromptError(pe);
+    if (pe) return;
+    setDefaultPrompt(prompt);
+    setForm((f) => (f && f.systemPrompt.trim() === '' ? { ...f, systemPrompt: prompt } : f));
+  };
 
   useEffect(() => {
     dialogRef.current?.focus();
@@ -435,6 +457,20 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                     .join(' ')}
                   onChange={(e) => edit((f) => ({ ...f, systemPrompt: e.target.value }))}
                 />
+                {promptError && (
+                  <div className="settings-error settings-prompt-error" role="status">
+                    <p>
+                      Could not show Errand’s built-in instructions: {promptError.message} An empty field still
+                      means them.
+                    </p>
+                    <div className="settings-error-actions">
+                      <button type="button" className="btn btn-ghost btn-small" onClick={() => void reloadPrompt()}>
+                        Try again
+                      </button>
+                      <CopyDetailsButton report={promptError} />
+                    </div>
+                  </div>
+                )}
                 <p id={id('prompt-help')} className="settings-help">
                   What the agent is told before every task. {promptIsDefault
                     ? 'These are Errand’s built-in instructions; edit them to change how the agent works.'

@@ -70,6 +70,12 @@ func (rn *run) newMessage(role chat.Role, content string) chat.Message {
 
 // add stores a new message and publishes it.
 func (rn *run) add(m chat.Message) (chat.Message, error) {
+	return rn.write(m, rn.r.opts.Store.AddMessage)
+}
+
+// write stores m with put and publishes what was stored, unless the run
+// has ended.
+func (rn *run) write(m chat.Message, put func(context.Context, chat.Message) (chat.Message, error)) (chat.Message, error) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	if rn.done {
@@ -77,7 +83,7 @@ func (rn *run) add(m chat.Message) (chat.Message, error) {
 	}
 	ctx, cancel := storeCtx()
 	defer cancel()
-	stored, err := rn.r.opts.Store.AddMessage(ctx, m)
+	stored, err := put(ctx, m)
 	if err != nil {
 		return m, err
 	}
@@ -108,19 +114,7 @@ func (rn *run) appendText(id, text string) error {
 
 // replace stores a message's final content and tool calls and publishes it.
 func (rn *run) replace(m chat.Message) (chat.Message, error) {
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	if rn.done {
-		return m, errEnded
-	}
-	ctx, cancel := storeCtx()
-	defer cancel()
-	stored, err := rn.r.opts.Store.UpdateMessage(ctx, m)
-	if err != nil {
-		return m, err
-	}
-	rn.r.opts.Events.MessageStored(stored)
-	return stored, nil
+	return rn.write(m, rn.r.opts.Store.UpdateMessage)
 }
 
 // record applies change to the task and stores it together with new

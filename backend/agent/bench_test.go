@@ -131,9 +131,9 @@ func (s timedStore) Messages(ctx context.Context, id string) ([]chat.Message, er
 	return s.Store.Messages(ctx, id)
 }
 
-func (s timedStore) TaskMessages(ctx context.Context, id string) ([]chat.Message, error) {
+func (s timedStore) TaskCalls(ctx context.Context, id string) ([]chat.Message, error) {
 	defer s.t.since(time.Now())
-	return s.Store.TaskMessages(ctx, id)
+	return s.Store.TaskCalls(ctx, id)
 }
 
 func (s timedStore) StartTask(ctx context.Context, t chat.Task, m chat.Message) (chat.Message, error) {

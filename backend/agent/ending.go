@@ -7,7 +7,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 )
 
-// endFunc turns a task and its messages into its final (or interrupted)
+// endFunc turns a task and its calls (chat.Store.TaskCalls) into its final (or interrupted)
 // state and the messages that close it.
 type endFunc func(t chat.Task, msgs []chat.Message) (chat.Task, []chat.Message)
 
@@ -26,7 +26,7 @@ func ending(status chat.TaskStatus, errMsg, notice string) endFunc {
 // calls stored, if set, with the stored task; then publishes the task and
 // the messages.
 func (r *Runner) settle(ctx context.Context, t chat.Task, end endFunc, stored func(chat.Task)) (chat.Task, error) {
-	msgs, err := r.opts.Store.TaskMessages(ctx, t.ID)
+	msgs, err := r.opts.Store.TaskCalls(ctx, t.ID)
 	if err != nil {
 		return t, fmt.Errorf("read the messages of task %s: %w", t.ID, err)
 	}

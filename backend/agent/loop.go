@@ -132,7 +132,7 @@ func (rn *run) steps(ctx context.Context) error {
 
 // openCalls are the task's tool calls that have no result yet.
 func (rn *run) openCalls(ctx context.Context) ([]chat.ToolCall, error) {
-	msgs, err := rn.r.opts.Store.TaskMessages(ctx, rn.snapshot().ID)
+	msgs, err := rn.r.opts.Store.TaskCalls(ctx, rn.snapshot().ID)
 	if err != nil {
 		return nil, err
 	}

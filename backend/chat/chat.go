@@ -292,8 +292,9 @@ type Store interface {
 	LoadConversation(ctx context.Context, id string) (ConversationView, error)
 	// Messages returns the conversation's messages in order.
 	Messages(ctx context.Context, conversationID string) ([]Message, error)
-	// TaskMessages returns the messages a task wrote, in order.
-	TaskMessages(ctx context.Context, taskID string) ([]Message, error)
+	// TaskCalls returns the messages of a task that call tools and the
+	// tool results, in order, without their text (what pairing needs).
+	TaskCalls(ctx context.Context, taskID string) ([]Message, error)
 	// ActiveTasks returns every task that has not ended.
 	ActiveTasks(ctx context.Context) ([]Task, error)
 

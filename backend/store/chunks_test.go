@@ -184,3 +184,31 @@ func TestDeletingAConversationDeletesItsChunks(t *testing.T) {
 	require.NoError(t, s.DeleteConversation(ctx, m.ConversationID))
 	assert.Equal(t, 0, chunkCount(t, s, m.ID))
 }
+
+// A task's calls are read without the text of its messages: settling a
+// task that streamed megabytes does not read them to pair its calls.
+func TestTaskCallsPairWithoutText(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	task, m := streaming(t, s, strings.Repeat("long text ", 1000))
+	_, err := s.AppendContent(ctx, m.ID, " and more")
+	require.NoError(t, err)
+	call := chat.ToolCall{ID: "call_1", Name: "read_file", Arguments: `{"path":"a"}`}
+	asked, err := s.AddMessage(ctx, chat.Message{ID: uuid.NewString(), ConversationID: m.ConversationID, TaskID: task.ID,
+		Role: chat.RoleAssistant, Content: "Reading it.", ToolCalls: []chat.ToolCall{call}, CreatedAt: time.Now()})
+	require.NoError(t, err)
+	answered, err := s.AddMessage(ctx, chat.Message{ID: uuid.NewString(), ConversationID: m.ConversationID, TaskID: task.ID,
+		Role: chat.RoleTool, ToolCallID: "call_1", ToolName: "read_file", Content: "file text", CreatedAt: time.Now()})
+	require.NoError(t, err)
+
+	calls, err := s.TaskCalls(ctx, task.ID)
+	require.NoError(t, err)
+	require.Len(t, calls, 2, "the prompt and the streamed text call nothing")
+	assert.Equal(t, asked.ID, calls[0].ID)
+	assert.Equal(t, []chat.ToolCall{call}, calls[0].ToolCalls)
+	assert.Equal(t, answered.ID, calls[1].ID)
+	assert.Equal(t, "call_1", calls[1].ToolCallID)
+	for _, c := range calls {
+		assert.Empty(t, c.Content)
+	}
+}

@@ -260,6 +260,30 @@ func (s *Store) TaskMessages(ctx context.Context, taskID string) ([]chat.Message
 	return messagesWhere(ctx, s.db, `WHERE task_id = ? ORDER BY seq`, taskID)
 }
 
+// callCols are messageCols without the text, which pairing never needs:
+// a task's calls are read without its replies' megabytes.
+var callCols = strings.Replace(messageCols, "content,", "'' AS content,", 1)
+
+// TaskCalls returns the task's messages that call tools and the tool
+// results, in order, without their text.
+func (s *Store) TaskCalls(ctx context.Context, taskID string) ([]chat.Message, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+callCols+` FROM messages
+		WHERE task_id = ? AND (tool_calls != '' OR role = ?) ORDER BY seq`, taskID, chat.RoleTool)
+	if err != nil {
+		return nil, fmt.Errorf("query tool calls: %w", err)
+	}
+	defer rows.Close()
+	out := []chat.Message{}
+	for rows.Next() {
+		m, _, err := scanMessage(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan message: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
 func messages(ctx context.Context, q queryer, conversationID string) ([]chat.Message, error) {
 	return messagesWhere(ctx, q, `WHERE conversation_id = ? ORDER BY seq`, conversationID)
 }

@@ -175,7 +175,11 @@ function loadHighlighter(): Promise<void> {
   if (!highlightLoad) {
     highlightLoad = import('rehype-highlight').then(
       (m) => {
-        highlightPlugins = [[m.default, { detect: false }]];
+        // One highlighter for every block: the plugin registers its 37
+        // languages each time it is set up, which cost more than the
+        // parsing when every code block of a long reply did it.
+        const transform = m.default({ detect: false });
+        highlightPlugins = [() => transform];
         highlightListeners.forEach((l) => l());
       },
       (err: unknown) => console.warn('Errand: code highlighting is unavailable', err),

@@ -38,7 +38,7 @@ func owner(conversationID string) any {
 // first. An empty conversationID gives the global facts alone.
 func (s *Store) Facts(ctx context.Context, conversationID string) ([]chat.Fact, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+factCols+` FROM facts
-		WHERE conversation_id IS NULL OR conversation_id = ?
+		WHERE ifnull(conversation_id, '') IN ('', ?)
 		ORDER BY conversation_id IS NULL, updated_at DESC, rowid DESC`, conversationID)
 	if err != nil {
 		return nil, fmt.Errorf("list facts: %w", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -184,4 +185,41 @@ func TestMemoryOffOffersNoToolsAndShowsNoFacts(t *testing.T) {
 	facts, err := h.store.Facts(ctx, conv)
 	require.NoError(t, err)
 	assert.Len(t, facts, 1, "the call stored nothing")
+}
+
+// TestTheDemoModelRemembers runs the offline demo model's memory script
+// through the runner: "remember KEY is VALUE" stores a fact, and the next
+// request shows it; "forget KEY" removes it.
+func TestTheDemoModelRemembers(t *testing.T) {
+	h := newHarness(t, func(r *compat.Request) compat.Reply {
+		reply := demo.Reply(r)
+		reply.ChunkDelay = 0
+		return reply
+	}, harnessOpts{})
+	ctx := context.Background()
+	conv := h.conversation()
+	task := h.start(conv, "Remember that my favourite editor is helix.")
+	done := h.events.waitStatus(task.ID, chat.StatusCompleted)
+	assert.Contains(t, done.Summary, "Demo remember")
+	facts, err := h.store.Facts(ctx, conv)
+	require.NoError(t, err)
+	require.Len(t, facts, 1)
+	assert.Equal(t, "my favourite editor", facts[0].Key)
+	assert.Equal(t, "helix", facts[0].Value)
+	assert.Equal(t, chat.ScopeConversation, facts[0].Scope)
+	reqs := h.server.Requests()
+	assert.Contains(t, systemText(reqs[len(reqs)-1]), "- my favourite editor: helix")
+
+	task = h.start(conv, "remember globally name: Ada")
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+	global, err := h.store.Facts(ctx, "")
+	require.NoError(t, err)
+	require.Len(t, global, 1)
+	assert.Equal(t, chat.Fact{Key: "name", Value: "Ada", Scope: chat.ScopeGlobal}, chat.Fact{Key: global[0].Key, Value: global[0].Value, Scope: global[0].Scope})
+
+	task = h.start(conv, "Forget my favourite editor")
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+	facts, err = h.store.Facts(ctx, conv)
+	require.NoError(t, err)
+	assert.Len(t, facts, 1, "the global fact is left")
 }

@@ -113,6 +113,16 @@ func checkRoom(ctx context.Context, q queryer, conversationID string) error {
 // RememberFact stores a fact (see chat.CleanFact for what is refused).
 // Remembering a key its owner already has updates that fact's value.
 func (s *Store) RememberFact(ctx context.Context, f chat.Fact) (chat.Fact, error) {
+	return s.putFact(ctx, f, true)
+}
+
+// AddFact stores a new fact; a key its owner already has is refused
+// (CodeConflict), so that adding never overwrites a fact unseen.
+func (s *Store) AddFact(ctx context.Context, f chat.Fact) (chat.Fact, error) {
+	return s.putFact(ctx, f, false)
+}
+
+func (s *Store) putFact(ctx context.Context, f chat.Fact, replace bool) (chat.Fact, error) {
 	f, err := chat.CleanFact(f)
 	if err != nil {
 		return f, err
@@ -122,6 +132,9 @@ func (s *Store) RememberFact(ctx context.Context, f chat.Fact) (chat.Fact, error
 		old, found, err := factByKey(ctx, tx, f.ConversationID, f.Key)
 		if err != nil {
 			return err
+		}
+		if found && !replace {
+			return chat.Errorf(chat.CodeConflict, "there is already a fact %s here; edit that one, or choose another key", chat.Quote(f.Key))
 		}
 		if found {
 			f.ID, f.CreatedAt, f.UpdatedAt = old.ID, old.CreatedAt, now

@@ -41,6 +41,13 @@ func TestFactsAreRememberedListedAndSurviveReopen(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, own.ID, again.ID)
 	assert.Equal(t, "Go 1.25", again.Value)
+	// Adding (as the person does) never overwrites.
+	_, err = s.AddFact(ctx, chat.Fact{Key: "lang", Value: "C", ConversationID: c1.ID})
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
+	added, err := s.AddFact(ctx, chat.Fact{Key: "lang", Value: "C", Scope: chat.ScopeGlobal})
+	require.NoError(t, err)
+	_, err = s.DeleteFact(ctx, added.ID)
+	require.NoError(t, err)
 
 	require.NoError(t, s.Close())
 	s2, err := Open(ctx, path)

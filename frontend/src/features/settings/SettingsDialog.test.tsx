@@ -6,6 +6,8 @@ import { resetStores } from '../../test/fixtures';
 import { PRESETS } from '../../test/providers';
 
 vi.mock('../../api', () => ({
+  // Settings → Memory lists the facts.
+  listFacts: vi.fn(async () => []),
   getSettings: vi.fn(),
   saveSettings: vi.fn(),
   defaultSystemPrompt: vi.fn(),

@@ -5,7 +5,9 @@ import { toApiError } from '../../api/errors';
 import type { ProviderView, Risk, Settings } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
+import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
+import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import {
   checkForm,
@@ -197,6 +199,15 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
   const onProviderSaved = useCallback((v: ProviderView) => {
     setLoaded((l) => (l ? { ...l, provider: { preset: v.preset, baseUrl: v.baseUrl, model: v.model } } : l));
   }, []);
+
+  // The memory switch saves at once; the settings keep sending back what
+  // was loaded, so they must carry what it stored.
+  const conversationId = useConversationsStore((s) => s.selectedId);
+  const toggleMemory = async (on: boolean) => {
+    if (!loaded) return;
+    const stored = await api.saveSettings({ ...loaded, memoryEnabled: on });
+    setLoaded((l) => (l ? { ...l, memoryEnabled: stored.memoryEnabled } : l));
+  };
 
   const onSave = async (e: FormEvent) => {
     e.preventDefault();
@@ -555,6 +566,13 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                 </button>
               </fieldset>
             </form>
+          )}
+          {loaded && (
+            <MemorySection
+              enabled={loaded.memoryEnabled !== false}
+              onToggle={toggleMemory}
+              conversationId={conversationId}
+            />
           )}
         </div>
 

@@ -82,6 +82,7 @@ describe('Memory', () => {
       'The value of "openai" looks like a secret (it has the shape of an API key).',
     );
     expect(screen.getByLabelText('Value')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Key')).not.toHaveAttribute('aria-invalid');
     expect(screen.getByRole('button', { name: 'Copy details' })).toBeInTheDocument();
 
     vi.mocked(api.addFact).mockResolvedValueOnce(fact('g2', 'editor', 'helix'));

@@ -31,6 +31,12 @@ function ErrorLine({ error, id }: { error: ErrorReport; id?: string }) {
   );
 }
 
+/** Go's reasons name the field they are about first: "the fact's key is empty", "the value of … looks like a secret". */
+const FIELD_OF = {
+  key: /^(the (fact's )?key\b|there is already a fact)/i,
+  value: /^the (fact's )?value\b/i,
+};
+
 /** The add and edit form, inline: key, value and (in a conversation) whose the fact is. */
 function FactForm({
   initial,
@@ -66,7 +72,7 @@ function FactForm({
       setSaving(false);
     }
   };
-  const bad = (what: 'key' | 'value') => (error && new RegExp(`\\b${what}\\b`, 'i').test(error.message)) || undefined;
+  const bad = (what: 'key' | 'value') => (error && FIELD_OF[what].test(error.message)) || undefined;
 
   return (
     <form

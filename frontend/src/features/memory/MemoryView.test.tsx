@@ -111,6 +111,12 @@ describe('Memory', () => {
     await user.click(screen.getByRole('button', { name: 'Save fact' }));
     expect(api.updateFact).toHaveBeenCalledWith('g1', { key: 'name', value: 'Ada Lovelace', scope: 'global', conversationId: '' });
     expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
+
+    // Esc leaves a form without saving.
+    await user.click(within(global).getAllByRole('button', { name: 'Edit fact' })[0]!);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByLabelText('Key')).not.toBeInTheDocument();
+    expect(api.updateFact).toHaveBeenCalledTimes(1);
   });
 
   it('deletes a fact after a confirmation, and keeps it when told to', async () => {

@@ -77,6 +77,7 @@ function FactForm({
   return (
     <form
       className="memory-form"
+      data-own-escape
       noValidate
       onSubmit={(e) => void submit(e)}
       onKeyDown={(e) => {

@@ -267,6 +267,8 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
         // An open suggestion list closes first (the combobox handles it).
         const active = document.activeElement;
         if (active?.getAttribute('role') === 'combobox' && active.getAttribute('aria-expanded') === 'true') return;
+        // So does an inline form that handles Esc itself (a fact being edited).
+        if (active?.closest('[data-own-escape]')) return;
         e.preventDefault();
         e.stopPropagation();
         onCloseRef.current();

@@ -134,6 +134,11 @@ func SecretLike(key, value string) string {
 	if secretKey(key) {
 		return "its key is named like a password or token"
 	}
+	for _, word := range strings.Fields(key) {
+		if why := secretWord(word); why != "" {
+			return why
+		}
+	}
 	if strings.Contains(value, "-----BEGIN") && strings.Contains(value, "PRIVATE KEY") {
 		return "it holds a private key"
 	}

@@ -28,6 +28,7 @@ func TestSecretLike(t *testing.T) {
 		"a key named apikey":   {"ServiceApiKey", "whatever"},
 		"a key named API key":  {"OpenAI API key", "whatever"},
 		"a key named secret":   {"client secret", "abc"},
+		"a key that is a key":  {"sk-proj-abcdefghijklmnop1234567890", "mine"},
 	}
 	for name, c := range secret {
 		assert.NotEmpty(t, SecretLike(c[0], c[1]), name)

@@ -79,6 +79,9 @@ func CleanFact(f Fact) (Fact, error) {
 	if strings.IndexFunc(f.Value, func(r rune) bool { return r != '\n' && r != '\t' && unsafeRune(r) }) >= 0 {
 		return f, Errorf(CodeInvalid, "the value of %s holds a control character", Quote(f.Key))
 	}
+	if why := keyShaped(f.Key); why != "" {
+		return f, Errorf(CodeInvalid, "the fact's key looks like a secret (%s); Errand does not remember secrets", why)
+	}
 	if why := SecretLike(f.Key, f.Value); why != "" {
 		return f, Errorf(CodeInvalid, "the value of %s looks like a secret (%s); Errand does not remember secrets. Keep keys and passwords in the provider settings or a password manager", Quote(f.Key), why)
 	}
@@ -134,10 +137,8 @@ func SecretLike(key, value string) string {
 	if secretKey(key) {
 		return "its key is named like a password or token"
 	}
-	for _, word := range strings.Fields(key) {
-		if why := secretWord(word); why != "" {
-			return why
-		}
+	if why := keyShaped(key); why != "" {
+		return why
 	}
 	if strings.Contains(value, "-----BEGIN") && strings.Contains(value, "PRIVATE KEY") {
 		return "it holds a private key"
@@ -161,6 +162,16 @@ var keyPrefixes = []struct {
 	{"sk-ant-", 16}, {"sk-", 16}, {"ghp_", 20}, {"gho_", 20}, {"ghs_", 20}, {"ghu_", 20},
 	{"github_pat_", 20}, {"AKIA", 16}, {"ASIA", 16}, {"xoxb-", 10}, {"xoxp-", 10}, {"AIza", 30},
 	{"glpat-", 16},
+}
+
+// keyShaped says why a fact's key itself looks like a secret, or "".
+func keyShaped(key string) string {
+	for _, word := range strings.Fields(key) {
+		if why := secretWord(word); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 func secretWord(w string) string {

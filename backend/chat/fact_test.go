@@ -72,6 +72,7 @@ func TestCleanFact(t *testing.T) {
 		"an unknown scope":       {Fact{Key: "k", Value: "v", Scope: "team"}, `the scopes are "conversation" and "global"`},
 		"no conversation":        {Fact{Key: "k", Value: "v", Scope: ScopeConversation}, "needs its conversation"},
 		"a secret-looking value": {Fact{Key: "k", Value: "sk-abcdefghijklmnopqrstuvwx", Scope: ScopeGlobal}, "looks like a secret"},
+		"a secret-looking key":   {Fact{Key: "sk-abcdefghijklmnopqrstuvwx", Value: "v", Scope: ScopeGlobal}, "key looks like a secret"},
 	}
 	for name, c := range bad {
 		_, err := CleanFact(c.f)

@@ -223,3 +223,18 @@ func TestTheDemoModelRemembers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, facts, 1, "the global fact is left")
 }
+
+func TestAChatReplySeesTheFactsToo(t *testing.T) {
+	h := newHarness(t, script(t, compat.Reply{Text: "Hello, Ada."}), harnessOpts{})
+	ctx := context.Background()
+	conv := h.conversation()
+	_, err := h.store.RememberFact(ctx, chat.Fact{Key: "name", Value: "Ada", Scope: chat.ScopeGlobal})
+	require.NoError(t, err)
+	task, err := h.runner.StartTask(ctx, conv, "Hi", chat.ModeChat)
+	require.NoError(t, err)
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+	req := h.server.Requests()[0]
+	assert.Empty(t, req.Tools)
+	assert.Contains(t, systemText(req), memoryHeader+"\n- name: Ada (global)")
+	assert.NotContains(t, systemText(req), "### Memory", "no tools to tell about")
+}

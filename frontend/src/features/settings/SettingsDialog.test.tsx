@@ -209,6 +209,27 @@ describe('Settings', () => {
   });
 });
 
+describe('Memory', () => {
+  it('saves the Use memory switch at once, and a later Save keeps it', async () => {
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    const memory = within(dialog).getByRole('region', { name: 'Memory' });
+    expect(within(memory).getByRole('heading', { name: 'Memory' })).toBeInTheDocument();
+    const sw = within(memory).getByRole('switch', { name: 'Use memory' });
+    expect(sw).toHaveAttribute('aria-checked', 'true');
+    await user.click(sw);
+    expect(api.saveSettings).toHaveBeenLastCalledWith(expect.objectContaining({ memoryEnabled: false, futureField: { x: 1 } }));
+    await waitFor(() => expect(sw).toHaveAttribute('aria-checked', 'false'));
+
+    await user.clear(within(dialog).getByLabelText('Step limit'));
+    await user.type(within(dialog).getByLabelText('Step limit'), '7');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(
+      expect.objectContaining({ memoryEnabled: false, limits: expect.objectContaining({ maxSteps: 7 }) }),
+    );
+  });
+});
+
 describe('Agent instructions', () => {
   it('shows the built-in instructions; an edit is saved as custom, Reset to default stores none', async () => {
     vi.mocked(api.saveSettings).mockImplementation(async (s) => s);

@@ -41,6 +41,7 @@ type App struct {
 	Conversations *Conversations
 	Settings      *Settings
 	Providers     *Providers
+	Memory        *Memory
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -88,6 +89,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		Workspace: func(ctx context.Context, conversationID string) (*tools.Workspace, error) {
 			return openWorkspace(ctx, st, workspaces, cfg.DataDir, conversationID)
 		},
+		Facts: st,
 	})
 	if interrupted, waiting, err := a.runner.Recover(ctx); err != nil {
 		slog.Error("recover unfinished tasks", "err", err)
@@ -97,13 +99,14 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.Runner = &AgentTaskRunner{runner: a.runner}
 	a.Conversations = &Conversations{store: st, runner: a.runner, models: models, workspaces: workspaces}
 	a.Settings = &Settings{store: st, runner: a.runner}
+	a.Memory = &Memory{store: st, events: a.events}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }
 
 // Bound lists the services to bind to the frontend.
 func (a *App) Bound() []any {
-	return []any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers}
+	return []any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory}
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and

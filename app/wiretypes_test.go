@@ -43,6 +43,8 @@ var wireTypes = map[string]reflect.Type{
 	"ProviderInput":       reflect.TypeOf(ProviderInput{}),
 	"TaskMessageEvent":    reflect.TypeOf(TaskMessage{}),
 	"FrontendError":       reflect.TypeOf(FrontendError{}),
+	"Fact":                reflect.TypeOf(chat.Fact{}),
+	"FactsChangedEvent":   reflect.TypeOf(FactsChanged{}),
 }
 
 // frontendOnly lists interfaces in types.ts that no Go type sends. Each

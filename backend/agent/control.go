@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/tools"
 )
 
@@ -14,6 +15,10 @@ const (
 	ToolTaskComplete = "task_complete"
 	ToolAskUser      = "ask_user"
 	ToolSendUpdate   = "send_update"
+	// ToolRemember and ToolForget keep and drop explicit facts; they are
+	// offered only while memory is on.
+	ToolRemember = "remember"
+	ToolForget   = "forget"
 )
 
 func stringProp(desc string) map[string]any {
@@ -44,6 +49,24 @@ var controlSpecs = []tools.Spec{
 		Description: "Send the user a short progress message and keep working.",
 		Schema:      tools.Object(map[string]any{"message": stringProp("The progress message.")}, "message"),
 	},
+	{
+		Name:        ToolRemember,
+		Description: "Remember a fact for later requests: a short key and its value. Remembering a key again replaces its value. The user can see, edit and delete every fact. Never remember passwords, API keys or other secrets.",
+		Schema: tools.Object(map[string]any{
+			"key":   stringProp("A short name for the fact, e.g. \"preferred language\"."),
+			"value": stringProp("The fact itself."),
+			"scope": map[string]any{
+				"type":        "string",
+				"enum":        []string{string(chat.ScopeConversation), string(chat.ScopeGlobal)},
+				"description": "\"conversation\" (the default) keeps it for this conversation; \"global\" for every conversation.",
+			},
+		}, "key", "value"),
+	},
+	{
+		Name:        ToolForget,
+		Description: "Forget a remembered fact by its key: this conversation's if it has one, else the global one.",
+		Schema:      tools.Object(map[string]any{"key": stringProp("The key of the fact to forget.")}, "key"),
+	},
 }
 
 // controlChecks go beyond the schema: the texts must say something.
@@ -58,6 +81,16 @@ type askUserArgs struct {
 
 type sendUpdateArgs struct {
 	Message string `json:"message"`
+}
+
+type rememberArgs struct {
+	Key   string         `json:"key"`
+	Value string         `json:"value"`
+	Scope chat.FactScope `json:"scope"`
+}
+
+type forgetArgs struct {
+	Key string `json:"key"`
 }
 
 // parseControl decodes a control call's arguments, already validated
@@ -98,10 +131,34 @@ func parseControl(name string, args json.RawMessage) (any, error) {
 			return nil, fmt.Errorf(`send_update needs a non-empty "message" string`)
 		}
 		return a, nil
+	case ToolRemember:
+		var a rememberArgs
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		scope, err := chat.ParseScope(string(a.Scope))
+		if err != nil {
+			return nil, err
+		}
+		a.Scope = scope
+		return a, nil
+	case ToolForget:
+		var a forgetArgs
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		if a.Key = strings.TrimSpace(a.Key); a.Key == "" {
+			return nil, fmt.Errorf(`forget needs a non-empty "key" string`)
+		}
+		return a, nil
 	}
 	return nil, nil
 }
 
 func isControl(name string) bool {
-	return name == ToolTaskComplete || name == ToolAskUser || name == ToolSendUpdate
+	switch name {
+	case ToolTaskComplete, ToolAskUser, ToolSendUpdate, ToolRemember, ToolForget:
+		return true
+	}
+	return false
 }

@@ -58,6 +58,7 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 			Workspace: func(_ context.Context, convID string) (*tools.Workspace, error) {
 				return tools.OpenWorkspace(filepath.Join(h.workspaces, convID))
 			},
+			Facts: st,
 		})
 	}
 	h.runner = h.newRunner()
@@ -147,6 +148,8 @@ type recorder struct {
 	messages []chat.Message
 	deltas   []Delta
 	problems []string
+	// facts lists the conversations of FactsChanged events, in order.
+	facts []string
 }
 
 func newRecorder(t *testing.T, st *store.Store) *recorder {
@@ -215,6 +218,14 @@ func (r *recorder) MessageDelta(d Delta) {
 }
 
 func (r *recorder) ConversationUpdated(chat.Conversation) {}
+
+// FactsChanged checks nothing: the memory tests look at the store.
+func (r *recorder) FactsChanged(conversationID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.facts = append(r.facts, conversationID)
+	r.notify()
+}
 
 // wait blocks until cond holds (checked under the lock) or fails the test.
 func (r *recorder) wait(what string, cond func() bool) {

@@ -174,10 +174,10 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 		if custom := strings.TrimSpace(settings.SystemPrompt); custom != "" {
 			system = custom
 		}
-		req.Messages = buildContext(system, history, true)
-		req.Tools = rn.r.registry.Definitions()
+		req.Messages = buildContext(rn.withMemory(ctx, system, settings, true), history, true)
+		req.Tools = rn.r.definitions(settings)
 	} else {
-		req.Messages = buildContext(ChatSystemPrompt, history, false)
+		req.Messages = buildContext(rn.withMemory(ctx, ChatSystemPrompt, settings, false), history, false)
 	}
 
 	start := time.Now()

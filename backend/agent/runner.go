@@ -62,6 +62,9 @@ type Options struct {
 	// Workspace opens the folder a conversation's tools work in. Without
 	// it tools run with no workspace and file tools refuse.
 	Workspace func(ctx context.Context, conversationID string) (*tools.Workspace, error)
+	// Facts is the memory behind remember and forget. Without it the
+	// agent has no memory, whatever the settings say.
+	Facts Facts
 }
 
 // Runner is the AgentTaskRunner. It is safe for concurrent use.

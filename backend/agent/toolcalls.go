@@ -100,6 +100,10 @@ func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCal
 		return tools.Result{Content: answer}, "", false, err
 	case sendUpdateArgs:
 		return tools.Result{Content: "The update was shown to the user."}, "", false, nil
+	case rememberArgs:
+		return rn.remember(ctx, a), "", false, nil
+	case forgetArgs:
+		return rn.forget(ctx, a), "", false, nil
 	}
 	res, err = rn.runTool(ctx, st, call, reg.Tool(call.Name), args)
 	return res, "", false, err

@@ -231,6 +231,9 @@ type Settings struct {
 	Provider ProviderConfig `json:"provider"`
 	// SystemPrompt replaces the built-in agent instructions when set.
 	SystemPrompt string `json:"systemPrompt"`
+	// MemoryEnabled offers the agent remember and forget and shows it the
+	// facts it was asked to remember; off, it neither sees nor keeps any.
+	MemoryEnabled bool `json:"memoryEnabled"`
 }
 
 // ProviderConfig says which OpenAI-compatible server answers, and with
@@ -246,8 +249,9 @@ type ProviderConfig struct {
 // DefaultSettings are the settings of a new installation.
 func DefaultSettings() Settings {
 	return Settings{
-		AutoApprove: map[string]bool{"read_only": true, "writes": false, "destructive": false},
-		Limits:      Limits{MaxSteps: 50, MaxMinutes: 30, MaxCostUSD: 1},
+		AutoApprove:   map[string]bool{"read_only": true, "writes": false, "destructive": false},
+		Limits:        Limits{MaxSteps: 50, MaxMinutes: 30, MaxCostUSD: 1},
+		MemoryEnabled: true,
 		Prices: map[string]Price{
 			"gpt-4o-mini":  {InputPerMTok: 0.15, OutputPerMTok: 0.60},
 			"gpt-4o":       {InputPerMTok: 2.50, OutputPerMTok: 10.00},

@@ -41,6 +41,26 @@ func TestAgentControlScripts(t *testing.T) {
 		assert.Equal(t, "Result: exit code 0\ndone", res.Text)
 	})
 
+	t.Run("remember", func(t *testing.T) {
+		k := newTask(t, url, "[remember] my editor")
+		res := k.turn(true)
+		assertCall(t, res, "remember", `{"key":"favourite editor","value":"helix","scope":"global"}`)
+		k.result(`Remembered "favourite editor" for every conversation.`)
+		res = k.turn(true)
+		assert.Equal(t, `Result: Remembered "favourite editor" for every conversation.`, res.Text)
+		assertCall(t, res, "task_complete", `{"summary":"Remembered"}`)
+	})
+
+	t.Run("facts", func(t *testing.T) {
+		k := newTask(t, url, "[facts] what do you know")
+		res := k.turn(true)
+		assert.Equal(t, "Facts: none", res.Text)
+		k = newTask(t, url, "[facts] what do you know")
+		k.msgs[0].Content = compat.Text("You are an agent.\n\n" + factsHeader + "\n- favourite editor: zed (global)\n- language: Go")
+		res = k.turn(true)
+		assert.Equal(t, "Facts: favourite editor: zed (global) | language: Go", res.Text)
+	})
+
 	t.Run("loop", func(t *testing.T) {
 		k := newTask(t, url, "[loop] go round")
 		for n, want := range []string{"Update 1", "Update 2", "Update 3"} {

@@ -21,6 +21,9 @@
 //	            + task_complete
 //	[loop]      send_update "Update N" at steps 1 to 3, then task_complete at step 4
 //	[fail]      the first request for the prompt gets a 400 error; later ones "Recovered." + task_complete
+//	[remember]  remember "favourite editor" = "helix" (global), then "Result: <the tool's result>" +
+//	            task_complete
+//	[facts]     "Facts: <the facts in the system prompt, as key: value, joined by | >" + task_complete
 //	[chat]      "Echo: <prompt>", as is any request without tools
 //	(none)      "Done: <prompt>" + task_complete
 //

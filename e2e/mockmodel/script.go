@@ -25,6 +25,11 @@ const (
 	loopUpdates = 3
 	// What [command] runs.
 	commandLine = "ls -la && echo done"
+	// What [remember] remembers, for every conversation.
+	rememberKey   = "favourite editor"
+	rememberValue = "helix"
+	// factsHeader starts the facts in the agent's system prompt.
+	factsHeader = "Facts you were asked to remember (the person can edit them):"
 	// What [fail] answers the first time.
 	failMessage = "The mock model refuses the first request of this prompt"
 )
@@ -126,6 +131,16 @@ func script(req *compat.Request) compat.Reply {
 			return call(fmt.Sprintf("Step %d.", n), "send_update", map[string]any{"message": fmt.Sprintf("Update %d", n)})
 		}
 		return call("Looped.", "task_complete", map[string]any{"summary": fmt.Sprintf("Finished after %d updates", loopUpdates)})
+	case strings.Contains(prompt, "[remember]"):
+		if result, ok := toolResult(tail, "remember"); ok {
+			return call("Result: "+result, "task_complete", map[string]any{"summary": "Remembered"})
+		}
+		if replied == 0 {
+			return call("I will remember that.", "remember", map[string]any{"key": rememberKey, "value": rememberValue, "scope": "global"})
+		}
+		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[facts]"):
+		return call("Facts: "+factLines(req.Messages), "task_complete", map[string]any{"summary": "Listed the facts"})
 	case strings.Contains(prompt, "[slow]"):
 		words := make([]string, slowWords)
 		for i := range words {
@@ -137,6 +152,28 @@ func script(req *compat.Request) compat.Reply {
 	default:
 		return call("Done: "+prompt, "task_complete", map[string]any{"summary": "done"})
 	}
+}
+
+// factLines are the "- key: value" lines of the system message's facts,
+// joined with " | ", or "none".
+func factLines(msgs []compat.Message) string {
+	if len(msgs) == 0 || msgs[0].Role != "system" {
+		return "none"
+	}
+	_, facts, found := strings.Cut(msgs[0].Text(), factsHeader)
+	if !found {
+		return "none"
+	}
+	var lines []string
+	for _, l := range strings.Split(facts, "\n") {
+		if strings.HasPrefix(l, "- ") {
+			lines = append(lines, strings.TrimPrefix(l, "- "))
+		}
+	}
+	if len(lines) == 0 {
+		return "none"
+	}
+	return strings.Join(lines, " | ")
 }
 
 // promptIndex returns the index of the task's prompt: the last user

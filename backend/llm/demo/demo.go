@@ -2,8 +2,9 @@
 // model served in-process on loopback, used when no model server is
 // configured. In agent mode it walks through a task the way a real model
 // would use Errand's tools (a progress update, a question, an answer that
-// depends on the reply, task_complete); in chat mode it says what it is
-// and how to connect a real model.
+// depends on the reply, task_complete), or, for a message that starts with
+// "remember" or "forget", calls that memory tool; in chat mode it says what
+// it is and how to connect a real model.
 package demo
 
 import (

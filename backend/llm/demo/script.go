@@ -36,8 +36,10 @@ const (
 // current task so far). With none, it is step 1: a short plan and
 // send_update. After a send_update result it is step 2: ask_user with two
 // choices. After the ask_user result (the user's answer) it is step 3: an
-// answer shaped by that choice and task_complete. Anything else, including
-// a runner's "(automatic)" nudge, gets task_complete alone.
+// answer shaped by that choice and task_complete. A prompt that starts with
+// "remember" or "forget" calls that tool instead (see memoryStart), then
+// reports its result with task_complete. Anything else, including a
+// runner's "(automatic)" nudge, gets task_complete alone.
 func Reply(req *compat.Request) compat.Reply {
 	var r compat.Reply
 	if len(req.Tools) == 0 {
@@ -60,6 +62,9 @@ func agentReply(req *compat.Request) compat.Reply {
 		if strings.HasPrefix(strings.TrimSpace(prompt), nudgePrefix) {
 			return finish(req)
 		}
+		if r, ok := memoryStart(req, prompt); ok {
+			return r
+		}
 		return withCall(req, intro, ToolSendUpdate, map[string]any{"message": "Planning: " + echo(prompt)})
 	}
 	last := tail[len(tail)-1]
@@ -72,6 +77,8 @@ func agentReply(req *compat.Request) compat.Reply {
 			"question": question,
 			"choices":  []string{choiceSummary, choiceChecklist},
 		})
+	case ToolRemember, ToolForget:
+		return memoryDone(req, name, last.Text())
 	case ToolAskUser:
 		text, shape := answer(prompt, last.Text())
 		return withCall(req, text, ToolTaskComplete, map[string]any{

@@ -3,6 +3,7 @@
 import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
 import * as Convs from '../../wailsjs/go/app/Conversations';
 import * as HealthSvc from '../../wailsjs/go/app/Health';
+import * as MemorySvc from '../../wailsjs/go/app/Memory';
 import * as ProvidersSvc from '../../wailsjs/go/app/Providers';
 import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import { ApiError, toApiError } from './errors';
@@ -10,6 +11,8 @@ import type {
   Conversation,
   ConversationSummary,
   ConversationView,
+  Fact,
+  FactScope,
   HealthStatus,
   ModelInfo,
   ProviderInput,
@@ -180,6 +183,38 @@ function normalizeSettings(s: Settings): Settings {
 /** The built-in agent instructions (what an empty systemPrompt means). */
 export function defaultSystemPrompt(): Promise<string> {
   return call(() => SettingsSvc.DefaultSystemPrompt());
+}
+
+// ---- Memory ----
+
+// The generated bindings want their class; the JSON is the same.
+type GoFact = Parameters<typeof MemorySvc.AddFact>[0];
+
+/** What the person types for a fact; conversationId is needed for scope 'conversation'. */
+export interface FactInput {
+  key: string;
+  value: string;
+  scope: FactScope;
+  conversationId: string;
+}
+
+/** The global facts and, for a conversation id, that conversation's (first). */
+export async function listFacts(conversationId: string): Promise<Fact[]> {
+  return (await call<Fact[] | null>(() => MemorySvc.ListFacts(conversationId))) ?? [];
+}
+
+/** Stores a new fact; Go refuses bad input, a key already there and secret-looking values. */
+export function addFact(input: FactInput): Promise<Fact> {
+  return call(() => MemorySvc.AddFact({ ...input, id: '' } as unknown as GoFact));
+}
+
+/** Changes a fact's key, value or scope, under the same rules. */
+export function updateFact(id: string, input: FactInput): Promise<Fact> {
+  return call(() => MemorySvc.UpdateFact({ ...input, id } as unknown as GoFact));
+}
+
+export function deleteFact(id: string): Promise<void> {
+  return call(() => MemorySvc.DeleteFact(id));
 }
 
 // ---- Providers ----

@@ -170,7 +170,24 @@ export interface Settings {
   systemPrompt?: string;
   /** The model server (its key is never here); saved through saveProvider. */
   provider?: ProviderConfig;
+  /** The agent keeps and sees explicit facts (remember/forget); Go always sends it, true by default. */
+  memoryEnabled?: boolean;
   [extra: string]: unknown;
+}
+
+/** Whose a fact is: one conversation's, or every conversation's. */
+export type FactScope = 'conversation' | 'global';
+
+/** A fact the agent was asked to remember (chat.Fact); the person can edit every one. */
+export interface Fact {
+  id: string;
+  key: string;
+  value: string;
+  scope: FactScope;
+  /** The owning conversation; '' for a global fact. */
+  conversationId: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
 }
 
 /** Health.Status: whether Errand can work, asked before anything else. */
@@ -287,6 +304,11 @@ export interface FrontendError {
 }
 
 // ---- Event payloads (runtime.EventsOn) ----
+
+/** agent:factsChanged: the facts of a conversation ('' for the global ones) changed. */
+export interface FactsChangedEvent {
+  conversationId: string;
+}
 
 export interface TaskMessageEvent {
   conversationId: string;

@@ -1,13 +1,14 @@
 // The only module that talks to the Wails runtime. It turns the backend's
 // events into typed callbacks.
 import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
-import type { Conversation, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
+import type { Conversation, FactsChangedEvent, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
 
 export const EVENTS = {
   taskUpdate: 'agent:taskUpdate',
   taskMessage: 'agent:taskMessage',
   messageDelta: 'agent:messageDelta',
   conversationUpdated: 'conversation:updated',
+  factsChanged: 'agent:factsChanged',
 } as const;
 
 export type Unsubscribe = () => void;
@@ -76,6 +77,13 @@ export function onMessageDelta(cb: EventHandlers['onMessageDelta']): Unsubscribe
 
 export function onConversationUpdated(cb: EventHandlers['onConversationUpdated']): Unsubscribe {
   return on(EVENTS.conversationUpdated, isConversation, cb);
+}
+
+const isFactsChanged = (v: unknown): v is FactsChangedEvent => isObject(v) && typeof v.conversationId === 'string';
+
+/** Facts changed (by the agent or the person): open memory views reload. */
+export function onFactsChanged(cb: (ev: FactsChangedEvent) => void): Unsubscribe {
+  return on(EVENTS.factsChanged, isFactsChanged, cb);
 }
 
 /** Subscribes to every backend event; returns one function that unsubscribes all. */

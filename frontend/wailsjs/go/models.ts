@@ -134,6 +134,7 @@ export namespace chat {
 	    risk: string;
 	    arguments: string;
 	    preview?: string;
+	    address?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -146,6 +147,7 @@ export namespace chat {
 	        this.risk = source["risk"];
 	        this.arguments = source["arguments"];
 	        this.preview = source["preview"];
+	        this.address = source["address"];
 	    }
 	}
 	export class Conversation {
@@ -465,6 +467,50 @@ export namespace chat {
 		    return a;
 		}
 	}
+	export class Fact {
+	    id: string;
+	    key: string;
+	    value: string;
+	    scope: string;
+	    conversationId: string;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Fact(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.key = source["key"];
+	        this.value = source["value"];
+	        this.scope = source["scope"];
+	        this.conversationId = source["conversationId"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	
 	export class Price {
@@ -505,6 +551,7 @@ export namespace chat {
 	    contextLengths: Record<string, number>;
 	    provider: ProviderConfig;
 	    systemPrompt: string;
+	    memoryEnabled: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -519,6 +566,7 @@ export namespace chat {
 	        this.contextLengths = source["contextLengths"];
 	        this.provider = this.convertValues(source["provider"], ProviderConfig);
 	        this.systemPrompt = source["systemPrompt"];
+	        this.memoryEnabled = source["memoryEnabled"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

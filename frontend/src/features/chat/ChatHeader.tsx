@@ -5,6 +5,7 @@ import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 import { openSettings } from '../../stores/settingsView';
 import { requestDelete } from '../conversations/deleteRequest';
+import { ConversationMemory } from '../memory/MemorySection';
 import { ModelPicker } from './ModelPicker';
 
 export function displayTitle(title: string | undefined): string {
@@ -64,6 +65,7 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
       </div>
       <div className="chat-header-right">
         <ModelPicker conversationId={conversationId} />
+        <ConversationMemory conversationId={conversationId} />
         <button
           type="button"
           className="btn btn-ghost btn-small"

@@ -9,6 +9,8 @@ import { conversation, resetStores, summary } from '../../test/fixtures';
 import { PRESETS, providerView } from '../../test/providers';
 
 vi.mock('../../api', () => ({
+  // Settings → Memory lists the facts.
+  listFacts: vi.fn(async () => []),
   healthStatus: vi.fn(),
   modelInfo: vi.fn(),
   currentModels: vi.fn(),
@@ -28,7 +30,7 @@ vi.mock('../../api', () => ({
   listModels: vi.fn(),
 }));
 
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFactsChanged: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import { App } from '../../App';

@@ -6,6 +6,8 @@ import { resetStores } from '../../test/fixtures';
 import { PRESETS } from '../../test/providers';
 
 vi.mock('../../api', () => ({
+  // Settings → Memory lists the facts.
+  listFacts: vi.fn(async () => []),
   getSettings: vi.fn(),
   saveSettings: vi.fn(),
   defaultSystemPrompt: vi.fn(),
@@ -204,6 +206,27 @@ describe('Settings', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not load the settings: database is locked');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByLabelText('Step limit')).toHaveValue(50);
+  });
+});
+
+describe('Memory', () => {
+  it('saves the Use memory switch at once, and a later Save keeps it', async () => {
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    const memory = within(dialog).getByRole('region', { name: 'Memory' });
+    expect(within(memory).getByRole('heading', { name: 'Memory' })).toBeInTheDocument();
+    const sw = within(memory).getByRole('switch', { name: 'Use memory' });
+    expect(sw).toHaveAttribute('aria-checked', 'true');
+    await user.click(sw);
+    expect(api.saveSettings).toHaveBeenLastCalledWith(expect.objectContaining({ memoryEnabled: false, futureField: { x: 1 } }));
+    await waitFor(() => expect(sw).toHaveAttribute('aria-checked', 'false'));
+
+    await user.clear(within(dialog).getByLabelText('Step limit'));
+    await user.type(within(dialog).getByLabelText('Step limit'), '7');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(
+      expect.objectContaining({ memoryEnabled: false, limits: expect.objectContaining({ maxSteps: 7 }) }),
+    );
   });
 });
 

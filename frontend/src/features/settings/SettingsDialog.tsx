@@ -5,7 +5,9 @@ import { toApiError } from '../../api/errors';
 import type { ProviderView, Risk, Settings } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
+import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
+import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import {
   checkForm,
@@ -220,6 +222,15 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     setLoaded((l) => (l ? { ...l, provider: { preset: v.preset, baseUrl: v.baseUrl, model: v.model } } : l));
   }, []);
 
+  // The memory switch saves at once; the settings keep sending back what
+  // was loaded, so they must carry what it stored.
+  const conversationId = useConversationsStore((s) => s.selectedId);
+  const toggleMemory = async (on: boolean) => {
+    if (!loaded) return;
+    const stored = await api.saveSettings({ ...loaded, memoryEnabled: on });
+    setLoaded((l) => (l ? { ...l, memoryEnabled: stored.memoryEnabled } : l));
+  };
+
   const onSave = async (e: FormEvent) => {
     e.preventDefault();
     if (!form || !loaded || saving) return;
@@ -278,6 +289,8 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
         // An open suggestion list closes first (the combobox handles it).
         const active = document.activeElement;
         if (active?.getAttribute('role') === 'combobox' && active.getAttribute('aria-expanded') === 'true') return;
+        // So does an inline form that handles Esc itself (a fact being edited).
+        if (active?.closest('[data-own-escape]')) return;
         e.preventDefault();
         e.stopPropagation();
         onCloseRef.current();
@@ -591,6 +604,13 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                 </button>
               </fieldset>
             </form>
+          )}
+          {loaded && (
+            <MemorySection
+              enabled={loaded.memoryEnabled !== false}
+              onToggle={toggleMemory}
+              conversationId={conversationId}
+            />
           )}
         </div>
 

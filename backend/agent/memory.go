@@ -1,0 +1,198 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/tools"
+)
+
+// Facts is the memory of explicit facts (remember and forget): the
+// store implements it. See store.Store for what each method refuses.
+type Facts interface {
+	// Facts returns the facts the agent sees in a conversation: its own
+	// first, then the global ones, each most recently updated first.
+	Facts(ctx context.Context, conversationID string) ([]chat.Fact, error)
+	// RememberFact stores a fact, or updates the one its owner has with
+	// the same key.
+	RememberFact(ctx context.Context, f chat.Fact) (chat.Fact, error)
+	// ForgetFact deletes the fact with key: the conversation's own, else
+	// the global one.
+	ForgetFact(ctx context.Context, conversationID, key string) (chat.Fact, error)
+}
+
+// FactsEvents is what an Events that also wants to hear of changed facts
+// implements: conversationID is the changed fact's conversation, empty for
+// a global fact. It is told after the change is stored.
+type FactsEvents interface {
+	FactsChanged(conversationID string)
+}
+
+// memoryMaxBytes bounds the facts shown to the model in one request.
+const memoryMaxBytes = 4096
+
+// memoryTools are the control tools that exist only while memory is on.
+var memoryTools = map[string]bool{ToolRemember: true, ToolForget: true}
+
+// memoryOn reports whether the agent may read and keep facts now.
+func (r *Runner) memoryOn(s chat.Settings) bool { return r.opts.Facts != nil && s.MemoryEnabled }
+
+// definitions are the tools offered to the model: without remember and
+// forget while memory is off.
+func (r *Runner) definitions(s chat.Settings) []llm.Tool {
+	defs := r.registry.Definitions()
+	if r.memoryOn(s) {
+		return defs
+	}
+	out := defs[:0:0]
+	for _, d := range defs {
+		if !memoryTools[d.Name] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// withMemory is the system prompt followed by the memory section: how to
+// use remember and forget (in agent mode) and the facts of the
+// conversation, read afresh for every request so that a fact remembered or
+// edited a moment ago is there.
+func (rn *run) withMemory(ctx context.Context, system string, s chat.Settings, agentMode bool) string {
+	if !rn.r.memoryOn(s) {
+		return system
+	}
+	var b strings.Builder
+	b.WriteString(system)
+	if agentMode {
+		b.WriteString("\n\n### Memory\n" + memoryHowTo)
+	}
+	facts, err := rn.r.opts.Facts.Facts(ctx, rn.snapshot().ConversationID)
+	if err != nil {
+		slog.Warn("read facts", "task", rn.snapshot().ID, "err", err)
+		return b.String()
+	}
+	if block := memoryBlock(facts, memoryMaxBytes); block != "" {
+		b.WriteString("\n\n" + block)
+	}
+	return b.String()
+}
+
+// memoryHowTo tells the model about remember and forget.
+const memoryHowTo = `- remember: keep a fact the user asks you to remember (or clearly wants kept): a short key and its value; scope "conversation" (the default) or "global" for every conversation. Remembering a key again replaces its value. Never remember passwords, API keys or other secrets.
+- forget: remove a fact by its key when the user asks.`
+
+// memoryHeader starts the list of facts in the system prompt.
+const memoryHeader = "Facts you were asked to remember (the person can edit them):"
+
+// memoryBlock lists facts as "- key: value" lines under memoryHeader, the
+// conversation's first, then the global ones, each most recently updated
+// first, in at most maxBytes: a fact that does not fit is left out, and a
+// note says how many were. No facts give "".
+func memoryBlock(facts []chat.Fact, maxBytes int) string {
+	// Room is kept for the note, which is short.
+	const noteRoom = 120
+	if len(facts) == 0 || maxBytes < len(memoryHeader)+noteRoom {
+		return ""
+	}
+	sorted := append([]chat.Fact(nil), facts...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		gi, gj := sorted[i].Scope == chat.ScopeGlobal, sorted[j].Scope == chat.ScopeGlobal
+		if gi != gj {
+			return !gi
+		}
+		return sorted[i].UpdatedAt.After(sorted[j].UpdatedAt)
+	})
+	var b strings.Builder
+	b.WriteString(memoryHeader)
+	left := 0
+	for _, f := range sorted {
+		line := "\n- " + f.Key + ": " + strings.ReplaceAll(f.Value, "\n", "\n  ")
+		if f.Scope == chat.ScopeGlobal {
+			line += " (global)"
+		}
+		if b.Len()+len(line)+noteRoom > maxBytes {
+			left++
+			continue
+		}
+		b.WriteString(line)
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, "\n(%d more %s left out to keep this short; the person can see all of them in Settings → Memory.)", left, plural(left, "fact was", "facts were"))
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// remember carries out a remember call: the fact is stored, or the model
+// is told why not (bad input, a secret-looking value, memory off).
+func (rn *run) remember(ctx context.Context, a rememberArgs) tools.Result {
+	if res, off := rn.memoryOff(ctx); off {
+		return res
+	}
+	t := rn.snapshot()
+	f := chat.Fact{Key: a.Key, Value: a.Value, Scope: a.Scope}
+	if f.Scope == chat.ScopeConversation {
+		f.ConversationID = t.ConversationID
+	}
+	f, err := rn.r.opts.Facts.RememberFact(ctx, f)
+	if err != nil {
+		return rn.factError("remember", err)
+	}
+	rn.r.factsChanged(f.ConversationID)
+	where := "this conversation"
+	if f.Scope == chat.ScopeGlobal {
+		where = "every conversation"
+	}
+	return tools.Result{Content: fmt.Sprintf("Remembered %s for %s. The user can see and edit it in Settings → Memory.", chat.Quote(f.Key), where)}
+}
+
+// forget carries out a forget call.
+func (rn *run) forget(ctx context.Context, a forgetArgs) tools.Result {
+	if res, off := rn.memoryOff(ctx); off {
+		return res
+	}
+	f, err := rn.r.opts.Facts.ForgetFact(ctx, rn.snapshot().ConversationID, a.Key)
+	if err != nil {
+		return rn.factError("forget", err)
+	}
+	rn.r.factsChanged(f.ConversationID)
+	return tools.Result{Content: fmt.Sprintf("Forgot %s.", chat.Quote(f.Key))}
+}
+
+// memoryOff answers a memory call made while memory is off (the tools are
+// not offered then, but a model may still call them).
+func (rn *run) memoryOff(ctx context.Context) (tools.Result, bool) {
+	if rn.r.memoryOn(rn.r.settings(ctx)) {
+		return tools.Result{}, false
+	}
+	return tools.Result{Content: "Memory is turned off in the settings: nothing can be remembered or forgotten.", IsError: true}, true
+}
+
+// factError tells the model why a memory call failed; a failure of the
+// storage is logged too.
+func (rn *run) factError(what string, err error) tools.Result {
+	switch chat.ErrorCode(err) {
+	case chat.CodeInvalid, chat.CodeNotFound, chat.CodeConflict:
+	default:
+		slog.Error("memory call failed", "tool", what, "task", rn.snapshot().ID, "err", err)
+	}
+	return tools.Result{Content: fmt.Sprintf("%s failed: %s. Nothing was changed.", what, chat.ErrorMessage(err)), IsError: true}
+}
+
+// factsChanged tells the Events, if it listens, that facts changed.
+func (r *Runner) factsChanged(conversationID string) {
+	if fe, ok := r.opts.Events.(FactsEvents); ok {
+		fe.FactsChanged(conversationID)
+	}
+}

@@ -1,0 +1,344 @@
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import * as api from '../../api';
+import { toApiError } from '../../api/errors';
+import type { Fact, FactScope } from '../../api/types';
+import { CopyDetailsButton } from '../../components/CopyDetailsButton';
+import { onFactsChanged } from '../../events';
+import { reportOf, type ErrorReport } from '../../lib/errorDetails';
+import './memory.css';
+
+/** Go's reasons start in lower case; a sentence on its own does not. */
+function sentence(message: string): string {
+  const m = message.trim();
+  return m.charAt(0).toUpperCase() + m.slice(1) + (/[.!?]$/.test(m) ? '' : '.');
+}
+
+/** An error as the view shows it: the message, with what "Copy details" copies. */
+function failure(err: unknown, fallback: string): ErrorReport {
+  const e = toApiError(err);
+  const message = e.message.trim() && !e.message.includes('[object Object]') ? sentence(e.message) : fallback;
+  return { ...reportOf(e, new Date().toISOString()), message };
+}
+
+function ErrorLine({ error, id }: { error: ErrorReport; id?: string }) {
+  return (
+    <div className="memory-error">
+      <p id={id} role="alert">
+        {error.message}
+      </p>
+      <CopyDetailsButton report={error} />
+    </div>
+  );
+}
+
+/** Go's reasons name the field they are about first: "the fact's key is empty", "the value of … looks like a secret". */
+const FIELD_OF = {
+  key: /^(the (fact's )?key\b|there is already a fact)/i,
+  value: /^the (fact's )?value\b/i,
+};
+
+/** The add and edit form, inline: key, value and (in a conversation) whose the fact is. */
+function FactForm({
+  initial,
+  conversationId,
+  submitLabel,
+  onSave,
+  onCancel,
+}: {
+  initial: { key: string; value: string; scope: FactScope };
+  conversationId: string | null;
+  submitLabel: string;
+  onSave: (input: api.FactInput) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [key, setKey] = useState(initial.key);
+  const [value, setValue] = useState(initial.value);
+  const [scope, setScope] = useState<FactScope>(conversationId ? initial.scope : 'global');
+  const [error, setError] = useState<ErrorReport | null>(null);
+  const [saving, setSaving] = useState(false);
+  const base = useId();
+  const errorId = `${base}-error`;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (saving) return;
+    setSaving(true);
+    setError(null);
+    try {
+      await onSave({ key, value, scope, conversationId: scope === 'conversation' && conversationId ? conversationId : '' });
+    } catch (err) {
+      setError(failure(err, 'Errand could not save the fact.'));
+    } finally {
+      setSaving(false);
+    }
+  };
+  const bad = (what: 'key' | 'value') => (error && FIELD_OF[what].test(error.message)) || undefined;
+
+  return (
+    <form
+      className="memory-form"
+      data-own-escape
+      noValidate
+      onSubmit={(e) => void submit(e)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
+      <label htmlFor={`${base}-key`}>Key</label>
+      <input
+        id={`${base}-key`}
+        className="errand-input"
+        type="text"
+        value={key}
+        autoFocus
+        spellCheck={false}
+        placeholder="e.g. preferred language"
+        aria-invalid={bad('key')}
+        aria-describedby={bad('key') ? errorId : undefined}
+        onChange={(e) => setKey(e.target.value)}
+      />
+      <label htmlFor={`${base}-value`}>Value</label>
+      <textarea
+        id={`${base}-value`}
+        className="errand-input"
+        rows={2}
+        value={value}
+        placeholder="e.g. British English"
+        aria-invalid={bad('value')}
+        aria-describedby={bad('value') ? errorId : undefined}
+        onChange={(e) => setValue(e.target.value)}
+      />
+      {conversationId && (
+        <>
+          <label htmlFor={`${base}-scope`}>Remember for</label>
+          <select
+            id={`${base}-scope`}
+            className="errand-input"
+            value={scope}
+            onChange={(e) => setScope(e.target.value as FactScope)}
+          >
+            <option value="conversation">This conversation</option>
+            <option value="global">All conversations</option>
+          </select>
+        </>
+      )}
+      {error && <ErrorLine error={error} id={errorId} />}
+      <div className="memory-form-actions">
+        <button type="submit" className="btn btn-primary btn-small" aria-disabled={saving || undefined}>
+          {submitLabel}
+        </button>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function FactRow({
+  fact,
+  conversationId,
+  editing,
+  onEdit,
+  onDone,
+}: {
+  fact: Fact;
+  conversationId: string | null;
+  editing: boolean;
+  onEdit: (on: boolean) => void;
+  onDone: () => void;
+}) {
+  const keyId = useId();
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<ErrorReport | null>(null);
+
+  if (editing) {
+    return (
+      <li className="memory-fact is-editing">
+        <FactForm
+          initial={fact}
+          conversationId={conversationId}
+          submitLabel="Save fact"
+          onCancel={() => onEdit(false)}
+          onSave={async (input) => {
+            await api.updateFact(fact.id, input);
+            onEdit(false);
+            onDone();
+          }}
+        />
+      </li>
+    );
+  }
+  const remove = async () => {
+    setError(null);
+    try {
+      await api.deleteFact(fact.id);
+      setConfirming(false);
+      onDone();
+    } catch (err) {
+      setError(failure(err, 'Errand could not delete the fact.'));
+    }
+  };
+  return (
+    <li className="memory-fact">
+      <div className="memory-fact-text">
+        <span id={keyId} className="memory-key">
+          {fact.key}
+        </span>
+        <span className="memory-value">{fact.value}</span>
+      </div>
+      {confirming ? (
+        <div className="memory-confirm" role="group" aria-label={`Delete ${fact.key}?`}>
+          <span>Delete this fact?</span>
+          <button type="button" className="btn btn-danger btn-small" autoFocus onClick={() => void remove()}>
+            Yes, delete
+          </button>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => setConfirming(false)}>
+            Keep it
+          </button>
+        </div>
+      ) : (
+        <div className="memory-fact-actions">
+          <button type="button" className="btn btn-ghost btn-small" aria-describedby={keyId} onClick={() => onEdit(true)}>
+            Edit fact
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            aria-describedby={keyId}
+            onClick={() => setConfirming(true)}
+          >
+            Delete fact
+          </button>
+        </div>
+      )}
+      {error && <ErrorLine error={error} />}
+    </li>
+  );
+}
+
+function FactList({
+  title,
+  facts,
+  conversationId,
+  editingId,
+  setEditingId,
+  reload,
+}: {
+  title: string;
+  facts: Fact[];
+  conversationId: string | null;
+  editingId: string | null;
+  setEditingId: (id: string | null) => void;
+  reload: () => void;
+}) {
+  const headId = useId();
+  return (
+    <div className="memory-group">
+      <h4 id={headId} className="memory-group-title">
+        {title}
+      </h4>
+      {facts.length === 0 ? (
+        <p className="memory-empty">Nothing remembered yet.</p>
+      ) : (
+        <ul className="memory-list" aria-labelledby={headId}>
+          {facts.map((f) => (
+            <FactRow
+              key={f.id}
+              fact={f}
+              conversationId={conversationId}
+              editing={editingId === f.id}
+              onEdit={(on) => setEditingId(on ? f.id : null)}
+              onDone={reload}
+            />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The facts the agent was asked to remember: the global ones and, given a
+ * conversation, that conversation's, each with Edit fact and Delete fact,
+ * and Add fact. It reloads when facts change (agent:factsChanged).
+ */
+export function MemoryView({ conversationId }: { conversationId: string | null }) {
+  const [facts, setFacts] = useState<Fact[] | null>(null);
+  const [loadError, setLoadError] = useState<ErrorReport | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [editingId, setEditingId] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    let live = true;
+    Promise.resolve()
+      .then(() => api.listFacts(conversationId ?? ''))
+      .then(
+        (list) => {
+          if (!live) return;
+          setFacts(list);
+          setLoadError(null);
+        },
+        (err) => {
+          if (live) setLoadError(failure(err, 'Errand could not read the facts.'));
+        },
+      );
+    return () => {
+      live = false;
+    };
+  }, [conversationId]);
+
+  useEffect(() => load(), [load]);
+  useEffect(
+    () =>
+      onFactsChanged((ev) => {
+        if (ev.conversationId === '' || ev.conversationId === conversationId) load();
+      }),
+    [conversationId, load],
+  );
+
+  const reload = () => void load();
+  if (!facts) {
+    return loadError ? (
+      <div className="memory-view">
+        <ErrorLine error={loadError} />
+        <button type="button" className="btn btn-ghost btn-small" onClick={reload}>
+          Try again
+        </button>
+      </div>
+    ) : (
+      <p className="muted">Loading…</p>
+    );
+  }
+  const own = facts.filter((f) => f.scope === 'conversation');
+  const global = facts.filter((f) => f.scope === 'global');
+  const lists = { editingId, setEditingId, reload, conversationId };
+  return (
+    <div className="memory-view">
+      {loadError && <ErrorLine error={loadError} />}
+      {conversationId && <FactList title="This conversation" facts={own} {...lists} />}
+      <FactList title="All conversations" facts={global} {...lists} />
+      {adding ? (
+        <FactForm
+          initial={{ key: '', value: '', scope: 'conversation' }}
+          conversationId={conversationId}
+          submitLabel="Save fact"
+          onCancel={() => setAdding(false)}
+          onSave={async (input) => {
+            await api.addFact(input);
+            setAdding(false);
+            reload();
+          }}
+        />
+      ) : (
+        <button type="button" className="btn btn-ghost btn-small memory-add" onClick={() => setAdding(true)}>
+          Add fact
+        </button>
+      )}
+    </div>
+  );
+}

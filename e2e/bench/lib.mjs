@@ -149,8 +149,9 @@ export function freePort() {
 }
 
 /** Starts build/bin/benchmodel; resolves with its /v1 URL. */
-export async function startModel() {
-  const proc = new Proc('benchmodel', path.join(BIN, 'benchmodel'), ['-addr', '127.0.0.1:0']);
+/** Starts build/bin/benchmodel; rate is its server-sent events a second. */
+export async function startModel({ rate = 1000 } = {}) {
+  const proc = new Proc('benchmodel', path.join(BIN, 'benchmodel'), ['-addr', '127.0.0.1:0', '-rate', String(rate)]);
   const line = await proc.waitForLine(/^listening http/);
   return { proc, baseURL: `${line.split(/\s+/)[1]}/v1` };
 }

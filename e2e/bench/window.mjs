@@ -14,9 +14,13 @@
 //         and the memory of Chromium's processes showing it (the "simplest
 //         alternative": the same UI in a browser engine of its own, as an
 //         Electron app ships it).
+//   long  A 5 MB Markdown reply streamed as fast as the model server
+//         allows: the time until it is completed and shown to its last
+//         line, the longest main-thread task meanwhile, and Stop clicked at
+//         25%, 50% and 75% of such a reply shown → "Stopped" shown.
 //
 // Run under Xvfb (run.sh does):
-//   node e2e/bench/window.mjs [--smoke] [--out file] [--parts stop,ui]
+//   node e2e/bench/window.mjs [--smoke] [--out file] [--parts stop,ui,long]
 //        [--seeded DIR] [--assetdir frontend/dist] [--profile] [--stops N]
 //
 // --profile prints where the page's main thread spent its time (CDP CPU
@@ -46,7 +50,7 @@ import {
 const opt = parseArgs({
   smoke: false,
   out: '',
-  parts: 'stop,ui',
+  parts: 'stop,ui,long',
   seeded: '',
   assetdir: 'frontend/dist',
   prefix: 'window',
@@ -128,12 +132,15 @@ function instrument() {
   /** Counts agent:messageDelta events and the frame gaps from now on. */
   b.watchStream = () => {
     b.deltas = [];
+    b.streamed = 0;
     b.frames = [];
     b.watching = true;
     if (!b.subscribed) {
       b.subscribed = true;
       window.runtime.EventsOn('agent:messageDelta', (d) => {
-        if (b.watching) b.deltas.push({ at: performance.now(), bytes: JSON.stringify(d).length });
+        if (!b.watching) return;
+        b.deltas.push({ at: performance.now(), bytes: JSON.stringify(d).length });
+        b.streamed += d?.text?.length ?? 0;
       });
     }
     const tick = (t) => {
@@ -206,6 +213,24 @@ async function profiled(page, label, fn) {
     for (const [k, c] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
       console.error(`${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
     }
+    // Total time (self and callees) by function, each counted once per sample.
+    const parent = new Map();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const inclusive = new Map();
+    for (const id of profile.samples) {
+      const seen = new Set();
+      for (let at = id; at !== undefined; at = parent.get(at)) {
+        const n = byId.get(at);
+        const k = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        inclusive.set(k, (inclusive.get(k) ?? 0) + 1);
+      }
+    }
+    console.error(`--- profile: ${label} (total time)`);
+    for (const [k, c] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
+      console.error(`${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
+    }
     await cdp.detach();
   }
 }
@@ -217,6 +242,7 @@ async function launch(url, { headless = true } = {}) {
   await context.addInitScript(instrument);
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  page.on('crash', () => console.error('the page crashed'));
   return { browser, page, url };
 }
 
@@ -428,6 +454,94 @@ async function uiBench() {
   }
 }
 
+// ---- a long reply ----
+
+/** The text a [long N] reply of build/bin/benchmodel ends with. */
+const LONG_END = 'The end of the long reply.';
+
+/** The longest main-thread task since from, in ms. */
+const longestTaskSince = (page, from) =>
+  page.evaluate((from) => window.__bench.longtasks.filter((t) => t.start >= from).reduce((m, t) => Math.max(m, t.duration), 0), from);
+
+async function newConversation(page) {
+  await page.locator('.btn-new').click();
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent?.trim() === 'New conversation');
+}
+
+async function longBench() {
+  const size = opt.smoke ? 256 << 10 : 5 << 20;
+  const points = [0.25, 0.5, 0.75];
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'errand-bench-long-'));
+  const model = await startModel({ rate: 1_000_000 });
+  const app = await startDevApp({ dataDir, baseURL: model.baseURL, assetDir: opt.assetdir });
+  const resume = await pauseDevWindow(app);
+  const { browser, page } = await launch(app.url);
+  try {
+    await page.goto(app.url);
+    await ready(page);
+    await page.evaluate(() => window.__bench.watchStop());
+
+    // The whole reply: completed, and shown down to its last line.
+    await page.evaluate(() => window.__bench.watchStream());
+    const from = await page.evaluate(() => performance.now());
+    await profiled(page, 'a long reply', async () => {
+      await send(page, `[long ${size}] the whole reply`);
+      await waitStatus(page, /^Completed$/, 900_000);
+    });
+    const shown = await page.evaluate(
+      (text) => window.__bench.whenDom(() => window.__bench.shows(text)).then((t) => t.painted),
+      LONG_END,
+    );
+    const streamed = await page.evaluate(() => window.__bench.streamed);
+    emit(`${P}.long.bytes`, streamed, 'bytes');
+    emit(`${P}.long.completed_and_shown`, shown - from, 'ms');
+    emit(`${P}.long.longest_task`, await longestTaskSince(page, from), 'ms');
+
+    // Stop at points through such a reply.
+    const toDom = [];
+    for (const p of points) {
+      await newConversation(page);
+      await page.evaluate(() => window.__bench.watchStream());
+      const sent = await page.evaluate(() => performance.now());
+      await send(page, `[long ${size}] stop me at ${Math.round(p * 100)}%`);
+      await page
+        .waitForFunction((n) => window.__bench.streamed >= n, Math.floor(p * size), { timeout: 300_000, polling: 50 })
+        .catch(async (e) => {
+          const seen = await page.evaluate(() => [window.__bench.streamed, document.querySelector('[role=status] .status-text')?.textContent]);
+          throw new Error(`${e.message}: ${seen[0]} bytes streamed, status ${seen[1]}`);
+        });
+      const timing = page.evaluate(() =>
+        window.__bench.armClick('Stop', () => document.querySelector('[role=status] .status-text')?.textContent?.trim() === 'Stopped'),
+      );
+      // Clicked in the page: what is measured is the app, not the
+      // harness's wait for the button to hold still while text streams.
+      const clicked = await page.evaluate((sel) => {
+        const stop = document.querySelector(sel);
+        stop?.click();
+        return !!stop;
+      }, STOP);
+      if (!clicked) {
+        // The window fell so far behind that the task ended before it showed this much.
+        console.error(`long: the reply ended before ${Math.round(p * 100)}% of it was shown`);
+        continue;
+      }
+      const t = await timing;
+      toDom.push(t.dom - t.click);
+      emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.click_to_dom`, t.dom - t.click, 'ms');
+      emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.longest_task`, await longestTaskSince(page, sent), 'ms');
+      await waitStatus(page, /^Stopped$/);
+    }
+    if (toDom.length) emit(`${P}.long.stop.click_to_dom.max`, Math.max(...toDom), 'ms');
+  } finally {
+    await browser.close().catch(() => {});
+    resume();
+    await app.proc.stop();
+    await model.proc.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 if (parts.has('stop')) await stopBench();
 if (parts.has('ui')) await uiBench();
+if (parts.has('long')) await longBench();
 process.exit(0);

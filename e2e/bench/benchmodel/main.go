@@ -8,6 +8,8 @@
 // The reply depends on a marker in the last user message:
 //
 //	[stream N]  N words "tok1 tok2 …", then task_complete
+//	[long N]    about N bytes of Markdown ending "The end of the long reply.",
+//	            then task_complete
 //	(none)      "Done." + task_complete
 //
 // Usage:
@@ -64,7 +66,14 @@ func run(ctx context.Context) error {
 	return srv.Serve(ln)
 }
 
-var streamMarker = regexp.MustCompile(`\[stream (\d+)\]`)
+var (
+	streamMarker = regexp.MustCompile(`\[stream (\d+)\]`)
+	longMarker   = regexp.MustCompile(`\[long (\d+)\]`)
+)
+
+// longEnd closes a [long N] reply: the window shows it once it shows the
+// whole reply.
+const longEnd = "The end of the long reply."
 
 func script(req *compat.Request) compat.Reply {
 	prompt := ""
@@ -86,5 +95,27 @@ func script(req *compat.Request) compat.Reply {
 		}
 		return compat.Reply{Text: strings.Join(words, " "), ToolCalls: done}
 	}
+	if m := longMarker.FindStringSubmatch(prompt); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return compat.Reply{Text: markdown(n), ToolCalls: done}
+	}
 	return compat.Reply{Text: "Done.", ToolCalls: done}
+}
+
+// markdown is about n bytes of the Markdown a model writes: headings,
+// paragraphs, lists and code, then longEnd.
+func markdown(n int) string {
+	var sb strings.Builder
+	sb.Grow(n + 256)
+	for part := 1; sb.Len() < n; part++ {
+		fmt.Fprintf(&sb, "## Part %d\n\n", part)
+		for p := 0; p < 3; p++ {
+			sb.WriteString(strings.Repeat("Each step of the plan is explained here in words of usual length. ", 6))
+			sb.WriteString("**Done**.\n\n")
+		}
+		fmt.Fprintf(&sb, "- item one of part %d with `code`\n- item two with a [link](https://example.com/%d)\n\n", part, part)
+		fmt.Fprintf(&sb, "```go\nfunc part%d() int {\n\treturn %d\n}\n```\n\n", part, part)
+	}
+	sb.WriteString(longEnd)
+	return sb.String()
 }

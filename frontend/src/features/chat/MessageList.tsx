@@ -9,6 +9,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type K
 import type { ConversationMessages } from '../../stores/messagesReducer';
 import { messageOf, orderedMessages } from '../../stores/messagesReducer';
 import { useMessagesStore } from '../../stores/messages';
+import { loadNewer, loadOlder, showLatest } from '../../stores/sync';
 import { StatusLine } from './StatusLine';
 import {
   buildRows,
@@ -23,9 +24,13 @@ import { TranscriptItemView } from './TranscriptItemView';
 
 const GAP = 14;
 const PAD_START = 24;
+/** Room at the top for "Load earlier messages" while earlier ones exist. */
+const PAD_START_PAGED = 52;
 const PAD_END = 20;
 /** Within this many px of the bottom counts as "at the bottom". */
 const STICK_DISTANCE = 80;
+/** Rows from the window's edge at which the next page is asked for. */
+const PAGE_AHEAD = 12;
 /**
  * The status row's key names the last message row, so that it changes when
  * a row is appended: that is how the virtualizer tells an append (and
@@ -109,6 +114,12 @@ const TranscriptRow = memo(function TranscriptRow({
   return <TranscriptItemView item={item} rowRef={measure} index={index} />;
 });
 
+/** The window's paging flags as one number (1 older, 2 loading older, 4 newer), so the selector's result compares by value. */
+function pagingOf(c: ConversationMessages | undefined): number {
+  if (!c) return 0;
+  return (c.hasOlder ? 1 : 0) | (c.loadingOlder ? 2 : 0) | (c.hasNewer ? 4 : 0);
+}
+
 function EmptyState({ loading }: { loading: boolean }) {
   if (loading) return <div className="empty-state muted">Loading…</div>;
   return (
@@ -128,6 +139,11 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     const c = s.byConversation[conversationId];
     return !c || (!c.loaded && c.loading);
   });
+  const paging = useMessagesStore((s) => {
+    const c = s.byConversation[conversationId];
+    return pagingOf(c);
+  });
+  const [hasOlder, loadingOlder, hasNewer] = [paging & 1, paging & 2, paging & 4].map(Boolean);
   const scrollRef = useRef<HTMLDivElement>(null);
   const n = rows.keys.length;
 
@@ -154,7 +170,7 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     rangeExtractor,
     overscan: 8,
     gap: GAP,
-    paddingStart: PAD_START,
+    paddingStart: hasOlder ? PAD_START_PAGED : PAD_START,
     paddingEnd: PAD_END,
     anchorTo: 'end',
     followOnAppend: true,
@@ -170,7 +186,7 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   }, [n, virtualizer]);
 
   // Rows that arrived while the user was reading further up.
-  const atEnd = n === 0 || virtualizer.isAtEnd();
+  const atEnd = n === 0 || (virtualizer.isAtEnd() && !hasNewer);
   const [seen, setSeen] = useState(n);
   useEffect(() => {
     if (atEnd && seen !== n) setSeen(n);
@@ -180,6 +196,20 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   const rowItems = items.filter((v) => v.index < n);
   const statusItem = items.find((v) => v.index === n);
   const top = rowItems[0]?.start ?? PAD_START;
+
+  // Near the window's first (last) row, the next page of older (newer)
+  // messages is read. The virtualizer keeps the rows in view where they
+  // are when rows are put before them (anchorTo: 'end'), so nothing jumps.
+  const firstIndex = rowItems[0]?.index;
+  const lastIndex = rowItems[rowItems.length - 1]?.index;
+  useEffect(() => {
+    if (!opened.current || firstIndex === undefined) return;
+    if (hasOlder && !loadingOlder && firstIndex < PAGE_AHEAD) void loadOlder(conversationId);
+  }, [conversationId, firstIndex, hasOlder, loadingOlder]);
+  useEffect(() => {
+    if (!opened.current || lastIndex === undefined) return;
+    if (hasNewer && lastIndex >= n - PAGE_AHEAD) void loadNewer(conversationId);
+  }, [conversationId, lastIndex, hasNewer, n]);
 
   // Home and End go all the way at once: the browser's animated keyboard
   // scroll would be cut short by the re-measuring of rows on the way.
@@ -195,8 +225,12 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   };
 
   const jump = () => {
-    virtualizer.scrollToEnd();
-    scrollRef.current?.focus({ preventScroll: true });
+    const done = () => {
+      virtualizer.scrollToEnd();
+      scrollRef.current?.focus({ preventScroll: true });
+    };
+    if (hasNewer) void showLatest(conversationId).then(() => requestAnimationFrame(done));
+    else done();
   };
 
   return (
@@ -220,6 +254,16 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
           </>
         ) : (
           <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
+            {hasOlder && (
+              <button
+                type="button"
+                className="load-earlier"
+                disabled={loadingOlder}
+                onClick={() => void loadOlder(conversationId)}
+              >
+                {loadingOlder ? 'Loading earlier messages…' : 'Load earlier messages'}
+              </button>
+            )}
             <div
               className="message-list is-virtual"
               role="log"

@@ -31,6 +31,8 @@ const PAD_END = 20;
 const STICK_DISTANCE = 80;
 /** Rows from the window's edge at which the next page is asked for. */
 const PAGE_AHEAD = 12;
+/** Within this many px of the top, the next older page is asked for. */
+const LOAD_DISTANCE = 1500;
 /**
  * The status row's key names the last message row, so that it changes when
  * a row is appended: that is how the virtualizer tells an append (and
@@ -203,8 +205,11 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   const firstIndex = rowItems[0]?.index;
   const lastIndex = rowItems[rowItems.length - 1]?.index;
   useEffect(() => {
-    if (!opened.current || firstIndex === undefined) return;
-    if (hasOlder && !loadingOlder && firstIndex < PAGE_AHEAD) void loadOlder(conversationId);
+    if (!opened.current || firstIndex === undefined || !hasOlder || loadingOlder) return;
+    // The rows of the render before the opening scroll to the end are at
+    // the top: the scroll position says whether the person is.
+    const nearTop = (scrollRef.current?.scrollTop ?? 0) < LOAD_DISTANCE;
+    if (firstIndex < PAGE_AHEAD && nearTop) void loadOlder(conversationId);
   }, [conversationId, firstIndex, hasOlder, loadingOlder]);
   useEffect(() => {
     if (!opened.current || lastIndex === undefined) return;

@@ -36,6 +36,7 @@ export async function loadMoreConversations(): Promise<void> {
     useConversationsStore.getState().addListPage(page.items, page.nextCursor);
     applyActive(page.items);
   } catch (err) {
+    useConversationsStore.getState().setListFailed(true);
     reportError(err, 'Could not list more conversations');
   } finally {
     useConversationsStore.getState().setListLoading(false);
@@ -83,7 +84,7 @@ async function readSearch(query: string, cursor: string): Promise<void> {
     store.setSearch({ query, ids, cursor: page.nextCursor, loading: false });
   } catch (err) {
     const s = current();
-    if (s) useConversationsStore.getState().setSearch({ ...s, loading: false });
+    if (s) useConversationsStore.getState().setSearch({ ...s, loading: false, failed: true });
     reportError(err, 'Could not search the conversations');
   }
 }

@@ -12,6 +12,8 @@ export interface ConversationSearch {
   /** Continues the search; '' when every match is in. */
   cursor: string;
   loading: boolean;
+  /** Its last page could not be read: it is not asked for again until the person does. */
+  failed?: boolean;
 }
 
 export interface ConversationsStore extends ConversationsState {
@@ -23,6 +25,8 @@ export interface ConversationsStore extends ConversationsState {
   listBoundary: number;
   /** A further page of the list is being read. */
   listLoading: boolean;
+  /** The last page could not be read: it is not asked for again until the person does. */
+  listFailed: boolean;
   /** The search the sidebar shows instead of the list; null when none. */
   search: ConversationSearch | null;
   /** Replaces the list with its first page; nextCursor continues it. */
@@ -30,6 +34,7 @@ export interface ConversationsStore extends ConversationsState {
   /** Adds a further page of the list. */
   addListPage: (list: readonly ConversationSummary[], nextCursor: string) => void;
   setListLoading: (on: boolean) => void;
+  setListFailed: (on: boolean) => void;
   /** Sets (or with null, ends) the search. */
   setSearch: (search: ConversationSearch | null) => void;
   upsert: (c: Conversation | ConversationSummary) => void;
@@ -59,7 +64,14 @@ function boundaryOf(list: readonly ConversationSummary[], nextCursor: string): n
   return nextCursor && last ? timeValue(last.updatedAt) : -Infinity;
 }
 
-const emptyList = { listed: false, listCursor: '', listBoundary: -Infinity, listLoading: false, search: null };
+const emptyList = {
+  listed: false,
+  listCursor: '',
+  listBoundary: -Infinity,
+  listLoading: false,
+  listFailed: false,
+  search: null,
+};
 
 export const useConversationsStore = create<ConversationsStore>()((set) => ({
   ...R.emptyConversationsState(),
@@ -77,8 +89,10 @@ export const useConversationsStore = create<ConversationsStore>()((set) => ({
       listCursor: nextCursor,
       listBoundary: boundaryOf(list, nextCursor),
       listLoading: false,
+      listFailed: false,
     })),
   setListLoading: (on) => set({ listLoading: on }),
+  setListFailed: (on) => set({ listFailed: on }),
   setSearch: (search) => set({ search }),
   upsert: (c) => set((s) => R.upsertConversation(pick(s), c)),
   patch: (id, p) => set((s) => R.patchConversation(pick(s), id, p)),

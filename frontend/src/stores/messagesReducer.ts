@@ -39,6 +39,8 @@ export interface ConversationMessages {
   /** A page of older (newer) messages is being read. */
   loadingOlder: boolean;
   loadingNewer: boolean;
+  /** The last page asked for could not be read: it is not asked for again until the person does. */
+  pageFailed: boolean;
 }
 
 export function emptyConversationMessages(): ConversationMessages {
@@ -54,6 +56,7 @@ export function emptyConversationMessages(): ConversationMessages {
     hasNewer: false,
     loadingOlder: false,
     loadingNewer: false,
+    pageFailed: false,
   };
 }
 
@@ -248,9 +251,10 @@ export function beginPage(state: ConversationMessages, side: 'older' | 'newer'):
   return side === 'older' ? { ...state, loadingOlder: true } : { ...state, loadingNewer: true };
 }
 
-/** The page was not read: nothing changes but the flag. */
-export function failPage(state: ConversationMessages, side: 'older' | 'newer'): ConversationMessages {
-  return side === 'older' ? { ...state, loadingOlder: false } : { ...state, loadingNewer: false };
+/** The page was not read (failed: because of an error, not because the window moved on): nothing changes but the flags. */
+export function failPage(state: ConversationMessages, side: 'older' | 'newer', failed = false): ConversationMessages {
+  const s = { ...state, pageFailed: failed };
+  return side === 'older' ? { ...s, loadingOlder: false } : { ...s, loadingNewer: false };
 }
 
 /**
@@ -259,7 +263,7 @@ export function failPage(state: ConversationMessages, side: 'older' | 'newer'): 
  * exist beyond it.
  */
 export function addPage(state: ConversationMessages, page: MessagesPage, side: 'older' | 'newer'): ConversationMessages {
-  const s = upsertMessages(state, page.messages, false);
+  const s = { ...upsertMessages(state, page.messages, false), pageFailed: false };
   return side === 'older'
     ? { ...s, hasOlder: page.hasOlder, loadingOlder: false }
     : { ...s, hasNewer: page.hasNewer, loadingNewer: false };
@@ -276,6 +280,7 @@ export function replaceWindow(state: ConversationMessages, page: MessagesPage): 
     hasNewer: page.hasNewer,
     loadingOlder: false,
     loadingNewer: false,
+    pageFailed: false,
   };
   return { ...upsertMessages(base, page.messages, false), loaded: true, stale: false };
 }

@@ -141,7 +141,7 @@ export async function loadOlder(conversationId: string): Promise<void> {
     }
     useMessagesStore.getState().addPage(conversationId, page, 'older');
   } catch (err) {
-    useMessagesStore.getState().failPage(conversationId, 'older');
+    useMessagesStore.getState().failPage(conversationId, 'older', true);
     reportError(err, 'Could not load earlier messages');
   }
 }
@@ -168,7 +168,7 @@ export async function loadNewer(conversationId: string): Promise<void> {
     useMessagesStore.getState().addPage(conversationId, page, 'newer');
     if (!page.hasNewer) requestReload(conversationId);
   } catch (err) {
-    useMessagesStore.getState().failPage(conversationId, 'newer');
+    useMessagesStore.getState().failPage(conversationId, 'newer', true);
     reportError(err, 'Could not load later messages');
   }
 }

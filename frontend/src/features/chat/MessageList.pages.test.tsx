@@ -76,4 +76,25 @@ describe('MessageList in pages', () => {
     await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' })).toHaveAttribute('data-items', '200'));
     expect(screen.queryByRole('button', { name: /earlier messages/ })).not.toBeInTheDocument();
   });
+
+  it('an older page that fails is not asked for again by itself; the button asks again', async () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, range(9900, 10000), true);
+    vi.mocked(api.getMessagesPage).mockRejectedValueOnce(new Error('database is locked'));
+    render(<MessageList conversationId={C} />);
+    const el = scroller();
+    act(() => {
+      el.scrollTop = 0;
+      fireEvent.scroll(el);
+    });
+    await waitFor(() => expect(api.getMessagesPage).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Load earlier messages' })).toBeEnabled());
+    act(() => fireEvent.scroll(el));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api.getMessagesPage).toHaveBeenCalledTimes(1);
+    vi.mocked(api.getMessagesPage).mockResolvedValueOnce({ messages: range(9800, 9900), hasOlder: false, hasNewer: true });
+    act(() => screen.getByRole('button', { name: 'Load earlier messages' }).click());
+    await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' })).toHaveAttribute('data-items', '200'));
+  });
 });

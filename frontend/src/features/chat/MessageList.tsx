@@ -116,10 +116,10 @@ const TranscriptRow = memo(function TranscriptRow({
   return <TranscriptItemView item={item} rowRef={measure} index={index} />;
 });
 
-/** The window's paging flags as one number (1 older, 2 loading older, 4 newer), so the selector's result compares by value. */
+/** The window's paging flags as one number (1 older, 2 loading older, 4 newer, 8 a page failed), so the selector's result compares by value. */
 function pagingOf(c: ConversationMessages | undefined): number {
   if (!c) return 0;
-  return (c.hasOlder ? 1 : 0) | (c.loadingOlder ? 2 : 0) | (c.hasNewer ? 4 : 0);
+  return (c.hasOlder ? 1 : 0) | (c.loadingOlder ? 2 : 0) | (c.hasNewer ? 4 : 0) | (c.pageFailed ? 8 : 0);
 }
 
 function EmptyState({ loading }: { loading: boolean }) {
@@ -145,7 +145,7 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     const c = s.byConversation[conversationId];
     return pagingOf(c);
   });
-  const [hasOlder, loadingOlder, hasNewer] = [paging & 1, paging & 2, paging & 4].map(Boolean);
+  const [hasOlder, loadingOlder, hasNewer, pageFailed] = [paging & 1, paging & 2, paging & 4, paging & 8].map(Boolean);
   const scrollRef = useRef<HTMLDivElement>(null);
   const n = rows.keys.length;
 
@@ -205,16 +205,17 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   const firstIndex = rowItems[0]?.index;
   const lastIndex = rowItems[rowItems.length - 1]?.index;
   useEffect(() => {
-    if (!opened.current || firstIndex === undefined || !hasOlder || loadingOlder) return;
+    // After a page failed, only the button asks again (no loop of errors).
+    if (!opened.current || firstIndex === undefined || !hasOlder || loadingOlder || pageFailed) return;
     // The rows of the render before the opening scroll to the end are at
     // the top: the scroll position says whether the person is.
     const nearTop = (scrollRef.current?.scrollTop ?? 0) < LOAD_DISTANCE;
     if (firstIndex < PAGE_AHEAD && nearTop) void loadOlder(conversationId);
-  }, [conversationId, firstIndex, hasOlder, loadingOlder]);
+  }, [conversationId, firstIndex, hasOlder, loadingOlder, pageFailed]);
   useEffect(() => {
-    if (!opened.current || lastIndex === undefined) return;
+    if (!opened.current || lastIndex === undefined || pageFailed) return;
     if (hasNewer && lastIndex >= n - PAGE_AHEAD) void loadNewer(conversationId);
-  }, [conversationId, lastIndex, hasNewer, n]);
+  }, [conversationId, lastIndex, hasNewer, n, pageFailed]);
 
   // Home and End go all the way at once: the browser's animated keyboard
   // scroll would be cut short by the re-measuring of rows on the way.

@@ -108,4 +108,19 @@ describe('Sidebar in pages', () => {
     expect(titles()).not.toContain('Conversation 1234');
     expect(searches()).toHaveLength(2);
   });
+
+  it('a page that fails is not asked for again by itself; Load more asks again', async () => {
+    vi.mocked(api.listConversationsPage).mockResolvedValueOnce(pageOf(0, 3, true));
+    await loadFirstConversations();
+    vi.mocked(api.listConversationsPage).mockRejectedValueOnce(new Error('database is locked'));
+    render(<Sidebar />);
+    await waitFor(() => expect(api.listConversationsPage).toHaveBeenCalledTimes(2));
+    const button = await screen.findByRole('button', { name: 'Load more' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api.listConversationsPage).toHaveBeenCalledTimes(2);
+    vi.mocked(api.listConversationsPage).mockResolvedValueOnce(pageOf(3, 6, false));
+    await userEvent.click(button);
+    await waitFor(() => expect(list().querySelector('ul')).toHaveAttribute('data-count', '6'));
+    expect(api.listConversationsPage).toHaveBeenCalledTimes(3);
+  });
 });

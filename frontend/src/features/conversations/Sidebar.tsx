@@ -226,16 +226,19 @@ function SearchBox() {
 }
 
 /** The ids the list shows: the search's matches, or the conversations its pages reached. */
-function useListedIds(): { ids: string[]; hasMore: boolean; loadingMore: boolean; searching: boolean } {
+function useListedIds(): { ids: string[]; hasMore: boolean; loadingMore: boolean; failed: boolean; searching: boolean } {
   const order = useConversationsStore((s) => s.order);
   const activity = useConversationsStore((s) => s.activity);
   const boundary = useConversationsStore((s) => s.listBoundary);
   const listCursor = useConversationsStore((s) => s.listCursor);
   const listLoading = useConversationsStore((s) => s.listLoading);
+  const listFailed = useConversationsStore((s) => s.listFailed);
   const search = useConversationsStore((s) => s.search);
   const listed = useMemo(() => listedOrder({ order, activity }, boundary), [order, activity, boundary]);
-  if (search) return { ids: search.ids, hasMore: !!search.cursor, loadingMore: search.loading, searching: true };
-  return { ids: listed, hasMore: !!listCursor, loadingMore: listLoading, searching: false };
+  if (search) {
+    return { ids: search.ids, hasMore: !!search.cursor, loadingMore: search.loading, failed: !!search.failed, searching: true };
+  }
+  return { ids: listed, hasMore: !!listCursor, loadingMore: listLoading, failed: listFailed, searching: false };
 }
 
 /** Rows have a fixed height (CSS .conv-row, .conv-rename), so none is measured. */
@@ -249,7 +252,7 @@ const ROW_GAP = 2;
  * ↑/↓/Home/End move, Enter opens, F2 renames, Delete asks to delete.
  */
 export function Sidebar() {
-  const { ids: order, hasMore, loadingMore, searching } = useListedIds();
+  const { ids: order, hasMore, loadingMore, failed, searching } = useListedIds();
   const listed = useConversationsStore((s) => s.listed);
   const selectedId = useConversationsStore((s) => s.selectedId);
   const [creating, setCreating] = useState(false);
@@ -329,12 +332,13 @@ export function Sidebar() {
 
   const items = virtualizer.getVirtualItems();
 
-  // Near the end of what is listed, the next page is read.
+  // Near the end of what is listed, the next page is read; after a page
+  // failed, only the button asks again (no loop of errors).
   const lastIndex = items[items.length - 1]?.index ?? -1;
   const loadMore = useCallback(() => void (searching ? loadMoreSearch() : loadMoreConversations()), [searching]);
   useEffect(() => {
-    if (hasMore && !loadingMore && lastIndex >= order.length - PAGE_AHEAD) loadMore();
-  }, [hasMore, loadingMore, lastIndex, order.length, loadMore]);
+    if (hasMore && !loadingMore && !failed && lastIndex >= order.length - PAGE_AHEAD) loadMore();
+  }, [hasMore, loadingMore, failed, lastIndex, order.length, loadMore]);
 
   return (
     <aside className="sidebar" aria-label="Conversations">

@@ -17,6 +17,8 @@ export interface MessagesStore {
   addPage: (conversationId: string, page: MessagesPage, side: 'older' | 'newer') => void;
   /** The page was not read; failed: because of an error (it is then not asked for again by itself). */
   failPage: (conversationId: string, side: 'older' | 'newer', failed?: boolean) => void;
+  /** Asks the view to bring a message into view (null: done). */
+  setFocus: (conversationId: string, messageId: string | null) => void;
   /** Holds only this page (a jump far back); tracks the conversation if needed. */
   replaceWindow: (conversationId: string, page: MessagesPage) => void;
   /** Upserts by rev; ignored for conversations not tracked. */
@@ -73,6 +75,7 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
   beginPage: (id, side) => update(set, id, (c) => R.beginPage(c, side)),
   addPage: (id, page, side) => update(set, id, (c) => R.addPage(c, page, side)),
   failPage: (id, side, failed = false) => update(set, id, (c) => R.failPage(c, side, failed)),
+  setFocus: (id, messageId) => update(set, id, (c) => R.setFocus(c, messageId)),
   replaceWindow: (id, page) => {
     get().ensure(id);
     update(set, id, (c) => R.replaceWindow(c, page));

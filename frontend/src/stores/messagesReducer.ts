@@ -41,6 +41,8 @@ export interface ConversationMessages {
   loadingNewer: boolean;
   /** The last page asked for could not be read: it is not asked for again until the person does. */
   pageFailed: boolean;
+  /** A message to bring into view (a jump), until the view has. */
+  focusId: string | null;
 }
 
 export function emptyConversationMessages(): ConversationMessages {
@@ -57,7 +59,13 @@ export function emptyConversationMessages(): ConversationMessages {
     loadingOlder: false,
     loadingNewer: false,
     pageFailed: false,
+    focusId: null,
   };
+}
+
+/** Asks the view to bring a message into view (null: done). */
+export function setFocus(state: ConversationMessages, id: string | null): ConversationMessages {
+  return state.focusId === id ? state : { ...state, focusId: id };
 }
 
 /** A page of consecutive messages, oldest first (Go's MessagePage). */

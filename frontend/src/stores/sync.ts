@@ -176,14 +176,19 @@ export async function loadNewer(conversationId: string): Promise<void> {
 /**
  * Shows a message however far back it is: when it is not held, the
  * messages around it replace the window (older and newer ones then load
- * as the person scrolls). Resolves to false when it could not be found.
+ * as the person scrolls); the transcript then scrolls to it (focusId).
+ * Resolves to false when it could not be found.
  */
 export async function jumpToMessage(conversationId: string, messageId: string): Promise<boolean> {
   const conv = useMessagesStore.getState().byConversation[conversationId];
-  if (conv && messageOf(conv, messageId)) return true;
+  if (conv && messageOf(conv, messageId)) {
+    useMessagesStore.getState().setFocus(conversationId, messageId);
+    return true;
+  }
   try {
     const page = await api.getMessagesAround(conversationId, messageId, PAGE_SIZE);
     useMessagesStore.getState().replaceWindow(conversationId, page);
+    useMessagesStore.getState().setFocus(conversationId, messageId);
     if (!page.hasNewer) requestReload(conversationId);
     return true;
   } catch (err) {

@@ -1,14 +1,19 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../api/types';
-import { deferred, message, resetStores } from '../../test/fixtures';
+import { conversation, deferred, message, resetStores } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({ loadConversation: vi.fn(), getMessagesPage: vi.fn() }));
+vi.mock('../../api', () => ({
+  loadConversation: vi.fn(),
+  getMessagesPage: vi.fn(),
+  getMessagesAfter: vi.fn(),
+  getMessagesAround: vi.fn(),
+}));
 vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import { useMessagesStore } from '../../stores/messages';
-import { handleTaskMessage, PAGE_SIZE } from '../../stores/sync';
+import { handleTaskMessage, jumpToMessage, PAGE_SIZE } from '../../stores/sync';
 import { MessageList } from './MessageList';
 
 const C = 'c';
@@ -32,7 +37,7 @@ beforeEach(() => {
 });
 
 describe('MessageList in pages', () => {
-  it('loads older messages as the person scrolls to the top, keeping the rows in view where they were', async () => {
+  it('loads older messages as the person scrolls to the top, and the view moves down by what was put above', async () => {
     const s = useMessagesStore.getState();
     s.beginLoad(C);
     s.finishLoad(C, range(9900, 10000), true);
@@ -96,5 +101,30 @@ describe('MessageList in pages', () => {
     vi.mocked(api.getMessagesPage).mockResolvedValueOnce({ messages: range(9800, 9900), hasOlder: false, hasNewer: true });
     act(() => screen.getByRole('button', { name: 'Load earlier messages' }).click());
     await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' })).toHaveAttribute('data-items', '200'));
+  });
+
+  it('a jump far back shows the message; Jump to latest opens the latest again', async () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, range(9900, 10000), true);
+    render(<MessageList conversationId={C} />);
+    expect(screen.getByText('Message number 9999')).toBeInTheDocument();
+
+    vi.mocked(api.getMessagesAround).mockResolvedValueOnce({ messages: range(1950, 2050), hasOlder: true, hasNewer: true });
+    vi.mocked(api.getMessagesAfter).mockResolvedValue({ messages: range(2050, 2150), hasOlder: true, hasNewer: true });
+    await act(async () => void (await jumpToMessage(C, 'm2000')));
+    await waitFor(() => expect(screen.getByText('Message number 2000')).toBeInTheDocument());
+    expect(screen.queryByText('Message number 9999')).not.toBeInTheDocument();
+    const jump = screen.getByRole('button', { name: /Jump to latest/ });
+
+    vi.mocked(api.loadConversation).mockResolvedValueOnce({
+      conversation: conversation(C),
+      messages: range(9900, 10000),
+      tasks: [],
+      hasOlder: true,
+    });
+    await act(async () => jump.click());
+    await waitFor(() => expect(screen.getByText('Message number 9999')).toBeInTheDocument());
+    expect(api.loadConversation).toHaveBeenCalledWith(C);
   });
 });

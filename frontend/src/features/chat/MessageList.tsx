@@ -187,6 +187,17 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     virtualizer.scrollToEnd();
   }, [n, virtualizer]);
 
+  // A jump: bring the message into view (its first row, centred), once.
+  const focusId = useMessagesStore((s) => s.byConversation[conversationId]?.focusId ?? null);
+  useLayoutEffect(() => {
+    if (!focusId) return;
+    const i = rows.messageIds.indexOf(focusId);
+    if (i < 0) return;
+    opened.current = true;
+    virtualizer.scrollToIndex(i, { align: 'center' });
+    useMessagesStore.getState().setFocus(conversationId, null);
+  }, [focusId, rows, virtualizer, conversationId]);
+
   // Rows that arrived while the user was reading further up.
   const atEnd = n === 0 || (virtualizer.isAtEnd() && !hasNewer);
   const [seen, setSeen] = useState(n);

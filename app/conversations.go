@@ -74,6 +74,63 @@ func (s *Conversations) LoadConversation(id string) (chat.ConversationView, erro
 	return s.store.LoadConversation(ctx, id)
 }
 
+// ListConversationsPage lists one page of conversations, newest activity
+// first: limit of them (1 to 500) whose title contains query, ignoring
+// case ("" for all), after cursor (a page's nextCursor, "" for the first
+// page). A cursor that is not a page's nextCursor is refused.
+func (s *Conversations) ListConversationsPage(query, cursor string, limit int) (chat.ConversationPage, error) {
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.ConversationsPage(ctx, chat.ConversationQuery{Title: strings.TrimSpace(query), Cursor: cursor, Limit: limit})
+}
+
+// OpenConversation returns a conversation with its latest limit messages
+// (1 to 500), the tasks they need and the whole usage; hasOlder tells
+// whether earlier messages exist (see GetMessagesPage).
+func (s *Conversations) OpenConversation(id string, limit int) (chat.ConversationView, error) {
+	if err := requireID("conversation", id); err != nil {
+		return chat.ConversationView{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.OpenConversation(ctx, id, limit)
+}
+
+// GetMessagesPage returns up to limit messages (1 to 500) of a
+// conversation that come just before the message beforeMessageID, or its
+// latest messages when beforeMessageID is "".
+func (s *Conversations) GetMessagesPage(conversationID, beforeMessageID string, limit int) (chat.MessagePage, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.MessagePage{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.MessagesBefore(ctx, conversationID, beforeMessageID, limit)
+}
+
+// GetMessagesAfter returns up to limit messages (1 to 500) of a
+// conversation that come just after the message afterMessageID.
+func (s *Conversations) GetMessagesAfter(conversationID, afterMessageID string, limit int) (chat.MessagePage, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.MessagePage{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.MessagesAfter(ctx, conversationID, afterMessageID, limit)
+}
+
+// GetMessagesAround returns about limit messages (1 to 500) of a
+// conversation around the message messageID, that message included: how
+// a message far back is opened.
+func (s *Conversations) GetMessagesAround(conversationID, messageID string, limit int) (chat.MessagePage, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.MessagePage{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.store.MessagesAround(ctx, conversationID, messageID, limit)
+}
+
 // RenameConversation sets the conversation's title.
 func (s *Conversations) RenameConversation(id, title string) (chat.Conversation, error) {
 	if err := requireID("conversation", id); err != nil {

@@ -33,6 +33,8 @@ var wireTypes = map[string]reflect.Type{
 	"Settings":            reflect.TypeOf(chat.Settings{}),
 	"ProviderConfig":      reflect.TypeOf(chat.ProviderConfig{}),
 	"ConversationView":    reflect.TypeOf(chat.ConversationView{}),
+	"ConversationPage":    reflect.TypeOf(chat.ConversationPage{}),
+	"MessagePage":         reflect.TypeOf(chat.MessagePage{}),
 	"StopResult":          reflect.TypeOf(agent.StopResult{}),
 	"MessageDeltaEvent":   reflect.TypeOf(agent.Delta{}),
 	"ProviderPreset":      reflect.TypeOf(providers.Preset{}),

@@ -280,11 +280,15 @@ type ConversationView struct {
 	// Usage and CostUSD add up the conversation's tasks.
 	Usage   Usage   `json:"usage"`
 	CostUSD float64 `json:"costUsd"`
+	// HasOlder is true when Messages holds only the latest messages and
+	// earlier ones exist (see HistoryPager.OpenConversation).
+	HasOlder bool `json:"hasOlder,omitempty"`
 }
 
 // Store is the persistence Errand needs. Every method either changes
 // everything it names or nothing.
 type Store interface {
+	HistoryPager
 	CreateConversation(ctx context.Context, c Conversation) error
 	GetConversation(ctx context.Context, id string) (Conversation, error)
 	ListConversations(ctx context.Context) ([]ConversationSummary, error)

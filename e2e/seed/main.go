@@ -8,9 +8,13 @@
 // its result. Its activity is newer than anything else in the directory,
 // so it sorts to the top of the list.
 //
+// With -fillers N it first adds N empty conversations, "Filler conversation
+// 1" (the oldest) to N, all older than the long one, for the test of the
+// conversation list's pages.
+//
 // Usage:
 //
-//	go run ./e2e/seed -dir DATA_DIR [-messages 10000] [-title "Ten thousand messages"]
+//	go run ./e2e/seed -dir DATA_DIR [-messages 10000] [-title "Ten thousand messages"] [-fillers 0]
 package main
 
 import (
@@ -34,14 +38,15 @@ func main() {
 	dir := flag.String("dir", "", "the Errand data `directory` (created if missing)")
 	n := flag.Int("messages", 10000, "messages in the conversation (a multiple of 5)")
 	title := flag.String("title", "Ten thousand messages", "the conversation's title")
+	fillers := flag.Int("fillers", 0, "empty conversations to add before it")
 	flag.Parse()
-	if err := run(context.Background(), *dir, *n, *title); err != nil {
+	if err := run(context.Background(), *dir, *n, *title, *fillers); err != nil {
 		fmt.Fprintln(os.Stderr, "seed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, dir string, n int, title string) error {
+func run(ctx context.Context, dir string, n int, title string, fillers int) error {
 	if dir == "" {
 		return fmt.Errorf("-dir is required")
 	}
@@ -61,6 +66,14 @@ func run(ctx context.Context, dir string, n int, title string) error {
 	// Timestamps run up to now, a second per message, so that the
 	// conversation is the most recently active one.
 	at := time.Now().UTC().Add(-time.Duration(n) * time.Second).Truncate(time.Millisecond)
+	for i := 1; i <= fillers; i++ {
+		when := at.Add(-time.Duration(fillers-i+1) * time.Minute)
+		c := chat.Conversation{ID: id("conv"), Title: fmt.Sprintf("Filler conversation %d", i), TitleSet: true,
+			AgentMode: true, CreatedAt: when, UpdatedAt: when}
+		if err := st.CreateConversation(ctx, c); err != nil {
+			return fmt.Errorf("filler %d: %w", i, err)
+		}
+	}
 	next := func() time.Time {
 		at = at.Add(time.Second)
 		return at

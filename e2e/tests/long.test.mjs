@@ -1,7 +1,11 @@
 // A conversation of 10,000 messages (seeded into the database through the
-// real store package, e2e/seed) opens, keeps the DOM small, and scrolls end
-// to end without blank screens. How fast is measured by `make bench`
-// (docs/BENCHMARKS.md), never asserted here: these machines are shared.
+// real store package, e2e/seed) opens with its latest messages, keeps the
+// DOM small, loads older pages as the person scrolls up, without moving
+// what they are reading, down to the very first message, and scrolls
+// without blank screens. The conversation list, 300 more conversations,
+// comes in pages too, and its search runs in Go. How fast is measured by
+// `make bench` (docs/BENCHMARKS.md), never asserted here: these machines
+// are shared.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,6 +17,9 @@ import { eventually, ui } from '../lib/ui.mjs';
 const TITLE = 'Ten thousand messages';
 const MESSAGES = 10_000;
 const TASKS = MESSAGES / 5;
+const FILLERS = 300;
+/** The messages a conversation opens with (frontend/src/api MESSAGE_PAGE). */
+const FIRST_PAGE = 100;
 /** A virtualized list keeps a screenful of rows, not ten thousand. */
 const MAX_ROWS_IN_DOM = 150;
 
@@ -23,13 +30,38 @@ before(async () => {
   // file); the page then reloads to list it.
   const bin = path.join(BIN_DIR, 'e2e-seed');
   const [file, args] = existsSync(bin) ? [bin, []] : ['go', ['run', './e2e/seed']];
-  execFileSync(file, [...args, '-dir', stack.dataDir, '-messages', String(MESSAGES), '-title', TITLE], {
+  execFileSync(file, [...args, '-dir', stack.dataDir, '-messages', String(MESSAGES), '-title', TITLE, '-fillers', String(FILLERS)], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     timeout: 120_000,
   });
 });
 after(() => stack.stop());
+
+/** The first numbered row wholly below the viewport's top: its text and its top, in px from there. */
+function topRow(page) {
+  return page.evaluate(() => {
+    const scroller = document.querySelector('[role=region][aria-label="Messages"]');
+    const log = document.querySelector('[role=log]');
+    const box = scroller.getBoundingClientRect();
+    // A row with a number in it: its text is unique (a tool's "ok" is not).
+    for (const el of Array.from(log.children)) {
+      const r = el.getBoundingClientRect();
+      if (r.top >= box.top && r.height > 0 && /\d/.test(el.textContent ?? '')) return { text: el.textContent ?? '', top: r.top - box.top };
+    }
+    return { text: '', top: 0 };
+  });
+}
+
+/** Where the row with this text is now (px from the viewport's top), or null if it is not rendered. */
+function rowTop(page, text) {
+  return page.evaluate((text) => {
+    const scroller = document.querySelector('[role=region][aria-label="Messages"]');
+    const log = document.querySelector('[role=log]');
+    const el = Array.from(log.children).find((c) => c.textContent === text);
+    return el ? el.getBoundingClientRect().top - scroller.getBoundingClientRect().top : null;
+  }, text);
+}
 
 /** Texts of the rows that are at least partly inside the scroller's viewport. */
 function visibleRows(page) {
@@ -63,22 +95,55 @@ test('a 10,000-message conversation opens quickly and scrolls smoothly', { timeo
   const openMs = Date.now() - t0;
   t.diagnostic(`opened ${MESSAGES} messages in ${openMs} ms`);
 
-  // At the bottom, the newest in view; the DOM holds only a window of rows.
+  // At the bottom, the newest in view; only the latest page was read, and
+  // the DOM holds only a window of it.
   const atEnd = await visibleRows(page);
-  assert.ok(atEnd.items >= MESSAGES * 0.8, `the list has ${atEnd.items} rows`);
+  // (Rows are the transcript's items: a message may show as a few.)
+  assert.ok(atEnd.items <= FIRST_PAGE * 4, `the list opened with ${atEnd.items} rows`);
   assert.ok(atEnd.inDom < MAX_ROWS_IN_DOM, `${atEnd.inDom} rows in the DOM`);
   assert.ok(atEnd.rows.some((r) => r.includes(`Finished task #${TASKS}`)), `in view: ${JSON.stringify(atEnd.rows)}`);
   assert.equal(await page.getByRole('button', { name: /Jump to latest/ }).count(), 0);
 
-  // Home: the very first message.
+  // Scrolling up reads older pages; what the person reads stays in place.
   const scroller = page.getByRole('region', { name: 'Messages' });
+  const box0 = await scroller.boundingBox();
+  await page.mouse.move(box0.x + box0.width / 2, box0.y + box0.height / 2);
+  for (let i = 0; i < 40 && (await visibleRows(page)).items <= atEnd.items; i++) {
+    await page.mouse.wheel(0, -800);
+    await page.waitForTimeout(30);
+  }
+  const grown = await visibleRows(page);
+  assert.ok(grown.items > atEnd.items, `scrolling up read older messages: ${grown.items} rows`);
+  // Steady: a row in view when a page arrives stays at the same place.
+  // (The page is asked for with the top button's click, from the middle of
+  // what is loaded, so nothing else moves the view meanwhile.)
+  const loadEarlier = page.getByRole('button', { name: 'Load earlier messages' });
+  await loadEarlier.waitFor({ state: 'attached' });
+  await page.mouse.wheel(0, 2_000);
+  await page.waitForTimeout(300);
+  const anchor = await topRow(page);
+  assert.ok(anchor.text, 'a numbered row is in view');
+  const before = (await visibleRows(page)).items;
+  await loadEarlier.evaluate((el) => el.click());
+  await eventually(async () => assert.ok((await visibleRows(page)).items > before, 'a page was prepended'), { what: 'the next older page' });
+  await page.waitForTimeout(300);
+  const now = await rowTop(page, anchor.text);
+  assert.notEqual(now, null, `"${anchor.text}" is still rendered`);
+  t.diagnostic(`a page arrived above: "${anchor.text.slice(0, 30)}" moved ${(now - anchor.top).toFixed(1)} px`);
+  assert.ok(Math.abs(now - anchor.top) <= 4, `the row in view moved ${now - anchor.top} px`);
+
+  // Home again and again: page after page, down to the very first message.
   await scroller.focus();
-  await page.keyboard.press('Home');
+  const t1 = Date.now();
   await eventually(async () => {
+    await page.keyboard.press('Home');
     const top = await visibleRows(page);
-    assert.ok(top.rows.some((r) => r.includes('Task #1: summarise report 1')), `in view: ${JSON.stringify(top.rows)}`);
+    assert.ok(top.rows.some((r) => r.includes('Task #1: summarise report 1')), `in view: ${JSON.stringify(top.rows.slice(0, 2))} of ${top.items}`);
     assert.ok(top.inDom < MAX_ROWS_IN_DOM, `${top.inDom} rows in the DOM`);
-  }, { what: 'the first message after Home' });
+  }, { what: 'the first message after Home, page by page', timeout: 120_000, interval: 50 });
+  const all = await visibleRows(page);
+  t.diagnostic(`reached the first of ${all.items} rows in ${Date.now() - t1} ms`);
+  assert.equal(await page.getByRole('button', { name: /earlier messages/ }).count(), 0, 'nothing earlier to load');
   const jump = page.getByRole('button', { name: /Jump to latest/ });
   await jump.waitFor({ state: 'visible' });
 
@@ -127,4 +192,37 @@ test('a 10,000-message conversation opens quickly and scrolls smoothly', { timeo
     assert.ok(end.rows.some((r) => r.includes(`Finished task #${TASKS}`)), `in view: ${JSON.stringify(end.rows)}`);
     assert.equal(await jump.count(), 0, 'Jump to latest is gone at the bottom');
   }, { what: 'the bottom after Jump to latest' });
+}));
+
+test('the conversation list comes in pages as it scrolls, and its search runs in Go', { timeout: 120_000 }, stack.test(async (page, t) => {
+  const u = ui(page);
+  await stack.open({ reload: true });
+  await u.row(TITLE).waitFor({ state: 'visible' });
+  const count = async () => Number(await u.convList.locator('ul').getAttribute('data-count'));
+  const first = await count();
+  assert.ok(first < FILLERS / 2, `the list opened with ${first} of ${FILLERS + 2} conversations`);
+
+  // Scrolled to its end again and again, the list reads page after page,
+  // down to the oldest conversation.
+  const oldest = u.convList.getByRole('button', { name: 'Filler conversation 1', exact: true });
+  const t0 = Date.now();
+  await eventually(async () => {
+    await u.convList.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    assert.ok(await oldest.isVisible(), `${await count()} conversations listed`);
+  }, { what: 'the oldest conversation at the end of the list', timeout: 60_000 });
+  t.diagnostic(`listed ${await count()} conversations, page by page, in ${Date.now() - t0} ms`);
+  assert.ok((await count()) >= FILLERS + 1);
+  assert.equal(await u.convList.getByRole('button', { name: 'Load more' }).count(), 0, 'nothing more to load');
+
+  // The search box asks Go: one match, found among all of them.
+  const search = page.getByRole('searchbox', { name: 'Search conversations' });
+  await search.fill('conversation 123');
+  await eventually(async () => {
+    assert.equal(await count(), 1);
+    assert.ok(await u.convList.getByRole('button', { name: 'Filler conversation 123', exact: true }).isVisible());
+  }, { what: 'the one match' });
+  await search.fill('no such title');
+  await page.getByText('No conversations match.').waitFor({ state: 'visible' });
+  await search.fill('');
+  await eventually(async () => assert.ok((await count()) >= FILLERS + 1, `${await count()} listed`), { what: 'the whole list back' });
 }));

@@ -9,7 +9,7 @@ vi.mock('./api', () => ({
   modelInfo: vi.fn(),
   currentModels: vi.fn(),
   setModel: vi.fn(),
-  listConversations: vi.fn(),
+  listConversationsPage: vi.fn(),
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
   renameConversation: vi.fn(),
@@ -54,10 +54,13 @@ beforeEach(() => {
 
 describe('App', () => {
   it('opens the most recent conversation and shows its transcript', async () => {
-    vi.mocked(api.listConversations).mockResolvedValue([
-      summary('old', { title: 'Old one', updatedAt: '2026-01-01T09:00:00Z' }),
-      summary('new', { title: 'Newest', updatedAt: '2026-01-02T09:00:00Z' }),
-    ]);
+    vi.mocked(api.listConversationsPage).mockResolvedValue({
+      items: [
+        summary('old', { title: 'Old one', updatedAt: '2026-01-01T09:00:00Z' }),
+        summary('new', { title: 'Newest', updatedAt: '2026-01-02T09:00:00Z' }),
+      ],
+      nextCursor: '',
+    });
     vi.mocked(api.loadConversation).mockImplementation(async (id) =>
       view(id, {
         conversation: conversation(id, { title: id === 'new' ? 'Newest' : 'Old one' }),
@@ -76,7 +79,7 @@ describe('App', () => {
 
   it('creates a conversation when there are none, and labels the demo model', async () => {
     vi.mocked(api.modelInfo).mockResolvedValue({ model: 'errand-demo', baseUrl: '', demo: true });
-    vi.mocked(api.listConversations).mockResolvedValue([]);
+    vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [], nextCursor: '' });
     vi.mocked(api.createConversation).mockResolvedValue(conversation('fresh', { title: '' }));
     vi.mocked(api.loadConversation).mockResolvedValue(view('fresh', { conversation: conversation('fresh', { title: '' }) }));
     render(<App />);
@@ -90,10 +93,13 @@ describe('App', () => {
   });
 
   it('tracks other conversations from events: live dot, needs input, unread; opening clears unread', async () => {
-    vi.mocked(api.listConversations).mockResolvedValue([
-      summary('a', { title: 'Alpha', updatedAt: '2026-01-02T00:00:00Z' }),
-      summary('b', { title: 'Beta', updatedAt: '2026-01-01T00:00:00Z' }),
-    ]);
+    vi.mocked(api.listConversationsPage).mockResolvedValue({
+      items: [
+        summary('a', { title: 'Alpha', updatedAt: '2026-01-02T00:00:00Z' }),
+        summary('b', { title: 'Beta', updatedAt: '2026-01-01T00:00:00Z' }),
+      ],
+      nextCursor: '',
+    });
     vi.mocked(api.loadConversation).mockImplementation(async (id) =>
       view(id, { conversation: conversation(id, { title: id === 'a' ? 'Alpha' : 'Beta' }) }),
     );
@@ -134,7 +140,7 @@ describe('App', () => {
   });
 
   it('shows a failed start as a readable, dismissible alert with a retry', async () => {
-    vi.mocked(api.listConversations).mockRejectedValueOnce(new ApiError('internal', 'database is locked'));
+    vi.mocked(api.listConversationsPage).mockRejectedValueOnce(new ApiError('internal', 'database is locked'));
     const user = userEvent.setup();
     render(<App />);
     const alert = await screen.findByRole('alert');
@@ -142,14 +148,14 @@ describe('App', () => {
     await user.click(within(alert).getByRole('button', { name: 'Close notification' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 
-    vi.mocked(api.listConversations).mockResolvedValueOnce([summary('a')]);
+    vi.mocked(api.listConversationsPage).mockResolvedValueOnce({ items: [summary('a')], nextCursor: '' });
     vi.mocked(api.loadConversation).mockResolvedValue(view('a'));
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(api.loadConversation).toHaveBeenCalledWith('a'));
   });
 
   it('renames by double-clicking the title', async () => {
-    vi.mocked(api.listConversations).mockResolvedValue([summary('a', { title: 'Draft' })]);
+    vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a', { title: 'Draft' })], nextCursor: '' });
     vi.mocked(api.loadConversation).mockResolvedValue(view('a', { conversation: conversation('a', { title: 'Draft' }) }));
     vi.mocked(api.renameConversation).mockResolvedValue(conversation('a', { title: 'Trip to Rome', titleSet: true }));
     const user = userEvent.setup();
@@ -164,7 +170,7 @@ describe('App', () => {
   });
 
   it('a task started from the composer shows progress, then the stop notice', async () => {
-    vi.mocked(api.listConversations).mockResolvedValue([summary('a')]);
+    vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a')], nextCursor: '' });
     vi.mocked(api.loadConversation).mockResolvedValue(view('a'));
     vi.mocked(api.startTask).mockResolvedValue(task('t', 'a', { status: 'running' }));
     const user = userEvent.setup();

@@ -1,8 +1,10 @@
 // Command history times the store on a large history, as the bound
 // methods use it: opening the database, listing the conversations, and
 // loading the largest conversation (plus encoding it to JSON, as Wails does
-// before handing it to the window). It prints one JSON line per figure, the
-// format e2e/bench/table.mjs reads.
+// before handing it to the window) — whole, as before, and in pages, as the
+// window reads them now: the list's first page and its last, and the
+// largest conversation's latest page and its oldest. It prints one JSON
+// line per figure, the format e2e/bench/table.mjs reads.
 //
 // Usage:
 //
@@ -47,6 +49,98 @@ func median(ds []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
+}
+
+// The page sizes the window asks for (frontend/src/stores).
+const (
+	listPage    = 50
+	messagePage = 100
+)
+
+// timed runs fn once, then runs times, and returns the first time, the
+// median and the JSON size of fn's last result.
+func timed(runs int, fn func() (any, error)) (first, med time.Duration, size int, err error) {
+	var times []time.Duration
+	var v any
+	for i := 0; i <= runs; i++ {
+		t0 := time.Now()
+		if v, err = fn(); err != nil {
+			return 0, 0, 0, err
+		}
+		b, _ := json.Marshal(v)
+		d := time.Since(t0)
+		size = len(b)
+		if i == 0 {
+			first = d
+		} else {
+			times = append(times, d)
+		}
+	}
+	return first, median(times), size, nil
+}
+
+// pages times what the window reads now: a page of the list (the first,
+// and the last, reached through every cursor), and a page of the largest
+// conversation's messages (the latest, with its tasks and usage, and the
+// oldest), each with its JSON.
+func pages(ctx context.Context, st *store.Store, prefix string, runs int, biggest string) error {
+	report := func(name string, first, med time.Duration, size int) {
+		emit(prefix+"."+name+".first", ms(first), "ms")
+		emit(prefix+"."+name+".median_with_json", ms(med), "ms")
+		emit(prefix+"."+name+".json_bytes", float64(size), "bytes")
+	}
+	first, med, size, err := timed(runs, func() (any, error) {
+		return st.ConversationsPage(ctx, chat.ConversationQuery{Limit: listPage})
+	})
+	if err != nil {
+		return err
+	}
+	report("list_page", first, med, size)
+	// The last page: walk the cursors once, then time the last one.
+	cursor, pagesRead := "", 0
+	for {
+		p, err := st.ConversationsPage(ctx, chat.ConversationQuery{Cursor: cursor, Limit: listPage})
+		if err != nil {
+			return err
+		}
+		pagesRead++
+		if p.NextCursor == "" {
+			break
+		}
+		cursor = p.NextCursor
+	}
+	emit(prefix+".list_page.pages", float64(pagesRead), "count")
+	first, med, size, err = timed(runs, func() (any, error) {
+		return st.ConversationsPage(ctx, chat.ConversationQuery{Cursor: cursor, Limit: listPage})
+	})
+	if err != nil {
+		return err
+	}
+	report("list_last_page", first, med, size)
+	first, med, size, err = timed(runs, func() (any, error) {
+		return st.ConversationsPage(ctx, chat.ConversationQuery{Title: "zz-no-such-title", Limit: listPage})
+	})
+	if err != nil {
+		return err
+	}
+	report("list_search", first, med, size)
+
+	first, med, size, err = timed(runs, func() (any, error) { return st.OpenConversation(ctx, biggest, messagePage) })
+	if err != nil {
+		return err
+	}
+	report("open_page", first, med, size)
+	var oldest string
+	if err := st.DB().QueryRowContext(ctx, `SELECT id FROM messages WHERE conversation_id = ? ORDER BY seq LIMIT 1 OFFSET ?`,
+		biggest, messagePage).Scan(&oldest); err != nil {
+		return err
+	}
+	first, med, size, err = timed(runs, func() (any, error) { return st.MessagesBefore(ctx, biggest, oldest, messagePage) })
+	if err != nil {
+		return err
+	}
+	report("older_page", first, med, size)
+	return nil
 }
 
 func run() error {
@@ -131,6 +225,10 @@ func run() error {
 	emit(*prefix+".open.median", ms(median(times)), "ms")
 	emit(*prefix+".open.median_with_json", ms(median(withJSON)), "ms")
 	emit(*prefix+".open.json_bytes", float64(size), "bytes")
+
+	if err := pages(ctx, st, *prefix, *runs, biggest); err != nil {
+		return err
+	}
 
 	// The seeded transcript must be one the runner accepts: every tool
 	// call answered exactly once.

@@ -9,11 +9,13 @@ import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import { ApiError, toApiError } from './errors';
 import type {
   Conversation,
+  ConversationPage,
   ConversationSummary,
   ConversationView,
   Fact,
   FactScope,
   HealthStatus,
+  MessagePage,
   ModelInfo,
   ProviderInput,
   ProviderPreset,
@@ -110,10 +112,46 @@ export async function listConversations(): Promise<ConversationSummary[]> {
   return list ?? [];
 }
 
-export async function loadConversation(id: string): Promise<ConversationView> {
-  const view = await call<ConversationView>(() => Convs.LoadConversation(id));
+/** How many messages a conversation opens with, and a page of older ones holds. */
+export const MESSAGE_PAGE = 100;
+
+/** How many conversations a page of the list holds. */
+export const CONVERSATION_PAGE = 50;
+
+/**
+ * Opens a conversation as the window shows it: its latest messages
+ * (hasOlder tells whether earlier ones exist), the tasks they need and the
+ * whole usage, read together.
+ */
+export async function loadConversation(id: string, limit = MESSAGE_PAGE): Promise<ConversationView> {
+  const view = await call<ConversationView>(() => Convs.OpenConversation(id, limit));
   // Go encodes empty slices as null.
   return { ...view, messages: view.messages ?? [], tasks: view.tasks ?? [] };
+}
+
+/** One page of the conversation list whose titles contain query ('' for all), after cursor ('' for the top). */
+export async function listConversationsPage(query: string, cursor: string, limit = CONVERSATION_PAGE): Promise<ConversationPage> {
+  const page = await call<ConversationPage>(() => Convs.ListConversationsPage(query, cursor, limit));
+  return { items: page?.items ?? [], nextCursor: page?.nextCursor ?? '' };
+}
+
+function messagePage(page: MessagePage | null): MessagePage {
+  return { messages: page?.messages ?? [], hasOlder: !!page?.hasOlder, hasNewer: !!page?.hasNewer };
+}
+
+/** The messages just before beforeMessageId ('' for the latest). */
+export async function getMessagesPage(conversationId: string, beforeMessageId: string, limit = MESSAGE_PAGE): Promise<MessagePage> {
+  return messagePage(await call<MessagePage>(() => Convs.GetMessagesPage(conversationId, beforeMessageId, limit)));
+}
+
+/** The messages just after afterMessageId. */
+export async function getMessagesAfter(conversationId: string, afterMessageId: string, limit = MESSAGE_PAGE): Promise<MessagePage> {
+  return messagePage(await call<MessagePage>(() => Convs.GetMessagesAfter(conversationId, afterMessageId, limit)));
+}
+
+/** About limit messages around messageId, that message included. */
+export async function getMessagesAround(conversationId: string, messageId: string, limit = MESSAGE_PAGE): Promise<MessagePage> {
+  return messagePage(await call<MessagePage>(() => Convs.GetMessagesAround(conversationId, messageId, limit)));
 }
 
 export function renameConversation(id: string, title: string): Promise<Conversation> {

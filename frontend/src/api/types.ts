@@ -214,6 +214,24 @@ export interface ConversationView {
   /** The conversation's tasks added up. */
   usage?: Usage;
   costUsd?: number;
+  /** Only the latest messages are here, and earlier ones exist (OpenConversation). */
+  hasOlder?: boolean;
+}
+
+/** One page of the conversation list, most recently active first. */
+export interface ConversationPage {
+  items: ConversationSummary[];
+  /** Continues the list after the last item; '' when there is nothing more. */
+  nextCursor: string;
+}
+
+/** A run of consecutive messages of one conversation, oldest first. */
+export interface MessagePage {
+  messages: Message[];
+  /** Messages exist before the first of this page. */
+  hasOlder: boolean;
+  /** Messages exist after the last of this page. */
+  hasNewer: boolean;
 }
 
 export interface ModelInfo {

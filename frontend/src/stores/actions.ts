@@ -3,10 +3,11 @@
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
 import { useAppStore } from './app';
+import { loadFirstConversations } from './conversationList';
 import { useConversationsStore } from './conversations';
 import { useDraftsStore } from './drafts';
 import { reportError, reportInfo } from './notices';
-import { applyTask, applyTasks, forgetConversation, loadConversation } from './sync';
+import { applyTask, forgetConversation, loadConversation } from './sync';
 
 /** Opens a conversation: selects it, clears its unread count and loads it. */
 export function selectConversation(id: string): Promise<void> {
@@ -68,12 +69,7 @@ async function runInit(): Promise<void> {
     (err) => reportError(err, 'Could not read the model settings'),
   );
   try {
-    const list = await api.listConversations();
-    useConversationsStore.getState().setAll(list);
-    applyTasks(
-      list.flatMap((c) => (c.activeTask ? [c.activeTask] : [])),
-      'snapshot',
-    );
+    await loadFirstConversations();
     useAppStore.getState().setStartup('ready');
     const first = useConversationsStore.getState().order[0];
     if (first) await selectConversation(first);

@@ -85,6 +85,32 @@ export function setConversations(state: ConversationsState, list: readonly Conve
   return withOrder(state, byId, activity);
 }
 
+/**
+ * Adds a page of the list to what is known, keeping what events said since
+ * (a newer activity, local flags): one pass and one sort.
+ */
+export function addConversations(state: ConversationsState, list: readonly ConversationSummary[]): ConversationsState {
+  if (list.length === 0) return state;
+  const byId = { ...state.byId };
+  const activity = { ...state.activity };
+  for (const c of list) {
+    byId[c.id] = entryOf(c, byId[c.id]);
+    activity[c.id] = Math.max(activity[c.id] ?? 0, timeValue(c.updatedAt));
+  }
+  return withOrder(state, byId, activity);
+}
+
+/**
+ * The conversations the list shows: those known down to the last one its
+ * pages reached (boundary, an activity time; -Infinity once every page is
+ * in). A conversation known beyond it (found by a search) waits for its page.
+ */
+export function listedOrder(state: Pick<ConversationsState, 'order' | 'activity'>, boundary: number): string[] {
+  if (boundary === -Infinity) return state.order;
+  const end = state.order.findIndex((id) => (state.activity[id] ?? 0) < boundary);
+  return end < 0 ? state.order : state.order.slice(0, end);
+}
+
 export function removeConversation(state: ConversationsState, id: string): ConversationsState {
   const byId = { ...state.byId };
   delete byId[id];

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { Message, MessageDeltaEvent } from '../api/types';
 import * as R from './messagesReducer';
-import type { ConversationMessages, DeltaOutcome } from './messagesReducer';
+import type { ConversationMessages, DeltaOutcome, MessagesPage } from './messagesReducer';
 
 export interface MessagesStore {
   /** Messages of every conversation loaded so far, by conversation id. */
@@ -9,8 +9,18 @@ export interface MessagesStore {
   /** Starts tracking a conversation (no-op if tracked). */
   ensure: (conversationId: string) => void;
   beginLoad: (conversationId: string) => void;
-  finishLoad: (conversationId: string, snapshot: readonly Message[]) => { stale: boolean };
+  /** Merges a snapshot of the latest messages; hasOlder: earlier ones exist. */
+  finishLoad: (conversationId: string, snapshot: readonly Message[], hasOlder?: boolean) => { stale: boolean };
   failLoad: (conversationId: string) => void;
+  beginPage: (conversationId: string, side: 'older' | 'newer') => void;
+  /** Adds a page at the window's older (newer) edge. */
+  addPage: (conversationId: string, page: MessagesPage, side: 'older' | 'newer') => void;
+  /** The page was not read; failed: because of an error (it is then not asked for again by itself). */
+  failPage: (conversationId: string, side: 'older' | 'newer', failed?: boolean) => void;
+  /** Asks the view to bring a message into view (null: done). */
+  setFocus: (conversationId: string, messageId: string | null) => void;
+  /** Holds only this page (a jump far back); tracks the conversation if needed. */
+  replaceWindow: (conversationId: string, page: MessagesPage) => void;
   /** Upserts by rev; ignored for conversations not tracked. */
   upsert: (message: Message) => void;
   /**
@@ -50,10 +60,10 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
     update(set, id, R.beginLoad);
   },
 
-  finishLoad: (id, snapshot) => {
+  finishLoad: (id, snapshot, hasOlder = false) => {
     let stale = false;
     update(set, id, (c) => {
-      const next = R.finishLoad(c, snapshot);
+      const next = R.finishLoad(c, snapshot, hasOlder);
       stale = next.stale;
       return next;
     });
@@ -61,6 +71,15 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
   },
 
   failLoad: (id) => update(set, id, R.failLoad),
+
+  beginPage: (id, side) => update(set, id, (c) => R.beginPage(c, side)),
+  addPage: (id, page, side) => update(set, id, (c) => R.addPage(c, page, side)),
+  failPage: (id, side, failed = false) => update(set, id, (c) => R.failPage(c, side, failed)),
+  setFocus: (id, messageId) => update(set, id, (c) => R.setFocus(c, messageId)),
+  replaceWindow: (id, page) => {
+    get().ensure(id);
+    update(set, id, (c) => R.replaceWindow(c, page));
+  },
 
   upsert: (message) => update(set, message.conversationId, (c) => R.upsertMessage(c, message)),
 

@@ -27,10 +27,64 @@ export interface ConversationMessages {
   stale: boolean;
   /** Deltas that could not be applied while a load was in flight. */
   pendingDeltas: MessageDeltaEvent[];
+  /**
+   * The messages held are a window of the conversation: hasOlder, messages
+   * exist before the first (a page of them is loaded on scrolling up);
+   * hasNewer, after the last (after a jump far back). A message outside the
+   * window is not taken from an event: it comes with its page, read from
+   * Go after it was stored.
+   */
+  hasOlder: boolean;
+  hasNewer: boolean;
+  /** A page of older (newer) messages is being read. */
+  loadingOlder: boolean;
+  loadingNewer: boolean;
+  /** The last page asked for could not be read: it is not asked for again until the person does. */
+  pageFailed: boolean;
+  /** A message to bring into view (a jump), until the view has. */
+  focusId: string | null;
 }
 
 export function emptyConversationMessages(): ConversationMessages {
-  return { ids: [], byId: {}, live: {}, loaded: false, loading: false, stale: false, pendingDeltas: [] };
+  return {
+    ids: [],
+    byId: {},
+    live: {},
+    loaded: false,
+    loading: false,
+    stale: false,
+    pendingDeltas: [],
+    hasOlder: false,
+    hasNewer: false,
+    loadingOlder: false,
+    loadingNewer: false,
+    pageFailed: false,
+    focusId: null,
+  };
+}
+
+/** Asks the view to bring a message into view (null: done). */
+export function setFocus(state: ConversationMessages, id: string | null): ConversationMessages {
+  return state.focusId === id ? state : { ...state, focusId: id };
+}
+
+/** A page of consecutive messages, oldest first (Go's MessagePage). */
+export interface MessagesPage {
+  messages: readonly Message[];
+  hasOlder: boolean;
+  hasNewer: boolean;
+}
+
+function seqAt(state: ConversationMessages, i: number): number | undefined {
+  const id = state.ids[i < 0 ? state.ids.length + i : i];
+  return id === undefined ? undefined : state.byId[id]?.seq;
+}
+
+/** Whether a message with this seq falls outside the window held (see hasOlder). */
+export function outsideWindow(state: ConversationMessages, seq: number): boolean {
+  if (state.ids.length === 0) return false;
+  if (state.hasOlder && seq < (seqAt(state, 0) ?? -Infinity)) return true;
+  return state.hasNewer && seq > (seqAt(state, -1) ?? Infinity);
 }
 
 /** The newest copy of a message: the streamed one, else the stored one. */
@@ -72,6 +126,7 @@ function insertionIndex(state: ConversationMessages, seq: number): number {
 export function upsertMessage(state: ConversationMessages, msg: Message): ConversationMessages {
   const existing = messageOf(state, msg.id);
   if (existing && existing.rev >= msg.rev) return state;
+  if (!existing && outsideWindow(state, msg.seq)) return state;
   const next = store(msg);
   const byId = { ...state.byId, [msg.id]: next };
   let ids = state.ids;
@@ -93,8 +148,12 @@ export function upsertMessage(state: ConversationMessages, msg: Message): Conver
  * stable sort, rather than a copy per message, so that opening a
  * conversation of 10,000 messages stays quick.
  */
-export function upsertMessages(state: ConversationMessages, msgs: readonly Message[]): ConversationMessages {
-  if (msgs.length <= 1) return msgs[0] ? upsertMessage(state, msgs[0]) : state;
+export function upsertMessages(
+  state: ConversationMessages,
+  msgs: readonly Message[],
+  keepWindow = true,
+): ConversationMessages {
+  if (keepWindow && msgs.length <= 1) return msgs[0] ? upsertMessage(state, msgs[0]) : state;
   let byId: Record<string, StoredMessage> | null = null;
   const added: string[] = [];
   let moved = false;
@@ -103,6 +162,7 @@ export function upsertMessages(state: ConversationMessages, msgs: readonly Messa
     // Once replaced in this pass, byId holds the newest copy; before, live may.
     const existing = replaced.has(msg.id) ? byId?.[msg.id] : messageOf(state, msg.id);
     if (existing && existing.rev >= msg.rev) continue;
+    if (!existing && keepWindow && outsideWindow(state, msg.seq)) continue;
     if (!byId) byId = { ...state.byId };
     const next = store(msg);
     byId[msg.id] = next;
@@ -137,7 +197,8 @@ export function applyDelta(
   delta: MessageDeltaEvent,
 ): { state: ConversationMessages; outcome: DeltaOutcome } {
   const m = messageOf(state, delta.messageId);
-  if (!m) return { state, outcome: 'mismatch' };
+  // Past the window's end, a stream is read with the newer pages.
+  if (!m) return { state, outcome: state.hasNewer ? 'ignored' : 'mismatch' };
   const rev = typeof delta.rev === 'number' ? delta.rev : m.rev + 1;
   if (rev < m.rev) return { state, outcome: 'ignored' };
   if (delta.offset === m.contentBytes) {
@@ -168,8 +229,18 @@ export function beginLoad(state: ConversationMessages): ConversationMessages {
 export function finishLoad(
   state: ConversationMessages,
   snapshot: readonly Message[],
+  hasOlder = false,
 ): ConversationMessages {
-  let s = upsertMessages(state, snapshot);
+  let s = state;
+  const first = snapshot[0];
+  if (state.ids.length === 0) {
+    s = { ...state, hasOlder, hasNewer: false };
+  } else if (hasOlder && first && !state.hasNewer && first.seq > (seqAt(state, -1) ?? Infinity)) {
+    // The latest page does not reach what we hold: messages between were
+    // missed. Start again from the page.
+    s = { ...state, ids: [], byId: {}, live: {}, hasOlder: true };
+  }
+  s = upsertMessages(s, snapshot);
   let stale = false;
   for (const d of state.pendingDeltas) {
     const r = applyDelta(s, d);
@@ -181,6 +252,45 @@ export function finishLoad(
 
 export function failLoad(state: ConversationMessages): ConversationMessages {
   return { ...state, loading: false };
+}
+
+/** Marks a page of older (or newer) messages as being read. */
+export function beginPage(state: ConversationMessages, side: 'older' | 'newer'): ConversationMessages {
+  return side === 'older' ? { ...state, loadingOlder: true } : { ...state, loadingNewer: true };
+}
+
+/** The page was not read (failed: because of an error, not because the window moved on): nothing changes but the flags. */
+export function failPage(state: ConversationMessages, side: 'older' | 'newer', failed = false): ConversationMessages {
+  const s = { ...state, pageFailed: failed };
+  return side === 'older' ? { ...s, loadingOlder: false } : { ...s, loadingNewer: false };
+}
+
+/**
+ * Adds a page of older (or newer) messages at the window's edge, by rev
+ * like any snapshot, and moves the edge: the page tells whether more
+ * exist beyond it.
+ */
+export function addPage(state: ConversationMessages, page: MessagesPage, side: 'older' | 'newer'): ConversationMessages {
+  const s = { ...upsertMessages(state, page.messages, false), pageFailed: false };
+  return side === 'older'
+    ? { ...s, hasOlder: page.hasOlder, loadingOlder: false }
+    : { ...s, hasNewer: page.hasNewer, loadingNewer: false };
+}
+
+/** Holds only this page: a jump to a message far back. */
+export function replaceWindow(state: ConversationMessages, page: MessagesPage): ConversationMessages {
+  const base: ConversationMessages = {
+    ...state,
+    ids: [],
+    byId: {},
+    live: {},
+    hasOlder: page.hasOlder,
+    hasNewer: page.hasNewer,
+    loadingOlder: false,
+    loadingNewer: false,
+    pageFailed: false,
+  };
+  return { ...upsertMessages(base, page.messages, false), loaded: true, stale: false };
 }
 
 export function bufferDelta(state: ConversationMessages, delta: MessageDeltaEvent): ConversationMessages {

@@ -79,7 +79,7 @@ export function loadConversation(id: string): Promise<void> {
       if (view.activeTask) tasks.push(view.activeTask);
       applyTasks(tasks, 'snapshot');
       useUsageStore.getState().setBaseline(id, view);
-      const { stale } = useMessagesStore.getState().finishLoad(id, view.messages ?? []);
+      const { stale } = useMessagesStore.getState().finishLoad(id, view.messages ?? [], !!view.hasOlder);
       if (stale) t.again = true;
     } catch (err) {
       useMessagesStore.getState().failLoad(id);
@@ -116,6 +116,92 @@ export function requestReload(id: string): void {
       void loadConversation(id);
     }, wait);
   }
+}
+
+/** How many messages a page of older (newer) ones holds. */
+export const PAGE_SIZE = 100;
+
+/**
+ * Loads the page of messages just before the first one held, when earlier
+ * ones exist and no such page is being read. A page that arrives after the
+ * window changed (a jump, a reload from scratch) is dropped.
+ */
+export async function loadOlder(conversationId: string): Promise<void> {
+  const store = useMessagesStore.getState();
+  const conv = store.byConversation[conversationId];
+  const first = conv?.ids[0];
+  if (!conv?.loaded || !conv.hasOlder || conv.loadingOlder || !first) return;
+  store.beginPage(conversationId, 'older');
+  try {
+    const page = await api.getMessagesPage(conversationId, first, PAGE_SIZE);
+    const now = useMessagesStore.getState().byConversation[conversationId];
+    if (now?.ids[0] !== first) {
+      useMessagesStore.getState().failPage(conversationId, 'older');
+      return;
+    }
+    useMessagesStore.getState().addPage(conversationId, page, 'older');
+  } catch (err) {
+    useMessagesStore.getState().failPage(conversationId, 'older', true);
+    reportError(err, 'Could not load earlier messages');
+  }
+}
+
+/**
+ * Loads the page of messages just after the last one held, when the window
+ * ends before the latest (after a jump far back). Once the page reaches
+ * the latest, events take over; one reload then catches any that arrived
+ * while the page was read.
+ */
+export async function loadNewer(conversationId: string): Promise<void> {
+  const store = useMessagesStore.getState();
+  const conv = store.byConversation[conversationId];
+  const last = conv?.ids[conv.ids.length - 1];
+  if (!conv?.loaded || !conv.hasNewer || conv.loadingNewer || !last) return;
+  store.beginPage(conversationId, 'newer');
+  try {
+    const page = await api.getMessagesAfter(conversationId, last, PAGE_SIZE);
+    const now = useMessagesStore.getState().byConversation[conversationId];
+    if (now?.ids[now.ids.length - 1] !== last) {
+      useMessagesStore.getState().failPage(conversationId, 'newer');
+      return;
+    }
+    useMessagesStore.getState().addPage(conversationId, page, 'newer');
+    if (!page.hasNewer) requestReload(conversationId);
+  } catch (err) {
+    useMessagesStore.getState().failPage(conversationId, 'newer', true);
+    reportError(err, 'Could not load later messages');
+  }
+}
+
+/**
+ * Shows a message however far back it is: when it is not held, the
+ * messages around it replace the window (older and newer ones then load
+ * as the person scrolls); the transcript then scrolls to it (focusId).
+ * Resolves to false when it could not be found.
+ */
+export async function jumpToMessage(conversationId: string, messageId: string): Promise<boolean> {
+  const conv = useMessagesStore.getState().byConversation[conversationId];
+  if (conv && messageOf(conv, messageId)) {
+    useMessagesStore.getState().setFocus(conversationId, messageId);
+    return true;
+  }
+  try {
+    const page = await api.getMessagesAround(conversationId, messageId, PAGE_SIZE);
+    useMessagesStore.getState().replaceWindow(conversationId, page);
+    useMessagesStore.getState().setFocus(conversationId, messageId);
+    if (!page.hasNewer) requestReload(conversationId);
+    return true;
+  } catch (err) {
+    reportError(err, 'Could not show that message');
+    return false;
+  }
+}
+
+/** Back to the latest messages after a jump: the conversation is opened afresh. */
+export function showLatest(conversationId: string): Promise<void> {
+  const conv = useMessagesStore.getState().byConversation[conversationId];
+  if (conv?.hasNewer) useMessagesStore.getState().remove(conversationId);
+  return loadConversation(conversationId);
 }
 
 /** Forgets a deleted conversation everywhere. */

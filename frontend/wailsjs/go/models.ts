@@ -350,6 +350,39 @@ export namespace chat {
 		    return a;
 		}
 	}
+	export class ConversationPage {
+	    items: ConversationSummary[];
+	    nextCursor: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.items = this.convertValues(source["items"], ConversationSummary);
+	        this.nextCursor = source["nextCursor"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class ToolCall {
 	    id: string;
 	    name: string;
@@ -434,6 +467,7 @@ export namespace chat {
 	    activeTask?: Task;
 	    usage: Usage;
 	    costUsd: number;
+	    hasOlder?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConversationView(source);
@@ -447,6 +481,7 @@ export namespace chat {
 	        this.activeTask = this.convertValues(source["activeTask"], Task);
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.costUsd = source["costUsd"];
+	        this.hasOlder = source["hasOlder"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -513,6 +548,40 @@ export namespace chat {
 	}
 	
 	
+	export class MessagePage {
+	    messages: Message[];
+	    hasOlder: boolean;
+	    hasNewer: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MessagePage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.messages = this.convertValues(source["messages"], Message);
+	        this.hasOlder = source["hasOlder"];
+	        this.hasNewer = source["hasNewer"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Price {
 	    inputPerMTok: number;
 	    outputPerMTok: number;

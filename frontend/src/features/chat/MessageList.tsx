@@ -9,6 +9,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type K
 import type { ConversationMessages } from '../../stores/messagesReducer';
 import { messageOf, orderedMessages } from '../../stores/messagesReducer';
 import { useMessagesStore } from '../../stores/messages';
+import { loadNewer, loadOlder, showLatest } from '../../stores/sync';
 import { StatusLine } from './StatusLine';
 import {
   buildRows,
@@ -23,9 +24,15 @@ import { TranscriptItemView } from './TranscriptItemView';
 
 const GAP = 14;
 const PAD_START = 24;
+/** Room at the top for "Load earlier messages" while earlier ones exist. */
+const PAD_START_PAGED = 52;
 const PAD_END = 20;
 /** Within this many px of the bottom counts as "at the bottom". */
 const STICK_DISTANCE = 80;
+/** Rows from the window's edge at which the next page is asked for. */
+const PAGE_AHEAD = 12;
+/** Within this many px of the top, the next older page is asked for. */
+const LOAD_DISTANCE = 1500;
 /**
  * The status row's key names the last message row, so that it changes when
  * a row is appended: that is how the virtualizer tells an append (and
@@ -109,6 +116,12 @@ const TranscriptRow = memo(function TranscriptRow({
   return <TranscriptItemView item={item} rowRef={measure} index={index} />;
 });
 
+/** The window's paging flags as one number (1 older, 2 loading older, 4 newer, 8 a page failed), so the selector's result compares by value. */
+function pagingOf(c: ConversationMessages | undefined): number {
+  if (!c) return 0;
+  return (c.hasOlder ? 1 : 0) | (c.loadingOlder ? 2 : 0) | (c.hasNewer ? 4 : 0) | (c.pageFailed ? 8 : 0);
+}
+
 function EmptyState({ loading }: { loading: boolean }) {
   if (loading) return <div className="empty-state muted">Loading…</div>;
   return (
@@ -128,6 +141,11 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     const c = s.byConversation[conversationId];
     return !c || (!c.loaded && c.loading);
   });
+  const paging = useMessagesStore((s) => {
+    const c = s.byConversation[conversationId];
+    return pagingOf(c);
+  });
+  const [hasOlder, loadingOlder, hasNewer, pageFailed] = [paging & 1, paging & 2, paging & 4, paging & 8].map(Boolean);
   const scrollRef = useRef<HTMLDivElement>(null);
   const n = rows.keys.length;
 
@@ -154,7 +172,7 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     rangeExtractor,
     overscan: 8,
     gap: GAP,
-    paddingStart: PAD_START,
+    paddingStart: hasOlder ? PAD_START_PAGED : PAD_START,
     paddingEnd: PAD_END,
     anchorTo: 'end',
     followOnAppend: true,
@@ -169,8 +187,19 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     virtualizer.scrollToEnd();
   }, [n, virtualizer]);
 
+  // A jump: bring the message into view (its first row, centred), once.
+  const focusId = useMessagesStore((s) => s.byConversation[conversationId]?.focusId ?? null);
+  useLayoutEffect(() => {
+    if (!focusId) return;
+    const i = rows.messageIds.indexOf(focusId);
+    if (i < 0) return;
+    opened.current = true;
+    virtualizer.scrollToIndex(i, { align: 'center' });
+    useMessagesStore.getState().setFocus(conversationId, null);
+  }, [focusId, rows, virtualizer, conversationId]);
+
   // Rows that arrived while the user was reading further up.
-  const atEnd = n === 0 || virtualizer.isAtEnd();
+  const atEnd = n === 0 || (virtualizer.isAtEnd() && !hasNewer);
   const [seen, setSeen] = useState(n);
   useEffect(() => {
     if (atEnd && seen !== n) setSeen(n);
@@ -180,6 +209,24 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   const rowItems = items.filter((v) => v.index < n);
   const statusItem = items.find((v) => v.index === n);
   const top = rowItems[0]?.start ?? PAD_START;
+
+  // Near the window's first (last) row, the next page of older (newer)
+  // messages is read. The virtualizer keeps the rows in view where they
+  // are when rows are put before them (anchorTo: 'end'), so nothing jumps.
+  const firstIndex = rowItems[0]?.index;
+  const lastIndex = rowItems[rowItems.length - 1]?.index;
+  useEffect(() => {
+    // After a page failed, only the button asks again (no loop of errors).
+    if (!opened.current || firstIndex === undefined || !hasOlder || loadingOlder || pageFailed) return;
+    // The rows of the render before the opening scroll to the end are at
+    // the top: the scroll position says whether the person is.
+    const nearTop = (scrollRef.current?.scrollTop ?? 0) < LOAD_DISTANCE;
+    if (firstIndex < PAGE_AHEAD && nearTop) void loadOlder(conversationId);
+  }, [conversationId, firstIndex, hasOlder, loadingOlder, pageFailed]);
+  useEffect(() => {
+    if (!opened.current || lastIndex === undefined || pageFailed) return;
+    if (hasNewer && lastIndex >= n - PAGE_AHEAD) void loadNewer(conversationId);
+  }, [conversationId, lastIndex, hasNewer, n, pageFailed]);
 
   // Home and End go all the way at once: the browser's animated keyboard
   // scroll would be cut short by the re-measuring of rows on the way.
@@ -195,8 +242,12 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   };
 
   const jump = () => {
-    virtualizer.scrollToEnd();
-    scrollRef.current?.focus({ preventScroll: true });
+    const done = () => {
+      virtualizer.scrollToEnd();
+      scrollRef.current?.focus({ preventScroll: true });
+    };
+    if (hasNewer) void showLatest(conversationId).then(() => requestAnimationFrame(done));
+    else done();
   };
 
   return (
@@ -220,6 +271,16 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
           </>
         ) : (
           <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
+            {hasOlder && (
+              <button
+                type="button"
+                className="load-earlier"
+                disabled={loadingOlder}
+                onClick={() => void loadOlder(conversationId)}
+              >
+                {loadingOlder ? 'Loading earlier messages…' : 'Load earlier messages'}
+              </button>
+            )}
             <div
               className="message-list is-virtual"
               role="log"

@@ -1,9 +1,11 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
 import { TitleInput } from '../../components/TitleInput';
 import { renameConversation, selectConversation } from '../../stores/actions';
+import { loadMoreConversations, loadMoreSearch, searchConversations } from '../../stores/conversationList';
 import { useConversationsStore } from '../../stores/conversations';
+import { listedOrder } from '../../stores/conversationsReducer';
 import { useTasksStore } from '../../stores/tasks';
 import { displayTitle } from '../chat/ChatHeader';
 import { SettingsButton } from '../settings/SettingsButton';
@@ -188,6 +190,57 @@ const ConversationRow = memo(function ConversationRow({ id, index, start, tabSto
   );
 });
 
+/** How long typing pauses before the search runs (ms). */
+export const SEARCH_DEBOUNCE_MS = 250;
+/** Rows from the list's end at which its next page is asked for. */
+const PAGE_AHEAD = 15;
+
+/** The title search: Go searches every conversation, once typing pauses. */
+function SearchBox() {
+  const [text, setText] = useState('');
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const t = setTimeout(() => void searchConversations(text), text.trim() ? SEARCH_DEBOUNCE_MS : 0);
+    return () => clearTimeout(t);
+  }, [text]);
+  return (
+    <input
+      type="search"
+      className="conv-search"
+      aria-label="Search conversations"
+      placeholder="Search conversations"
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && text) {
+          e.preventDefault();
+          setText('');
+        }
+      }}
+    />
+  );
+}
+
+/** The ids the list shows: the search's matches, or the conversations its pages reached. */
+function useListedIds(): { ids: string[]; hasMore: boolean; loadingMore: boolean; failed: boolean; searching: boolean } {
+  const order = useConversationsStore((s) => s.order);
+  const activity = useConversationsStore((s) => s.activity);
+  const boundary = useConversationsStore((s) => s.listBoundary);
+  const listCursor = useConversationsStore((s) => s.listCursor);
+  const listLoading = useConversationsStore((s) => s.listLoading);
+  const listFailed = useConversationsStore((s) => s.listFailed);
+  const search = useConversationsStore((s) => s.search);
+  const listed = useMemo(() => listedOrder({ order, activity }, boundary), [order, activity, boundary]);
+  if (search) {
+    return { ids: search.ids, hasMore: !!search.cursor, loadingMore: search.loading, failed: !!search.failed, searching: true };
+  }
+  return { ids: listed, hasMore: !!listCursor, loadingMore: listLoading, failed: listFailed, searching: false };
+}
+
 /** Rows have a fixed height (CSS .conv-row, .conv-rename), so none is measured. */
 const ROW_HEIGHT = 36;
 const ROW_GAP = 2;
@@ -199,7 +252,7 @@ const ROW_GAP = 2;
  * ↑/↓/Home/End move, Enter opens, F2 renames, Delete asks to delete.
  */
 export function Sidebar() {
-  const order = useConversationsStore((s) => s.order);
+  const { ids: order, hasMore, loadingMore, failed, searching } = useListedIds();
   const listed = useConversationsStore((s) => s.listed);
   const selectedId = useConversationsStore((s) => s.selectedId);
   const [creating, setCreating] = useState(false);
@@ -279,6 +332,14 @@ export function Sidebar() {
 
   const items = virtualizer.getVirtualItems();
 
+  // Near the end of what is listed, the next page is read; after a page
+  // failed, only the button asks again (no loop of errors).
+  const lastIndex = items[items.length - 1]?.index ?? -1;
+  const loadMore = useCallback(() => void (searching ? loadMoreSearch() : loadMoreConversations()), [searching]);
+  useEffect(() => {
+    if (hasMore && !loadingMore && !failed && lastIndex >= order.length - PAGE_AHEAD) loadMore();
+  }, [hasMore, loadingMore, failed, lastIndex, order.length, loadMore]);
+
   return (
     <aside className="sidebar" aria-label="Conversations">
       <div className="sidebar-top">
@@ -302,6 +363,7 @@ export function Sidebar() {
             {NEW_SHORTCUT}
           </kbd>
         </button>
+        <SearchBox />
       </div>
       <nav className="conv-list-wrap" aria-label="Conversation list" ref={scrollRef}>
         <ul
@@ -326,7 +388,13 @@ export function Sidebar() {
             );
           })}
         </ul>
-        {listed && order.length === 0 && <p className="muted sidebar-empty">No conversations yet.</p>}
+        {hasMore && (
+          <button type="button" className="btn load-more" disabled={loadingMore} onClick={loadMore}>
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        )}
+        {searching && !loadingMore && order.length === 0 && <p className="muted sidebar-empty">No conversations match.</p>}
+        {!searching && listed && order.length === 0 && <p className="muted sidebar-empty">No conversations yet.</p>}
       </nav>
       <SettingsButton />
       <ConfirmDeleteDialog />

@@ -5,7 +5,7 @@ import { conversation, resetStores, summary } from '../../test/fixtures';
 vi.mock('../../api', () => ({
   healthStatus: vi.fn(),
   modelInfo: vi.fn(),
-  listConversations: vi.fn(),
+  listConversationsPage: vi.fn(),
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
   workspaceDir: vi.fn(),
@@ -20,7 +20,7 @@ beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
   vi.mocked(api.modelInfo).mockResolvedValue({ model: 'gpt-test', baseUrl: 'http://x', demo: false });
-  vi.mocked(api.listConversations).mockResolvedValue([summary('a')]);
+  vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a')], nextCursor: '' });
   vi.mocked(api.loadConversation).mockResolvedValue({ conversation: conversation('a'), messages: [], tasks: [] });
   vi.mocked(api.workspaceDir).mockResolvedValue('/data/workspaces/a');
 });
@@ -45,7 +45,7 @@ describe('Health', () => {
     await waitFor(() => expect(useAppStore.getState().startup).toBe('unavailable'));
     expect(api.healthStatus).toHaveBeenCalledTimes(1);
     expect(api.modelInfo).not.toHaveBeenCalled();
-    expect(api.listConversations).not.toHaveBeenCalled();
+    expect(api.listConversationsPage).not.toHaveBeenCalled();
     expect(api.loadConversation).not.toHaveBeenCalled();
   });
 
@@ -69,9 +69,9 @@ describe('Health', () => {
       order.push('health');
       return { ready: true, readOnly: false, dataDir: '/data' };
     });
-    vi.mocked(api.listConversations).mockImplementation(async () => {
+    vi.mocked(api.listConversationsPage).mockImplementation(async () => {
       order.push('list');
-      return [summary('a')];
+      return { items: [summary('a')], nextCursor: '' };
     });
     vi.mocked(api.modelInfo).mockImplementation(async () => {
       order.push('model');

@@ -15,7 +15,7 @@ vi.mock('../../api', () => ({
   modelInfo: vi.fn(),
   currentModels: vi.fn(),
   setModel: vi.fn(),
-  listConversations: vi.fn(),
+  listConversationsPage: vi.fn(),
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
   workspaceDir: vi.fn(),
@@ -47,7 +47,7 @@ beforeEach(() => {
   vi.clearAllMocks();
   vi.mocked(api.healthStatus).mockResolvedValue({ ready: true, readOnly: false, dataDir: '/tmp/x' });
   vi.mocked(api.modelInfo).mockResolvedValue(DEMO);
-  vi.mocked(api.listConversations).mockResolvedValue([summary('a', { title: 'First' })]);
+  vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a', { title: 'First' })], nextCursor: '' });
   vi.mocked(api.loadConversation).mockResolvedValue(view('a'));
   vi.mocked(api.workspaceDir).mockResolvedValue('/tmp/x/workspaces/a');
   vi.mocked(api.getSettings).mockResolvedValue({

@@ -11,11 +11,21 @@ export function CreateConversation():Promise<chat.Conversation>;
 
 export function DeleteConversation(arg1:string):Promise<void>;
 
+export function GetMessagesAfter(arg1:string,arg2:string,arg3:number):Promise<chat.MessagePage>;
+
+export function GetMessagesAround(arg1:string,arg2:string,arg3:number):Promise<chat.MessagePage>;
+
+export function GetMessagesPage(arg1:string,arg2:string,arg3:number):Promise<chat.MessagePage>;
+
 export function ListConversations():Promise<Array<chat.ConversationSummary>>;
+
+export function ListConversationsPage(arg1:string,arg2:string,arg3:number):Promise<chat.ConversationPage>;
 
 export function LoadConversation(arg1:string):Promise<chat.ConversationView>;
 
 export function ModelInfo():Promise<app.ModelInfo>;
+
+export function OpenConversation(arg1:string,arg2:number):Promise<chat.ConversationView>;
 
 export function RenameConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
 

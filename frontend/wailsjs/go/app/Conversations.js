@@ -18,8 +18,24 @@ export function DeleteConversation(arg1) {
   return window['go']['app']['Conversations']['DeleteConversation'](arg1);
 }
 
+export function GetMessagesAfter(arg1, arg2, arg3) {
+  return window['go']['app']['Conversations']['GetMessagesAfter'](arg1, arg2, arg3);
+}
+
+export function GetMessagesAround(arg1, arg2, arg3) {
+  return window['go']['app']['Conversations']['GetMessagesAround'](arg1, arg2, arg3);
+}
+
+export function GetMessagesPage(arg1, arg2, arg3) {
+  return window['go']['app']['Conversations']['GetMessagesPage'](arg1, arg2, arg3);
+}
+
 export function ListConversations() {
   return window['go']['app']['Conversations']['ListConversations']();
+}
+
+export function ListConversationsPage(arg1, arg2, arg3) {
+  return window['go']['app']['Conversations']['ListConversationsPage'](arg1, arg2, arg3);
 }
 
 export function LoadConversation(arg1) {
@@ -28,6 +44,10 @@ export function LoadConversation(arg1) {
 
 export function ModelInfo() {
   return window['go']['app']['Conversations']['ModelInfo']();
+}
+
+export function OpenConversation(arg1, arg2) {
+  return window['go']['app']['Conversations']['OpenConversation'](arg1, arg2);
 }
 
 export function RenameConversation(arg1, arg2) {

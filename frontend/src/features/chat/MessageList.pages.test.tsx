@@ -1,0 +1,130 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Message } from '../../api/types';
+import { conversation, deferred, message, resetStores } from '../../test/fixtures';
+
+vi.mock('../../api', () => ({
+  loadConversation: vi.fn(),
+  getMessagesPage: vi.fn(),
+  getMessagesAfter: vi.fn(),
+  getMessagesAround: vi.fn(),
+}));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+
+import * as api from '../../api';
+import { useMessagesStore } from '../../stores/messages';
+import { handleTaskMessage, jumpToMessage, PAGE_SIZE } from '../../stores/sync';
+import { MessageList } from './MessageList';
+
+const C = 'c';
+
+/** Messages i in [from, to): prompts and replies, numbered. */
+function range(from: number, to: number): Message[] {
+  const out: Message[] = [];
+  for (let i = from; i < to; i++) {
+    out.push(message(`m${i}`, C, { role: i % 2 === 0 ? 'user' : 'assistant', content: `Message number ${i}`, seq: i + 1 }));
+  }
+  return out;
+}
+
+function scroller() {
+  return screen.getByRole('region', { name: 'Messages' });
+}
+
+beforeEach(() => {
+  resetStores();
+  vi.clearAllMocks();
+});
+
+describe('MessageList in pages', () => {
+  it('loads older messages as the person scrolls to the top, and the view moves down by what was put above', async () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, range(9900, 10000), true);
+    const page = deferred<Awaited<ReturnType<typeof api.getMessagesPage>>>();
+    vi.mocked(api.getMessagesPage).mockReturnValueOnce(page.promise);
+    render(<MessageList conversationId={C} />);
+    expect(screen.getByText('Message number 9999')).toBeInTheDocument();
+    expect(api.getMessagesPage).not.toHaveBeenCalled();
+
+    const el = scroller();
+    act(() => {
+      el.scrollTop = 0;
+      fireEvent.scroll(el);
+    });
+    await waitFor(() => expect(api.getMessagesPage).toHaveBeenCalledWith(C, 'm9900', PAGE_SIZE));
+    expect(screen.getByRole('button', { name: 'Loading earlier messages…' })).toBeDisabled();
+    await waitFor(() => expect(screen.getByText('Message number 9900')).toBeInTheDocument());
+
+    await act(async () => page.resolve({ messages: range(9800, 9900), hasOlder: true, hasNewer: true }));
+    expect(screen.getByRole('log', { name: 'Conversation' })).toHaveAttribute('data-items', '200');
+    // The person still sees the same message at the same place: the scroll moved by what was put above it.
+    // The view did not stay at the very top (where it would ask for page after
+    // page): it moved down by what was put above. (Where exactly a row stays
+    // needs real layout: the end-to-end test checks it in Chromium.)
+    expect(el.scrollTop).toBeGreaterThan(0);
+    expect(screen.queryByText('Message number 9800')).not.toBeInTheDocument();
+    expect(api.getMessagesPage).toHaveBeenCalledTimes(1);
+
+    // Events for the open conversation keep arriving at the end.
+    act(() => handleTaskMessage({ conversationId: C, taskId: 't', message: message('new', C, { content: 'Fresh news', seq: 20000 }) }));
+    expect(screen.getByRole('log', { name: 'Conversation' })).toHaveAttribute('data-items', '201');
+  });
+
+  it('the fallback button loads the earliest page, after which it is gone', async () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, range(100, 200), true);
+    vi.mocked(api.getMessagesPage).mockResolvedValue({ messages: range(0, 100), hasOlder: false, hasNewer: true });
+    render(<MessageList conversationId={C} />);
+    act(() => screen.getByRole('button', { name: 'Load earlier messages' }).click());
+    await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' })).toHaveAttribute('data-items', '200'));
+    expect(screen.queryByRole('button', { name: /earlier messages/ })).not.toBeInTheDocument();
+  });
+
+  it('an older page that fails is not asked for again by itself; the button asks again', async () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, range(9900, 10000), true);
+    vi.mocked(api.getMessagesPage).mockRejectedValueOnce(new Error('database is locked'));
+    render(<MessageList conversationId={C} />);
+    const el = scroller();
+    act(() => {
+      el.scrollTop = 0;
+      fireEvent.scroll(el);
+    });
+    await waitFor(() => expect(api.getMessagesPage).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Load earlier messages' })).toBeEnabled());
+    act(() => fireEvent.scroll(el));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api.getMessagesPage).toHaveBeenCalledTimes(1);
+    vi.mocked(api.getMessagesPage).mockResolvedValueOnce({ messages: range(9800, 9900), hasOlder: false, hasNewer: true });
+    act(() => screen.getByRole('button', { name: 'Load earlier messages' }).click());
+    await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' })).toHaveAttribute('data-items', '200'));
+  });
+
+  it('a jump far back shows the message; Jump to latest opens the latest again', async () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, range(9900, 10000), true);
+    render(<MessageList conversationId={C} />);
+    expect(screen.getByText('Message number 9999')).toBeInTheDocument();
+
+    vi.mocked(api.getMessagesAround).mockResolvedValueOnce({ messages: range(1950, 2050), hasOlder: true, hasNewer: true });
+    vi.mocked(api.getMessagesAfter).mockResolvedValue({ messages: range(2050, 2150), hasOlder: true, hasNewer: true });
+    await act(async () => void (await jumpToMessage(C, 'm2000')));
+    await waitFor(() => expect(screen.getByText('Message number 2000')).toBeInTheDocument());
+    expect(screen.queryByText('Message number 9999')).not.toBeInTheDocument();
+    const jump = screen.getByRole('button', { name: /Jump to latest/ });
+
+    vi.mocked(api.loadConversation).mockResolvedValueOnce({
+      conversation: conversation(C),
+      messages: range(9900, 10000),
+      tasks: [],
+      hasOlder: true,
+    });
+    await act(async () => jump.click());
+    await waitFor(() => expect(screen.getByText('Message number 9999')).toBeInTheDocument());
+    expect(api.loadConversation).toHaveBeenCalledWith(C);
+  });
+});

@@ -33,6 +33,7 @@ var wireTypes = map[string]reflect.Type{
 	"Settings":            reflect.TypeOf(chat.Settings{}),
 	"ProviderConfig":      reflect.TypeOf(chat.ProviderConfig{}),
 	"ConversationView":    reflect.TypeOf(chat.ConversationView{}),
+	"Summary":             reflect.TypeOf(chat.Summary{}),
 	"StopResult":          reflect.TypeOf(agent.StopResult{}),
 	"MessageDeltaEvent":   reflect.TypeOf(agent.Delta{}),
 	"ProviderPreset":      reflect.TypeOf(providers.Preset{}),

@@ -5,6 +5,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 
 	"github.com/errand-app/errand/backend/chat"
 )
@@ -38,6 +39,10 @@ type Response struct {
 	Usage        chat.Usage
 	FinishReason string
 }
+
+// ErrContextFull is in the chain of a Provider's error when the server
+// said the request is longer than the model's context length.
+var ErrContextFull = errors.New("the request is longer than the model's context length")
 
 // Provider streams one reply. onText receives text as it arrives, in order,
 // on the calling goroutine. Stream returns when the reply is complete, the

@@ -192,6 +192,7 @@ func (p *Provider) explain(err error) error {
 			detail = strings.ReplaceAll(detail, key, "[key]")
 		}
 		var msg string
+		cause := err
 		switch code := apiErr.StatusCode; {
 		case code == http.StatusUnauthorized:
 			msg = "The model server rejected the API key"
@@ -203,6 +204,7 @@ func (p *Provider) explain(err error) error {
 			msg = "The model server is rate limiting requests; try again in a moment"
 		case code == http.StatusBadRequest && (apiErr.Code == "context_length_exceeded" || isContextFull(detail)):
 			msg = "The model's context window is full"
+			cause = fmt.Errorf("%w: %w", llm.ErrContextFull, err)
 		case code >= 500:
 			msg = fmt.Sprintf("The model server failed (HTTP %d)", code)
 		default:
@@ -211,7 +213,7 @@ func (p *Provider) explain(err error) error {
 		if detail != "" {
 			msg += ": " + detail
 		}
-		return chat.Wrap(chat.CodeModel, err, "%s", msg)
+		return chat.Wrap(chat.CodeModel, cause, "%s", msg)
 	}
 	var netErr net.Error
 	var opErr *net.OpError

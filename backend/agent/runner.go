@@ -69,6 +69,7 @@ type Runner struct {
 	opts     Options
 	registry *tools.Registry
 	cached   atomic.Pointer[chat.Settings]
+	counters sync.Map // model name → *contextwin.Counter
 
 	mu     sync.Mutex
 	runs   map[string]*run // by task id

@@ -1,0 +1,208 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/contextwin"
+	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The task the long conversations work on; every request must still say it.
+const longTask = "Audit every file in the workspace, zebra-marker-7."
+
+// summaryMode says how the scripted model answers a summarisation request.
+type summaryMode int
+
+const (
+	summaryGood summaryMode = iota
+	summaryEmpty
+	summaryFails
+)
+
+// longScript reads the workspace's files in turn for turns steps, each
+// result big, then completes; summarisation requests get a summary (or
+// not, by mode). It records what it saw for the test to check.
+type longScript struct {
+	t         *testing.T
+	turns     int
+	mode      summaryMode
+	mu        sync.Mutex
+	steps     int
+	summaries atomic.Int32
+	lostTask  []int // steps whose request no longer held the task
+}
+
+func (s *longScript) reply(req *compat.Request) compat.Reply {
+	if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		s.summaries.Add(1)
+		switch s.mode {
+		case summaryEmpty:
+			return compat.Reply{Text: "  "}
+		case summaryFails:
+			return compat.Reply{Status: 500, ErrorMessage: "summariser down"}
+		}
+		return compat.Reply{Text: "Summary: the person asked to " + longTask + " Files were read one by one."}
+	}
+	s.mu.Lock()
+	s.steps++
+	step := s.steps
+	held := false
+	for _, m := range req.Messages {
+		if strings.Contains(m.Text(), "zebra-marker-7") {
+			held = true
+		}
+	}
+	if !held {
+		s.lostTask = append(s.lostTask, step)
+	}
+	s.mu.Unlock()
+	if step > s.turns {
+		return complete("all files audited")
+	}
+	args, _ := json.Marshal(map[string]string{"path": fmt.Sprintf("f%d.txt", step%7)})
+	return compat.Reply{Text: fmt.Sprintf("Reading file %d.", step), ToolCalls: []chat.ToolCall{call("read_file", string(args))}}
+}
+
+// runLong runs a turns-step task on a 4,096-token model and returns the
+// harness and the task once it has ended.
+func runLong(t *testing.T, turns int, mode summaryMode) (*harness, *longScript, chat.Task) {
+	s := &longScript{t: t, turns: turns, mode: mode}
+	h := newHarness(t, s.reply, harnessOpts{contextLength: 4096})
+	h.settings(func(st *chat.Settings) {
+		st.ContextLengths = map[string]int{"test-model": 4096}
+		st.Limits = chat.Limits{MaxSteps: 10000, MaxMinutes: 600, MaxCostUSD: 10000}
+	})
+	conv := h.conversation()
+	ws := h.workspace(conv)
+	require.NoError(t, os.MkdirAll(ws, 0o755))
+	for i := range 7 {
+		// From a few hundred bytes to 40 KB: some results fit, some never do.
+		size := []int{300, 2000, 6000, 12000, 40000, 1000, 20000}[i]
+		line := fmt.Sprintf("file %d line: the quick brown fox jumps over the lazy dog\n", i)
+		body := strings.Repeat(line, size/len(line)+1)
+		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("f%d.txt", i)), []byte(body), 0o644))
+	}
+	task := h.start(conv, longTask)
+	done := h.events.waitEnded(task.ID)
+	return h, s, done
+}
+
+func TestA300TurnTaskOnA4096TokenModelNeverOverflows(t *testing.T) {
+	h, s, done := runLong(t, 300, summaryGood)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	// The harness fails the test on any rejected request (too long, or a
+	// tool call without its result); check there were many, all served.
+	assert.Empty(t, h.server.Rejections())
+	assert.Empty(t, s.lostTask, "every request still holds the task")
+	assert.Positive(t, s.summaries.Load(), "the history was summarised")
+	assert.LessOrEqual(t, done.ContextTokens, 4096-1024)
+	assert.Equal(t, 4096, done.ContextLimit)
+
+	msgs := h.messages(done.ConversationID)
+	var notices int
+	for _, m := range msgs {
+		if m.SummaryID != "" {
+			notices++
+			assert.Equal(t, SummaryNotice, m.Content)
+			assert.Equal(t, chat.RoleSystem, m.Role)
+		}
+	}
+	assert.Positive(t, notices, "the transcript marks where compaction happened")
+	var results int
+	for _, m := range msgs {
+		if m.Role == chat.RoleTool && m.ToolName == "read_file" {
+			results++
+		}
+	}
+	assert.Equal(t, 300, results, "the originals all stay stored")
+	most := 0
+	for _, req := range h.server.Requests() {
+		most = max(most, compat.CountPrompt(&req))
+	}
+	assert.LessOrEqual(t, most, 4096)
+	t.Logf("%d requests, %d summaries, %d notices, the longest %d tokens", len(h.server.Requests()), s.summaries.Load(), notices, most)
+}
+
+func TestASummaryThatFailsOrIsEmptyDoesNotLoseTheTask(t *testing.T) {
+	for name, mode := range map[string]summaryMode{"empty": summaryEmpty, "fails": summaryFails} {
+		t.Run(name, func(t *testing.T) {
+			h, s, done := runLong(t, 40, mode)
+			require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+			assert.Empty(t, s.lostTask, "every request still holds the task")
+			assert.Positive(t, s.summaries.Load())
+			for _, m := range h.messages(done.ConversationID) {
+				assert.Empty(t, m.SummaryID, "no summary was stored")
+			}
+		})
+	}
+}
+
+// waitEnded waits, up to two minutes, for the task to end.
+func (r *recorder) waitEnded(taskID string) chat.Task {
+	r.t.Helper()
+	deadline := time.After(2 * time.Minute)
+	for {
+		r.mu.Lock()
+		last := r.last[taskID]
+		ch := r.changed
+		r.mu.Unlock()
+		if last.Status.Terminal() {
+			return last
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			r.t.Fatalf("timed out waiting for task %s to end (it is %s after %d steps)", taskID, last.Status, last.StepCount)
+		}
+	}
+}
+
+func TestAServerThatFindsTheRequestTooLongGetsOneHarderRetryThenAClearError(t *testing.T) {
+	full := compat.Reply{Status: 400, ErrorCode: "context_length_exceeded", ErrorType: "invalid_request_error",
+		ErrorMessage: "This model's maximum context length is 4096 tokens. However, your messages resulted in 5000 tokens."}
+	var mu sync.Mutex
+	var sizes []int
+	always := false
+	h := newHarness(t, func(req *compat.Request) compat.Reply {
+		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+			return compat.Reply{Text: "Summary: the person wants a greeting."}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		sizes = append(sizes, compat.CountPrompt(req))
+		if always || len(sizes) == 1 {
+			return full
+		}
+		return complete("done")
+	}, harnessOpts{})
+	conv := h.conversation()
+	task := h.start(conv, "Say hello")
+	done := h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	mu.Lock()
+	require.Len(t, sizes, 2, "one retry")
+	assert.LessOrEqual(t, sizes[1], sizes[0])
+	always = true
+	mu.Unlock()
+
+	task = h.start(conv, "Say hello again")
+	done = h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusError, done.Status)
+	assert.Contains(t, done.ErrorMessage, "too long for the model's context window")
+	assert.Contains(t, done.ErrorMessage, "Settings")
+	assert.Contains(t, done.ErrorMessage, "new conversation")
+	mu.Lock()
+	assert.Len(t, sizes, 4, "one retry, then the error")
+	mu.Unlock()
+}

@@ -23,6 +23,8 @@ const (
 	maxSummaryChunks = 16
 	// maxLogLines is the longest execution log the model sees.
 	maxLogLines = 40
+	// manualKeepTurns are the latest turns CompactNow leaves verbatim.
+	manualKeepTurns = 2
 	// noteTokens is kept free for the notes the view adds (left-out turns).
 	noteTokens = 64
 	// SummaryNotice is the text of the notice in the transcript where the
@@ -209,7 +211,11 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 	fixed := rn.fixedCost(system, tools, t)
 	if fixed+sumTokens(units) > raw(budget.CompactAt()) || squeeze > 0 {
 		if w.mayCompact() {
-			if err := rn.compact(ctx, units, ts, budget, squeeze > 0); err != nil {
+			keep := budget.Keep()
+			if squeeze > 0 {
+				keep = 0 // compact hard: all but the latest turn
+			}
+			if _, err := rn.compact(ctx, units, ts, budget, keep); err != nil {
 				if ctx.Err() != nil || errors.Is(err, errEnded) {
 					return view{}, err
 				}
@@ -301,15 +307,13 @@ func (rn *run) requestInView() bool {
 
 // compact asks the model to summarise the older turns, in chunks that each
 // fit its budget, and stores the summary with its notice in the
-// transcript. hard summarises everything but the latest turn.
-func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, budget contextwin.Budget, hard bool) error {
-	keep := budget.Keep()
-	if hard {
-		keep = 0
-	}
+// transcript; the latest turns, up to keep tokens, stay verbatim (the
+// latest always does). It returns the notice, or a zero message when there
+// was nothing to summarise.
+func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, budget contextwin.Budget, keep int) (chat.Message, error) {
 	cut := contextwin.SplitForSummary(units, keep)
 	if cut == 0 {
-		return nil
+		return chat.Message{}, nil
 	}
 	w := rn.win
 	c := w.counter
@@ -324,7 +328,7 @@ func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, 
 	overhead := c.Text(contextwin.SummaryInstruction) + 64
 	chunkLimit := int(float64(budget.Input())/c.Factor()) - overhead - maxSummary
 	if chunkLimit < 128 {
-		return chat.Errorf(chat.CodeModel, "the context window of %d tokens is too small to summarise in", budget.Length)
+		return chat.Message{}, chat.Errorf(chat.CodeModel, "the context window of %d tokens is too small to summarise in", budget.Length)
 	}
 	chunks := c.Chunks(contextwin.Render(units[:cut]), chunkLimit)
 	if len(chunks) > maxSummaryChunks {
@@ -334,11 +338,11 @@ func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, 
 	for _, chunk := range chunks {
 		resp, err := rn.provider.Stream(ctx, contextwin.SummaryRequest(trimTokens(c, sofar, maxSummary), chunk), func(string) {})
 		if err != nil {
-			return err
+			return chat.Message{}, err
 		}
 		text := strings.TrimSpace(resp.Content)
 		if text == "" {
-			return chat.Errorf(chat.CodeModel, "the model returned an empty summary")
+			return chat.Message{}, chat.Errorf(chat.CodeModel, "the model returned an empty summary")
 		}
 		sofar = trimTokens(c, text, maxSummary)
 	}
@@ -346,12 +350,87 @@ func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, 
 	now := clock()
 	sum := chat.Summary{ID: uuid.NewString(), ConversationID: t.ConversationID, ThroughSeq: units[cut-1].Seq,
 		Text: sofar, ToolLog: toolLog(log, ts[:cut]), CreatedAt: now}
-	notice := rn.newMessage(chat.RoleSystem, SummaryNotice)
-	if _, err := rn.addSummary(sum, notice); err != nil {
-		return err
+	notice, err := rn.addSummary(sum, rn.newMessage(chat.RoleSystem, SummaryNotice))
+	if err != nil {
+		return notice, err
 	}
 	w.forget(sum)
-	return nil
+	return notice, nil
+}
+
+// CompactNow summarises the conversation's older turns for the model now,
+// as a step does when the history grows past about 75% of the budget; the
+// latest turns stay verbatim. It refuses while a task runs in the
+// conversation, and when there is too little to summarise. It returns the
+// notice stored in the transcript.
+func (r *Runner) CompactNow(ctx context.Context, conversationID string) (chat.Message, error) {
+	if _, err := r.opts.Store.GetConversation(ctx, conversationID); err != nil {
+		return chat.Message{}, err
+	}
+	active, err := r.opts.Store.ActiveTasks(ctx)
+	if err != nil {
+		return chat.Message{}, err
+	}
+	for _, t := range active {
+		if t.ConversationID == conversationID {
+			return chat.Message{}, chat.Errorf(chat.CodeConflict,
+				"a task is unfinished in this conversation (%s); compact it once the task has finished or been stopped", t.Status)
+		}
+	}
+	provider, err := r.provider(ctx, conversationID)
+	if err != nil {
+		return chat.Message{}, err
+	}
+	r.mu.Lock()
+	switch {
+	case r.closed:
+		r.mu.Unlock()
+		return chat.Message{}, ErrShuttingDown
+	case r.byConv[conversationID] != nil || r.compacting[conversationID]:
+		r.mu.Unlock()
+		return chat.Message{}, chat.Errorf(chat.CodeConflict,
+			"a task is working in this conversation; compact it once the task has finished or been stopped")
+	}
+	r.compacting[conversationID] = true
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.compacting, conversationID)
+		r.mu.Unlock()
+	}()
+
+	rn := newRun(r, chat.Task{ConversationID: conversationID}, func() {})
+	rn.provider = provider
+	w := rn.win
+	if err := w.load(ctx, r.opts.Store, conversationID); err != nil {
+		return chat.Message{}, err
+	}
+	settings := r.settings(ctx)
+	length, _ := contextwin.ContextLength(provider.Model(), settings.ContextLengths, 0)
+	w.counter = r.counter(provider.Model())
+	units, ts := w.units("")
+	// What the person asks for now: all but the last few turns.
+	budget := contextwin.NewBudget(length)
+	keep := 0
+	if n := len(units); n >= manualKeepTurns {
+		for _, u := range units[n-manualKeepTurns:] {
+			keep += u.Tokens
+		}
+	}
+	notice, err := rn.compact(ctx, units, ts, budget, min(keep, budget.Keep()))
+	if err != nil {
+		return chat.Message{}, err
+	}
+	if notice.ID == "" {
+		return chat.Message{}, chat.Errorf(chat.CodeConflict, "there is too little in this conversation to summarise yet")
+	}
+	return notice, nil
+}
+
+// GetSummary returns a stored summary: what the model sees in place of
+// the messages before a notice "Earlier messages summarised".
+func (r *Runner) GetSummary(ctx context.Context, id string) (chat.Summary, error) {
+	return r.opts.Store.GetSummary(ctx, id)
 }
 
 // trimTokens cuts s to about max tokens.

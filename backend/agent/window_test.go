@@ -206,3 +206,65 @@ func TestAServerThatFindsTheRequestTooLongGetsOneHarderRetryThenAClearError(t *t
 	assert.Len(t, sizes, 4, "one retry, then the error")
 	mu.Unlock()
 }
+
+func TestCompactNowSummarisesOlderTurnsOnlyWhenNoTaskRuns(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	hold := false
+	h := newHarness(t, func(req *compat.Request) compat.Reply {
+		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+			return compat.Reply{Text: "Summary: three greetings were asked for."}
+		}
+		mu.Lock()
+		wait := hold
+		mu.Unlock()
+		if wait {
+			<-release
+		}
+		return complete("hello")
+	}, harnessOpts{})
+	ctx := t.Context()
+	conv := h.conversation()
+
+	_, err := h.runner.CompactNow(ctx, conv)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "nothing to summarise yet")
+	_, err = h.runner.CompactNow(ctx, "no-such-conversation")
+	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
+
+	for _, text := range []string{"Say hello", "Say hello again", "Once more"} {
+		task := h.start(conv, text)
+		require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
+	}
+	mu.Lock()
+	hold = true
+	mu.Unlock()
+	task := h.start(conv, "And again")
+	_, err = h.runner.CompactNow(ctx, conv)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "a task is running")
+	assert.Contains(t, err.Error(), "task")
+	close(release)
+	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
+
+	before := len(h.messages(conv))
+	notice, err := h.runner.CompactNow(ctx, conv)
+	require.NoError(t, err)
+	assert.Equal(t, SummaryNotice, notice.Content)
+	require.NotEmpty(t, notice.SummaryID)
+	sum, err := h.runner.GetSummary(ctx, notice.SummaryID)
+	require.NoError(t, err)
+	assert.Equal(t, "Summary: three greetings were asked for.", sum.Text)
+	assert.Len(t, h.messages(conv), before+1, "the originals stay; the notice is added")
+
+	// The next task's request holds the summary and the recent turns only.
+	mu.Lock()
+	hold = false
+	mu.Unlock()
+	task = h.start(conv, "Last one")
+	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
+	reqs := h.server.Requests()
+	last := reqs[len(reqs)-1]
+	assert.Contains(t, last.Messages[0].Text(), "three greetings were asked for")
+	for _, m := range last.Messages[1:] {
+		assert.NotEqual(t, "Say hello", m.Text(), "the summarised turn is not sent again")
+	}
+}

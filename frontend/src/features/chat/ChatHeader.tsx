@@ -5,6 +5,7 @@ import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 import { openSettings } from '../../stores/settingsView';
 import { requestDelete } from '../conversations/deleteRequest';
+import { ContextMeter } from './ContextMeter';
 import { ModelPicker } from './ModelPicker';
 
 export function displayTitle(title: string | undefined): string {
@@ -63,6 +64,7 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
         )}
       </div>
       <div className="chat-header-right">
+        <ContextMeter conversationId={conversationId} />
         <ModelPicker conversationId={conversationId} />
         <button
           type="button"

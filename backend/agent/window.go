@@ -46,6 +46,10 @@ type window struct {
 	counter *contextwin.Counter
 	// failedAt is len(msgs) when a summary last failed (-1: none has).
 	failedAt int
+	// The last system prompt counted, and the tools: each step sends the
+	// same ones, which are counted once.
+	sysTokens          map[string]int
+	toolsN, toolsCount int
 }
 
 type msgCount struct {
@@ -205,11 +209,11 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 	}
 	c := w.counter
 	factor := c.Factor()
-	raw := func(calibrated int) int { return int(float64(calibrated) / factor) }
+	uncal := func(calibrated int) int { return int(float64(calibrated) / factor) }
 
 	units, ts := w.units(t.ID)
 	fixed := rn.fixedCost(system, tools, t)
-	if fixed+sumTokens(units) > raw(budget.CompactAt()) || squeeze > 0 {
+	if fixed+contextwin.Projected(units) > uncal(budget.CompactAt()) || squeeze > 0 {
 		if w.mayCompact() {
 			keep := budget.Keep()
 			if squeeze > 0 {
@@ -227,34 +231,53 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 			fixed = rn.fixedCost(system, tools, t)
 		}
 	}
-	fit, ok := c.Fit(units, raw(budget.Input())-fixed-noteTokens)
+	fit, ok := c.Fit(units, uncal(budget.Input())-fixed-noteTokens)
 	if !ok {
 		return view{}, chat.Errorf(chat.CodeModel,
 			"The conversation does not fit the model's context window of %d tokens, even with older messages summarised and left out. "+
 				"Raise the model's context length in Settings (if the model supports more) or start a new conversation.", length)
 	}
-	msgs := []llm.Message{{Role: chat.RoleSystem, Content: rn.systemWithHistory(system, t, fit)}}
+	sys := rn.systemWithHistory(system, t, fit)
+	msgs := []llm.Message{{Role: chat.RoleSystem, Content: sys}}
 	msgs = withNudge(append(msgs, fit.Messages...), agentMode)
 	req := llm.Request{Messages: msgs, Tools: tools}
-	v := view{req: req, raw: c.Raw(req), length: length}
+	// What c.Raw(req) would say, from the counts already made.
+	raw := w.systemTokens(sys) + w.toolTokens(tools) + fit.Tokens + 3
+	if n := 1 + len(fit.Messages); len(msgs) > n {
+		raw += c.Message(msgs[n])
+	}
+	v := view{req: req, raw: raw, length: length}
 	v.tokens = c.Scale(v.raw)
 	return v, nil
 }
 
-func sumTokens(us []contextwin.Unit) int {
-	n := 0
-	for _, u := range us {
-		n += u.Tokens
+// systemTokens counts the system message, once for each text.
+func (w *window) systemTokens(text string) int {
+	if n, ok := w.sysTokens[text]; ok {
+		return n
 	}
+	if len(w.sysTokens) >= 4 || w.sysTokens == nil {
+		w.sysTokens = map[string]int{}
+	}
+	n := w.counter.Message(llm.Message{Role: chat.RoleSystem, Content: text})
+	w.sysTokens[text] = n
 	return n
+}
+
+// toolTokens counts the tool definitions, once per run (they do not
+// change while it runs).
+func (w *window) toolTokens(tools []llm.Tool) int {
+	if len(tools) != w.toolsN || (w.toolsCount == 0 && len(tools) > 0) {
+		w.toolsN, w.toolsCount = len(tools), w.counter.Tools(tools)
+	}
+	return w.toolsCount
 }
 
 // fixedCost counts what every request holds besides the history: the
 // system prompt with the summary block, and the tools.
 func (rn *run) fixedCost(system string, tools []llm.Tool, t chat.Task) int {
-	c := rn.win.counter
-	return c.Message(llm.Message{Role: chat.RoleSystem, Content: rn.systemWithHistory(system, t, contextwin.Fitted{})}) +
-		c.Tools(tools) + 3
+	w := rn.win
+	return w.systemTokens(rn.systemWithHistory(system, t, contextwin.Fitted{})) + w.toolTokens(tools) + 3
 }
 
 // systemWithHistory is the system prompt followed, once older messages

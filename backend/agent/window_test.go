@@ -148,10 +148,11 @@ func TestASummaryThatFailsOrIsEmptyDoesNotLoseTheTask(t *testing.T) {
 	}
 }
 
-// waitEnded waits, up to two minutes, for the task to end.
+// waitEnded waits, up to five minutes (a 300-step task under -race on a
+// busy machine), for the task to end.
 func (r *recorder) waitEnded(taskID string) chat.Task {
 	r.t.Helper()
-	deadline := time.After(2 * time.Minute)
+	deadline := time.After(5 * time.Minute)
 	for {
 		r.mu.Lock()
 		last := r.last[taskID]

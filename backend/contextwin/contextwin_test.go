@@ -143,3 +143,14 @@ func TestChunksBoundTheSummarisersInput(t *testing.T) {
 		assert.LessOrEqual(t, c.Text(ch), 1500)
 	}
 }
+
+func TestProjectedCountsOlderBigResultsAsExcerpts(t *testing.T) {
+	c := NewCounter("gpt-4o")
+	us := units(c, 6, 5000)
+	full := sum(us)
+	p := Projected(us)
+	assert.Less(t, p, full*2/3, "older big results count as excerpts")
+	assert.GreaterOrEqual(t, p, us[4].Tokens+us[5].Tokens, "the latest units count in full")
+	small := units(c, 6, 10)
+	assert.Equal(t, sum(small), Projected(small))
+}

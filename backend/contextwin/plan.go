@@ -122,6 +122,36 @@ func (c *Counter) Fit(units []Unit, limit int) (f Fitted, ok bool) {
 	return f, f.Tokens <= limit
 }
 
+// Projected estimates what units cost once Fit has excerpted the tool
+// results of all but the latest ones: the size that decides whether to
+// compact (a big result that will go as an excerpt does not count in
+// full). It is an estimate in proportion to the characters kept; Fit
+// counts exactly.
+func Projected(units []Unit) int {
+	n := 0
+	for i, u := range units {
+		if i >= len(units)-recentUnits {
+			n += u.Tokens
+			continue
+		}
+		total, kept := 0, 0
+		for _, m := range u.Messages {
+			total += len(m.Content)
+			if m.Role == chat.RoleTool && len(m.Content) > OldResultChars*4 {
+				kept += OldResultChars * 4 // runes are up to 4 bytes: never under-estimate
+			} else {
+				kept += len(m.Content)
+			}
+		}
+		if total == 0 || kept == total {
+			n += u.Tokens
+			continue
+		}
+		n += int(float64(u.Tokens)*float64(kept)/float64(total)) + 32
+	}
+	return n
+}
+
 func sum(units []Unit) int {
 	n := 0
 	for _, u := range units {

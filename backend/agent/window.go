@@ -465,11 +465,16 @@ func trimTokens(c *contextwin.Counter, s string, max int) string {
 }
 
 // toolLog adds the tool runs of the summarised turns to the execution
-// log, keeping its latest maxLogLines lines.
+// log, keeping its latest maxLogLines lines; the first line then counts
+// the runs left out.
 func toolLog(prev string, ts []turn) string {
 	var lines []string
+	omitted := 0
 	if prev != "" {
 		lines = strings.Split(prev, "\n")
+		if n, ok := omittedRuns(lines[0]); ok {
+			omitted, lines = n, lines[1:]
+		}
 	}
 	for _, t := range ts {
 		calls := t.msgs[0].ToolCalls
@@ -487,10 +492,23 @@ func toolLog(prev string, ts []turn) string {
 			lines = append(lines, fmt.Sprintf("- %s: %s", call.Name, outcome))
 		}
 	}
-	if len(lines) > maxLogLines {
-		lines = append([]string{fmt.Sprintf("- (%d earlier tool runs not listed)", len(lines)-maxLogLines+1)}, lines[len(lines)-maxLogLines+1:]...)
+	if keep := maxLogLines - 1; len(lines) > keep {
+		omitted += len(lines) - keep
+		lines = lines[len(lines)-keep:]
+	}
+	if omitted > 0 {
+		lines = append([]string{fmt.Sprintf(omittedFormat, omitted)}, lines...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+const omittedFormat = "- (%d earlier tool runs not listed)"
+
+// omittedRuns reads the count of a log's first line written by toolLog.
+func omittedRuns(line string) (int, bool) {
+	var n int
+	_, err := fmt.Sscanf(line, omittedFormat, &n)
+	return n, err == nil
 }
 
 // addSummary stores a summary and its notice and publishes the notice.

@@ -126,10 +126,14 @@ func TestA300TurnTaskOnA4096TokenModelNeverOverflows(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 300, results, "the originals all stay stored")
-	most := 0
+	most, logged := 0, 0
 	for _, req := range h.server.Requests() {
 		most = max(most, compat.CountPrompt(&req))
+		if sys := req.Messages[0].Text(); strings.Contains(sys, "### Tools run earlier") && strings.Contains(sys, "- read_file: succeeded") {
+			logged++
+		}
 	}
+	assert.Positive(t, logged, "after compaction the model sees which tools ran")
 	assert.LessOrEqual(t, most, 4096)
 	t.Logf("%d requests, %d summaries, %d notices, the longest %d tokens", len(h.server.Requests()), s.summaries.Load(), notices, most)
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -272,4 +273,48 @@ func TestCompactNowSummarisesOlderTurnsOnlyWhenNoTaskRuns(t *testing.T) {
 	for _, m := range last.Messages[1:] {
 		assert.NotEqual(t, "Say hello", m.Text(), "the summarised turn is not sent again")
 	}
+}
+
+// countingStore counts the reads of a conversation's history.
+type countingStore struct {
+	chat.Store
+	reads atomic.Int32
+}
+
+func (s *countingStore) Messages(ctx context.Context, id string) ([]chat.Message, error) {
+	s.reads.Add(1)
+	return s.Store.Messages(ctx, id)
+}
+
+func (s *countingStore) MessagesAfter(ctx context.Context, id string, after int64) ([]chat.Message, error) {
+	s.reads.Add(1)
+	return s.Store.MessagesAfter(ctx, id, after)
+}
+
+func TestARunReadsTheStoredHistoryOnceWhateverItsSteps(t *testing.T) {
+	var steps atomic.Int32
+	h := newHarness(t, func(req *compat.Request) compat.Reply {
+		if steps.Add(1) >= 12 {
+			return complete("done")
+		}
+		args, _ := json.Marshal(map[string]string{"message": fmt.Sprintf("step %d", steps.Load())})
+		return compat.Reply{ToolCalls: []chat.ToolCall{call(ToolSendUpdate, string(args))}}
+	}, harnessOpts{})
+	counting := &countingStore{Store: h.store}
+	old := h.newRunner
+	h.newRunner = func() *Runner {
+		r := old()
+		r.opts.Store = counting
+		return r
+	}
+	h.runner = h.newRunner()
+	conv := h.conversation()
+	task := h.start(conv, "Report twelve times")
+	done := h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	assert.Equal(t, 12, done.StepCount)
+	assert.Equal(t, int32(1), counting.reads.Load(), "one read of the history for twelve steps")
+	// The requests grew with the run: what it stored reached the model.
+	reqs := h.server.Requests()
+	assert.Greater(t, len(reqs[len(reqs)-1].Messages), len(reqs[0].Messages)+20)
 }

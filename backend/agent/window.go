@@ -353,9 +353,20 @@ func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, 
 	if chunkLimit < 128 {
 		return chat.Message{}, chat.Errorf(chat.CodeModel, "the context window of %d tokens is too small to summarise in", budget.Length)
 	}
-	chunks := c.Chunks(contextwin.Render(units[:cut]), chunkLimit)
+	// Render and count only the turns the summariser can read: the work is
+	// bounded by the budget, not by the length of the history.
+	from := 0
+	for i, total := cut-1, 0; i >= 0; i-- {
+		if total += units[i].Tokens; total > maxSummaryChunks*chunkLimit {
+			from = i + 1
+			break
+		}
+	}
+	chunks := c.Chunks(contextwin.Render(units[from:cut]), chunkLimit)
 	if len(chunks) > maxSummaryChunks {
-		chunks = chunks[len(chunks)-maxSummaryChunks:]
+		chunks, from = chunks[len(chunks)-maxSummaryChunks:], max(from, 1)
+	}
+	if from > 0 {
 		sofar += "\n(Some of the oldest messages could not be summarised and are left out.)"
 	}
 	for _, chunk := range chunks {

@@ -26,6 +26,7 @@ type harness struct {
 	workspaces string // one folder per conversation inside
 	store      *store.Store
 	server     *compat.Server
+	url        string // the server's base URL
 	runner     *Runner
 	events     *recorder
 }
@@ -49,7 +50,7 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	srv.APIKey = o.apiKey
 	srv.ContextLength = o.contextLength
 	url, stop := srv.Start()
-	h := &harness{t: t, store: st, server: srv}
+	h := &harness{t: t, store: st, server: srv, url: url}
 	h.events = newRecorder(t, st)
 	h.workspaces = t.TempDir()
 	h.newRunner = func() *Runner {

@@ -199,7 +199,7 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 	}
 	settings := rn.r.settings(ctx)
 	model := rn.provider.Model()
-	length, _ := contextwin.ContextLength(model, settings.ContextLengths, 0)
+	length, _ := contextwin.ContextLength(model, settings.ContextLengths, reported(rn.provider))
 	budget := contextwin.NewBudget(length)
 	if squeeze > 0 {
 		budget = budget.Squeeze(squeeze)
@@ -271,6 +271,14 @@ func (w *window) toolTokens(tools []llm.Tool) int {
 		w.toolsN, w.toolsCount = len(tools), w.counter.Tools(tools)
 	}
 	return w.toolsCount
+}
+
+// reported is the context length the provider's server reported, or 0.
+func reported(p llm.Provider) int {
+	if r, ok := p.(llm.ContextReporter); ok {
+		return r.ReportedContextLength()
+	}
+	return 0
 }
 
 // fixedCost counts what every request holds besides the history: the
@@ -440,7 +448,7 @@ func (r *Runner) CompactNow(ctx context.Context, conversationID string) (chat.Me
 		return chat.Message{}, err
 	}
 	settings := r.settings(ctx)
-	length, _ := contextwin.ContextLength(provider.Model(), settings.ContextLengths, 0)
+	length, _ := contextwin.ContextLength(provider.Model(), settings.ContextLengths, reported(provider))
 	w.counter = r.counter(provider.Model())
 	units, ts := w.units("")
 	// What the person asks for now: all but the last few turns.

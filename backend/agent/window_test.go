@@ -15,6 +15,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -317,4 +318,24 @@ func TestARunReadsTheStoredHistoryOnceWhateverItsSteps(t *testing.T) {
 	// The requests grew with the run: what it stored reached the model.
 	reqs := h.server.Requests()
 	assert.Greater(t, len(reqs[len(reqs)-1].Messages), len(reqs[0].Messages)+20)
+}
+
+func TestTheBudgetUsesTheLengthTheServerReportsUnlessTheSettingSaysOtherwise(t *testing.T) {
+	h := newHarness(t, func(*compat.Request) compat.Reply { return complete("done") }, harnessOpts{})
+	old := h.newRunner
+	h.newRunner = func() *Runner {
+		r := old()
+		r.opts.Provider = openai.New(openai.Config{BaseURL: h.url, APIKey: "test-key", Model: "test-model", MaxRetries: -1, ContextLength: 2048})
+		return r
+	}
+	h.runner = h.newRunner()
+	conv := h.conversation()
+	done := h.events.waitEnded(h.start(conv, "Go").ID)
+	assert.Equal(t, 2048, done.ContextLimit, "the server's word")
+
+	h.settings(func(s *chat.Settings) { s.ContextLengths = map[string]int{"test-model": 3000} })
+	done = h.events.waitEnded(h.start(conv, "Again").ID)
+	assert.Equal(t, 3000, done.ContextLimit, "the person's setting wins")
+	assert.Positive(t, done.ContextTokens)
+	assert.Less(t, done.ContextTokens, 3000)
 }

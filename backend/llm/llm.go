@@ -53,3 +53,9 @@ type Provider interface {
 	// Model names the model the provider talks to.
 	Model() string
 }
+
+// ContextReporter is a Provider that knows its model's context length as
+// the model server reported it; 0 means it does not.
+type ContextReporter interface {
+	ReportedContextLength() int
+}

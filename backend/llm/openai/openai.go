@@ -28,6 +28,9 @@ type Config struct {
 	// Zero means the default of 2; negative means none.
 	MaxRetries int
 	HTTPClient *http.Client
+	// ContextLength is the model's context length as the server reported
+	// it (0: it did not).
+	ContextLength int
 }
 
 // Provider talks to one model on one server.
@@ -37,6 +40,10 @@ type Provider struct {
 }
 
 var _ llm.Provider = (*Provider)(nil)
+var _ llm.ContextReporter = (*Provider)(nil)
+
+// ReportedContextLength is Config.ContextLength.
+func (p *Provider) ReportedContextLength() int { return p.cfg.ContextLength }
 
 // New returns a Provider for cfg.
 func New(cfg Config) *Provider {

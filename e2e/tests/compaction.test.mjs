@@ -71,6 +71,9 @@ test('a small-context conversation compacts, shows the marker, and Show summary 
   await page.getByRole('button', { name: 'Compact now' }).click();
   await eventually(async () => {
     assert.equal(await notices(), before + 1);
+    // The opened summary may have scrolled the list off its end.
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    if (await jump.isVisible()) await jump.click();
     const last = (await transcript(page)).at(-1);
     assert.match(last?.text ?? '', /Earlier messages summarised/, `the last row: ${JSON.stringify(last)}`);
   }, { what: 'a marker from Compact now' });

@@ -15,6 +15,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -338,4 +339,20 @@ func TestTheBudgetUsesTheLengthTheServerReportsUnlessTheSettingSaysOtherwise(t *
 	assert.Equal(t, 3000, done.ContextLimit, "the person's setting wins")
 	assert.Positive(t, done.ContextTokens)
 	assert.Less(t, done.ContextTokens, 3000)
+}
+
+func TestCompactNowWorksOnTheOfflineDemoModel(t *testing.T) {
+	h := newHarness(t, demo.Reply, harnessOpts{})
+	conv := h.conversation()
+	for _, text := range []string{"What can you do?", "And offline?", "Thanks"} {
+		task, err := h.runner.StartTask(t.Context(), conv, text, chat.ModeChat)
+		require.NoError(t, err)
+		require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
+	}
+	notice, err := h.runner.CompactNow(t.Context(), conv)
+	require.NoError(t, err)
+	sum, err := h.runner.GetSummary(t.Context(), notice.SummaryID)
+	require.NoError(t, err)
+	assert.Contains(t, sum.Text, "Summary (demo model)")
+	assert.Contains(t, sum.Text, "What can you do?")
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errand-app/errand/backend/agent"
@@ -31,6 +32,39 @@ type models struct {
 	store    chat.Store
 	resolver *providers.Resolver
 	demoURL  string
+
+	mu       sync.Mutex
+	contexts map[string]int // reported context lengths by preset, server and model
+}
+
+// contextAsk bounds the question to the server about a model's context
+// length, asked once per model (while it answers).
+const contextAsk = 3 * time.Second
+
+// reportedContext is the context length the chosen server reports for its
+// model (see providers.ContextLength), remembered once known.
+func (m *models) reportedContext(ctx context.Context, c providers.Choice) int {
+	if c.Demo || (c.Preset != providers.OpenRouter && c.Preset != providers.LMStudio) {
+		return 0
+	}
+	key := c.Preset + "\x00" + c.BaseURL + "\x00" + c.Model
+	m.mu.Lock()
+	n, ok := m.contexts[key]
+	m.mu.Unlock()
+	if ok {
+		return n
+	}
+	ctx, cancel := context.WithTimeout(ctx, contextAsk)
+	defer cancel()
+	if n = providers.ContextLength(ctx, nil, c.Preset, c.Endpoint); n > 0 {
+		m.mu.Lock()
+		if m.contexts == nil {
+			m.contexts = map[string]int{}
+		}
+		m.contexts[key] = n
+		m.mu.Unlock()
+	}
+	return n
 }
 
 func (m *models) choose(ctx context.Context, conversationModel string) (providers.Choice, error) {
@@ -58,7 +92,8 @@ func (m *models) forConversation(ctx context.Context, conversationID string) (ll
 	if c.Demo {
 		retries = -1
 	}
-	return openai.New(openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries}), nil
+	return openai.New(openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
+		ContextLength: m.reportedContext(ctx, c)}), nil
 }
 
 func (m *models) info(ctx context.Context, conversationModel string) (ModelInfo, error) {

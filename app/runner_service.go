@@ -137,3 +137,31 @@ func (s *AgentTaskRunner) DismissTask(taskID string) (chat.Task, error) {
 	defer cancel()
 	return s.runner.Dismiss(ctx, taskID)
 }
+
+// compactTimeout bounds CompactNow, which waits for the model to write a
+// summary.
+const compactTimeout = 5 * time.Minute
+
+// CompactNow summarises the conversation's older messages for the model
+// now; the messages stay stored and shown, and a notice "Earlier messages
+// summarised" is added to the transcript (and returned). It is refused
+// while a task is unfinished in the conversation.
+func (s *AgentTaskRunner) CompactNow(conversationID string) (chat.Message, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.Message{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), compactTimeout)
+	defer cancel()
+	return s.runner.CompactNow(ctx, conversationID)
+}
+
+// GetSummary returns the summary a notice "Earlier messages summarised"
+// names: what the model sees in place of the messages before it.
+func (s *AgentTaskRunner) GetSummary(summaryID string) (chat.Summary, error) {
+	if err := requireID("summary", summaryID); err != nil {
+		return chat.Summary{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.GetSummary(ctx, summaryID)
+}

@@ -35,6 +35,7 @@ var wireTypes = map[string]reflect.Type{
 	"ConversationView":    reflect.TypeOf(chat.ConversationView{}),
 	"ConversationPage":    reflect.TypeOf(chat.ConversationPage{}),
 	"MessagePage":         reflect.TypeOf(chat.MessagePage{}),
+	"Summary":             reflect.TypeOf(chat.Summary{}),
 	"StopResult":          reflect.TypeOf(agent.StopResult{}),
 	"MessageDeltaEvent":   reflect.TypeOf(agent.Delta{}),
 	"ProviderPreset":      reflect.TypeOf(providers.Preset{}),

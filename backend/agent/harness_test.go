@@ -26,6 +26,7 @@ type harness struct {
 	workspaces string // one folder per conversation inside
 	store      *store.Store
 	server     *compat.Server
+	url        string // the server's base URL
 	runner     *Runner
 	events     *recorder
 }
@@ -35,6 +36,9 @@ type harnessOpts struct {
 	apiKey string // the server's key; the client sends "test-key"
 	// allowRejections is for tests of the model server refusing requests.
 	allowRejections bool
+	// contextLength, when set, makes the server reject any request longer
+	// than it, as a real server with that context length does.
+	contextLength int
 }
 
 func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
@@ -44,8 +48,9 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	require.NoError(t, err)
 	srv := compat.NewServer(script)
 	srv.APIKey = o.apiKey
+	srv.ContextLength = o.contextLength
 	url, stop := srv.Start()
-	h := &harness{t: t, store: st, server: srv}
+	h := &harness{t: t, store: st, server: srv, url: url}
 	h.events = newRecorder(t, st)
 	h.workspaces = t.TempDir()
 	h.newRunner = func() *Runner {

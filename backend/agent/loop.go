@@ -163,44 +163,69 @@ func (rn *run) stepDelay(ctx context.Context) error {
 // calls, usage and cost.
 func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response, error) {
 	opts := rn.r.opts
-	history, err := opts.Store.Messages(ctx, rn.snapshot().ConversationID)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	req := llm.Request{}
 	settings := rn.r.settings(ctx)
+	system, tools := ChatSystemPrompt, []llm.Tool(nil)
 	if mode == chat.ModeAgent {
-		system := opts.SystemPrompt
+		system = opts.SystemPrompt
 		if custom := strings.TrimSpace(settings.SystemPrompt); custom != "" {
 			system = custom
 		}
-		req.Messages = buildContext(rn.withMemory(ctx, system, settings, true), history, true)
-		req.Tools = rn.r.definitions(settings)
-	} else {
-		req.Messages = buildContext(rn.withMemory(ctx, ChatSystemPrompt, settings, false), history, false)
+		tools = rn.r.definitions(settings)
 	}
+	// The facts to remember, read for every request: an edit reaches the next one.
+	system = rn.withMemory(ctx, system, settings, mode == chat.ModeAgent)
 
 	start := time.Now()
-	w := newStreamWriter(rn, opts.FlushInterval)
-	resp, err := rn.provider.Stream(ctx, req, w.write)
-	msg, werr := w.close()
-	if err != nil {
-		return resp, err
+	var v view
+	var resp llm.Response
+	var msg chat.Message
+	// A server that finds the request too long despite Errand's count
+	// gets one retry, compacted harder.
+	for attempt := 0; ; attempt++ {
+		var err error
+		squeeze := 0.0
+		if attempt > 0 {
+			squeeze = 0.5
+		}
+		if v, err = rn.buildRequest(ctx, system, tools, mode == chat.ModeAgent, squeeze); err != nil {
+			return llm.Response{}, err
+		}
+		w := newStreamWriter(rn, opts.FlushInterval)
+		resp, err = rn.provider.Stream(ctx, v.req, w.write)
+		var werr error
+		msg, werr = w.close()
+		if errors.Is(err, llm.ErrContextFull) && msg.ID == "" && ctx.Err() == nil {
+			if attempt == 0 {
+				slog.Warn("the model server found the request too long; compacting harder and retrying",
+					"task", rn.snapshot().ID, "counted", v.tokens, "contextLength", v.length)
+				continue
+			}
+			return resp, chat.Wrap(chat.CodeModel, err,
+				"The conversation is too long for the model's context window (%d tokens here), even after summarising older messages. "+
+					"Raise the model's context length in Settings to what the model server really allows, or start a new conversation.", v.length)
+		}
+		if err != nil {
+			return resp, err
+		}
+		if werr != nil {
+			return resp, werr
+		}
+		break
 	}
-	if werr != nil {
-		return resp, werr
-	}
+	rn.win.counter.Observe(v.raw, int(resp.Usage.PromptTokens))
 	price := settings.Prices[rn.provider.Model()]
 	cost := price.Cost(resp.Usage)
 	if err := rn.update(func(t *chat.Task) {
 		t.Usage = t.Usage.Add(resp.Usage)
 		t.CostUSD += cost
 		t.ActiveMS += time.Since(start).Milliseconds()
+		t.ContextTokens, t.ContextLimit = v.tokens, v.length
 	}); err != nil {
 		return resp, err
 	}
 
 	usage := resp.Usage
+	var err error
 	switch {
 	case msg.ID != "":
 		msg.Content = resp.Content

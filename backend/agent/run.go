@@ -26,6 +26,7 @@ type run struct {
 	exited   chan struct{}    // closed when the loop's goroutine returns
 	ws       *tools.Workspace // the loop goroutine's own
 	provider llm.Provider
+	win      *window // the model's view of the conversation
 
 	mu            sync.Mutex
 	task          chat.Task
@@ -36,7 +37,7 @@ type run struct {
 }
 
 func newRun(r *Runner, t chat.Task, cancel context.CancelFunc) *run {
-	return &run{r: r, task: t, cancel: cancel, exited: make(chan struct{}), approvedTools: map[string]bool{}}
+	return &run{r: r, task: t, cancel: cancel, exited: make(chan struct{}), approvedTools: map[string]bool{}, win: newWindow()}
 }
 
 // storeCtx is the context of the run's writes: never the task's own, which
@@ -87,6 +88,7 @@ func (rn *run) write(m chat.Message, put func(context.Context, chat.Message) (ch
 	if err != nil {
 		return m, err
 	}
+	rn.win.observe(stored)
 	rn.r.opts.Events.MessageStored(stored)
 	return stored, nil
 }
@@ -140,6 +142,7 @@ func (rn *run) recordLocked(change func(t *chat.Task), msgs ...chat.Message) err
 		return err
 	}
 	rn.task = next
+	rn.win.observe(stored...)
 	for _, m := range stored {
 		rn.r.opts.Events.MessageStored(m)
 	}

@@ -72,6 +72,7 @@ type Runner struct {
 	opts     Options
 	registry *tools.Registry
 	cached   atomic.Pointer[chat.Settings]
+	counters sync.Map // model name → *contextwin.Counter
 
 	mu     sync.Mutex
 	runs   map[string]*run // by task id
@@ -81,6 +82,9 @@ type Runner struct {
 	// released from runs and byConv as soon as its task ends, a little
 	// before its goroutine returns).
 	alive map[*run]struct{}
+	// compacting holds the conversations CompactNow works on: no task
+	// starts there meanwhile.
+	compacting map[string]bool
 
 	// afterDecision, when set (by tests), runs in a task's loop right after
 	// it has taken the person's decision, before it acts on it.
@@ -100,7 +104,7 @@ func New(opts Options) *Runner {
 	if err != nil {
 		panic(err)
 	}
-	return &Runner{opts: opts, registry: reg, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}}
+	return &Runner{opts: opts, registry: reg, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}}
 }
 
 // settings are the person's settings as the store holds them; whoever
@@ -176,6 +180,11 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 		r.mu.Unlock()
 		return chat.Task{}, chat.Errorf(chat.CodeConflict,
 			"this conversation already has a task in progress; stop it or wait for it to finish")
+	}
+	if r.compacting[conversationID] {
+		r.mu.Unlock()
+		return chat.Task{}, chat.Errorf(chat.CodeConflict,
+			"this conversation is being summarised for the model; try again in a moment")
 	}
 	prompt, err = r.opts.Store.StartTask(ctx, task, prompt)
 	if err != nil {

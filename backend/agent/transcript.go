@@ -6,53 +6,83 @@ import (
 )
 
 // buildContext turns a stored conversation into the model's context: the
-// system prompt, then every message the model may see, repaired so that the
-// request is one the real API accepts whatever the history holds:
+// system prompt, then every message the model may see (see turns), and in
+// agent mode the automatic nudge after a text-only reply.
+func buildContext(system string, history []chat.Message, agentMode bool) []llm.Message {
+	out := []llm.Message{{Role: chat.RoleSystem, Content: system}}
+	for _, t := range turns(history) {
+		out = append(out, t.msgs...)
+	}
+	return withNudge(out, agentMode)
+}
+
+// withNudge adds the automatic nudge, in agent mode, to a context that ends
+// on a text-only assistant reply, so the model's turn follows a user turn.
+func withNudge(out []llm.Message, agentMode bool) []llm.Message {
+	if last := out[len(out)-1]; agentMode && last.Role == chat.RoleAssistant && len(last.ToolCalls) == 0 {
+		out = append(out, llm.Message{Role: chat.RoleUser, Content: nudge})
+	}
+	return out
+}
+
+// turn is messages the model sees together or not at all: a user message,
+// an assistant reply, or an assistant's tool calls with their results.
+type turn struct {
+	msgs []llm.Message
+	// src are the stored messages the turn was made of (nil for a result
+	// filled in), index for index with msgs.
+	src []*chat.Message
+	// seq is the Seq of the last stored message the turn covers.
+	seq int64
+}
+
+// turns groups a stored history into turns, repaired so that the request
+// is one the real API accepts whatever the history holds:
 //   - Errand's own notices (RoleSystem) are left out;
 //   - an assistant message with neither text nor tool calls is left out;
 //   - each assistant message with tool calls is followed by exactly one tool
 //     result per call id, in call order; a missing result is filled in,
-//     a stray or duplicate one is dropped;
-//   - in agent mode, a context that ends on a text-only assistant reply gets
-//     the automatic nudge, so the model's turn follows a user turn.
-func buildContext(system string, history []chat.Message, agentMode bool) []llm.Message {
-	out := []llm.Message{{Role: chat.RoleSystem, Content: system}}
+//     a stray or duplicate one is dropped.
+func turns(history []chat.Message) []turn {
+	var out []turn
 	for i := 0; i < len(history); i++ {
-		m := history[i]
+		m := &history[i]
 		switch m.Role {
 		case chat.RoleUser:
-			out = append(out, llm.Message{Role: chat.RoleUser, Content: m.Content})
+			out = append(out, turn{msgs: []llm.Message{{Role: chat.RoleUser, Content: m.Content}}, src: []*chat.Message{m}, seq: m.Seq})
 		case chat.RoleAssistant:
 			if m.Content == "" && len(m.ToolCalls) == 0 {
 				continue
 			}
-			out = append(out, llm.Message{Role: chat.RoleAssistant, Content: m.Content, ToolCalls: m.ToolCalls})
+			t := turn{msgs: []llm.Message{{Role: chat.RoleAssistant, Content: m.Content, ToolCalls: m.ToolCalls}}, src: []*chat.Message{m}, seq: m.Seq}
 			if len(m.ToolCalls) == 0 {
+				out = append(out, t)
 				continue
 			}
 			// Gather the results that follow this message.
-			results := map[string]string{}
+			results := map[string]*chat.Message{}
 			j := i + 1
 			for ; j < len(history) && (history[j].Role == chat.RoleTool || history[j].Role == chat.RoleSystem); j++ {
-				if r := history[j]; r.Role == chat.RoleTool {
+				if r := &history[j]; r.Role == chat.RoleTool {
 					if _, dup := results[r.ToolCallID]; !dup {
-						results[r.ToolCallID] = r.Content
+						results[r.ToolCallID] = r
 					}
 				}
+				t.seq = history[j].Seq
 			}
 			for _, c := range m.ToolCalls {
-				content, ok := results[c.ID]
-				if !ok {
-					content = "No result was recorded for this call; it did not run to completion."
+				r, ok := results[c.ID]
+				content := "No result was recorded for this call; it did not run to completion."
+				if ok {
+					content = r.Content
 				}
-				out = append(out, llm.Message{Role: chat.RoleTool, Content: content, ToolCallID: c.ID})
+				t.msgs = append(t.msgs, llm.Message{Role: chat.RoleTool, Content: content, ToolCallID: c.ID})
+				t.src = append(t.src, r)
 			}
+			out = append(out, t)
 			i = j - 1
 		}
 		// RoleSystem notices and stray tool messages are not for the model.
-	}
-	if last := out[len(out)-1]; agentMode && last.Role == chat.RoleAssistant && len(last.ToolCalls) == 0 {
-		out = append(out, llm.Message{Role: chat.RoleUser, Content: nudge})
 	}
 	return out
 }

@@ -78,6 +78,9 @@ type Message struct {
 	// each step.
 	Usage   *Usage  `json:"usage,omitempty"`
 	CostUSD float64 `json:"costUsd,omitempty"`
+	// SummaryID is set on the notice "Earlier messages summarised": the
+	// summary the model sees in place of the messages before it.
+	SummaryID string `json:"summaryId,omitempty"`
 	// Seq orders messages within the whole database; it only grows.
 	Seq int64 `json:"seq"`
 	// Rev counts the updates of this message; a higher Rev is newer.
@@ -175,6 +178,25 @@ type Task struct {
 	// ActiveMS is the time the task spent working (not waiting for the
 	// person), in milliseconds; the time limit counts it.
 	ActiveMS int64 `json:"activeMs"`
+	// ContextTokens is the size of the task's last request to the model, as
+	// Errand counts it, and ContextLimit the model's context length then
+	// (0 when unknown): how full the context window is.
+	ContextTokens int `json:"contextTokens"`
+	ContextLimit  int `json:"contextLimit"`
+}
+
+// Summary stands in, for the model, for a conversation's messages up to
+// and including ThroughSeq: what compaction made of them. The messages
+// themselves stay stored and shown.
+type Summary struct {
+	ID             string `json:"id"`
+	ConversationID string `json:"conversationId"`
+	ThroughSeq     int64  `json:"throughSeq"`
+	Text           string `json:"text"`
+	// ToolLog lists the tools the summarised messages ran, one a line,
+	// with whether they succeeded.
+	ToolLog   string    `json:"toolLog"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // Approval is a tool call shown to the person before it runs.
@@ -329,4 +351,16 @@ type Store interface {
 
 	Settings(ctx context.Context) (Settings, error)
 	SaveSettings(ctx context.Context, s Settings) error
+
+	// AddSummary stores a summary together with its notice in the
+	// transcript (whose SummaryID it sets), in one transaction.
+	AddSummary(ctx context.Context, s Summary, notice Message) (Message, error)
+	// LatestSummary returns the conversation's newest summary; ok is false
+	// when it has none.
+	LatestSummary(ctx context.Context, conversationID string) (s Summary, ok bool, err error)
+	// GetSummary returns one summary or a CodeNotFound error.
+	GetSummary(ctx context.Context, id string) (Summary, error)
+	// MessagesSince returns the conversation's messages whose Seq is
+	// greater than afterSeq, in order.
+	MessagesSince(ctx context.Context, conversationID string, afterSeq int64) ([]Message, error)
 }

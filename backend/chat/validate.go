@@ -14,8 +14,11 @@ import (
 const (
 	// MaxPricePerMTok bounds a price, in US dollars per million tokens.
 	MaxPricePerMTok = 10000
-	// MaxContextLength bounds a model's context length, in tokens.
+	// MaxContextLength bounds a model's context length, in tokens;
+	// MinContextLength is the least Errand works in (its instructions and
+	// tools alone take about a thousand tokens).
 	MaxContextLength = 10_000_000
+	MinContextLength = 1024
 	// MaxModelEntries bounds the price and context-length tables.
 	MaxModelEntries = 1000
 	// MaxStepsLimit, MaxMinutesLimit and MaxSpendLimit bound the limits a
@@ -228,8 +231,9 @@ func CheckSettings(st Settings) error {
 		if err := checkTableModel("a context length", model); err != nil {
 			return err
 		}
-		if n < 0 || n > MaxContextLength {
-			return Errorf(CodeInvalid, "the context length of %s must be between 0 and %d tokens", Quote(model), MaxContextLength)
+		if n < MinContextLength || n > MaxContextLength {
+			return Errorf(CodeInvalid, "the context length of %s must be between %d and %d tokens (it is %d)",
+				Quote(model), MinContextLength, MaxContextLength, n)
 		}
 	}
 	for model, p := range st.Prices {

@@ -41,6 +41,8 @@ func TestSettingsNumbersAreBounded(t *testing.T) {
 		"a huge delay":              {func(s *Settings) { s.StepDelayMS = MaxStepDelayMS + 1 }, "delay between steps"},
 		"a huge context length":     {func(s *Settings) { s.ContextLengths = map[string]int{"m": MaxContextLength + 1} }, `context length of "m"`},
 		"a negative context":        {func(s *Settings) { s.ContextLengths = map[string]int{"m": -1} }, `context length of "m"`},
+		"a zero context":            {func(s *Settings) { s.ContextLengths = map[string]int{"m": 0} }, `context length of "m"`},
+		"a tiny context":            {func(s *Settings) { s.ContextLengths = map[string]int{"m": 100} }, `context length of "m"`},
 		"a price without a model":   {func(s *Settings) { s.Prices[" "] = Price{} }, "needs a model name"},
 		"a model with a newline":    {func(s *Settings) { s.Prices["a\nb"] = Price{} }, "control character"},
 		"a huge model name":         {func(s *Settings) { s.Prices[strings.Repeat("m", 5<<20)] = Price{} }, "longer than 200"},

@@ -5,6 +5,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 
 	"github.com/errand-app/errand/backend/chat"
 )
@@ -39,6 +40,10 @@ type Response struct {
 	FinishReason string
 }
 
+// ErrContextFull is in the chain of a Provider's error when the server
+// said the request is longer than the model's context length.
+var ErrContextFull = errors.New("the request is longer than the model's context length")
+
 // Provider streams one reply. onText receives text as it arrives, in order,
 // on the calling goroutine. Stream returns when the reply is complete, the
 // context is cancelled (ctx.Err() is returned, wrapped or not) or the model
@@ -47,4 +52,10 @@ type Provider interface {
 	Stream(ctx context.Context, req Request, onText func(string)) (Response, error)
 	// Model names the model the provider talks to.
 	Model() string
+}
+
+// ContextReporter is a Provider that knows its model's context length as
+// the model server reported it; 0 means it does not.
+type ContextReporter interface {
+	ReportedContextLength() int
 }

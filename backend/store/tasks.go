@@ -14,7 +14,8 @@ import (
 const taskCols = `id, conversation_id, mode, status, original_prompt, step_count,
 	started_at, ended_at, pending_question, pending_choices, error_message,
 	current_tool, prompt_tokens, completion_tokens, total_tokens, model, summary,
-	pending_approval, pause_reason, limits, cost_usd, active_ms, current_call_id, rev`
+	pending_approval, pause_reason, limits, cost_usd, active_ms, current_call_id, rev,
+	context_tokens, context_limit`
 
 // titleFrom makes a conversation title from its first message: one line,
 // without control or bidi characters.
@@ -40,7 +41,8 @@ func scanTask(row interface{ Scan(...any) error }) (chat.Task, error) {
 		&t.StepCount, &started, &ended, &t.PendingQuestion, &choices, &t.ErrorMessage,
 		&t.CurrentTool, &t.Usage.PromptTokens, &t.Usage.CompletionTokens,
 		&t.Usage.TotalTokens, &t.Model, &t.Summary,
-		&approval, &t.PauseReason, &limits, &t.CostUSD, &t.ActiveMS, &t.CurrentCallID, &t.Rev)
+		&approval, &t.PauseReason, &limits, &t.CostUSD, &t.ActiveMS, &t.CurrentCallID, &t.Rev,
+		&t.ContextTokens, &t.ContextLimit)
 	if err != nil {
 		return t, err
 	}
@@ -101,7 +103,8 @@ func taskArgs(t chat.Task) []any {
 	return []any{t.ID, t.ConversationID, string(t.Mode), string(t.Status), t.OriginalPrompt,
 		t.StepCount, ms(t.StartedAt), ended, t.PendingQuestion, choices, t.ErrorMessage,
 		t.CurrentTool, t.Usage.PromptTokens, t.Usage.CompletionTokens, t.Usage.TotalTokens,
-		t.Model, t.Summary, approval, t.PauseReason, string(limits), t.CostUSD, t.ActiveMS, t.CurrentCallID, t.Rev}
+		t.Model, t.Summary, approval, t.PauseReason, string(limits), t.CostUSD, t.ActiveMS, t.CurrentCallID, t.Rev,
+		t.ContextTokens, t.ContextLimit}
 }
 
 func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Task, error) {
@@ -153,7 +156,7 @@ func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message)
 				"this conversation already has a task in progress (%s); stop it or wait for it to finish", active[0].Status)
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(24)+`)`,
+			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(26)+`)`,
 			taskArgs(t)...); err != nil {
 			return fmt.Errorf("insert task: %w", err)
 		}
@@ -197,7 +200,7 @@ func updateTask(ctx context.Context, q queryer, t chat.Task) error {
 		pending_question = ?, pending_choices = ?, error_message = ?, current_tool = ?,
 		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, model = ?, summary = ?,
 		pending_approval = ?, pause_reason = ?, limits = ?, cost_usd = ?, active_ms = ?,
-		current_call_id = ?, rev = ?
+		current_call_id = ?, rev = ?, context_tokens = ?, context_limit = ?
 		WHERE id = ? AND conversation_id = ? AND rev = ?`, append(args[2:], args[0], args[1], t.Rev-1)...)
 	if err != nil {
 		// The only unique index an update can break is tasks_one_active.

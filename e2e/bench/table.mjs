@@ -123,6 +123,11 @@ const rows = [
   ['7 Long reply', 'store.append.last_over_first', 'store: last MB / first MB ("linear": ≤ 2)', ['<=', 2]],
   ['7 Long reply', 'store.append.total', 'store: 5 MB in 2 KB appends, in all', null],
   ['7 Long reply', 'store.append.read_streaming', 'store: read the 5 MB message while it streams', null],
+  ['8 Context', 'context.empty.step_own', 'a step in an empty conversation: Errand\'s own time', ['<=', 1]],
+  ['8 Context', 'context.10k_messages.step_own', 'a step in a 10,000-message conversation: Errand\'s own time', ['<=', 1]],
+  ['8 Context', 'context.10k_messages.step_store', '… of which SQLite calls', null],
+  ['8 Context', 'context.10k_messages.first_step_own', 'its first step: history read once and summarised', null],
+  ['8 Context', 'context.tokens_counted_per_s', 'tokens counted per second (o200k_base)', null],
 ];
 
 const fmt = (v) => (Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(v >= 10 ? 1 : 2));

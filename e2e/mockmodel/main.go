@@ -27,12 +27,16 @@
 //	[chat]      "Echo: <prompt>", as is any request without tools
 //	(none)      "Done: <prompt>" + task_complete
 //
-// Requests the real API would refuse get its 400 error; -log prints them,
-// and every client that went away before its reply was complete.
+// A summarisation request (when a conversation outgrows the context
+// window) gets a fixed summary, whatever the prompt.
+//
+// Requests the real API would refuse get its 400 error (with
+// -context-length N, also any request longer than N tokens); -log prints
+// them, and every client that went away before its reply was complete.
 //
 // Usage:
 //
-//	go run ./e2e/mockmodel [-addr 127.0.0.1:0] [-log] [-models a,b] [-api-key KEY]
+//	go run ./e2e/mockmodel [-addr 127.0.0.1:0] [-log] [-models a,b] [-api-key KEY] [-context-length N]
 package main
 
 import (
@@ -72,6 +76,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	logRejects := fs.Bool("log", false, "print every refused request, and every client that went away mid-reply, to stderr")
 	modelList := fs.String("models", "mock-model", "comma-separated model `ids` that GET /v1/models lists")
 	apiKey := fs.String("api-key", "", "the only bearer `token` accepted; empty accepts any, or none")
+	contextLength := fs.Int("context-length", 0, "the model's context length in `tokens`: a longer request gets the real API's 400 context_length_exceeded (0: no limit)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -92,6 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	s.APIKey = strings.TrimSpace(*apiKey)
 	s.AllowNoAuth = s.APIKey == ""
 	s.Models = models
+	s.ContextLength = *contextLength
 	if *logRejects {
 		s.OnReject = func(msg string) { fmt.Fprintln(stderr, "mockmodel: rejected", msg) }
 		go func() {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/compat"
 )
 
@@ -33,6 +34,10 @@ const (
 	// What [fail] answers the first time.
 	failMessage = "The mock model refuses the first request of this prompt"
 )
+
+// summaryText answers every summarisation request (when a conversation
+// outgrows the model's context window).
+const summaryText = "Summary from the mock model: the person sent long messages and each was echoed back."
 
 // xssText is model output that would run script if it were rendered as
 // HTML or its links were followed: every payload sets window.__pwned.
@@ -60,6 +65,9 @@ const markdownText = "## Plan\n\n" +
 
 // script answers one request; see the package documentation.
 func script(req *compat.Request) compat.Reply {
+	if len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		return compat.Reply{Text: summaryText}
+	}
 	p := promptIndex(req.Messages)
 	if p < 0 {
 		return compat.Reply{Text: "Echo: "}

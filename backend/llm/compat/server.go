@@ -34,6 +34,11 @@ type Server struct {
 	Models []string
 	// OnReject, if set, is called with every rejection as it is recorded.
 	OnReject func(msg string)
+	// ContextLength, when positive, is the model's context length: a
+	// request whose prompt (CountPrompt) is longer is rejected with the
+	// real API's 400 context_length_exceeded, and a reply's estimated
+	// usage reports the counted prompt tokens.
+	ContextLength int
 
 	script func(*Request) Reply
 
@@ -181,6 +186,13 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, r, err)
 		return
 	}
+	prompt := 0
+	if s.ContextLength > 0 {
+		if prompt = CountPrompt(req); prompt > s.ContextLength {
+			s.reject(w, r, contextExceeded(s.ContextLength, prompt))
+			return
+		}
+	}
 	reply := s.script(req)
 	if reply.failed() {
 		writeFailure(w, reply)
@@ -188,6 +200,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	}
 	rs := newResponse(w, r, s.closed, req, reply)
 	rs.holding = s.holding
+	rs.prompt = prompt
 	if req.Stream {
 		err = rs.stream()
 	} else {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -457,4 +458,31 @@ func TestConcurrentRequests(t *testing.T) {
 	wg.Wait()
 	assert.Len(t, s.Requests(), 10)
 	assert.Empty(t, s.Rejections())
+}
+
+func TestAServerWithAContextLengthRejectsALongerRequestAsTheAPIDoes(t *testing.T) {
+	srv := NewServer(nil)
+	srv.AllowNoAuth = true
+	srv.ContextLength = 1024
+	url, stop := srv.Start()
+	defer stop()
+	post := func(text string) (int, string) {
+		body := `{"model":"m","messages":[{"role":"user","content":` + strconv.Quote(text) + `}]}`
+		resp, err := http.Post(url+"/chat/completions", "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	code, _ := post("short")
+	assert.Equal(t, 200, code)
+	code, body := post(strings.Repeat("word ", 2000))
+	assert.Equal(t, 400, code)
+	var e ErrorBody
+	require.NoError(t, json.Unmarshal([]byte(body), &e))
+	assert.Equal(t, "context_length_exceeded", *e.Error.Code)
+	assert.Equal(t, "messages", *e.Error.Param)
+	assert.Equal(t, "invalid_request_error", e.Error.Type)
+	assert.Contains(t, e.Error.Message, "This model's maximum context length is 1024 tokens. However, your messages resulted in 20")
+	assert.Len(t, srv.Rejections(), 1)
 }

@@ -28,6 +28,7 @@ type response struct {
 	req     *Request
 	reply   Reply
 	calls   []chat.ToolCall // reply.ToolCalls with ids and arguments filled in
+	prompt  int             // the counted prompt tokens, when the server counts
 	id      string
 	created int64
 	sent    int // SSE events written
@@ -185,6 +186,9 @@ func (rs *response) usage() Usage {
 	u := rs.reply.Usage
 	if u == (chat.Usage{}) {
 		u.PromptTokens = estimatePrompt(rs.req)
+		if rs.prompt > 0 {
+			u.PromptTokens = int64(rs.prompt)
+		}
 		n := len(rs.reply.Text)
 		for _, tc := range rs.calls {
 			n += len(tc.Name) + len(tc.Arguments)

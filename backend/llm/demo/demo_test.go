@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/compat"
 )
 
@@ -264,4 +265,16 @@ func TestEcho(t *testing.T) {
 	assert.LessOrEqual(t, len([]rune(got)), echoLen+1)
 	unbroken := strings.Repeat("é", 100)
 	assert.Equal(t, strings.Repeat("é", echoLen)+"…", echo(unbroken))
+}
+
+func TestTheDemoModelSummarisesWhenAskedTo(t *testing.T) {
+	req := contextwin.SummaryRequest("", "User: read the files\nAssistant: done\n")
+	creq := &compat.Request{Model: Model}
+	for _, m := range req.Messages {
+		creq.Messages = append(creq.Messages, compat.Message{Role: string(m.Role), Content: compat.Text(m.Content)})
+	}
+	r := Reply(creq)
+	assert.Contains(t, r.Text, "Summary")
+	assert.Contains(t, r.Text, "read the files")
+	assert.Empty(t, r.ToolCalls)
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/compat"
 )
 
@@ -42,9 +43,12 @@ const (
 // runner's "(automatic)" nudge, gets task_complete alone.
 func Reply(req *compat.Request) compat.Reply {
 	var r compat.Reply
-	if len(req.Tools) == 0 {
+	switch {
+	case len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()):
+		r = summaryReply(req)
+	case len(req.Tools) == 0:
 		r = chatReply(req)
-	} else {
+	default:
 		r = agentReply(req)
 	}
 	r.ChunkDelay = WordDelay
@@ -104,6 +108,25 @@ func answer(prompt, choice string) (text, shape string) {
 	return "Here's a short summary for “" + echo(prompt) + "”: a real model would break the request into steps, " +
 		"tell you how it is going with progress updates, ask when a choice is yours, " +
 		"and finish with a summary of what it did.\n\n" + connect, "a short summary"
+}
+
+// summaryReply answers a summarisation request (when the conversation
+// has outgrown the context window) with a scripted summary that names the
+// requests it saw.
+func summaryReply(req *compat.Request) compat.Reply {
+	var asked []string
+	if u := lastUser(req.Messages); u >= 0 {
+		for _, line := range strings.Split(req.Messages[u].Text(), "\n") {
+			if said, ok := strings.CutPrefix(line, "User: "); ok && len(asked) < 5 {
+				asked = append(asked, "“"+echo(said)+"”")
+			}
+		}
+	}
+	text := "Summary (demo model): the earlier messages walked through demo tasks"
+	if len(asked) > 0 {
+		text += "; the person asked " + strings.Join(asked, ", ")
+	}
+	return compat.Reply{Text: text + ". Each task ran its steps and finished."}
 }
 
 func chatReply(req *compat.Request) compat.Reply {

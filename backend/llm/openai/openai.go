@@ -28,6 +28,9 @@ type Config struct {
 	// Zero means the default of 2; negative means none.
 	MaxRetries int
 	HTTPClient *http.Client
+	// ContextLength is the model's context length as the server reported
+	// it (0: it did not).
+	ContextLength int
 }
 
 // Provider talks to one model on one server.
@@ -37,6 +40,10 @@ type Provider struct {
 }
 
 var _ llm.Provider = (*Provider)(nil)
+var _ llm.ContextReporter = (*Provider)(nil)
+
+// ReportedContextLength is Config.ContextLength.
+func (p *Provider) ReportedContextLength() int { return p.cfg.ContextLength }
 
 // New returns a Provider for cfg.
 func New(cfg Config) *Provider {
@@ -192,6 +199,7 @@ func (p *Provider) explain(err error) error {
 			detail = strings.ReplaceAll(detail, key, "[key]")
 		}
 		var msg string
+		cause := err
 		switch code := apiErr.StatusCode; {
 		case code == http.StatusUnauthorized:
 			msg = "The model server rejected the API key"
@@ -203,6 +211,7 @@ func (p *Provider) explain(err error) error {
 			msg = "The model server is rate limiting requests; try again in a moment"
 		case code == http.StatusBadRequest && (apiErr.Code == "context_length_exceeded" || isContextFull(detail)):
 			msg = "The model's context window is full"
+			cause = fmt.Errorf("%w: %w", llm.ErrContextFull, err)
 		case code >= 500:
 			msg = fmt.Sprintf("The model server failed (HTTP %d)", code)
 		default:
@@ -211,7 +220,7 @@ func (p *Provider) explain(err error) error {
 		if detail != "" {
 			msg += ": " + detail
 		}
-		return chat.Wrap(chat.CodeModel, err, "%s", msg)
+		return chat.Wrap(chat.CodeModel, cause, "%s", msg)
 	}
 	var netErr net.Error
 	var opErr *net.OpError

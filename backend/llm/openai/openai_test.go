@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,6 +87,7 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 		require.Error(t, err)
 		assert.Equal(t, chat.CodeModel, chat.ErrorCode(err))
 		assert.Contains(t, err.Error(), c.want)
+		assert.Equal(t, strings.Contains(c.want, "context window"), errors.Is(err, llm.ErrContextFull), c.want)
 	}
 
 	srv := compat.NewServer(nil)

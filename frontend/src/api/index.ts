@@ -21,7 +21,9 @@ import type {
   ProviderPreset,
   ProviderView,
   Settings,
+  Message,
   StopResult,
+  Summary,
   Task,
   Verdict,
 } from './types';
@@ -50,6 +52,16 @@ async function call<T>(fn: () => Promise<unknown>): Promise<T> {
 }
 
 // ---- AgentTaskRunner ----
+
+/** Summarises the conversation's older messages for the model now; resolves to the notice added. */
+export function compactNow(conversationId: string): Promise<Message> {
+  return call(() => Runner.CompactNow(conversationId));
+}
+
+/** The summary a notice "Earlier messages summarised" names. */
+export function getSummary(summaryId: string): Promise<Summary> {
+  return call(() => Runner.GetSummary(summaryId));
+}
 
 export function startTask(conversationId: string, text: string): Promise<Task> {
   return call(() => Runner.StartTask(conversationId, text));

@@ -50,8 +50,22 @@ export interface Message {
   /** The model call's usage and cost, on the assistant message of each step. */
   usage?: Usage;
   costUsd?: number;
+  /** Set on the notice "Earlier messages summarised": the summary the model sees instead of the messages before it. */
+  summaryId?: string;
   seq: number;
   rev: number;
+  createdAt: Timestamp;
+}
+
+/** What compaction made of a conversation's older messages, for the model's view. */
+export interface Summary {
+  id: string;
+  conversationId: string;
+  /** The seq of the last message it covers. */
+  throughSeq: number;
+  text: string;
+  /** The tools the summarised messages ran, one a line, with whether they succeeded. */
+  toolLog: string;
   createdAt: Timestamp;
 }
 
@@ -109,6 +123,10 @@ export interface Task {
   activeMs?: number;
   /** +1 with every stored change: a higher rev is newer (absent from old data). */
   rev?: number;
+  /** The size of the last request to the model, in tokens as Errand counts them (0: none yet). */
+  contextTokens?: number;
+  /** The model's context length at that request (0: unknown). */
+  contextLimit?: number;
 }
 
 /** What a tool can do: set by the tool, never by the model. */

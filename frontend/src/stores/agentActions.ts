@@ -104,3 +104,8 @@ export async function setWorkspace(conversationId: string, dir: string): Promise
     return false;
   }
 }
+
+/** Summarises the conversation's older messages for the model now. */
+export function compactNow(conversationId: string): Promise<boolean> {
+  return attempt(() => api.compactNow(conversationId), 'Could not compact the conversation');
+}

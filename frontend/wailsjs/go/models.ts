@@ -253,6 +253,8 @@ export namespace chat {
 	    limits: Limits;
 	    costUsd: number;
 	    activeMs: number;
+	    contextTokens: number;
+	    contextLimit: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Task(source);
@@ -282,6 +284,8 @@ export namespace chat {
 	        this.limits = this.convertValues(source["limits"], Limits);
 	        this.costUsd = source["costUsd"];
 	        this.activeMs = source["activeMs"];
+	        this.contextTokens = source["contextTokens"];
+	        this.contextLimit = source["contextLimit"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -413,6 +417,7 @@ export namespace chat {
 	    streaming?: boolean;
 	    usage?: Usage;
 	    costUsd?: number;
+	    summaryId?: string;
 	    seq: number;
 	    rev: number;
 	    // Go type: time
@@ -437,6 +442,7 @@ export namespace chat {
 	        this.streaming = source["streaming"];
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.costUsd = source["costUsd"];
+	        this.summaryId = source["summaryId"];
 	        this.seq = source["seq"];
 	        this.rev = source["rev"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
@@ -636,6 +642,47 @@ export namespace chat {
 	        this.provider = this.convertValues(source["provider"], ProviderConfig);
 	        this.systemPrompt = source["systemPrompt"];
 	        this.memoryEnabled = source["memoryEnabled"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Summary {
+	    id: string;
+	    conversationId: string;
+	    throughSeq: number;
+	    text: string;
+	    toolLog: string;
+	    // Go type: time
+	    createdAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Summary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.conversationId = source["conversationId"];
+	        this.throughSeq = source["throughSeq"];
+	        this.text = source["text"];
+	        this.toolLog = source["toolLog"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -6,6 +6,7 @@ import { useConversationsStore } from '../../stores/conversations';
 import { openSettings } from '../../stores/settingsView';
 import { requestDelete } from '../conversations/deleteRequest';
 import { ConversationMemory } from '../memory/MemorySection';
+import { ContextMeter } from './ContextMeter';
 import { ModelPicker } from './ModelPicker';
 
 export function displayTitle(title: string | undefined): string {
@@ -64,6 +65,7 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
         )}
       </div>
       <div className="chat-header-right">
+        <ContextMeter conversationId={conversationId} />
         <ModelPicker conversationId={conversationId} />
         <ConversationMemory conversationId={conversationId} />
         <button

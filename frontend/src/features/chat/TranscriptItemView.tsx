@@ -1,5 +1,6 @@
 import { memo, useId, useState, type Ref } from 'react';
 import { Markdown } from './Markdown';
+import { SummaryMarker } from './SummaryMarker';
 import { formatArgs, type TranscriptItem } from './transcript';
 
 function StepBadge({ step }: { step: number }) {
@@ -76,6 +77,8 @@ export const TranscriptItemView = memo(function TranscriptItemView({
           <span className="notice-text text">{item.text}</span>
         </div>
       );
+    case 'summary':
+      return <SummaryMarker summaryId={item.summaryId} rowRef={rowRef} index={index} />;
     case 'agent':
       return (
         <div {...row} className="row row-agent">

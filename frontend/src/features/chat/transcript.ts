@@ -6,6 +6,7 @@ export type TranscriptItem =
   | { kind: 'user'; key: string; text: string }
   | { kind: 'answer'; key: string; text: string }
   | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error' }
+  | { kind: 'summary'; key: string; summaryId: string }
   | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean }
   | { kind: 'update'; key: string; text: string; step: number }
   | { kind: 'question'; key: string; question: string; choices: string[]; step: number }
@@ -77,6 +78,10 @@ function computeItems(m: Message): TranscriptItem[] {
       items.push({ kind: 'user', key: m.id, text: content });
       break;
     case 'system':
+      if (typeof m.summaryId === 'string' && m.summaryId !== '') {
+        items.push({ kind: 'summary', key: m.id, summaryId: m.summaryId });
+        break;
+      }
       items.push({
         kind: 'notice',
         key: m.id,

@@ -5,11 +5,15 @@ import {agent} from '../models';
 
 export function ApproveTool(arg1:string,arg2:string,arg3:boolean):Promise<void>;
 
+export function CompactNow(arg1:string):Promise<chat.Message>;
+
 export function ContinueTask(arg1:string):Promise<void>;
 
 export function DenyTool(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function DismissTask(arg1:string):Promise<chat.Task>;
+
+export function GetSummary(arg1:string):Promise<chat.Summary>;
 
 export function GetTask(arg1:string):Promise<chat.Task>;
 

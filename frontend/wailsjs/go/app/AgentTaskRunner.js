@@ -6,6 +6,10 @@ export function ApproveTool(arg1, arg2, arg3) {
   return window['go']['app']['AgentTaskRunner']['ApproveTool'](arg1, arg2, arg3);
 }
 
+export function CompactNow(arg1) {
+  return window['go']['app']['AgentTaskRunner']['CompactNow'](arg1);
+}
+
 export function ContinueTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['ContinueTask'](arg1);
 }
@@ -16,6 +20,10 @@ export function DenyTool(arg1, arg2, arg3) {
 
 export function DismissTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['DismissTask'](arg1);
+}
+
+export function GetSummary(arg1) {
+  return window['go']['app']['AgentTaskRunner']['GetSummary'](arg1);
 }
 
 export function GetTask(arg1) {

@@ -1,0 +1,83 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+// ContextLength asks the model server what context length it gives the
+// endpoint's model, where the preset's server says so: OpenRouter lists a
+// context_length with each model, LM Studio tells the length a loaded
+// model runs with (else its maximum). It returns 0 when the server does
+// not say, cannot be reached in time, or answers something out of range.
+//
+// Ollama is not asked: /api/show tells the model's maximum, not the
+// smaller context Ollama runs it with unless told otherwise, and Ollama
+// cuts a longer prompt silently; its length comes from the settings or the
+// default.
+func ContextLength(ctx context.Context, client *http.Client, preset string, ep Endpoint) int {
+	if client == nil {
+		client = &http.Client{Timeout: 5 * time.Second}
+	}
+	base := strings.TrimRight(strings.TrimSpace(ep.BaseURL), "/")
+	var n int
+	switch preset {
+	case OpenRouter:
+		var list struct {
+			Data []struct {
+				ID            string `json:"id"`
+				ContextLength int    `json:"context_length"`
+			} `json:"data"`
+		}
+		if getJSON(ctx, client, base+"/models", ep.APIKey, &list) {
+			for _, m := range list.Data {
+				if m.ID == ep.Model {
+					n = m.ContextLength
+				}
+			}
+		}
+	case LMStudio:
+		root := strings.TrimSuffix(base, "/v1")
+		var m struct {
+			Loaded int `json:"loaded_context_length"`
+			Max    int `json:"max_context_length"`
+		}
+		if getJSON(ctx, client, root+"/api/v0/models/"+url.PathEscape(ep.Model), ep.APIKey, &m) {
+			n = m.Loaded
+			if n <= 0 {
+				n = m.Max
+			}
+		}
+	}
+	if n < chat.MinContextLength || n > chat.MaxContextLength {
+		return 0
+	}
+	return n
+}
+
+// getJSON reads a JSON answer of at most 8 MB into v; false on any failure.
+func getJSON(ctx context.Context, client *http.Client, address, key string, v any) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, address, nil)
+	if err != nil {
+		return false
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return false
+	}
+	return json.NewDecoder(io.LimitReader(resp.Body, 8<<20)).Decode(v) == nil
+}

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { compactNow } from '../../stores/agentActions';
+import { useActiveTask, useLatestTask } from '../../stores/tasks';
+
+const fmt = new Intl.NumberFormat('en-US');
+
+/**
+ * How full the model's context was at the conversation's last request,
+ * and "Compact now", which summarises older messages for the model. The
+ * meter is hidden while the size is unknown.
+ */
+export function ContextMeter({ conversationId }: { conversationId: string }) {
+  const latest = useLatestTask(conversationId);
+  const active = useActiveTask(conversationId);
+  const [busy, setBusy] = useState(false);
+  const used = latest?.contextTokens ?? 0;
+  const limit = latest?.contextLimit ?? 0;
+  const known = limit > 0 && used > 0;
+  const pct = known ? Math.min(100, Math.round((used / limit) * 100)) : 0;
+
+  const compact = async () => {
+    setBusy(true);
+    try {
+      await compactNow(conversationId);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="context-tools">
+      {known && (
+        <div
+          role="meter"
+          aria-label="Context"
+          aria-valuemin={0}
+          aria-valuemax={limit}
+          aria-valuenow={Math.min(used, limit)}
+          aria-valuetext={`${fmt.format(used)} of ${fmt.format(limit)} tokens`}
+          title={`${fmt.format(used)} of ${fmt.format(limit)} tokens`}
+          className={`context-meter${pct >= 75 ? ' context-meter-high' : ''}`}
+        >
+          <span className="context-meter-bar" style={{ width: `${pct}%` }} />
+        </div>
+      )}
+      <button
+        type="button"
+        className="btn btn-ghost btn-small"
+        disabled={busy || active !== undefined}
+        title={active ? 'Wait for the task to finish, or stop it, to compact' : 'Summarise older messages for the model'}
+        onClick={() => void compact()}
+      >
+        {busy ? 'Compacting…' : 'Compact now'}
+      </button>
+    </div>
+  );
+}

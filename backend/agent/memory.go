@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/tools"
 )
@@ -76,10 +77,19 @@ func (rn *run) withMemory(ctx context.Context, system string, s chat.Settings, a
 		slog.Warn("read facts", "task", rn.snapshot().ID, "err", err)
 		return b.String()
 	}
-	if block := memoryBlock(facts, memoryMaxBytes); block != "" {
+	if block := memoryBlock(facts, rn.memoryRoom(s)); block != "" {
 		b.WriteString("\n\n" + block)
 	}
 	return b.String()
+}
+
+// memoryRoom is how many bytes of facts a request may carry: at most
+// memoryMaxBytes, and an eighth of the model's input budget (at about four
+// bytes a token), so that facts never crowd out the conversation of a
+// small model.
+func (rn *run) memoryRoom(s chat.Settings) int {
+	length, _ := contextwin.ContextLength(rn.provider.Model(), s.ContextLengths, reported(rn.provider))
+	return min(memoryMaxBytes, contextwin.NewBudget(length).Input()/8*4)
 }
 
 // memoryHowTo tells the model about remember and forget.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/stretchr/testify/assert"
@@ -237,4 +238,31 @@ func TestAChatReplySeesTheFactsToo(t *testing.T) {
 	assert.Empty(t, req.Tools)
 	assert.Contains(t, systemText(req), memoryHeader+"\n- name: Ada (global)")
 	assert.NotContains(t, systemText(req), "### Memory", "no tools to tell about")
+}
+
+// Facts take at most an eighth of a small model's input budget: on a
+// 4,096-token model many facts are cut to fit, with a note, instead of
+// crowding out the conversation.
+func TestFactsFitASmallModel(t *testing.T) {
+	h := newHarness(t, script(t,
+		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
+	), harnessOpts{})
+	ctx := context.Background()
+	conv := h.conversation()
+	for i := range 60 {
+		_, err := h.store.RememberFact(ctx, chat.Fact{ConversationID: conv, Scope: chat.ScopeConversation,
+			Key: fmt.Sprintf("detail %02d", i), Value: strings.Repeat("a plain sentence of note. ", 4)})
+		require.NoError(t, err)
+	}
+	h.settings(func(s *chat.Settings) { s.ContextLengths = map[string]int{"test-model": 4096} })
+	task := h.start(conv, "Go on")
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+
+	system := systemText(h.server.Requests()[0])
+	at := strings.Index(system, memoryHeader)
+	require.GreaterOrEqual(t, at, 0, "some facts are there")
+	room := contextwin.NewBudget(4096).Input() / 8 * 4
+	assert.Less(t, room, memoryMaxBytes)
+	assert.LessOrEqual(t, len(system[at:]), room)
+	assert.Contains(t, system, "left out to keep this short")
 }

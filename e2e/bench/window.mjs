@@ -227,6 +227,31 @@ async function profiled(page, label, fn) {
         inclusive.set(k, (inclusive.get(k) ?? 0) + 1);
       }
     }
+    // The longest run of samples without idle: what the longest task did.
+    let best = [0, 0];
+    for (let i = 0, from = 0; i <= profile.samples.length; i++) {
+      const n = byId.get(profile.samples[i]);
+      if (i === profile.samples.length || n.callFrame.functionName === '(idle)') {
+        if (i - from > best[1] - best[0]) best = [from, i];
+        from = i + 1;
+      }
+    }
+    const inRun = new Map();
+    for (const id of profile.samples.slice(best[0], best[1])) {
+      const seen = new Set();
+      for (let at = id; at !== undefined; at = parent.get(at)) {
+        const n = byId.get(at);
+        const k = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        inRun.set(k, (inRun.get(k) ?? 0) + 1);
+      }
+    }
+    const ms = profile.timeDeltas.slice(best[0] + 1, best[1]).reduce((a, b) => a + b, 0) / 1000;
+    console.error(`--- profile: ${label}, the longest busy run (${ms.toFixed(0)} ms, total time)`);
+    for (const [k, c] of [...inRun].sort((a, b) => b[1] - a[1]).slice(0, 45)) {
+      console.error(`${((100 * c) / (best[1] - best[0])).toFixed(1).padStart(5)}%  ${k}`);
+    }
     console.error(`--- profile: ${label} (total time)`);
     for (const [k, c] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
       console.error(`${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);

@@ -8,6 +8,7 @@
 //   conversation); they become links.
 import {
   memo,
+  useDeferredValue,
   useEffect,
   useRef,
   useState,
@@ -391,9 +392,14 @@ export const Markdown = memo(function Markdown({
   className?: string;
   streaming?: boolean;
 }) {
-  const split = useBlockSplit(text);
+  // The text grows by deltas, each stored and published on its own: the
+  // window renders the latest in the background (a transition that yields
+  // to clicks and keys, and skips deltas it has fallen behind on), so that
+  // Stop and Esc answer at once however fast a long reply arrives.
+  const shown = useDeferredValue(text);
+  const split = useBlockSplit(shown);
   // Link references and footnotes resolve across blocks: such a text is one block.
-  const blocks = split.definitions.includes(true) ? [text] : split.blocks;
+  const blocks = split.definitions.includes(true) ? [shown] : split.blocks;
   const groups: string[][] = [];
   for (let i = 0; i < blocks.length - 1; i += GROUP) groups.push(blocks.slice(i, Math.min(i + GROUP, blocks.length - 1)));
   return (

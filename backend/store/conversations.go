@@ -60,36 +60,7 @@ func getConversation(ctx context.Context, q queryer, id string) (chat.Conversati
 // ListConversations returns every conversation, newest activity first, each
 // with its active task.
 func (s *Store) ListConversations(ctx context.Context) ([]chat.ConversationSummary, error) {
-	rows, err := s.db.QueryContext(ctx,
-		`SELECT `+conversationCols+` FROM conversations ORDER BY updated_at DESC, id`)
-	if err != nil {
-		return nil, fmt.Errorf("list conversations: %w", err)
-	}
-	defer rows.Close()
-	out := []chat.ConversationSummary{}
-	index := map[string]int{}
-	for rows.Next() {
-		c, err := scanConversation(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list conversations: %w", err)
-		}
-		index[c.ID] = len(out)
-		out = append(out, chat.ConversationSummary{Conversation: c})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list conversations: %w", err)
-	}
-	active, err := s.activeTasks(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range active {
-		if i, ok := index[t.ConversationID]; ok {
-			t := t
-			out[i].ActiveTask = &t
-		}
-	}
-	return out, nil
+	return s.listConversations(ctx, `SELECT `+conversationCols+` FROM conversations ORDER BY updated_at DESC, id`)
 }
 
 // RenameConversation sets a title chosen by the user.

@@ -13,6 +13,7 @@ import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import type { ProviderPreset, ProviderView, Verdict } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
+import { SettingsError } from './SettingsError';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useAppStore } from '../../stores/app';
 import { refreshModelInfo } from '../../stores/modelActions';
@@ -162,42 +163,6 @@ export function VerdictView({ verdict, report }: { verdict: Verdict; report?: Er
         <CopyDetailsButton className="verdict-copy" report={report ?? { message: `${look.title}: ${detail}`, code: verdict.kind }} />
       )}
     </>
-  );
-}
-
-/** The provider or the presets could not be loaded: why, Try again, Copy details. */
-function LoadError({ report, onRetry }: { report: ErrorReport; onRetry: () => void }) {
-  return (
-    <div className="settings-error" role="alert">
-      <p>Could not load the provider: {report.message}</p>
-      <div className="settings-error-actions">
-        <button type="button" className="btn btn-ghost btn-small" onClick={onRetry}>
-          Try again
-        </button>
-        <CopyDetailsButton report={report} />
-      </div>
-    </div>
-  );
-}
-
-/**
- * Looking for the local servers that are running failed: said once, beside
- * the choices, which all still work.
- */
-function DetectError({ report, onRetry }: { report: ErrorReport; onRetry: () => void }) {
-  return (
-    <div className="settings-error provider-detect-error" role="status">
-      <p>
-        Could not check which model servers are running on this computer: {report.message} Ollama and LM Studio can
-        still be chosen and tested.
-      </p>
-      <div className="settings-error-actions">
-        <button type="button" className="btn btn-ghost btn-small" onClick={onRetry}>
-          Check again
-        </button>
-        <CopyDetailsButton report={report} />
-      </div>
-    </div>
   );
 }
 
@@ -485,13 +450,16 @@ export const ProviderSection = forwardRef<
   let body: ReactNode;
   if (!form || !presets) {
     body = loadError ? (
-      <LoadError
+      <SettingsError
         report={loadError}
+        urgent
         onRetry={() => {
           load();
           detect();
         }}
-      />
+      >
+        Could not load the provider: {loadError.message}
+      </SettingsError>
     ) : (
       <p className="muted">Loading…</p>
     );
@@ -545,7 +513,13 @@ export const ProviderSection = forwardRef<
             );
           })}
         </div>
-        {detectError && <DetectError report={detectError} onRetry={detect} />}
+        {/* Said once, beside the choices, which all still work. */}
+        {detectError && (
+          <SettingsError report={detectError} onRetry={detect} retryLabel="Check again" className="provider-detect-error">
+            Could not check which model servers are running on this computer: {detectError.message} Ollama and LM
+            Studio can still be chosen and tested.
+          </SettingsError>
+        )}
 
         {isDemo ? (
           <p className="settings-help provider-demo-help">

@@ -4,6 +4,7 @@ import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import type { ProviderView, Risk, Settings } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
+import { SettingsError } from './SettingsError';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
@@ -351,15 +352,9 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
 
           {!form ? (
             loadError ? (
-              <div className="settings-error settings-load-error" role="alert">
-                <p>Could not load the settings: {loadError.message}</p>
-                <div className="settings-error-actions">
-                  <button type="button" className="btn btn-ghost btn-small" onClick={() => load()}>
-                    Try again
-                  </button>
-                  <CopyDetailsButton report={loadError} />
-                </div>
-              </div>
+              <SettingsError report={loadError} onRetry={() => load()} urgent className="settings-load-error">
+                Could not load the settings: {loadError.message}
+              </SettingsError>
             ) : (
               <p className="muted">Loading…</p>
             )
@@ -471,18 +466,10 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                   onChange={(e) => edit((f) => ({ ...f, systemPrompt: e.target.value }))}
                 />
                 {promptError && (
-                  <div className="settings-error settings-prompt-error" role="status">
-                    <p>
-                      Could not show Errand’s built-in instructions: {promptError.message} An empty field still
-                      means them.
-                    </p>
-                    <div className="settings-error-actions">
-                      <button type="button" className="btn btn-ghost btn-small" onClick={() => void reloadPrompt()}>
-                        Try again
-                      </button>
-                      <CopyDetailsButton report={promptError} />
-                    </div>
-                  </div>
+                  <SettingsError report={promptError} onRetry={() => void reloadPrompt()} className="settings-prompt-error">
+                    Could not show Errand’s built-in instructions: {promptError.message} An empty field still means
+                    them.
+                  </SettingsError>
                 )}
                 <p id={id('prompt-help')} className="settings-help">
                   What the agent is told before every task. {promptIsDefault

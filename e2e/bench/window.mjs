@@ -190,6 +190,57 @@ async function pauseDevWindow(app) {
   return () => {};
 }
 
+/** A profile node's function, as "name file:line". */
+const frameName = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
+
+/** Prints the most frequent of counts (a Map of name → samples) as shares of total. */
+function printTop(title, counts, total, most) {
+  console.error(`--- profile: ${title}`);
+  for (const [k, c] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, most)) {
+    console.error(`${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
+  }
+}
+
+/** Samples by function, each counted once per sample: its own time (self) or with its callees. */
+function countFrames(samples, byId, parent, self) {
+  const counts = new Map();
+  for (const id of samples) {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = self ? undefined : parent.get(at)) {
+      const k = frameName(byId.get(at));
+      if (seen.has(k)) continue;
+      seen.add(k);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/** The longest run of samples without idle, as [from, to): what the longest task did. */
+function longestBusyRun(samples, byId) {
+  let best = [0, 0];
+  for (let i = 0, from = 0; i <= samples.length; i++) {
+    if (i === samples.length || byId.get(samples[i]).callFrame.functionName === '(idle)') {
+      if (i - from > best[1] - best[0]) best = [from, i];
+      from = i + 1;
+    }
+  }
+  return best;
+}
+
+/** Where a CPU profile's main-thread time went: self time, the longest busy run, total time. */
+function report(profile, label) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const { samples } = profile;
+  printTop(`${label} (self time, ${samples.length} samples)`, countFrames(samples, byId, parent, true), samples.length, 12);
+  const [from, to] = longestBusyRun(samples, byId);
+  const ms = profile.timeDeltas.slice(from + 1, to).reduce((a, b) => a + b, 0) / 1000;
+  printTop(`${label}, the longest busy run (${ms.toFixed(0)} ms, total time)`, countFrames(samples.slice(from, to), byId, parent, false), to - from, 45);
+  printTop(`${label} (total time)`, countFrames(samples, byId, parent, false), samples.length, 40);
+}
+
 /** With --profile, the functions that took the main thread's time while fn ran. */
 async function profiled(page, label, fn) {
   if (!opt.profile) return fn();
@@ -201,61 +252,7 @@ async function profiled(page, label, fn) {
     return await fn();
   } finally {
     const { profile } = await cdp.send('Profiler.stop');
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    const self = new Map();
-    for (const id of profile.samples) {
-      const n = byId.get(id);
-      const k = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
-      self.set(k, (self.get(k) ?? 0) + 1);
-    }
-    const total = profile.samples.length;
-    console.error(`--- profile: ${label} (self time, ${total} samples)`);
-    for (const [k, c] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
-      console.error(`${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
-    }
-    // Total time (self and callees) by function, each counted once per sample.
-    const parent = new Map();
-    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-    const inclusive = new Map();
-    for (const id of profile.samples) {
-      const seen = new Set();
-      for (let at = id; at !== undefined; at = parent.get(at)) {
-        const n = byId.get(at);
-        const k = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
-        if (seen.has(k)) continue;
-        seen.add(k);
-        inclusive.set(k, (inclusive.get(k) ?? 0) + 1);
-      }
-    }
-    // The longest run of samples without idle: what the longest task did.
-    let best = [0, 0];
-    for (let i = 0, from = 0; i <= profile.samples.length; i++) {
-      const n = byId.get(profile.samples[i]);
-      if (i === profile.samples.length || n.callFrame.functionName === '(idle)') {
-        if (i - from > best[1] - best[0]) best = [from, i];
-        from = i + 1;
-      }
-    }
-    const inRun = new Map();
-    for (const id of profile.samples.slice(best[0], best[1])) {
-      const seen = new Set();
-      for (let at = id; at !== undefined; at = parent.get(at)) {
-        const n = byId.get(at);
-        const k = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
-        if (seen.has(k)) continue;
-        seen.add(k);
-        inRun.set(k, (inRun.get(k) ?? 0) + 1);
-      }
-    }
-    const ms = profile.timeDeltas.slice(best[0] + 1, best[1]).reduce((a, b) => a + b, 0) / 1000;
-    console.error(`--- profile: ${label}, the longest busy run (${ms.toFixed(0)} ms, total time)`);
-    for (const [k, c] of [...inRun].sort((a, b) => b[1] - a[1]).slice(0, 45)) {
-      console.error(`${((100 * c) / (best[1] - best[0])).toFixed(1).padStart(5)}%  ${k}`);
-    }
-    console.error(`--- profile: ${label} (total time)`);
-    for (const [k, c] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
-      console.error(`${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
-    }
+    report(profile, label);
     await cdp.detach();
   }
 }
@@ -296,6 +293,12 @@ async function send(page, text) {
   await page.waitForFunction((sel) => document.querySelector(sel)?.value === '', INPUT, { timeout: 180_000 });
 }
 
+/** Opens a new, empty conversation. */
+async function newConversation(page) {
+  await page.locator('.btn-new').click();
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent?.trim() === 'New conversation');
+}
+
 const statusText = (page) => page.evaluate(() => document.querySelector('[role=status] .status-text')?.textContent?.trim() ?? '');
 
 async function waitStatus(page, re, timeout = 60_000) {
@@ -329,8 +332,7 @@ async function stopBench() {
     await profiled(page, `${n} stops`, async () => {
       for (let i = 0; i < n; i++) {
         if (i > 0 && i % 50 === 0) {
-          await page.locator('.btn-new').click();
-          await page.waitForFunction(() => document.querySelector('h1')?.textContent?.trim() === 'New conversation');
+          await newConversation(page);
         }
         await send(page, `[stream 20000] stop me ${i}`);
         // Mid-stream: the agent's bubble is streaming text.
@@ -467,8 +469,7 @@ async function uiBench() {
     // 3. Streaming in the big conversation, then in a new one.
     const tokens = opt.smoke ? 300 : 5000;
     await profiled(page, 'streaming in the big conversation', () => streamBench(page, tokens, 'big_conversation'));
-    await page.locator('.btn-new').click();
-    await page.waitForFunction(() => document.querySelector('h1')?.textContent?.trim() === 'New conversation');
+    await newConversation(page);
     await profiled(page, 'streaming in a new conversation', () => streamBench(page, tokens, 'new_conversation'));
   } finally {
     await browser.close().catch(() => {});
@@ -487,11 +488,6 @@ const LONG_END = 'The end of the long reply.';
 /** The longest main-thread task since from, in ms. */
 const longestTaskSince = (page, from) =>
   page.evaluate((from) => window.__bench.longtasks.filter((t) => t.start >= from).reduce((m, t) => Math.max(m, t.duration), 0), from);
-
-async function newConversation(page) {
-  await page.locator('.btn-new').click();
-  await page.waitForFunction(() => document.querySelector('h1')?.textContent?.trim() === 'New conversation');
-}
 
 async function longBench() {
   const size = opt.smoke ? 256 << 10 : 5 << 20;

@@ -7,6 +7,7 @@ import * as MemorySvc from '../../wailsjs/go/app/Memory';
 import * as ProvidersSvc from '../../wailsjs/go/app/Providers';
 import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import { ApiError, toApiError } from './errors';
+import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
   Conversation,
   ConversationPage,
@@ -123,12 +124,6 @@ export async function listConversations(): Promise<ConversationSummary[]> {
   const list = await call<ConversationSummary[] | null>(() => Convs.ListConversations());
   return list ?? [];
 }
-
-/** How many messages a conversation opens with, and a page of older ones holds. */
-export const MESSAGE_PAGE = 100;
-
-/** How many conversations a page of the list holds. */
-export const CONVERSATION_PAGE = 50;
 
 /**
  * Opens a conversation as the window shows it: its latest messages

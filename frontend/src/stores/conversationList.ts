@@ -2,13 +2,11 @@
 // person scrolls, and title searches that run in Go (SQLite), not over
 // what happens to be loaded.
 import * as api from '../api';
+import { CONVERSATION_PAGE } from '../api/pageSizes';
 import type { ConversationSummary } from '../api/types';
 import { useConversationsStore } from './conversations';
 import { reportError } from './notices';
 import { applyTasks } from './sync';
-
-/** How many conversations a page of the list (or of a search) holds. */
-export const LIST_PAGE = 50;
 
 function applyActive(items: readonly ConversationSummary[]): void {
   applyTasks(
@@ -19,7 +17,7 @@ function applyActive(items: readonly ConversationSummary[]): void {
 
 /** Reads the first page of the list (at start); a failure rejects. */
 export async function loadFirstConversations(): Promise<void> {
-  const page = await api.listConversationsPage('', '', LIST_PAGE);
+  const page = await api.listConversationsPage('', '', CONVERSATION_PAGE);
   useConversationsStore.getState().setAll(page.items, page.nextCursor);
   applyActive(page.items);
 }
@@ -31,7 +29,7 @@ export async function loadMoreConversations(): Promise<void> {
   if (!cursor || s.listLoading) return;
   s.setListLoading(true);
   try {
-    const page = await api.listConversationsPage('', cursor, LIST_PAGE);
+    const page = await api.listConversationsPage('', cursor, CONVERSATION_PAGE);
     if (useConversationsStore.getState().listCursor !== cursor) return; // the list was read again meanwhile
     useConversationsStore.getState().addListPage(page.items, page.nextCursor);
     applyActive(page.items);
@@ -73,7 +71,7 @@ async function readSearch(query: string, cursor: string): Promise<void> {
     return s && s.query === query ? s : null;
   };
   try {
-    const page = await api.listConversationsPage(query, cursor, LIST_PAGE);
+    const page = await api.listConversationsPage(query, cursor, CONVERSATION_PAGE);
     const s = current();
     if (!s) return;
     const store = useConversationsStore.getState();

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { Message, MessageDeltaEvent } from '../api/types';
+import type { Message, MessageDeltaEvent, MessagePage } from '../api/types';
 import * as R from './messagesReducer';
-import type { ConversationMessages, DeltaOutcome, MessagesPage } from './messagesReducer';
+import type { ConversationMessages, DeltaOutcome } from './messagesReducer';
 
 export interface MessagesStore {
   /** Messages of every conversation loaded so far, by conversation id. */
@@ -14,13 +14,13 @@ export interface MessagesStore {
   failLoad: (conversationId: string) => void;
   beginPage: (conversationId: string, side: 'older' | 'newer') => void;
   /** Adds a page at the window's older (newer) edge. */
-  addPage: (conversationId: string, page: MessagesPage, side: 'older' | 'newer') => void;
+  addPage: (conversationId: string, page: MessagePage, side: 'older' | 'newer') => void;
   /** The page was not read; failed: because of an error (it is then not asked for again by itself). */
   failPage: (conversationId: string, side: 'older' | 'newer', failed?: boolean) => void;
   /** Asks the view to bring a message into view (null: done). */
   setFocus: (conversationId: string, messageId: string | null) => void;
   /** Holds only this page (a jump far back); tracks the conversation if needed. */
-  replaceWindow: (conversationId: string, page: MessagesPage) => void;
+  replaceWindow: (conversationId: string, page: MessagePage) => void;
   /** Upserts by rev; ignored for conversations not tracked. */
   upsert: (message: Message) => void;
   /**

@@ -1,6 +1,6 @@
 // Pure functions over one conversation's messages. The zustand store in
 // messages.ts only wraps these, so they are unit-tested directly.
-import type { Message, MessageDeltaEvent } from '../api/types';
+import type { Message, MessageDeltaEvent, MessagePage } from '../api/types';
 import { utf8Length } from '../lib/utf8';
 
 /** A message plus the UTF-8 byte length of its content (Go's offsets). */
@@ -66,13 +66,6 @@ export function emptyConversationMessages(): ConversationMessages {
 /** Asks the view to bring a message into view (null: done). */
 export function setFocus(state: ConversationMessages, id: string | null): ConversationMessages {
   return state.focusId === id ? state : { ...state, focusId: id };
-}
-
-/** A page of consecutive messages, oldest first (Go's MessagePage). */
-export interface MessagesPage {
-  messages: readonly Message[];
-  hasOlder: boolean;
-  hasNewer: boolean;
 }
 
 function seqAt(state: ConversationMessages, i: number): number | undefined {
@@ -270,7 +263,7 @@ export function failPage(state: ConversationMessages, side: 'older' | 'newer', f
  * like any snapshot, and moves the edge: the page tells whether more
  * exist beyond it.
  */
-export function addPage(state: ConversationMessages, page: MessagesPage, side: 'older' | 'newer'): ConversationMessages {
+export function addPage(state: ConversationMessages, page: MessagePage, side: 'older' | 'newer'): ConversationMessages {
   const s = { ...upsertMessages(state, page.messages, false), pageFailed: false };
   return side === 'older'
     ? { ...s, hasOlder: page.hasOlder, loadingOlder: false }
@@ -278,7 +271,7 @@ export function addPage(state: ConversationMessages, page: MessagesPage, side: '
 }
 
 /** Holds only this page: a jump to a message far back. */
-export function replaceWindow(state: ConversationMessages, page: MessagesPage): ConversationMessages {
+export function replaceWindow(state: ConversationMessages, page: MessagePage): ConversationMessages {
   const base: ConversationMessages = {
     ...state,
     ids: [],

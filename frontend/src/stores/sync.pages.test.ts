@@ -21,9 +21,9 @@ import {
   loadConversation,
   loadNewer,
   loadOlder,
-  PAGE_SIZE,
   showLatest,
 } from './sync';
+import { MESSAGE_PAGE } from '../api/pageSizes';
 
 const C = 'c';
 
@@ -69,7 +69,7 @@ describe('messages in pages', () => {
     const first = loadOlder(C);
     const again = loadOlder(C); // a second scroll event while the page is read
     expect(api.getMessagesPage).toHaveBeenCalledTimes(1);
-    expect(api.getMessagesPage).toHaveBeenCalledWith(C, 'n900', PAGE_SIZE);
+    expect(api.getMessagesPage).toHaveBeenCalledWith(C, 'n900', MESSAGE_PAGE);
     expect(state().loadingOlder).toBe(true);
     page.resolve({ messages: range(800, 900), hasOlder: false, hasNewer: true });
     await Promise.all([first, again]);
@@ -122,7 +122,7 @@ describe('messages in pages', () => {
     await loadConversation(C);
     vi.mocked(api.getMessagesAround).mockResolvedValueOnce({ messages: range(10, 110), hasOlder: true, hasNewer: true });
     expect(await jumpToMessage(C, 'n60')).toBe(true);
-    expect(api.getMessagesAround).toHaveBeenCalledWith(C, 'n60', PAGE_SIZE);
+    expect(api.getMessagesAround).toHaveBeenCalledWith(C, 'n60', MESSAGE_PAGE);
     expect(ids()).toEqual(names(10, 110));
     expect(state()).toMatchObject({ hasOlder: true, hasNewer: true });
 
@@ -138,7 +138,7 @@ describe('messages in pages', () => {
 
     vi.mocked(api.getMessagesAfter).mockResolvedValueOnce({ messages: range(110, 210), hasOlder: true, hasNewer: true });
     await loadNewer(C);
-    expect(api.getMessagesAfter).toHaveBeenCalledWith(C, 'n109', PAGE_SIZE);
+    expect(api.getMessagesAfter).toHaveBeenCalledWith(C, 'n109', MESSAGE_PAGE);
     expect(ids()).toEqual(names(10, 210));
     expect(state().hasNewer).toBe(true);
 

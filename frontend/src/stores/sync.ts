@@ -2,6 +2,7 @@
 // (re)loads. Events arrive for every conversation; conversations that were
 // never loaded only get their sidebar state (activity, unread, active task).
 import * as api from '../api';
+import { MESSAGE_PAGE } from '../api/pageSizes';
 import type { Conversation, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
 import { isTerminal, needsPerson } from '../api/types';
 import { subscribeAll, type Unsubscribe } from '../events';
@@ -118,9 +119,6 @@ export function requestReload(id: string): void {
   }
 }
 
-/** How many messages a page of older (newer) ones holds. */
-export const PAGE_SIZE = 100;
-
 /**
  * Loads the page of messages just before the first one held, when earlier
  * ones exist and no such page is being read. A page that arrives after the
@@ -133,7 +131,7 @@ export async function loadOlder(conversationId: string): Promise<void> {
   if (!conv?.loaded || !conv.hasOlder || conv.loadingOlder || !first) return;
   store.beginPage(conversationId, 'older');
   try {
-    const page = await api.getMessagesPage(conversationId, first, PAGE_SIZE);
+    const page = await api.getMessagesPage(conversationId, first, MESSAGE_PAGE);
     const now = useMessagesStore.getState().byConversation[conversationId];
     if (now?.ids[0] !== first) {
       useMessagesStore.getState().failPage(conversationId, 'older');
@@ -159,7 +157,7 @@ export async function loadNewer(conversationId: string): Promise<void> {
   if (!conv?.loaded || !conv.hasNewer || conv.loadingNewer || !last) return;
   store.beginPage(conversationId, 'newer');
   try {
-    const page = await api.getMessagesAfter(conversationId, last, PAGE_SIZE);
+    const page = await api.getMessagesAfter(conversationId, last, MESSAGE_PAGE);
     const now = useMessagesStore.getState().byConversation[conversationId];
     if (now?.ids[now.ids.length - 1] !== last) {
       useMessagesStore.getState().failPage(conversationId, 'newer');
@@ -186,7 +184,7 @@ export async function jumpToMessage(conversationId: string, messageId: string): 
     return true;
   }
   try {
-    const page = await api.getMessagesAround(conversationId, messageId, PAGE_SIZE);
+    const page = await api.getMessagesAround(conversationId, messageId, MESSAGE_PAGE);
     useMessagesStore.getState().replaceWindow(conversationId, page);
     useMessagesStore.getState().setFocus(conversationId, messageId);
     if (!page.hasNewer) requestReload(conversationId);

@@ -13,7 +13,8 @@ vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import { useMessagesStore } from '../../stores/messages';
-import { handleTaskMessage, jumpToMessage, PAGE_SIZE } from '../../stores/sync';
+import { handleTaskMessage, jumpToMessage } from '../../stores/sync';
+import { MESSAGE_PAGE } from '../../api/pageSizes';
 import { MessageList } from './MessageList';
 
 const C = 'c';
@@ -52,7 +53,7 @@ describe('MessageList in pages', () => {
       el.scrollTop = 0;
       fireEvent.scroll(el);
     });
-    await waitFor(() => expect(api.getMessagesPage).toHaveBeenCalledWith(C, 'm9900', PAGE_SIZE));
+    await waitFor(() => expect(api.getMessagesPage).toHaveBeenCalledWith(C, 'm9900', MESSAGE_PAGE));
     expect(screen.getByRole('button', { name: 'Loading earlier messages…' })).toBeDisabled();
     await waitFor(() => expect(screen.getByText('Message number 9900')).toBeInTheDocument());
 

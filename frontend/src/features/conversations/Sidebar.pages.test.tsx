@@ -12,7 +12,8 @@ vi.mock('../../api', () => ({
 vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
-import { LIST_PAGE, loadFirstConversations } from '../../stores/conversationList';
+import { loadFirstConversations } from '../../stores/conversationList';
+import { CONVERSATION_PAGE } from '../../api/pageSizes';
 import { useConversationsStore } from '../../stores/conversations';
 import { handleConversationUpdated, handleTaskMessage } from '../../stores/sync';
 import { Sidebar } from './Sidebar';
@@ -49,7 +50,7 @@ describe('Sidebar in pages', () => {
   it('shows the first page and reads the next as the person scrolls to the end', async () => {
     vi.mocked(api.listConversationsPage).mockResolvedValueOnce(pageOf(0, 50, true));
     await loadFirstConversations();
-    expect(api.listConversationsPage).toHaveBeenCalledWith('', '', LIST_PAGE);
+    expect(api.listConversationsPage).toHaveBeenCalledWith('', '', CONVERSATION_PAGE);
     const next = deferred<Awaited<ReturnType<typeof api.listConversationsPage>>>();
     vi.mocked(api.listConversationsPage).mockReturnValueOnce(next.promise);
     render(<Sidebar />);
@@ -60,7 +61,7 @@ describe('Sidebar in pages', () => {
       list().scrollTop = 50 * 38;
       fireEvent.scroll(list());
     });
-    await waitFor(() => expect(api.listConversationsPage).toHaveBeenCalledWith('', 'after-50', LIST_PAGE));
+    await waitFor(() => expect(api.listConversationsPage).toHaveBeenCalledWith('', 'after-50', CONVERSATION_PAGE));
     expect(screen.getByRole('button', { name: 'Loading…' })).toBeDisabled();
     await act(async () => next.resolve(pageOf(50, 60, false)));
     expect(list().querySelector('ul')).toHaveAttribute('data-count', '60');
@@ -96,11 +97,11 @@ describe('Sidebar in pages', () => {
     await waitFor(() => expect(titles()).toEqual(['Conversation 1234']));
     // One call for the whole word, not one per key.
     const searches = () => search.mock.calls.filter(([q]) => q !== '');
-    expect(searches()).toEqual([['1234', '', LIST_PAGE]]);
+    expect(searches()).toEqual([['1234', '', CONVERSATION_PAGE]]);
 
     await userEvent.type(box, 'x');
     await waitFor(() => expect(screen.getByText('No conversations match.')).toBeInTheDocument());
-    expect(search).toHaveBeenLastCalledWith('1234x', '', LIST_PAGE);
+    expect(search).toHaveBeenLastCalledWith('1234x', '', CONVERSATION_PAGE);
 
     await userEvent.clear(box);
     // The list as its pages reached it: the match, far older, waits for its page.

@@ -8,7 +8,7 @@ import { isTerminal, needsPerson } from '../api/types';
 import { subscribeAll, type Unsubscribe } from '../events';
 import { useConversationsStore } from './conversations';
 import { useMessagesStore } from './messages';
-import { messageOf } from './messagesReducer';
+import { messageOf, type ConversationMessages } from './messagesReducer';
 import { reportError } from './notices';
 import { useTasksStore } from './tasks';
 import type { TaskSource } from './tasksReducer';
@@ -119,56 +119,60 @@ export function requestReload(id: string): void {
   }
 }
 
+/** What differs between reading the page before the window and the page after it. */
+const SIDES = {
+  older: {
+    edge: (ids: readonly string[]) => ids[0],
+    more: (c: ConversationMessages) => c.hasOlder && !c.loadingOlder,
+    read: (id: string, edge: string, n: number) => api.getMessagesPage(id, edge, n),
+    failed: 'Could not load earlier messages',
+  },
+  newer: {
+    edge: (ids: readonly string[]) => ids[ids.length - 1],
+    more: (c: ConversationMessages) => c.hasNewer && !c.loadingNewer,
+    read: (id: string, edge: string, n: number) => api.getMessagesAfter(id, edge, n),
+    failed: 'Could not load later messages',
+  },
+} as const;
+
 /**
- * Loads the page of messages just before the first one held, when earlier
- * ones exist and no such page is being read. A page that arrives after the
- * window changed (a jump, a reload from scratch) is dropped.
+ * Loads the page of messages just before the first one held (older) or
+ * just after the last (newer, when the window ends before the latest after
+ * a jump far back), when such messages exist and no such page is being
+ * read. A page that arrives after the window changed (a jump, a reload
+ * from scratch) is dropped. Once a newer page reaches the latest, events
+ * take over; one reload then catches any that arrived while it was read.
  */
-export async function loadOlder(conversationId: string): Promise<void> {
+async function loadPage(conversationId: string, side: 'older' | 'newer'): Promise<void> {
+  const how = SIDES[side];
   const store = useMessagesStore.getState();
   const conv = store.byConversation[conversationId];
-  const first = conv?.ids[0];
-  if (!conv?.loaded || !conv.hasOlder || conv.loadingOlder || !first) return;
-  store.beginPage(conversationId, 'older');
+  const edge = conv && how.edge(conv.ids);
+  if (!conv?.loaded || !how.more(conv) || !edge) return;
+  store.beginPage(conversationId, side);
   try {
-    const page = await api.getMessagesPage(conversationId, first, MESSAGE_PAGE);
+    const page = await how.read(conversationId, edge, MESSAGE_PAGE);
     const now = useMessagesStore.getState().byConversation[conversationId];
-    if (now?.ids[0] !== first) {
-      useMessagesStore.getState().failPage(conversationId, 'older');
+    if (!now || how.edge(now.ids) !== edge) {
+      useMessagesStore.getState().failPage(conversationId, side);
       return;
     }
-    useMessagesStore.getState().addPage(conversationId, page, 'older');
+    useMessagesStore.getState().addPage(conversationId, page, side);
+    if (side === 'newer' && !page.hasNewer) requestReload(conversationId);
   } catch (err) {
-    useMessagesStore.getState().failPage(conversationId, 'older', true);
-    reportError(err, 'Could not load earlier messages');
+    useMessagesStore.getState().failPage(conversationId, side, true);
+    reportError(err, how.failed);
   }
 }
 
-/**
- * Loads the page of messages just after the last one held, when the window
- * ends before the latest (after a jump far back). Once the page reaches
- * the latest, events take over; one reload then catches any that arrived
- * while the page was read.
- */
-export async function loadNewer(conversationId: string): Promise<void> {
-  const store = useMessagesStore.getState();
-  const conv = store.byConversation[conversationId];
-  const last = conv?.ids[conv.ids.length - 1];
-  if (!conv?.loaded || !conv.hasNewer || conv.loadingNewer || !last) return;
-  store.beginPage(conversationId, 'newer');
-  try {
-    const page = await api.getMessagesAfter(conversationId, last, MESSAGE_PAGE);
-    const now = useMessagesStore.getState().byConversation[conversationId];
-    if (now?.ids[now.ids.length - 1] !== last) {
-      useMessagesStore.getState().failPage(conversationId, 'newer');
-      return;
-    }
-    useMessagesStore.getState().addPage(conversationId, page, 'newer');
-    if (!page.hasNewer) requestReload(conversationId);
-  } catch (err) {
-    useMessagesStore.getState().failPage(conversationId, 'newer', true);
-    reportError(err, 'Could not load later messages');
-  }
+/** Loads the page of messages just before the first one held (see loadPage). */
+export function loadOlder(conversationId: string): Promise<void> {
+  return loadPage(conversationId, 'older');
+}
+
+/** Loads the page of messages just after the last one held (see loadPage). */
+export function loadNewer(conversationId: string): Promise<void> {
+  return loadPage(conversationId, 'newer');
 }
 
 /**

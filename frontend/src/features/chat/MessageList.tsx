@@ -117,10 +117,11 @@ const TranscriptRow = memo(function TranscriptRow({
   return <TranscriptItemView item={item} rowRef={measure} index={index} />;
 });
 
-/** The window's paging flags as one number (1 older, 2 loading older, 4 newer, 8 a page failed), so the selector's result compares by value. */
-function pagingOf(c: ConversationMessages | undefined): number {
-  if (!c) return 0;
-  return (c.hasOlder ? 1 : 0) | (c.loadingOlder ? 2 : 0) | (c.hasNewer ? 4 : 0) | (c.pageFailed ? 8 : 0);
+type PagingFlag = 'hasOlder' | 'loadingOlder' | 'hasNewer' | 'pageFailed';
+
+/** One of the window's paging flags (false before the conversation is held). */
+function usePaging(conversationId: string, flag: PagingFlag): boolean {
+  return useMessagesStore((s) => !!s.byConversation[conversationId]?.[flag]);
 }
 
 function EmptyState({ loading }: { loading: boolean }) {
@@ -142,11 +143,10 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     const c = s.byConversation[conversationId];
     return !c || (!c.loaded && c.loading);
   });
-  const paging = useMessagesStore((s) => {
-    const c = s.byConversation[conversationId];
-    return pagingOf(c);
-  });
-  const [hasOlder, loadingOlder, hasNewer, pageFailed] = [paging & 1, paging & 2, paging & 4, paging & 8].map(Boolean);
+  const hasOlder = usePaging(conversationId, 'hasOlder');
+  const loadingOlder = usePaging(conversationId, 'loadingOlder');
+  const hasNewer = usePaging(conversationId, 'hasNewer');
+  const pageFailed = usePaging(conversationId, 'pageFailed');
   const scrollRef = useRef<HTMLDivElement>(null);
   const n = rows.keys.length;
 

@@ -67,14 +67,19 @@ test('a small-context conversation compacts, shows the marker, and Show summary 
     await waitForStatus(page, 'Completed');
   }
   const notices = async () => (await loadStored(page, convs[0].id)).messages.filter((m) => m.summaryId).length;
+  /** The transcript's last row, once the list shows its end (the opened summary may have scrolled it away). */
+  const lastRow = async () => {
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    if (await jump.isVisible()) await jump.click();
+    return (await transcript(page)).at(-1);
+  };
   const before = await notices();
+  const previous = await lastRow();
+  assert.doesNotMatch(previous?.text ?? '', /Earlier messages summarised/, 'the transcript ends with a reply before Compact now');
   await page.getByRole('button', { name: 'Compact now' }).click();
   await eventually(async () => {
     assert.equal(await notices(), before + 1);
-    // The opened summary may have scrolled the list off its end.
-    const jump = page.getByRole('button', { name: 'Jump to latest' });
-    if (await jump.isVisible()) await jump.click();
-    const last = (await transcript(page)).at(-1);
+    const last = await lastRow();
     assert.match(last?.text ?? '', /Earlier messages summarised/, `the last row: ${JSON.stringify(last)}`);
   }, { what: 'a marker from Compact now' });
 }));

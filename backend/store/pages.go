@@ -179,7 +179,7 @@ func openTasks(ctx context.Context, q queryer, conversationID string, msgs []cha
 			args = append(args, m.TaskID)
 		}
 	}
-	where := `WHERE conversation_id = ? AND (status NOT IN ('completed', 'cancelled', 'error')
+	where := `WHERE conversation_id = ? AND (` + activeTask + `
 		OR rowid = (SELECT rowid FROM tasks WHERE conversation_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1)`
 	if len(ids) > 0 {
 		where += ` OR id IN (` + placeholders(len(ids)) + `)`

@@ -17,6 +17,11 @@ const taskCols = `id, conversation_id, mode, status, original_prompt, step_count
 	pending_approval, pause_reason, limits, cost_usd, active_ms, current_call_id, rev,
 	context_tokens, context_limit`
 
+// activeTask is the SQL condition of a task that has not ended (see
+// chat.TaskStatus.Terminal).
+const activeTask = `status NOT IN ('` + string(chat.StatusCompleted) + `', '` +
+	string(chat.StatusCancelled) + `', '` + string(chat.StatusError) + `')`
+
 // titleFrom makes a conversation title from its first message: one line,
 // without control or bidi characters.
 func titleFrom(text string) string {
@@ -125,7 +130,7 @@ func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Ta
 }
 
 func (s *Store) activeTasks(ctx context.Context) ([]chat.Task, error) {
-	return tasks(ctx, s.db, `WHERE status NOT IN ('completed', 'cancelled', 'error')`)
+	return tasks(ctx, s.db, `WHERE `+activeTask)
 }
 
 // ActiveTasks returns every task that has not ended, e.g. after a crash.
@@ -147,7 +152,7 @@ func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message)
 		if err != nil {
 			return err
 		}
-		active, err := tasks(ctx, tx, `WHERE conversation_id = ? AND status NOT IN ('completed', 'cancelled', 'error')`, t.ConversationID)
+		active, err := tasks(ctx, tx, `WHERE conversation_id = ? AND `+activeTask, t.ConversationID)
 		if err != nil {
 			return err
 		}
@@ -156,7 +161,7 @@ func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message)
 				"this conversation already has a task in progress (%s); stop it or wait for it to finish", active[0].Status)
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(26)+`)`,
+			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(strings.Count(taskCols, ",")+1)+`)`,
 			taskArgs(t)...); err != nil {
 			return fmt.Errorf("insert task: %w", err)
 		}

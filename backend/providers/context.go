@@ -64,12 +64,9 @@ func ContextLength(ctx context.Context, client *http.Client, preset string, ep E
 
 // getJSON reads a JSON answer of at most 8 MB into v; false on any failure.
 func getJSON(ctx context.Context, client *http.Client, address, key string, v any) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, address, nil)
+	req, err := newGet(ctx, address, key)
 	if err != nil {
 		return false
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := client.Do(req)
 	if err != nil {

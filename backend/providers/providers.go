@@ -152,17 +152,27 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
+// newGet is a GET of address on a model server, with the key (if any) as
+// a bearer token.
+func newGet(ctx context.Context, address, key string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, address, nil)
+	if err != nil {
+		return nil, err
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	return req, nil
+}
+
 func listModels(ctx context.Context, client *http.Client, ep Endpoint) ([]string, error) {
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
 	}
 	base := strings.TrimRight(strings.TrimSpace(ep.BaseURL), "/")
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/models", nil)
+	req, err := newGet(ctx, base+"/models", ep.APIKey)
 	if err != nil {
 		return nil, &verdictError{VerdictInvalid, err.Error(), err}
-	}
-	if ep.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+ep.APIKey)
 	}
 	resp, err := client.Do(req)
 	if err != nil {

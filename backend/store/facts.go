@@ -150,7 +150,7 @@ func (s *Store) putFact(ctx context.Context, f chat.Fact, replace bool) (chat.Fa
 		return err
 	})
 	if err != nil {
-		return chat.Fact{}, wrapFactErr("remember the fact", err)
+		return chat.Fact{}, wrapOp("remember the fact", err)
 	}
 	return fromMSRound(f), nil
 }
@@ -188,7 +188,7 @@ func (s *Store) UpdateFact(ctx context.Context, f chat.Fact) (chat.Fact, error) 
 		return err
 	})
 	if err != nil {
-		return chat.Fact{}, wrapFactErr("edit the fact", err)
+		return chat.Fact{}, wrapOp("edit the fact", err)
 	}
 	return fromMSRound(f), nil
 }
@@ -205,7 +205,7 @@ func (s *Store) DeleteFact(ctx context.Context, id string) (chat.Fact, error) {
 		return err
 	})
 	if err != nil {
-		return chat.Fact{}, wrapFactErr("delete the fact", err)
+		return chat.Fact{}, wrapOp("delete the fact", err)
 	}
 	return f, nil
 }
@@ -233,7 +233,7 @@ func (s *Store) ForgetFact(ctx context.Context, conversationID, key string) (cha
 		return err
 	})
 	if err != nil {
-		return chat.Fact{}, wrapFactErr("forget the fact", err)
+		return chat.Fact{}, wrapOp("forget the fact", err)
 	}
 	return f, nil
 }
@@ -244,9 +244,9 @@ func fromMSRound(f chat.Fact) chat.Fact {
 	return f
 }
 
-// wrapFactErr keeps a told error as it is and names the operation of
+// wrapOp keeps a told error as it is and names the operation of
 // any other.
-func wrapFactErr(op string, err error) error {
+func wrapOp(op string, err error) error {
 	if _, ok := err.(*chat.Error); ok {
 		return err
 	}

@@ -244,9 +244,12 @@ func fromMSRound(f chat.Fact) chat.Fact {
 	return f
 }
 
-// wrapOp keeps a told error as it is and names the operation of
-// any other.
+// wrapOp keeps nil and a told error as they are and names the
+// operation of any other.
 func wrapOp(op string, err error) error {
+	if err == nil {
+		return nil
+	}
 	if _, ok := err.(*chat.Error); ok {
 		return err
 	}

@@ -1,0 +1,134 @@
+package checkpoint
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+)
+
+// blobs keeps file contents by their SHA-256, one file each, so the same
+// content is kept once however many checkpoints need it.
+type blobs struct {
+	dir  string
+	size atomic.Int64 // bytes kept, counted at open and on each put/remove
+}
+
+func openBlobs(dir string) (*blobs, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("checkpoint folder: %w", err)
+	}
+	b := &blobs{dir: dir}
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if info, err := d.Info(); err == nil {
+			b.size.Add(info.Size())
+		}
+		return nil
+	})
+	return b, err
+}
+
+func (b *blobs) path(hash string) string {
+	return filepath.Join(b.dir, hash[:2], hash[2:])
+}
+
+func (b *blobs) has(hash string) bool {
+	_, err := os.Stat(b.path(hash))
+	return err == nil
+}
+
+// put copies the file at src into the store and returns its hash.
+func (b *blobs) put(src string) (string, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(b.dir, "incoming-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), in)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	hash := hex.EncodeToString(h.Sum(nil))
+	if b.has(hash) {
+		return hash, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(b.path(hash)), 0o700); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp.Name(), b.path(hash)); err != nil {
+		return "", err
+	}
+	b.size.Add(n)
+	return hash, nil
+}
+
+// open returns the content with hash; a pruned one is fs.ErrNotExist.
+func (b *blobs) open(hash string) (*os.File, error) {
+	return os.Open(b.path(hash))
+}
+
+// removeExcept deletes every content not in keep.
+func (b *blobs) removeExcept(keep map[string]bool) error {
+	entries, err := os.ReadDir(b.dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, prefix := range entries {
+		if !prefix.IsDir() {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(b.dir, prefix.Name()))
+		errs = append(errs, err)
+		for _, f := range files {
+			if keep[prefix.Name()+f.Name()] {
+				continue
+			}
+			errs = append(errs, b.remove(filepath.Join(b.dir, prefix.Name(), f.Name())))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (b *blobs) remove(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(path); err != nil {
+		return err
+	}
+	b.size.Add(-info.Size())
+	return nil
+}
+
+// hashFile returns the SHA-256 of the file at path without keeping it.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,128 @@
+package checkpoint
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"slices"
+)
+
+// Snapshot is a workspace's files before a command ran: each kept file's
+// hash by its workspace-relative path. Files over the size bound are
+// listed in Skipped and not kept.
+type Snapshot struct {
+	Workspace string
+	Files     map[string]string
+	Skipped   map[string]bool
+}
+
+// Snapshot keeps every file of the workspace (but the excluded folders and
+// files over the bound) before a command that may change any of them.
+// Record must follow, also when the command fails.
+func (k *Keeper) Snapshot(ctx context.Context, workspace string) (*Snapshot, error) {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	s := &Snapshot{Workspace: workspace, Files: map[string]string{}, Skipped: map[string]bool{}}
+	err := k.walk(ctx, workspace, func(rel, abs string, size int64) error {
+		if size > k.opts.MaxFileBytes {
+			s.Skipped[rel] = true
+			return nil
+		}
+		hash, err := k.keep(abs)
+		if err == nil {
+			s.Files[rel] = hash
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	k.pin(s.Files) // before mu is released, so no prune comes between
+	return s, nil
+}
+
+// Recorded is what Record found the command changed.
+type Recorded struct {
+	Changed int `json:"changed"`
+	// Unkept are changed files whose before-image was over the size bound:
+	// they cannot be undone.
+	Unkept []string `json:"unkept"`
+}
+
+// Record compares the workspace with the snapshot taken before the
+// command and records each file the command created, changed or deleted
+// as the task's change.
+func (k *Keeper) Record(ctx context.Context, taskID string, s *Snapshot) (Recorded, error) {
+	defer k.unpin(s.Files)
+	var r Recorded
+	now := map[string]bool{}
+	err := k.walk(ctx, s.Workspace, func(rel, abs string, size int64) error {
+		now[rel] = true
+		if s.Skipped[rel] {
+			r.Unkept = append(r.Unkept, rel)
+			return nil
+		}
+		before, had := s.Files[rel]
+		after, err := k.current(abs)
+		if err != nil || (had && before == after) {
+			return err
+		}
+		r.Changed++
+		return k.record(ctx, taskID, s.Workspace, rel, before)
+	})
+	if err != nil {
+		return r, err
+	}
+	for rel, before := range s.Files {
+		if !now[rel] {
+			r.Changed++
+			if err := k.record(ctx, taskID, s.Workspace, rel, before); err != nil {
+				return r, err
+			}
+		}
+	}
+	slices.Sort(r.Unkept)
+	return r, k.Prune(ctx)
+}
+
+// record keeps one file's change: before as the snapshot saw it, after as
+// it is now.
+func (k *Keeper) record(ctx context.Context, taskID, workspace, rel, before string) error {
+	c := fileChange(taskID, workspace, rel)
+	c.Before = before
+	if err := k.repo.KeepBefore(ctx, c); err != nil {
+		return err
+	}
+	return k.keepAfter(ctx, c, filepath.Join(workspace, filepath.FromSlash(rel)))
+}
+
+// walk calls fn for each regular file under workspace, skipping the
+// excluded folders; links are not followed.
+func (k *Keeper) walk(ctx context.Context, workspace string, fn func(rel, abs string, size int64) error) error {
+	return filepath.WalkDir(workspace, func(abs string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if abs != workspace && slices.Contains(k.opts.Exclude, d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(workspace, abs)
+		if err != nil {
+			return err
+		}
+		return fn(filepath.ToSlash(rel), abs, info.Size())
+	})
+}

@@ -47,6 +47,8 @@ var wireTypes = map[string]reflect.Type{
 	"TaskMessageEvent":    reflect.TypeOf(TaskMessage{}),
 	"FrontendError":       reflect.TypeOf(FrontendError{}),
 	"Fact":                reflect.TypeOf(chat.Fact{}),
+	"Plan":                reflect.TypeOf(chat.Plan{}),
+	"PlanStep":            reflect.TypeOf(chat.PlanStep{}),
 	"FactsChangedEvent":   reflect.TypeOf(FactsChanged{}),
 }
 

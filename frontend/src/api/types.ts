@@ -86,6 +86,9 @@ export type TaskStatus =
 
 export type TaskMode = 'agent' | 'chat';
 
+/** A conversation's mode: Auto decides per message between a task and a direct answer. */
+export type ConversationMode = TaskMode | 'auto';
+
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
@@ -195,6 +198,24 @@ export interface Settings {
 
 /** Whose a fact is: one conversation's, or every conversation's. */
 export type FactScope = 'conversation' | 'global';
+
+export type StepStatus = 'pending' | 'in_progress' | 'done' | 'skipped';
+
+/** One line of a plan's checklist (chat.PlanStep). */
+export interface PlanStep {
+  title: string;
+  status: StepStatus;
+}
+
+/** A task's plan as the model last wrote it with update_plan (chat.Plan); older revisions are kept. */
+export interface Plan {
+  taskId: string;
+  conversationId: string;
+  revision: number;
+  steps: PlanStep[];
+  note?: string;
+  updatedAt: Timestamp;
+}
 
 /** A fact the agent was asked to remember (chat.Fact); the person can edit every one. */
 export interface Fact {

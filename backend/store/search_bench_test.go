@@ -1,0 +1,134 @@
+package store
+
+// BenchmarkSearch fills a database with 1,000,000 messages in 10,000
+// conversations (10,000 under ERRAND_BENCH_SMOKE) written from a
+// vocabulary of 20,000 words with a Zipf distribution, as real text
+// is, and times searches as the person types them: every prefix of a
+// few words, of rare and common words, one and several words. It reports
+// p50 and p99 over all of them (target p99 ≤ 50 ms), and the slowest kind.
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+func searchVocabulary(r *rand.Rand, n int) []string {
+	const letters = "abcdefghijklmnopqrstuvwxyz"
+	seen := map[string]bool{}
+	words := make([]string, 0, n)
+	for len(words) < n {
+		b := make([]byte, 2+r.Intn(9))
+		for i := range b {
+			b[i] = letters[r.Intn(len(letters))]
+		}
+		if w := string(b); !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
+func seedSearch(b *testing.B, s *Store, convs, perConv int, words []string, r *rand.Rand) {
+	b.Helper()
+	ctx := context.Background()
+	zipf := rand.NewZipf(r, 1.1, 1, uint64(len(words)-1))
+	base := time.Now().Add(-time.Hour).UnixMilli()
+	seq := 0
+	for c := 0; c < convs; c++ {
+		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			id := fmt.Sprintf("conv-%06d", c)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)`,
+				id, "Conversation "+id, base, base); err != nil {
+				return err
+			}
+			for i := 0; i < perConv; i++ {
+				var text strings.Builder
+				for w := 0; w < 8+r.Intn(40); w++ {
+					text.WriteString(words[zipf.Uint64()])
+					text.WriteByte(' ')
+				}
+				seq++
+				role := "user"
+				if i%2 == 1 {
+					role = "assistant"
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO messages (id, conversation_id, role, content, created_at)
+					VALUES (?, ?, ?, ?, ?)`, fmt.Sprintf("m-%08d", seq), id, role, text.String(), base+int64(seq)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	convs, perConv := 10_000, 100
+	if benchSmoke() {
+		convs, perConv = 100, 100
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, b.TempDir()+"/"+FileName)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	r := rand.New(rand.NewSource(1))
+	words := searchVocabulary(r, 20_000)
+	t0 := time.Now()
+	seedSearch(b, s, convs, perConv, words, r)
+	benchReport(b, "store.search.messages", float64(convs*perConv), "messages")
+	benchReport(b, "store.search.seed", millis(time.Since(t0)), "ms")
+
+	// What the person types: each prefix of each query, as the dialog
+	// searches it while they type.
+	queries := map[string][]string{
+		"common word":    {words[1], words[2], words[5]},
+		"rare word":      {words[15_000], words[19_000], words[12_345]},
+		"two words":      {words[3] + " " + words[40], words[100] + " " + words[7]},
+		"three words":    {words[10] + " " + words[200] + " " + words[3000]},
+		"absent word":    {"qqqqqqqqqq", "zzzzzzzzzz"},
+		"hostile syntax": {`"` + words[4] + ` NEAR(` + words[9] + ` *`, words[6] + ` OR (`},
+	}
+	all := []time.Duration{}
+	worstKind, worst := "", time.Duration(0)
+	b.ResetTimer()
+	for kind, qs := range queries {
+		var times []time.Duration
+		for _, q := range qs {
+			for end := 1; end <= len(q); end++ {
+				t := time.Now()
+				if _, err := s.Search(ctx, q[:end], 20); err != nil {
+					b.Fatalf("search %q: %v", q[:end], err)
+				}
+				times = append(times, time.Since(t))
+			}
+		}
+		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+		if p := percentile(times, 99); p > worst {
+			worstKind, worst = kind, p
+		}
+		all = append(all, times...)
+	}
+	b.StopTimer()
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	benchReport(b, "store.search.queries", float64(len(all)), "queries")
+	benchReport(b, "store.search.p50", millis(percentile(all, 50)), "ms")
+	benchReport(b, "store.search.p99", millis(percentile(all, 99)), "ms")
+	benchReport(b, "store.search.max", millis(all[len(all)-1]), "ms")
+	b.Logf("slowest kind: %s (p99 %v)", worstKind, worst)
+}
+
+func percentile(sorted []time.Duration, p int) time.Duration {
+	return sorted[(len(sorted)-1)*p/100]
+}

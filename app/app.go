@@ -42,6 +42,9 @@ type App struct {
 	Settings      *Settings
 	Providers     *Providers
 	Memory        *Memory
+	Archive       *Archive
+	// devBound are services bound in the development build only.
+	devBound []any
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -97,7 +100,12 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
 	a.Runner = &AgentTaskRunner{runner: a.runner}
-	a.Conversations = &Conversations{store: st, runner: a.runner, models: models, workspaces: workspaces}
+	a.Conversations = &Conversations{store: st, search: st, runner: a.runner, models: models, workspaces: workspaces}
+	var devBound []any
+	dialogs := nativeDialogs{win: &a.Conversations.dialogs}
+	a.Archive = &Archive{store: st}
+	a.Archive.dialogs, devBound = withDevDialogs(dialogs)
+	a.devBound = devBound
 	a.Settings = &Settings{store: st, runner: a.runner}
 	a.Memory = &Memory{store: st, events: a.events}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
@@ -106,7 +114,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 
 // Bound lists the services to bind to the frontend.
 func (a *App) Bound() []any {
-	return []any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory}
+	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive}, a.devBound...)
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and

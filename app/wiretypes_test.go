@@ -48,6 +48,8 @@ var wireTypes = map[string]reflect.Type{
 	"FrontendError":       reflect.TypeOf(FrontendError{}),
 	"Fact":                reflect.TypeOf(chat.Fact{}),
 	"FactsChangedEvent":   reflect.TypeOf(FactsChanged{}),
+	"SearchHit":           reflect.TypeOf(chat.SearchHit{}),
+	"SnippetPart":         reflect.TypeOf(chat.SnippetPart{}),
 }
 
 // frontendOnly lists interfaces in types.ts that no Go type sends. Each

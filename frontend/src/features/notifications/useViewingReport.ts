@@ -1,11 +1,13 @@
 // Desktop notifications are decided in Go; the window tells it what the
 // person looks at (the open conversation, and whether the window has the
 // focus) so that none is sent about what is on screen, and opens the
-// conversation of a notification that was clicked.
+// conversation of a notification that was clicked. It starts once the app
+// has started (Health first, and nothing when Errand could not start).
 import { useEffect } from 'react';
 import * as api from '../../api';
 import { onOpenConversation } from '../../events';
 import { selectConversation } from '../../stores/actions';
+import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 
 function report(): void {
@@ -15,7 +17,9 @@ function report(): void {
 }
 
 export function useViewingReport(): void {
+  const ready = useAppStore((s) => s.startup === 'ready');
   useEffect(() => {
+    if (!ready) return;
     report();
     const unsubscribe = useConversationsStore.subscribe((s, prev) => {
       if (s.selectedId !== prev.selectedId) report();
@@ -31,5 +35,5 @@ export function useViewingReport(): void {
       window.removeEventListener('blur', report);
       document.removeEventListener('visibilitychange', report);
     };
-  }, []);
+  }, [ready]);
 }

@@ -169,3 +169,36 @@ func TestBadSearchRequestsAreRefusedClearly(t *testing.T) {
 		assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "%q %d", tc.text, tc.limit)
 	}
 }
+
+// A snippet is cut around the first word found, every word found in it
+// marked, in one pass however many matches the message holds.
+func TestSnippetIsCutAroundTheFirstMatch(t *testing.T) {
+	text := strings.Repeat("lorem ipsum ", 30) + "Crème brûlée, then CREME again" + strings.Repeat(" dolor sit", 40)
+	parts := snippet(text, foldedWords(`"creme" (brulee`))
+	require.NotEmpty(t, parts)
+	assert.Equal(t, chat.SnippetPart{Text: "…"}, chat.SnippetPart{Text: parts[0].Text[:len("…")]}, "cut before")
+	var marked []string
+	for _, p := range parts {
+		if p.Match {
+			marked = append(marked, p.Text)
+		}
+	}
+	assert.Equal(t, []string{"Crème", "brûlée", "CREME"}, marked)
+	assert.Equal(t, "…", parts[len(parts)-1].Text[len(parts[len(parts)-1].Text)-len("…"):], "cut after")
+	size := 0
+	for _, p := range parts {
+		size += len(p.Text)
+	}
+	assert.LessOrEqual(t, size, snippetLen+2*len("…"))
+
+	// Many matches in a long message (how fast: BenchmarkSearch).
+	s, _ := openTemp(t)
+	c := newConversation(t, s)
+	long := say(t, s, c.ID, chat.RoleAssistant, strings.Repeat("word match ", 6000))
+	hits, err := s.Search(context.Background(), "match", 5)
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
+	assert.Equal(t, long.ID, hits[0].MessageID)
+	assert.Equal(t, "word ", hits[0].Snippet[0].Text)
+	assert.Equal(t, chat.SnippetPart{Text: "match", Match: true}, hits[0].Snippet[1])
+}

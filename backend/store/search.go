@@ -103,4 +103,3 @@ func ftsQuery(text string) string {
 	}
 	return strings.Join(terms, " ")
 }
-

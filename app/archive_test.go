@@ -117,6 +117,17 @@ func TestImportAndRestoreThroughTheService(t *testing.T) {
 	entries, _ = os.ReadDir(empty)
 	assert.Empty(t, entries)
 
+	// A backup that fails half-way leaves the folder empty.
+	raw, err := os.ReadFile(backup)
+	require.NoError(t, err)
+	bad := filepath.Join(out, "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(strings.Replace(string(raw), `"role": "user"`, `"role": "wizard"`, 1)), 0o600))
+	a.Archive.dialogs = &answered{answers: []string{bad, empty}}
+	_, err = a.Archive.RestoreBackup()
+	assert.Contains(t, chat.ErrorMessage(err), "unknown role")
+	entries, _ = os.ReadDir(empty)
+	assert.Empty(t, entries, "no database left behind")
+
 	a.Archive.dialogs = &answered{answers: []string{backup, empty}}
 	dir, err := a.Archive.RestoreBackup()
 	require.NoError(t, err)

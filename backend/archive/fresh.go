@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -18,7 +17,7 @@ func fresh(recs []chat.ConversationRecord) ([]chat.ConversationRecord, error) {
 	for i, r := range recs {
 		r, err := freshRecord(r)
 		if err != nil {
-			return nil, fmt.Errorf("conversation %d: %w", i+1, err)
+			return nil, chat.Wrap(chat.CodeInvalid, err, "conversation %d of the file: %s", i+1, chat.ErrorMessage(err))
 		}
 		out = append(out, r)
 	}

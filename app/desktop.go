@@ -21,7 +21,7 @@ type wailsDesktop struct {
 }
 
 // startDesktop readies notifications; where the desktop has none (no
-// session bus), notify fails and the notifier logs it once.
+// D-Bus to reach), notify fails and the notifier logs it once.
 func startDesktop(ctx context.Context) *wailsDesktop {
 	d := &wailsDesktop{ctx: ctx}
 	if err := runtime.InitializeNotifications(ctx); err != nil {

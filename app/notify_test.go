@@ -127,7 +127,7 @@ func TestWindowTitleCountsTasksThatWaitForThePerson(t *testing.T) {
 func TestNoNotificationServiceBreaksNothing(t *testing.T) {
 	on := true
 	n, r := testNotifier(&on)
-	r.fail = errors.New("no session bus")
+	r.fail = errors.New("no notification service on D-Bus")
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	go func() { n.send(done); close(stopped) }()

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errand-app/errand/backend/agent"
@@ -35,6 +36,11 @@ type App struct {
 
 	unlock func()
 
+	notifier    *notifier
+	desktop     *wailsDesktop
+	desktopDone chan struct{} // ends the notifier's sender
+	desktopStop sync.Once
+
 	// The bound services.
 	Health        *Health
 	Runner        *AgentTaskRunner
@@ -42,6 +48,10 @@ type App struct {
 	Settings      *Settings
 	Providers     *Providers
 	Memory        *Memory
+	Archive       *Archive
+	Window        *Window
+	// devBound are services bound in the development build only.
+	devBound []any
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -57,7 +67,21 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		unlock()
 		return nil, err
 	}
-	a := &App{store: st, events: &bridge{}, stopDemo: func() {}, unlock: unlock}
+	a := &App{store: st, events: &bridge{}, stopDemo: func() {}, unlock: unlock, desktopDone: make(chan struct{})}
+	a.notifier = newNotifier(func() bool {
+		ctx, cancel := callCtx()
+		defer cancel()
+		s, err := st.Settings(ctx)
+		return err == nil && s.Notifications
+	}, func(id string) string {
+		ctx, cancel := callCtx()
+		defer cancel()
+		if c, err := st.GetConversation(ctx, id); err == nil && c.Title != "" {
+			return c.Title
+		}
+		return "New conversation"
+	})
+	a.events.tasks = a.notifier.taskUpdated
 	a.Health = &Health{status: Status{Ready: true, ReadOnly: st.ReadOnly(), DataDir: cfg.DataDir}}
 	if st.ReadOnly() {
 		a.Health.status.Message = fmt.Sprintf("The database at %s is read-only: you can read everything, but nothing new can be saved.", st.Path())
@@ -97,16 +121,22 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
 	a.Runner = &AgentTaskRunner{runner: a.runner}
-	a.Conversations = &Conversations{store: st, runner: a.runner, models: models, workspaces: workspaces}
+	a.Conversations = &Conversations{store: st, search: st, runner: a.runner, models: models, workspaces: workspaces}
+	var devBound []any
+	dialogs := nativeDialogs{win: &a.Conversations.dialogs}
+	a.Archive = &Archive{store: st}
+	a.Archive.dialogs, devBound = withDevDialogs(dialogs)
+	a.devBound = devBound
 	a.Settings = &Settings{store: st, runner: a.runner}
 	a.Memory = &Memory{store: st, events: a.events}
+	a.Window = &Window{notifier: a.notifier}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }
 
 // Bound lists the services to bind to the frontend.
 func (a *App) Bound() []any {
-	return []any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory}
+	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window}, a.devBound...)
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and
@@ -114,6 +144,13 @@ func (a *App) Bound() []any {
 func (a *App) Startup(ctx context.Context) {
 	a.events.attach(ctx)
 	a.Conversations.dialogs.set(ctx)
+	a.desktop = startDesktop(ctx)
+	active, err := a.store.ActiveTasks(ctx)
+	if err != nil {
+		slog.Error("read unfinished tasks", "err", err)
+	}
+	a.notifier.attach(a.desktop, active)
+	go a.notifier.send(a.desktopDone)
 }
 
 // Shutdown is Wails' OnShutdown: tasks are stopped and stored, then the
@@ -125,6 +162,12 @@ func (a *App) Shutdown(context.Context) {
 		slog.Error("shutdown", "err", err)
 	}
 	a.stopDemo()
+	a.desktopStop.Do(func() {
+		close(a.desktopDone)
+		if a.desktop != nil {
+			a.desktop.stop()
+		}
+	})
 	if err := a.store.Close(); err != nil {
 		slog.Error("close database", "err", err)
 	}

@@ -19,6 +19,7 @@ import (
 // Conversations is the bound service for the conversation list and history.
 type Conversations struct {
 	store      chat.Store
+	search     chat.Searcher
 	runner     *agent.Runner
 	models     *models
 	workspaces string        // where default workspace folders live
@@ -129,6 +130,16 @@ func (s *Conversations) GetMessagesAround(conversationID, messageID string, limi
 	ctx, cancel := callCtx()
 	defer cancel()
 	return s.store.MessagesAround(ctx, conversationID, messageID, limit)
+}
+
+// SearchMessages finds the newest messages, across every conversation,
+// that hold every word of query (the last one also as a word's start),
+// at most limit (1 to 50) of them. The query is taken literally: any
+// text gives results or none, never a syntax error.
+func (s *Conversations) SearchMessages(query string, limit int) ([]chat.SearchHit, error) {
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.search.Search(ctx, query, limit)
 }
 
 // RenameConversation sets the conversation's title.

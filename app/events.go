@@ -30,6 +30,8 @@ type TaskMessage struct {
 type bridge struct {
 	mu  sync.RWMutex
 	ctx context.Context
+	// tasks hears every task change too (the notifier).
+	tasks func(chat.Task)
 }
 
 var _ agent.Events = (*bridge)(nil)
@@ -49,7 +51,12 @@ func (b *bridge) emit(name string, payload any) {
 	}
 }
 
-func (b *bridge) TaskUpdated(t chat.Task) { b.emit(EventTaskUpdate, t) }
+func (b *bridge) TaskUpdated(t chat.Task) {
+	b.emit(EventTaskUpdate, t)
+	if b.tasks != nil {
+		b.tasks(t)
+	}
+}
 
 func (b *bridge) MessageStored(m chat.Message) {
 	b.emit(EventTaskMessage, TaskMessage{ConversationID: m.ConversationID, TaskID: m.TaskID, Message: m})

@@ -50,6 +50,8 @@ var wireTypes = map[string]reflect.Type{
 	"Plan":                reflect.TypeOf(chat.Plan{}),
 	"PlanStep":            reflect.TypeOf(chat.PlanStep{}),
 	"FactsChangedEvent":   reflect.TypeOf(FactsChanged{}),
+	"SearchHit":           reflect.TypeOf(chat.SearchHit{}),
+	"SnippetPart":         reflect.TypeOf(chat.SnippetPart{}),
 }
 
 // frontendOnly lists interfaces in types.ts that no Go type sends. Each

@@ -7,6 +7,7 @@
 #   screenshot.png           the task completed after a choice was clicked
 #   screenshot-list.png      the conversation list with badges: one conversation waits
 #                            for an answer (Needs input, unread) while another one runs
+#   screenshot-search.png    the search across conversations (Ctrl+K) with its results
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=./build/bin/errand
@@ -62,5 +63,15 @@ xvfb-run -a -s "-screen 0 1200x820x24" bash -euo pipefail -c '
   xdotool key Return
   sleep 2
   shot screenshot-list.png
+
+  # 4. Search (Ctrl+K) finds words in every conversation as they are typed
+  # (once the tasks have come to their questions).
+  sleep 4
+  xdotool key ctrl+k
+  sleep 1.5
+  xdotool type --delay 60 "plan"
+  sleep 2
+  shot screenshot-search.png
+  xdotool key Escape
 ' "$bin"
-echo "wrote docs/screenshot-working.png docs/screenshot-question.png docs/screenshot.png docs/screenshot-list.png"
+echo "wrote docs/screenshot-working.png docs/screenshot-question.png docs/screenshot.png docs/screenshot-list.png docs/screenshot-search.png"

@@ -256,6 +256,9 @@ type Settings struct {
 	// MemoryEnabled offers the agent remember and forget and shows it the
 	// facts it was asked to remember; off, it neither sees nor keeps any.
 	MemoryEnabled bool `json:"memoryEnabled"`
+	// Notifications: a desktop notification when a task the person is not
+	// looking at ends or needs them.
+	Notifications bool `json:"notifications"`
 }
 
 // ProviderConfig says which OpenAI-compatible server answers, and with
@@ -274,6 +277,7 @@ func DefaultSettings() Settings {
 		AutoApprove:   map[string]bool{"read_only": true, "writes": false, "destructive": false},
 		Limits:        Limits{MaxSteps: 50, MaxMinutes: 30, MaxCostUSD: 1},
 		MemoryEnabled: true,
+		Notifications: true,
 		Prices: map[string]Price{
 			"gpt-4o-mini":  {InputPerMTok: 0.15, OutputPerMTok: 0.60},
 			"gpt-4o":       {InputPerMTok: 2.50, OutputPerMTok: 10.00},

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -34,11 +35,15 @@ func (s *Store) SaveSettings(ctx context.Context, st chat.Settings) error {
 	if err := settingsFinite(st); err != nil {
 		return err
 	}
+	return s.inTx(ctx, func(tx *sql.Tx) error { return saveSettings(ctx, tx, st) })
+}
+
+func saveSettings(ctx context.Context, q queryer, st chat.Settings) error {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
-	_, err = s.exec(ctx,
+	_, err = q.ExecContext(ctx,
 		`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
 		settingsKey, string(b))
 	if err != nil {

@@ -60,6 +60,10 @@ step "7 A long reply: appends to a 5 MB message (go test -bench, backend/store)"
 section "store appends" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
 	go test -run '^$' -bench AppendContent -benchtime 1x -count 1 ./backend/store >&2
 
+step "15 Search over 1,000,000 messages (go test -bench, backend/store)"
+section "search" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
+	go test -run '^$' -bench Search -benchtime 1x -count 1 -timeout 30m ./backend/store >&2
+
 step "1 Stop → a shell command's process tree gone (go test -bench, backend/tools)"
 section "process tree" bash -c 'go test -run "^$" -bench StopKills -benchtime "$1" -count 1 ./backend/tools |
 	awk '"'"'/^BenchmarkStopKills/ { for (i = 1; i < NF; i++) { if ($(i+1) == "p50-ms") p50 = $i; if ($(i+1) == "p99-ms") p99 = $i } }

@@ -10,11 +10,13 @@
 //
 // With -fillers N it first adds N empty conversations, "Filler conversation
 // 1" (the oldest) to N, all older than the long one, for the test of the
-// conversation list's pages.
+// conversation list's pages; with -filler-notes each of them holds one
+// message, "Filler note N: groceries, the bank and the post office", for
+// the test of the search across conversations.
 //
 // Usage:
 //
-//	go run ./e2e/seed -dir DATA_DIR [-messages 10000] [-title "Ten thousand messages"] [-fillers 0]
+//	go run ./e2e/seed -dir DATA_DIR [-messages 10000] [-title "Ten thousand messages"] [-fillers 0] [-filler-notes]
 package main
 
 import (
@@ -39,14 +41,15 @@ func main() {
 	n := flag.Int("messages", 10000, "messages in the conversation (a multiple of 5)")
 	title := flag.String("title", "Ten thousand messages", "the conversation's title")
 	fillers := flag.Int("fillers", 0, "empty conversations to add before it")
+	notes := flag.Bool("filler-notes", false, "give each filler conversation one message")
 	flag.Parse()
-	if err := run(context.Background(), *dir, *n, *title, *fillers); err != nil {
+	if err := run(context.Background(), *dir, *n, *title, *fillers, *notes); err != nil {
 		fmt.Fprintln(os.Stderr, "seed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, dir string, n int, title string, fillers int) error {
+func run(ctx context.Context, dir string, n int, title string, fillers int, notes bool) error {
 	if dir == "" {
 		return fmt.Errorf("-dir is required")
 	}
@@ -66,13 +69,21 @@ func run(ctx context.Context, dir string, n int, title string, fillers int) erro
 	// Timestamps run up to now, a second per message, so that the
 	// conversation is the most recently active one.
 	at := time.Now().UTC().Add(-time.Duration(n) * time.Second).Truncate(time.Millisecond)
+	// The fillers go in with one transaction (the store's import).
+	recs := make([]chat.ConversationRecord, 0, fillers)
 	for i := 1; i <= fillers; i++ {
 		when := at.Add(-time.Duration(fillers-i+1) * time.Minute)
 		c := chat.Conversation{ID: id("conv"), Title: fmt.Sprintf("Filler conversation %d", i), TitleSet: true,
 			AgentMode: true, CreatedAt: when, UpdatedAt: when}
-		if err := st.CreateConversation(ctx, c); err != nil {
-			return fmt.Errorf("filler %d: %w", i, err)
+		r := chat.ConversationRecord{Conversation: c}
+		if notes {
+			r.Messages = []chat.Message{{ID: id("msg"), ConversationID: c.ID, Role: chat.RoleUser, Seq: 1,
+				Content: fmt.Sprintf("Filler note %d: groceries, the bank and the post office", i), CreatedAt: when}}
 		}
+		recs = append(recs, r)
+	}
+	if err := st.ImportConversations(ctx, recs, chat.Restore{}); err != nil {
+		return fmt.Errorf("fillers: %w", err)
 	}
 	next := func() time.Time {
 		at = at.Add(time.Second)

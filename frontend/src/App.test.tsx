@@ -19,6 +19,7 @@ vi.mock('./api', () => ({
   sendChat: vi.fn(),
   stopTask: vi.fn(),
   userResponse: vi.fn(),
+  setViewing: vi.fn(async () => {}),
 }));
 
 let handlers: EventHandlers | null = null;
@@ -29,6 +30,7 @@ vi.mock('./events', () => ({
       handlers = null;
     };
   }),
+  onOpenConversation: vi.fn(() => () => {}),
 }));
 
 import * as api from './api';

@@ -4,7 +4,9 @@ import { Notices } from './components/Notices';
 import { ChatView } from './features/chat/ChatView';
 import { Sidebar } from './features/conversations/Sidebar';
 import { ReadOnlyBanner, UnavailableScreen } from './features/health/HealthScreens';
+import { SearchDialog } from './features/search/SearchDialog';
 import { useAppShortcuts } from './features/shortcuts/useAppShortcuts';
+import { useViewingReport } from './features/notifications/useViewingReport';
 import { initApp } from './stores/actions';
 import { useAppStore } from './stores/app';
 import { useConversationsStore } from './stores/conversations';
@@ -33,6 +35,7 @@ function MainPane() {
 
 export function App() {
   useAppShortcuts();
+  useViewingReport();
   useEffect(() => {
     const stop = startSync();
     void initApp();
@@ -59,6 +62,7 @@ export function App() {
           </ErrorBoundary>
         </main>
         <Notices />
+        <SearchDialog />
       </div>
     </ErrorBoundary>
   );

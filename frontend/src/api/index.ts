@@ -1,11 +1,13 @@
 // The only module that talks to the generated Wails bindings. Everything
 // else imports from here and gets typed results and ApiError rejections.
 import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
+import * as ArchiveSvc from '../../wailsjs/go/app/Archive';
 import * as Convs from '../../wailsjs/go/app/Conversations';
 import * as HealthSvc from '../../wailsjs/go/app/Health';
 import * as MemorySvc from '../../wailsjs/go/app/Memory';
 import * as ProvidersSvc from '../../wailsjs/go/app/Providers';
 import * as SettingsSvc from '../../wailsjs/go/app/Settings';
+import * as WindowSvc from '../../wailsjs/go/app/Window';
 import { ApiError, toApiError } from './errors';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
@@ -21,6 +23,7 @@ import type {
   ProviderInput,
   ProviderPreset,
   ProviderView,
+  SearchHit,
   Settings,
   Message,
   StopResult,
@@ -159,6 +162,11 @@ export async function getMessagesAfter(conversationId: string, afterMessageId: s
 /** About limit messages around messageId, that message included. */
 export async function getMessagesAround(conversationId: string, messageId: string, limit = MESSAGE_PAGE): Promise<MessagePage> {
   return messagePage(await call<MessagePage>(() => Convs.GetMessagesAround(conversationId, messageId, limit)));
+}
+
+/** Finds the newest messages holding every word of query, across every conversation (taken literally). */
+export async function searchMessages(query: string, limit = 20): Promise<SearchHit[]> {
+  return (await call<SearchHit[] | null>(() => Convs.SearchMessages(query, limit))) ?? [];
 }
 
 export function renameConversation(id: string, title: string): Promise<Conversation> {
@@ -307,4 +315,35 @@ export async function currentModels(): Promise<string[]> {
 /** Whether Errand can work. Asked first: when it is not ready, nothing else is bound. */
 export function healthStatus(): Promise<HealthStatus> {
   return call(() => HealthSvc.Status());
+}
+
+// ---- Archive ----
+
+export type ExportFormat = 'markdown' | 'json';
+
+/** Saves a conversation where the person chooses (a native dialog); resolves to the path, '' when cancelled. */
+export function exportConversation(id: string, format: ExportFormat): Promise<string> {
+  return call(() => ArchiveSvc.ExportConversation(id, format));
+}
+
+/** Imports an exported conversation the person chooses, as new; resolves to the conversations stored (none when cancelled). */
+export async function importConversations(): Promise<Conversation[]> {
+  return (await call<Conversation[] | null>(() => ArchiveSvc.ImportConversations())) ?? [];
+}
+
+/** Saves every conversation and the settings in one file; resolves to its path, '' when cancelled. */
+export function exportBackup(): Promise<string> {
+  return call(() => ArchiveSvc.ExportBackup());
+}
+
+/** Restores a backup into an empty folder, both chosen by the person; resolves to the folder, '' when cancelled. */
+export function restoreBackup(): Promise<string> {
+  return call(() => ArchiveSvc.RestoreBackup());
+}
+
+// ---- Window ----
+
+/** Tells Go which conversation is on screen and whether the window has the focus (no notification about it then). */
+export function setViewing(conversationId: string, focused: boolean): Promise<void> {
+  return call(() => WindowSvc.SetViewing(conversationId, focused));
 }

@@ -193,7 +193,25 @@ export interface Settings {
   provider?: ProviderConfig;
   /** The agent keeps and sees explicit facts (remember/forget); Go always sends it, true by default. */
   memoryEnabled?: boolean;
+  /** A desktop notification when a task the person is not looking at ends or needs them; Go always sends it, true by default. */
+  notifications?: boolean;
   [extra: string]: unknown;
+}
+
+/** A piece of a search result's snippet; match marks the words found. Plain text, never markup. */
+export interface SnippetPart {
+  text: string;
+  match?: boolean;
+}
+
+/** One message a search found (chat.SearchHit). */
+export interface SearchHit {
+  conversationId: string;
+  conversationTitle: string;
+  messageId: string;
+  role: Role;
+  snippet: SnippetPart[];
+  createdAt: Timestamp;
 }
 
 /** Whose a fact is: one conversation's, or every conversation's. */

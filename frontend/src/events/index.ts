@@ -9,6 +9,7 @@ export const EVENTS = {
   messageDelta: 'agent:messageDelta',
   conversationUpdated: 'conversation:updated',
   factsChanged: 'agent:factsChanged',
+  openConversation: 'app:openConversation',
 } as const;
 
 export type Unsubscribe = () => void;
@@ -84,6 +85,13 @@ const isFactsChanged = (v: unknown): v is FactsChangedEvent => isObject(v) && ty
 /** Facts changed (by the agent or the person): open memory views reload. */
 export function onFactsChanged(cb: (ev: FactsChangedEvent) => void): Unsubscribe {
   return on(EVENTS.factsChanged, isFactsChanged, cb);
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+/** A click on a notification asks to open its conversation (the payload is its id). */
+export function onOpenConversation(cb: (conversationId: string) => void): Unsubscribe {
+  return on(EVENTS.openConversation, isString, cb);
 }
 
 /** Subscribes to every backend event; returns one function that unsubscribes all. */

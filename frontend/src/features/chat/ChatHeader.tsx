@@ -4,6 +4,7 @@ import { renameConversation } from '../../stores/actions';
 import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 import { openSettings } from '../../stores/settingsView';
+import { ExportMenu } from '../archive/ExportMenu';
 import { requestDelete } from '../conversations/deleteRequest';
 import { ConversationMemory } from '../memory/MemorySection';
 import { ContextMeter } from './ContextMeter';
@@ -68,6 +69,7 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
         <ContextMeter conversationId={conversationId} />
         <ModelPicker conversationId={conversationId} />
         <ConversationMemory conversationId={conversationId} />
+        <ExportMenu conversationId={conversationId} />
         <button
           type="button"
           className="btn btn-ghost btn-small"

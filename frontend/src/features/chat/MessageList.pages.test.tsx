@@ -116,6 +116,9 @@ describe('MessageList in pages', () => {
     await act(async () => void (await jumpToMessage(C, 'm2000')));
     await waitFor(() => expect(screen.getByText('Message number 2000')).toBeInTheDocument());
     expect(screen.queryByText('Message number 9999')).not.toBeInTheDocument();
+    // The message jumped to is marked (a search opened it), and only it.
+    expect(screen.getByText('Message number 2000').closest('[data-found]')).not.toBeNull();
+    expect(screen.getByText('Message number 2001').closest('[data-found]')).toBeNull();
     const jump = screen.getByRole('button', { name: /Jump to latest/ });
 
     vi.mocked(api.loadConversation).mockResolvedValueOnce({

@@ -95,18 +95,23 @@ function sameItems(a: readonly TranscriptItem[], b: readonly TranscriptItem[]): 
 }
 
 /** One row: subscribes to its own message, so a streaming reply re-renders only itself. */
+/** How long a message opened from a search stays marked (ms). */
+const FOUND_MS = 4000;
+
 const TranscriptRow = memo(function TranscriptRow({
   conversationId,
   messageId,
   itemKey,
   index,
   measure,
+  found,
 }: {
   conversationId: string;
   messageId: string;
   itemKey: string;
   index: number;
   measure: (el: HTMLDivElement | null) => void;
+  found: boolean;
 }) {
   const message = useMessagesStore((s) => {
     const conv = s.byConversation[conversationId];
@@ -114,7 +119,7 @@ const TranscriptRow = memo(function TranscriptRow({
   });
   const item = itemOf(message, itemKey);
   if (!item) return <div ref={measure} data-index={index} className="row-pending" />;
-  return <TranscriptItemView item={item} rowRef={measure} index={index} />;
+  return <TranscriptItemView item={item} rowRef={measure} index={index} found={found} />;
 });
 
 type PagingFlag = 'hasOlder' | 'loadingOlder' | 'hasNewer' | 'pageFailed';
@@ -188,16 +193,24 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     virtualizer.scrollToEnd();
   }, [n, virtualizer]);
 
-  // A jump: bring the message into view (its first row, centred), once.
+  // A jump: bring the message into view (its first row, centred), once,
+  // and mark it for a moment.
   const focusId = useMessagesStore((s) => s.byConversation[conversationId]?.focusId ?? null);
+  const [foundId, setFoundId] = useState<string | null>(null);
   useLayoutEffect(() => {
     if (!focusId) return;
     const i = rows.messageIds.indexOf(focusId);
     if (i < 0) return;
     opened.current = true;
     virtualizer.scrollToIndex(i, { align: 'center' });
+    setFoundId(focusId);
     useMessagesStore.getState().setFocus(conversationId, null);
   }, [focusId, rows, virtualizer, conversationId]);
+  useEffect(() => {
+    if (!foundId) return;
+    const t = setTimeout(() => setFoundId(null), FOUND_MS);
+    return () => clearTimeout(t);
+  }, [foundId]);
 
   // Rows that arrived while the user was reading further up.
   const atEnd = n === 0 || (virtualizer.isAtEnd() && !hasNewer);
@@ -298,6 +311,7 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
                   itemKey={rows.keys[v.index]!}
                   index={v.index}
                   measure={virtualizer.measureElement}
+                  found={foundId !== null && rows.messageIds[v.index] === foundId}
                 />
               ))}
             </div>

@@ -58,8 +58,10 @@ export const TranscriptItemView = memo(function TranscriptItemView({
   item,
   rowRef,
   index,
-}: RowProps & { item: TranscriptItem }) {
-  const row = { ref: rowRef, 'data-index': index };
+  found,
+}: RowProps & { item: TranscriptItem; found?: boolean }) {
+  // found: the message a search opened, marked for a moment.
+  const row = { ref: rowRef, 'data-index': index, 'data-found': found || undefined };
   switch (item.kind) {
     case 'user':
     case 'answer':

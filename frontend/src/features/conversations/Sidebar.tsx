@@ -8,6 +8,7 @@ import { useConversationsStore } from '../../stores/conversations';
 import { listedOrder } from '../../stores/conversationsReducer';
 import { useTasksStore } from '../../stores/tasks';
 import { displayTitle } from '../chat/ChatHeader';
+import { ImportButton } from '../archive/ImportButton';
 import { SettingsButton } from '../settings/SettingsButton';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { requestDelete } from './deleteRequest';
@@ -396,7 +397,9 @@ export function Sidebar() {
         {searching && !loadingMore && order.length === 0 && <p className="muted sidebar-empty">No conversations match.</p>}
         {!searching && listed && order.length === 0 && <p className="muted sidebar-empty">No conversations yet.</p>}
       </nav>
-      <SettingsButton />
+      <SettingsButton>
+        <ImportButton />
+      </SettingsButton>
       <ConfirmDeleteDialog />
     </aside>
   );

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversation, resetStores, summary } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
+  setViewing: vi.fn(async () => {}),
   healthStatus: vi.fn(),
   modelInfo: vi.fn(),
   listConversationsPage: vi.fn(),
@@ -10,7 +11,7 @@ vi.mock('../../api', () => ({
   loadConversation: vi.fn(),
   workspaceDir: vi.fn(),
 }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onOpenConversation: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import { App } from '../../App';

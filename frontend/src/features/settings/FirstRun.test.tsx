@@ -9,6 +9,7 @@ import { conversation, resetStores, summary } from '../../test/fixtures';
 import { PRESETS, providerView } from '../../test/providers';
 
 vi.mock('../../api', () => ({
+  setViewing: vi.fn(async () => {}),
   // Settings → Memory lists the facts.
   listFacts: vi.fn(async () => []),
   healthStatus: vi.fn(),
@@ -30,7 +31,9 @@ vi.mock('../../api', () => ({
   listModels: vi.fn(),
 }));
 
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFactsChanged: vi.fn(() => () => {}) }));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFactsChanged: vi.fn(() => () => {}),
+  onOpenConversation: vi.fn(() => () => {}),
+}));
 
 import * as api from '../../api';
 import { App } from '../../App';

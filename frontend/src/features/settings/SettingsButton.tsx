@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useSettingsView } from '../../stores/settingsView';
 import { SettingsDialog } from './SettingsDialog';
 
@@ -7,7 +7,7 @@ import { SettingsDialog } from './SettingsDialog';
  * dialog when something else opens it (the demo banner's "Connect a
  * model"); on close the focus goes back to whatever opened it, or here.
  */
-export function SettingsButton() {
+export function SettingsButton({ children }: { children?: ReactNode }) {
   const open = useSettingsView((s) => s.open);
   const section = useSettingsView((s) => s.section);
   const ref = useRef<HTMLButtonElement>(null);
@@ -41,6 +41,7 @@ export function SettingsButton() {
         </svg>
         Settings
       </button>
+      {children}
       {open && <SettingsDialog onClose={close} section={section} />}
     </div>
   );

@@ -8,6 +8,7 @@ import { SettingsError } from './SettingsError';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
+import { DataSection } from '../archive/DataSection';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import {
@@ -230,6 +231,11 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     if (!loaded) return;
     const stored = await api.saveSettings({ ...loaded, memoryEnabled: on });
     setLoaded((l) => (l ? { ...l, memoryEnabled: stored.memoryEnabled } : l));
+  };
+  const toggleNotifications = async (on: boolean) => {
+    if (!loaded) return;
+    const stored = await api.saveSettings({ ...loaded, notifications: on });
+    setLoaded((l) => (l ? { ...l, notifications: stored.notifications } : l));
   };
 
   const onSave = async (e: FormEvent) => {
@@ -599,6 +605,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
               conversationId={conversationId}
             />
           )}
+          {loaded && <DataSection notifications={loaded.notifications !== false} onToggle={toggleNotifications} />}
         </div>
 
         {form && (

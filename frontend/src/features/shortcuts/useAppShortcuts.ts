@@ -2,6 +2,7 @@
 //   Esc           stops the open conversation's task at once, like the Stop
 //                 button (no confirmation)
 //   Ctrl/Cmd+N    opens a new conversation
+//   Ctrl/Cmd+K    opens the search across every conversation
 // A key some control already handled (Esc in the rename field, a dialog's
 // own Esc) is left alone, and nothing fires while a modal dialog is open.
 import { useEffect } from 'react';
@@ -10,6 +11,7 @@ import { stopTask } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useTasksStore } from '../../stores/tasks';
 import { newConversation } from '../conversations/newConversation';
+import { useSearchDialog } from '../search/searchDialog';
 
 const stopping = new Set<string>();
 
@@ -36,6 +38,12 @@ export function handleShortcut(e: KeyboardEvent): void {
   if (e.key === 'Escape' && !mod && !e.altKey && !e.shiftKey) {
     if (modalOpen()) return;
     if (stopOpenTask()) e.preventDefault();
+    return;
+  }
+  if (mod && !e.altKey && !e.shiftKey && (e.key === 'k' || e.key === 'K')) {
+    e.preventDefault();
+    if (e.repeat || modalOpen()) return;
+    useSearchDialog.getState().show();
     return;
   }
   if (mod && !e.altKey && !e.shiftKey && (e.key === 'n' || e.key === 'N')) {

@@ -29,6 +29,8 @@ export function OpenConversation(arg1:string,arg2:number):Promise<chat.Conversat
 
 export function RenameConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
 
+export function SearchMessages(arg1:string,arg2:number):Promise<Array<chat.SearchHit>>;
+
 export function SetAgentMode(arg1:string,arg2:boolean):Promise<chat.Conversation>;
 
 export function SetModel(arg1:string,arg2:string):Promise<chat.Conversation>;

@@ -54,6 +54,10 @@ export function RenameConversation(arg1, arg2) {
   return window['go']['app']['Conversations']['RenameConversation'](arg1, arg2);
 }
 
+export function SearchMessages(arg1, arg2) {
+  return window['go']['app']['Conversations']['SearchMessages'](arg1, arg2);
+}
+
 export function SetAgentMode(arg1, arg2) {
   return window['go']['app']['Conversations']['SetAgentMode'](arg1, arg2);
 }

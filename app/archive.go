@@ -1,0 +1,234 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/errand-app/errand/backend/archive"
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/store"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// Archive is the bound service for export, import, backup and restore.
+// Each method asks for the file with a native dialog (cancelling it
+// changes nothing and answers ""), then does the work in one place.
+type Archive struct {
+	store   *store.Store
+	dialogs fileDialogs
+}
+
+// The export formats.
+const (
+	FormatMarkdown = "markdown"
+	FormatJSON     = "json"
+)
+
+var (
+	jsonFiles     = runtime.FileFilter{DisplayName: "Errand archives (*.json)", Pattern: "*.json"}
+	markdownFiles = runtime.FileFilter{DisplayName: "Markdown (*.md)", Pattern: "*.md"}
+)
+
+// archiveTimeout bounds an export or import: a backup can be large.
+const archiveTimeout = 5 * time.Minute
+
+// ExportConversation saves a conversation as Markdown ("markdown") or
+// JSON ("json") where the person chooses, and returns the file's path.
+func (s *Archive) ExportConversation(id, format string) (string, error) {
+	if err := requireID("conversation", id); err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), archiveTimeout)
+	defer cancel()
+	c, err := s.store.GetConversation(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	filter, ext := jsonFiles, ".json"
+	switch format {
+	case FormatJSON:
+	case FormatMarkdown:
+		filter, ext = markdownFiles, ".md"
+	default:
+		return "", chat.Errorf(chat.CodeInvalid, "unknown export format %s; the formats are %q and %q", chat.Quote(format), FormatMarkdown, FormatJSON)
+	}
+	path, err := s.dialogs.save("Export the conversation", fileName(c.Title, "conversation")+ext, filter)
+	if err != nil || path == "" {
+		return "", err
+	}
+	return path, s.exportConversation(ctx, id, format, path)
+}
+
+func (s *Archive) exportConversation(ctx context.Context, id, format, path string) error {
+	f, err := archive.Conversation(ctx, s.store, id)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if format == FormatMarkdown {
+		err = archive.Markdown(&b, f.Conversations[0])
+	} else {
+		err = archive.WriteJSON(&b, f)
+	}
+	if err != nil {
+		return err
+	}
+	return writeFile(path, b.Bytes())
+}
+
+// ImportConversations reads an exported conversation (or a backup's
+// conversations) from a file the person chooses and stores them as new
+// conversations, returned. Nothing is stored unless all of it is.
+func (s *Archive) ImportConversations() ([]chat.Conversation, error) {
+	path, err := s.dialogs.open("Import a conversation", jsonFiles)
+	if err != nil || path == "" {
+		return []chat.Conversation{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), archiveTimeout)
+	defer cancel()
+	f, err := readArchive(path)
+	if err != nil {
+		return nil, err
+	}
+	return archive.Import(ctx, s.store, f)
+}
+
+// ExportBackup saves every conversation, the settings and the global
+// facts in one file the person chooses, and returns its path. No API key
+// is in it.
+func (s *Archive) ExportBackup() (string, error) {
+	name := "errand-backup-" + time.Now().Format("2006-01-02") + ".json"
+	path, err := s.dialogs.save("Back up everything", name, jsonFiles)
+	if err != nil || path == "" {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), archiveTimeout)
+	defer cancel()
+	f, err := archive.Backup(ctx, s.store)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := archive.WriteJSON(&b, f); err != nil {
+		return "", err
+	}
+	return path, writeFile(path, b.Bytes())
+}
+
+// RestoreBackup restores a backup the person chooses into an empty data
+// folder they choose, and returns the folder: Errand uses it when started
+// with ERRAND_DATA_DIR set to it. A folder that is not empty is refused.
+func (s *Archive) RestoreBackup() (string, error) {
+	path, err := s.dialogs.open("Choose the backup to restore", jsonFiles)
+	if err != nil || path == "" {
+		return "", err
+	}
+	dir, err := s.dialogs.folder("Choose an empty folder to restore into")
+	if err != nil || dir == "" {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), archiveTimeout)
+	defer cancel()
+	return dir, restoreInto(ctx, path, dir)
+}
+
+// restoreInto restores the backup at path into a new database in dir,
+// which must be an empty folder. On failure the folder is left empty.
+func restoreInto(ctx context.Context, path, dir string) (err error) {
+	if err := emptyFolder(dir); err != nil {
+		return err
+	}
+	f, err := readArchive(path)
+	if err != nil {
+		return err
+	}
+	if f.Format != archive.FormatBackup {
+		return chat.Errorf(chat.CodeInvalid, "this file is one conversation, not a backup: use Import instead")
+	}
+	db := filepath.Join(dir, store.FileName)
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := st.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("close the restored database: %w", cerr)
+		}
+		if err != nil {
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				os.Remove(db + suffix)
+			}
+		}
+	}()
+	return archive.Restore(ctx, st, f)
+}
+
+func emptyFolder(dir string) error {
+	if !filepath.IsAbs(dir) {
+		return chat.Errorf(chat.CodeInvalid, "the folder must be an absolute path")
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return os.MkdirAll(dir, 0o700)
+	}
+	if err != nil {
+		return chat.Wrap(chat.CodeInvalid, err, "%s cannot be read: %v", chat.Quote(dir), err)
+	}
+	if len(entries) > 0 {
+		return chat.Errorf(chat.CodeInvalid,
+			"%s is not empty: a backup is restored only into an empty folder, so that nothing there is overwritten", chat.Quote(dir))
+	}
+	return nil
+}
+
+func readArchive(path string) (archive.File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return archive.File{}, chat.Wrap(chat.CodeInvalid, err, "%s cannot be opened", chat.Quote(path))
+	}
+	defer fh.Close()
+	return archive.Read(fh)
+}
+
+// writeFile writes data whole or not at all: to a temporary file beside
+// path, renamed over it. Exports hold private conversations: only the
+// person can read them.
+func writeFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".errand-export-*")
+	if err != nil {
+		return chat.Wrap(chat.CodeInvalid, err, "cannot write to %s", chat.Quote(filepath.Dir(path)))
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return chat.Wrap(chat.CodeStorage, err, "cannot write %s: %v", chat.Quote(path), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return chat.Wrap(chat.CodeStorage, err, "cannot write %s: %v", chat.Quote(path), err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return chat.Wrap(chat.CodeStorage, err, "cannot write %s: %v", chat.Quote(path), err)
+	}
+	return nil
+}
+
+var unsafeName = regexp.MustCompile(`[^\p{L}\p{N} _.-]+`)
+
+// fileName makes a file name from a title.
+func fileName(title, fallback string) string {
+	name := strings.TrimSpace(unsafeName.ReplaceAllString(title, ""))
+	if r := []rune(name); len(r) > 60 {
+		name = strings.TrimSpace(string(r[:60]))
+	}
+	if name == "" || strings.HasPrefix(name, ".") {
+		return fallback
+	}
+	return name
+}

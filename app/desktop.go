@@ -1,0 +1,78 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// EventOpenConversation asks the window to open a conversation (a click on
+// its notification); the payload is its id.
+const EventOpenConversation = "app:openConversation"
+
+// wailsDesktop is the desktop through the Wails runtime: its notifications
+// (D-Bus on Linux) and the window title.
+type wailsDesktop struct {
+	ctx     context.Context
+	initErr error // why notifications are unavailable, if they are
+}
+
+// startDesktop readies notifications; where the desktop has none (no
+// D-Bus to reach), notify fails and the notifier logs it once.
+func startDesktop(ctx context.Context) *wailsDesktop {
+	d := &wailsDesktop{ctx: ctx}
+	if err := runtime.InitializeNotifications(ctx); err != nil {
+		d.initErr = err
+		return d
+	}
+	runtime.OnNotificationResponse(ctx, func(res runtime.NotificationResult) {
+		if res.Error != nil {
+			return
+		}
+		id, _ := res.Response.UserInfo["conversationId"].(string)
+		runtime.WindowUnminimise(ctx)
+		runtime.WindowShow(ctx)
+		if id != "" {
+			runtime.EventsEmit(ctx, EventOpenConversation, id)
+		}
+	})
+	return d
+}
+
+func (d *wailsDesktop) notify(n notice) error {
+	if d.initErr != nil {
+		return d.initErr
+	}
+	if !runtime.IsNotificationAvailable(d.ctx) {
+		return errors.New("no notification service")
+	}
+	err := runtime.SendNotification(d.ctx, runtime.NotificationOptions{
+		ID: uuid.NewString(), Title: n.Title, Body: n.Body,
+		Data: map[string]any{"conversationId": n.ConversationID},
+	})
+	if err != nil {
+		return fmt.Errorf("send a notification: %w", err)
+	}
+	return nil
+}
+
+func (d *wailsDesktop) setTitle(title string) { runtime.WindowSetTitle(d.ctx, title) }
+
+func (d *wailsDesktop) stop() {
+	if d.initErr == nil {
+		runtime.CleanupNotifications(d.ctx)
+	}
+}
+
+// Window is the bound service the window tells what the person looks at,
+// so that a notification is not sent about the conversation on screen.
+type Window struct{ notifier *notifier }
+
+// SetViewing records the conversation on screen ("" for none) and whether
+// the window has the focus.
+func (w *Window) SetViewing(conversationID string, focused bool) {
+	w.notifier.view(conversationID, focused)
+}

@@ -1,0 +1,196 @@
+// Package archive takes conversations out of Errand and back in: a
+// conversation as Markdown (to read) or JSON (complete, to import again),
+// and every conversation with the settings as one backup file, restored
+// into an empty data folder.
+//
+// An archive never holds an API key or other secret: keys live in the
+// system keyring or a key file, never in the database an export reads.
+//
+// Importing gives everything new ids and stores it in one transaction:
+// a file that is malformed, too large, or written by a newer Errand is
+// refused with a clear error, and nothing of it is kept.
+package archive
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+// The formats of an archive, and the version this Errand writes and the
+// newest it reads.
+const (
+	FormatConversation = "errand.conversation"
+	FormatBackup       = "errand.backup"
+	Version            = 1
+)
+
+// MaxBytes is the largest archive Errand reads.
+const MaxBytes = 256 << 20
+
+// File is an archive as it is written in JSON.
+type File struct {
+	Format     string    `json:"format"`
+	Version    int       `json:"version"`
+	ExportedAt time.Time `json:"exportedAt"`
+	// Conversations are whole, each with its messages, tasks, summaries
+	// and facts.
+	Conversations []chat.ConversationRecord `json:"conversations"`
+	// Settings and Facts (the global ones) are in a backup only.
+	Settings *chat.Settings `json:"settings,omitempty"`
+	Facts    []chat.Fact    `json:"facts,omitempty"`
+}
+
+// Store is what an archive reads from and writes to.
+type Store interface {
+	ConversationRecord(ctx context.Context, id string) (chat.ConversationRecord, error)
+	ListConversations(ctx context.Context) ([]chat.ConversationSummary, error)
+	Settings(ctx context.Context) (chat.Settings, error)
+	Facts(ctx context.Context, conversationID string) ([]chat.Fact, error)
+	ImportConversations(ctx context.Context, recs []chat.ConversationRecord, extra chat.Restore) error
+}
+
+// Conversation is the archive of one conversation.
+func Conversation(ctx context.Context, st Store, id string) (File, error) {
+	r, err := st.ConversationRecord(ctx, id)
+	if err != nil {
+		return File{}, err
+	}
+	return File{Format: FormatConversation, Version: Version, ExportedAt: now(),
+		Conversations: []chat.ConversationRecord{r}}, nil
+}
+
+// Backup is the archive of everything: every conversation, oldest
+// activity first, the settings and the global facts.
+func Backup(ctx context.Context, st Store) (File, error) {
+	list, err := st.ListConversations(ctx)
+	if err != nil {
+		return File{}, err
+	}
+	f := File{Format: FormatBackup, Version: Version, ExportedAt: now(), Conversations: []chat.ConversationRecord{}}
+	for i := len(list) - 1; i >= 0; i-- {
+		r, err := st.ConversationRecord(ctx, list[i].ID)
+		if err != nil {
+			return File{}, err
+		}
+		f.Conversations = append(f.Conversations, r)
+	}
+	settings, err := st.Settings(ctx)
+	if err != nil {
+		return File{}, err
+	}
+	f.Settings = &settings
+	if f.Facts, err = st.Facts(ctx, ""); err != nil {
+		return File{}, err
+	}
+	return f, nil
+}
+
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
+// WriteJSON writes the archive as indented JSON.
+func WriteJSON(w io.Writer, f File) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		return fmt.Errorf("write the archive: %w", err)
+	}
+	return nil
+}
+
+// Read reads an archive, refusing one larger than MaxBytes, one that is
+// not an Errand archive, and one written by a newer Errand.
+func Read(r io.Reader) (File, error) { return readUpTo(r, MaxBytes) }
+
+func readUpTo(r io.Reader, limit int) (File, error) {
+	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return File{}, chat.Wrap(chat.CodeInvalid, err, "the file cannot be read: %v", err)
+	}
+	if len(b) > limit {
+		return File{}, chat.Errorf(chat.CodeInvalid, "the file is larger than %d MB, more than Errand imports", limit>>20)
+	}
+	var head struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil || (head.Format != FormatConversation && head.Format != FormatBackup) {
+		return File{}, chat.Errorf(chat.CodeInvalid, "this is not a conversation or backup exported by Errand")
+	}
+	if head.Version > Version {
+		return File{}, chat.Errorf(chat.CodeInvalid,
+			"this file was written by a newer version of Errand (format version %d; this one reads up to %d): update Errand to import it", head.Version, Version)
+	}
+	if head.Version < 1 {
+		return File{}, chat.Errorf(chat.CodeInvalid, "this file has no valid format version")
+	}
+	var f File
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return File{}, chat.Wrap(chat.CodeInvalid, err, "the file is damaged: %s", describe(err))
+	}
+	return f, nil
+}
+
+func describe(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("broken JSON at byte %d", syn.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%s holds a %s where a %s belongs", typ.Field, typ.Value, typ.Type)
+	}
+	return err.Error()
+}
+
+// Import stores the archive's conversations as new ones, with new ids,
+// in one transaction, and returns them. A conversation archive and a
+// backup are both accepted (a backup's settings are left alone).
+func Import(ctx context.Context, st Store, f File) ([]chat.Conversation, error) {
+	recs, err := fresh(f.Conversations)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.ImportConversations(ctx, recs, chat.Restore{}); err != nil {
+		return nil, err
+	}
+	out := make([]chat.Conversation, len(recs))
+	for i, r := range recs {
+		out[i] = r.Conversation
+	}
+	return out, nil
+}
+
+// Restore stores a backup whole — conversations, settings, global facts —
+// into st, which should be empty, in one transaction.
+func Restore(ctx context.Context, st Store, f File) error {
+	if f.Format != FormatBackup {
+		return chat.Errorf(chat.CodeInvalid, "this is one conversation, not a backup: import it instead")
+	}
+	recs, err := fresh(f.Conversations)
+	if err != nil {
+		return err
+	}
+	if f.Settings != nil {
+		if err := chat.CheckSettings(*f.Settings); err != nil {
+			return err
+		}
+	}
+	facts := make([]chat.Fact, 0, len(f.Facts))
+	for _, fact := range f.Facts {
+		fact, err := cleanFact(fact, "")
+		if err != nil {
+			return err
+		}
+		facts = append(facts, fact)
+	}
+	return st.ImportConversations(ctx, recs, chat.Restore{Settings: f.Settings, Facts: facts})
+}

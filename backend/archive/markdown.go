@@ -1,0 +1,118 @@
+package archive
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+// Markdown writes a conversation to read: its title, the compaction
+// summaries, then every message with who wrote it and when; tool calls are
+// folded (<details>) with their results. Message text is Markdown
+// already and is written as it is; everything else (arguments, tool
+// output, titles) is fenced or escaped so that it cannot break the page.
+func Markdown(w io.Writer, r chat.ConversationRecord) error {
+	var b strings.Builder
+	title := r.Conversation.Title
+	if title == "" {
+		title = "New conversation"
+	}
+	fmt.Fprintf(&b, "# %s\n\n", escapeLine(title))
+	fmt.Fprintf(&b, "_Exported from Errand · started %s · %d messages_\n\n", stamp(r.Conversation.CreatedAt), len(r.Messages))
+	summaries := map[string]chat.Summary{}
+	for _, s := range r.Summaries {
+		summaries[s.ID] = s
+	}
+	if len(r.Summaries) > 0 {
+		last := r.Summaries[len(r.Summaries)-1]
+		b.WriteString("## Summary\n\n")
+		b.WriteString("What the agent keeps in mind of the earlier messages (written when the conversation was compacted):\n\n")
+		b.WriteString(quote(last.Text))
+		b.WriteString("\n")
+	}
+	b.WriteString("## Messages\n\n")
+	results := map[string]chat.Message{}
+	for _, m := range r.Messages {
+		if m.Role == chat.RoleTool {
+			results[m.ToolCallID] = m
+		}
+	}
+	for _, m := range r.Messages {
+		writeMessage(&b, m, results, summaries)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeMessage(b *strings.Builder, m chat.Message, results map[string]chat.Message, summaries map[string]chat.Summary) {
+	switch m.Role {
+	case chat.RoleTool:
+		return // written with its call
+	case chat.RoleSystem:
+		fmt.Fprintf(b, "> _%s · %s_\n\n", escapeLine(m.Content), stamp(m.CreatedAt))
+		if s, ok := summaries[m.SummaryID]; ok {
+			b.WriteString("<details><summary>Summary</summary>\n\n")
+			b.WriteString(quote(s.Text))
+			b.WriteString("\n</details>\n\n")
+		}
+		return
+	}
+	who := "You"
+	if m.Role == chat.RoleAssistant {
+		who = "Errand"
+	}
+	fmt.Fprintf(b, "### %s · %s\n\n", who, stamp(m.CreatedAt))
+	if text := strings.TrimSpace(m.Content); text != "" {
+		b.WriteString(text)
+		b.WriteString("\n\n")
+	}
+	for _, call := range m.ToolCalls {
+		fmt.Fprintf(b, "<details><summary>Tool call: %s</summary>\n\n", escapeHTML(call.Name))
+		b.WriteString(fence(call.Arguments, "json"))
+		if res, ok := results[call.ID]; ok {
+			if res.IsError {
+				b.WriteString("Failed:\n\n")
+			} else {
+				b.WriteString("Result:\n\n")
+			}
+			b.WriteString(fence(res.Content, ""))
+		}
+		b.WriteString("</details>\n\n")
+	}
+}
+
+func stamp(t time.Time) string { return t.Format("2006-01-02 15:04 MST") }
+
+// fence puts text in a code block whose fence is longer than any run of
+// backticks inside it.
+func fence(text, lang string) string {
+	n, run := 3, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			n = max(n, run+1)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", n)
+	return f + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + f + "\n\n"
+}
+
+// quote makes text a block quote.
+func quote(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	return "> " + strings.Join(lines, "\n> ") + "\n"
+}
+
+// escapeLine keeps text on one line and stops it from being read as HTML.
+func escapeLine(s string) string {
+	return escapeHTML(strings.Join(strings.Fields(s), " "))
+}
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+func escapeHTML(s string) string { return htmlEscaper.Replace(s) }

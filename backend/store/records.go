@@ -1,0 +1,173 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+// ConversationRecord reads a conversation with its messages, tasks,
+// summaries and facts, in one transaction so they agree.
+func (s *Store) ConversationRecord(ctx context.Context, id string) (chat.ConversationRecord, error) {
+	var r chat.ConversationRecord
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return r, fmt.Errorf("read conversation: %w", err)
+	}
+	defer tx.Rollback()
+	if r.Conversation, err = getConversation(ctx, tx, id); err != nil {
+		return r, err
+	}
+	if r.Messages, err = messages(ctx, tx, id); err != nil {
+		return r, err
+	}
+	if r.Tasks, err = tasks(ctx, tx, `WHERE conversation_id = ? ORDER BY started_at, rowid`, id); err != nil {
+		return r, err
+	}
+	if r.Summaries, err = summariesWhere(ctx, tx, `WHERE conversation_id = ? ORDER BY through_seq, rowid`, id); err != nil {
+		return r, err
+	}
+	r.Facts, err = factsWhere(ctx, tx, `WHERE conversation_id = ? ORDER BY created_at, rowid`, id)
+	return r, err
+}
+
+func summariesWhere(ctx context.Context, q queryer, where string, args ...any) ([]chat.Summary, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+summaryCols+` FROM summaries `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read summaries: %w", err)
+	}
+	defer rows.Close()
+	out := []chat.Summary{}
+	for rows.Next() {
+		sum, err := scanSummary(rows)
+		if err != nil {
+			return nil, fmt.Errorf("read summaries: %w", err)
+		}
+		out = append(out, sum)
+	}
+	return out, rows.Err()
+}
+
+func factsWhere(ctx context.Context, q queryer, where string, args ...any) ([]chat.Fact, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+factCols+` FROM facts `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read facts: %w", err)
+	}
+	defer rows.Close()
+	out := []chat.Fact{}
+	for rows.Next() {
+		f, err := scanFact(rows)
+		if err != nil {
+			return nil, fmt.Errorf("read facts: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// ImportConversations stores whole conversations — their rows as given,
+// ids included, which must be new — and what a backup restores besides,
+// all in one transaction: either everything is stored or nothing. Each
+// message gets a new seq in the record's order; a summary's ThroughSeq,
+// which names a seq of the record, follows it. No task may be active.
+func (s *Store) ImportConversations(ctx context.Context, recs []chat.ConversationRecord, extra chat.Restore) error {
+	for _, r := range recs {
+		for _, t := range r.Tasks {
+			if t.Active() {
+				return chat.Errorf(chat.CodeInvalid, "an imported task must have ended (task %s is %s)", chat.Quote(t.ID), t.Status)
+			}
+			if err := checkNumbers(t); err != nil {
+				return err
+			}
+		}
+	}
+	if extra.Settings != nil {
+		if err := settingsFinite(*extra.Settings); err != nil {
+			return err
+		}
+	}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		for _, r := range recs {
+			if err := importRecord(ctx, tx, r); err != nil {
+				return err
+			}
+		}
+		for _, f := range extra.Facts {
+			if err := insertFact(ctx, tx, f); err != nil {
+				return err
+			}
+		}
+		if extra.Settings != nil {
+			return saveSettings(ctx, tx, *extra.Settings)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	return nil
+}
+
+func importRecord(ctx context.Context, tx *sql.Tx, r chat.ConversationRecord) error {
+	c := r.Conversation
+	if _, err := tx.ExecContext(ctx,
+		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model); err != nil {
+		return fmt.Errorf("insert conversation: %w", err)
+	}
+	for _, t := range r.Tasks {
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(strings.Count(taskCols, ",")+1)+`)`,
+			taskArgs(t)...); err != nil {
+			return fmt.Errorf("insert task: %w", err)
+		}
+	}
+	var old, now []int64 // seqs in the record, and as stored
+	for _, m := range r.Messages {
+		if err := chat.CheckFinite("a message's cost", m.CostUSD); err != nil {
+			return err
+		}
+		prev := m.Seq
+		m.Streaming = false
+		stored, err := insertMessage(ctx, tx, m)
+		if err != nil {
+			return err
+		}
+		old, now = append(old, prev), append(now, stored.Seq)
+	}
+	for _, sum := range r.Summaries {
+		// The last message the summary covers: the latest at or before
+		// its seq in the record.
+		i := sort.Search(len(old), func(i int) bool { return old[i] > sum.ThroughSeq }) - 1
+		through := int64(0)
+		if i >= 0 {
+			through = now[i]
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO summaries (`+summaryCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
+			sum.ID, c.ID, through, sum.Text, sum.ToolLog, ms(sum.CreatedAt)); err != nil {
+			return fmt.Errorf("insert summary: %w", err)
+		}
+	}
+	for _, f := range r.Facts {
+		f.ConversationID = c.ID
+		if err := insertFact(ctx, tx, f); err != nil {
+			return err
+		}
+	}
+	// Inserting the messages moved its activity time; it keeps its own.
+	_, err := tx.ExecContext(ctx, `UPDATE conversations SET updated_at = ? WHERE id = ?`, ms(c.UpdatedAt), c.ID)
+	return err
+}
+
+func insertFact(ctx context.Context, q queryer, f chat.Fact) error {
+	if _, err := q.ExecContext(ctx, `INSERT INTO facts (id, conversation_id, key, value, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+		f.ID, owner(f.ConversationID), f.Key, f.Value, ms(f.CreatedAt), ms(f.UpdatedAt)); err != nil {
+		return fmt.Errorf("insert fact: %w", err)
+	}
+	return nil
+}

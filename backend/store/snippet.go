@@ -1,0 +1,125 @@
+package store
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/errand-app/errand/backend/chat"
+	"golang.org/x/text/unicode/norm"
+)
+
+// A snippet is cut from the first snippetScan characters of a message,
+// about snippetBefore bytes before the first word found and snippetLen
+// bytes in all.
+const (
+	snippetScan   = 256 << 10
+	snippetBefore = 60
+	snippetLen    = 220
+)
+
+// isWordRune: the characters FTS5's unicode61 tokenizer makes words of.
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) || unicode.Is(unicode.Mn, r)
+}
+
+// fold is a word as the index compares it: lower case, without diacritics.
+func fold(w string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(w) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// foldedWords are the words of search text, folded.
+func foldedWords(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) }) {
+		out[fold(w)] = true
+	}
+	return out
+}
+
+type span struct{ start, end int }
+
+// wordSpans lists where the words are in text, as byte offsets.
+func wordSpans(text string) []span {
+	var out []span
+	start := -1
+	for i, r := range text {
+		switch {
+		case isWordRune(r) && start < 0:
+			start = i
+		case !isWordRune(r) && start >= 0:
+			out = append(out, span{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, span{start, len(text)})
+	}
+	return out
+}
+
+// snippet is the part of text around the first of words found in it, in
+// pieces, the words found marked. Text that does not hold them (the match
+// lies beyond what was read) gives its start, unmarked.
+func snippet(text string, words map[string]bool) []chat.SnippetPart {
+	spans := wordSpans(text)
+	first := -1
+	for i, sp := range spans {
+		if words[fold(text[sp.start:sp.end])] {
+			first = i
+			break
+		}
+	}
+	from := 0
+	if first >= 0 && spans[first].start > snippetBefore {
+		// Start at the start of a word, some way before the first found.
+		limit := spans[first].start - snippetBefore
+		from = spans[first].start
+		for i := first; i >= 0 && spans[i].start >= limit; i-- {
+			from = spans[i].start
+		}
+	}
+	to := min(len(text), from+snippetLen)
+	for to < len(text) && !utf8.RuneStart(text[to]) {
+		to--
+	}
+	var parts []chat.SnippetPart
+	add := func(s string, match bool) {
+		if s == "" {
+			return
+		}
+		if n := len(parts); n > 0 && parts[n-1].Match == match {
+			parts[n-1].Text += s
+			return
+		}
+		parts = append(parts, chat.SnippetPart{Text: s, Match: match})
+	}
+	if from > 0 {
+		add("…", false)
+	}
+	at := from
+	for _, sp := range spans {
+		if sp.start < from || sp.end > to {
+			continue
+		}
+		if words[fold(text[sp.start:sp.end])] {
+			add(text[at:sp.start], false)
+			add(text[sp.start:sp.end], true)
+			at = sp.end
+		}
+	}
+	add(text[at:to], false)
+	if to < len(text) {
+		add("…", false)
+	}
+	if parts == nil {
+		parts = []chat.SnippetPart{}
+	}
+	return parts
+}

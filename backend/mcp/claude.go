@@ -114,4 +114,3 @@ func ReadClaudeConfig() ([]chat.MCPServer, error) {
 	}
 	return ParseClaudeConfig(data)
 }
-

@@ -357,8 +357,6 @@ func (s *server) connect(epoch int, cfg chat.MCPServer, ready chan struct{}) {
 		}
 		if sess != nil {
 			sess.Close()
-		} else if cmd != nil && cmd.Process != nil {
-			_ = cmd.Wait()
 		}
 		if current {
 			s.fail(epoch, startFailure(cfg, err, stderr))
@@ -396,6 +394,10 @@ func startFailure(cfg chat.MCPServer, err error, stderr *tailBuffer) string {
 		msg = "it did not answer in time"
 	case errors.As(err, &exitErr):
 		msg = "it exited at once (" + exitErr.String() + ")"
+	case cfg.Transport == chat.MCPStdio && strings.HasSuffix(err.Error(), "EOF"):
+		msg = "it exited before it was ready"
+	case cfg.Transport == chat.MCPStdio && strings.Contains(err.Error(), "invalid character"):
+		msg = "it wrote something other than MCP messages to its standard output"
 	case cfg.Transport == chat.MCPStdio:
 		msg = "it stopped before it was ready: " + err.Error()
 	default:

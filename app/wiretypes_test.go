@@ -11,6 +11,7 @@ import (
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/mcp"
 	"github.com/errand-app/errand/backend/providers"
 )
 
@@ -48,6 +49,9 @@ var wireTypes = map[string]reflect.Type{
 	"FrontendError":       reflect.TypeOf(FrontendError{}),
 	"Fact":                reflect.TypeOf(chat.Fact{}),
 	"FactsChangedEvent":   reflect.TypeOf(FactsChanged{}),
+	"MCPServer":           reflect.TypeOf(chat.MCPServer{}),
+	"MCPToolInfo":         reflect.TypeOf(mcp.ToolInfo{}),
+	"MCPServerState":      reflect.TypeOf(mcp.State{}),
 }
 
 // frontendOnly lists interfaces in types.ts that no Go type sends. Each

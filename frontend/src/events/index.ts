@@ -1,7 +1,14 @@
 // The only module that talks to the Wails runtime. It turns the backend's
 // events into typed callbacks.
 import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
-import type { Conversation, FactsChangedEvent, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
+import type {
+  Conversation,
+  FactsChangedEvent,
+  MCPServerState,
+  MessageDeltaEvent,
+  Task,
+  TaskMessageEvent,
+} from '../api/types';
 
 export const EVENTS = {
   taskUpdate: 'agent:taskUpdate',
@@ -9,6 +16,7 @@ export const EVENTS = {
   messageDelta: 'agent:messageDelta',
   conversationUpdated: 'conversation:updated',
   factsChanged: 'agent:factsChanged',
+  mcpServer: 'mcp:server',
 } as const;
 
 export type Unsubscribe = () => void;
@@ -84,6 +92,14 @@ const isFactsChanged = (v: unknown): v is FactsChangedEvent => isObject(v) && ty
 /** Facts changed (by the agent or the person): open memory views reload. */
 export function onFactsChanged(cb: (ev: FactsChangedEvent) => void): Unsubscribe {
   return on(EVENTS.factsChanged, isFactsChanged, cb);
+}
+
+const isMCPServerState = (v: unknown): v is MCPServerState =>
+  isObject(v) && isObject(v.server) && typeof v.server.id === 'string' && typeof v.status === 'string';
+
+/** An MCP server's status or tools changed. */
+export function onMCPServer(cb: (state: MCPServerState) => void): Unsubscribe {
+  return on(EVENTS.mcpServer, isMCPServerState, cb);
 }
 
 /** Subscribes to every backend event; returns one function that unsubscribes all. */

@@ -9,6 +9,8 @@ import { conversation, resetStores, summary } from '../../test/fixtures';
 import { PRESETS, providerView } from '../../test/providers';
 
 vi.mock('../../api', () => ({
+  // Settings → MCP servers lists the servers.
+  listMCPServers: vi.fn(async () => []),
   // Settings → Memory lists the facts.
   listFacts: vi.fn(async () => []),
   healthStatus: vi.fn(),
@@ -30,7 +32,7 @@ vi.mock('../../api', () => ({
   listModels: vi.fn(),
 }));
 
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFactsChanged: vi.fn(() => () => {}) }));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFactsChanged: vi.fn(() => () => {}), onMCPServer: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import { App } from '../../App';

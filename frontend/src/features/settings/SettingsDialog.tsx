@@ -8,6 +8,7 @@ import { SettingsError } from './SettingsError';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
+import { McpSection } from '../mcp/McpSection';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import {
@@ -230,6 +231,12 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     if (!loaded) return;
     const stored = await api.saveSettings({ ...loaded, memoryEnabled: on });
     setLoaded((l) => (l ? { ...l, memoryEnabled: stored.memoryEnabled } : l));
+  };
+
+  const saveMcpTimeout = async (sec: number) => {
+    if (!loaded) return;
+    const stored = await api.saveSettings({ ...loaded, mcpCallTimeoutSec: sec });
+    setLoaded((l) => (l ? { ...l, mcpCallTimeoutSec: stored.mcpCallTimeoutSec } : l));
   };
 
   const onSave = async (e: FormEvent) => {
@@ -599,6 +606,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
               conversationId={conversationId}
             />
           )}
+          {loaded && <McpSection timeoutSec={loaded.mcpCallTimeoutSec ?? 120} onTimeout={saveMcpTimeout} />}
         </div>
 
         {form && (

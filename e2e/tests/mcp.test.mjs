@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { cards, waitForWaiting } from '../lib/agent.mjs';
@@ -27,6 +28,14 @@ after(async () => {
     what: 'the MCP server to be gone after Errand quit',
   });
 });
+
+/** A screenshot for a person to look at, when ERRAND_E2E_SHOTS names a folder. */
+async function shot(target, name) {
+  const dir = process.env.ERRAND_E2E_SHOTS;
+  if (!dir) return;
+  await fs.mkdir(dir, { recursive: true });
+  await target.screenshot({ path: path.join(dir, `${name}.png`) });
+}
 
 function serverProcesses() {
   try {
@@ -64,6 +73,8 @@ test('add server-everything, call its echo tool, approve it and see the result',
   assert.match((await risk.textContent()) ?? '', /As declared \(Read-only\)/);
   await risk.selectOption('writes');
   await eventually(async () => assert.equal(await risk.inputValue(), 'writes'));
+  await section.scrollIntoViewIfNeeded();
+  await shot(section, 'settings-mcp');
 
   // A broken Claude Desktop configuration says why and adds nothing.
   await section.getByRole('button', { name: 'Import from Claude Desktop' }).click();
@@ -100,6 +111,7 @@ test('add server-everything, call its echo tool, approve it and see the result',
   await eventually(async () =>
     assert.match((await page.locator('.tool-body').last().textContent()) ?? '', /Echo: hello from the MCP server/),
   );
+  await shot(page, 'mcp-result');
 
   // Disabled, the server stops.
   const again = await openMcpSettings(page);

@@ -20,7 +20,7 @@ import (
 // httpServer is an MCP server of the SDK's own over Streamable HTTP: an
 // "add" tool, a "broken" one whose schema does not compile, and a "wait"
 // tool that reports when the client cancelled it.
-func httpServer(t *testing.T) (url string, cancelled <-chan struct{}) {
+func httpServer(t testing.TB) (url string, cancelled <-chan struct{}) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
 	type addIn struct {
 		A int `json:"a"`

@@ -84,7 +84,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	}
 	models := &models{store: st, resolver: a.resolver, demoURL: demoURL}
 	workspaces := filepath.Join(cfg.DataDir, "workspaces")
-	a.mcp = newMCPManager(ctx, st, a.events)
+	a.mcp = newMCPManager(ctx, st, a.secrets, a.events)
 	a.runner = agent.New(agent.Options{
 		Store:     st,
 		Providers: models.forConversation,
@@ -105,7 +105,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.Conversations = &Conversations{store: st, runner: a.runner, models: models, workspaces: workspaces}
 	a.Settings = &Settings{store: st, runner: a.runner}
 	a.Memory = &Memory{store: st, events: a.events}
-	a.MCP = &MCP{store: st, manager: a.mcp}
+	a.MCP = &MCP{store: st, manager: a.mcp, env: a.secrets}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }

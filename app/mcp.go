@@ -3,12 +3,14 @@ package app
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/mcp"
+	"github.com/errand-app/errand/backend/secrets"
 	"github.com/errand-app/errand/backend/tools"
 )
 
@@ -35,6 +37,51 @@ type mcpStore interface {
 type MCP struct {
 	store   mcpStore
 	manager *mcp.Manager
+	// env keeps each server's environment, which often holds tokens,
+	// with the API keys (keyring or 0600 file), never in the database.
+	env *secrets.Store
+}
+
+// envName is the name of a server's environment among the secrets.
+func envName(serverID string) string { return "mcp-env:" + serverID }
+
+// withEnv gives the stored servers their environment back.
+func withEnv(servers []chat.MCPServer, env *secrets.Store) []chat.MCPServer {
+	for i := range servers {
+		raw, err := env.Get(envName(servers[i].ID))
+		if err != nil {
+			slog.Error("read an MCP server's environment", "server", servers[i].Name, "err", err)
+			continue
+		}
+		if raw != "" {
+			_ = json.Unmarshal([]byte(raw), &servers[i].Env)
+		}
+	}
+	return servers
+}
+
+// saveServers stores the servers and then their environments.
+func (s *MCP) saveServers(ctx context.Context, servers []chat.MCPServer) ([]chat.MCPServer, error) {
+	envs := make([]string, len(servers))
+	for i, srv := range servers {
+		if len(srv.Env) > 0 {
+			b, _ := json.Marshal(srv.Env)
+			envs[i] = string(b)
+		}
+		if len(envs[i]) > chat.MaxKeyLen {
+			return nil, chat.Errorf(chat.CodeInvalid, "the environment of %s is longer than %d bytes", chat.Quote(srv.Name), chat.MaxKeyLen)
+		}
+	}
+	saved, err := s.store.SaveMCPServers(ctx, servers)
+	if err != nil {
+		return nil, err
+	}
+	for i := range saved {
+		if err := s.env.Set(envName(saved[i].ID), envs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return saved, nil
 }
 
 // newMCPManager starts the enabled servers the store holds.
@@ -42,7 +89,7 @@ func newMCPManager(ctx context.Context, st interface {
 	mcpStore
 	mcp.Images
 	Settings(ctx context.Context) (chat.Settings, error)
-}, events *bridge) *mcp.Manager {
+}, env *secrets.Store, events *bridge) *mcp.Manager {
 	m := mcp.NewManager(mcp.Options{
 		Changed: events.MCPServer,
 		Images:  st,
@@ -60,7 +107,7 @@ func newMCPManager(ctx context.Context, st interface {
 	if err != nil {
 		slog.Error("read MCP servers", "err", err)
 	}
-	m.Set(servers)
+	m.Set(withEnv(servers, env))
 	return m
 }
 
@@ -86,7 +133,7 @@ func (s *MCP) SaveServer(srv chat.MCPServer) (mcp.State, error) {
 			srv.ToolRisks = old.ToolRisks
 		}
 	}
-	saved, err := s.store.SaveMCPServers(ctx, []chat.MCPServer{srv})
+	saved, err := s.saveServers(ctx, []chat.MCPServer{srv})
 	if err != nil {
 		return mcp.State{}, err
 	}
@@ -143,6 +190,9 @@ func (s *MCP) RemoveServer(id string) error {
 	if _, err := s.store.DeleteMCPServer(ctx, id); err != nil {
 		return err
 	}
+	if err := s.env.Delete(envName(id)); err != nil {
+		slog.Warn("forget a removed MCP server's environment", "err", err)
+	}
 	_, err := s.sync(ctx)
 	return err
 }
@@ -184,7 +234,7 @@ func (s *MCP) ImportClaudeConfig(text string) ([]mcp.State, error) {
 			}
 		}
 	}
-	if _, err := s.store.SaveMCPServers(ctx, servers); err != nil {
+	if _, err := s.saveServers(ctx, servers); err != nil {
 		return nil, err
 	}
 	return s.sync(ctx)
@@ -220,10 +270,11 @@ func (s *MCP) change(id string, fn func(*chat.MCPServer) error) (mcp.State, erro
 	if err != nil {
 		return mcp.State{}, err
 	}
+	srv.Env = withEnv([]chat.MCPServer{srv}, s.env)[0].Env
 	if err := fn(&srv); err != nil {
 		return mcp.State{}, err
 	}
-	if _, err := s.store.SaveMCPServers(ctx, []chat.MCPServer{srv}); err != nil {
+	if _, err := s.saveServers(ctx, []chat.MCPServer{srv}); err != nil {
 		return mcp.State{}, err
 	}
 	return s.apply(ctx, id)
@@ -242,7 +293,7 @@ func (s *MCP) sync(ctx context.Context) ([]mcp.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.manager.Set(servers)
+	s.manager.Set(withEnv(servers, s.env))
 	return s.manager.States(), nil
 }
 

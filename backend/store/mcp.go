@@ -60,7 +60,9 @@ func scanMCPServer(row interface{ Scan(...any) error }) (chat.MCPServer, error) 
 
 // SaveMCPServers adds or replaces the servers, all or none: a server with
 // an id that exists is replaced, one without an id is added. A name that
-// another server has (whatever the case) is refused.
+// another server has (whatever the case) is refused. The environment is
+// never stored here (it often holds tokens): the caller keeps it with the
+// other secrets, and the servers returned have none.
 func (s *Store) SaveMCPServers(ctx context.Context, servers []chat.MCPServer) ([]chat.MCPServer, error) {
 	out := make([]chat.MCPServer, 0, len(servers))
 	now := time.Now().UTC()
@@ -101,6 +103,7 @@ func putMCPServer(ctx context.Context, tx *sql.Tx, m chat.MCPServer, now time.Ti
 		m.CreatedAt = old.CreatedAt
 	}
 	m.CreatedAt, m.UpdatedAt = fromMS(ms(m.CreatedAt)), fromMS(ms(now))
+	m.Env = nil
 	b, err := json.Marshal(m)
 	if err != nil {
 		return m, err

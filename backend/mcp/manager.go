@@ -242,6 +242,8 @@ type server struct {
 	reason  string
 	epoch   int           // counts the starts; a stale connection's news is dropped
 	ready   chan struct{} // closed when the current start has ended
+	// cancelStart gives up the current start (a stop while it starts).
+	cancelStart context.CancelFunc
 	sess    *sdk.ClientSession
 	cmd     *exec.Cmd
 	raw     []*sdk.Tool
@@ -309,14 +311,15 @@ func (s *server) beginLocked() {
 	s.epoch++
 	s.status, s.reason = StatusStarting, ""
 	s.ready = make(chan struct{})
-	go s.connect(s.epoch, s.cfg, s.ready)
+	ctx, cancel := context.WithTimeout(context.Background(), s.m.opts.StartTimeout)
+	s.cancelStart = cancel
+	go s.connect(ctx, cancel, s.epoch, s.cfg, s.ready)
 }
 
 // connect starts the server (or reaches it), initialises the session and
 // lists the tools; the server is ready, or failed with the reason.
-func (s *server) connect(epoch int, cfg chat.MCPServer, ready chan struct{}) {
+func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch int, cfg chat.MCPServer, ready chan struct{}) {
 	defer close(ready)
-	ctx, cancel := context.WithTimeout(context.Background(), s.m.opts.StartTimeout)
 	defer cancel()
 	var transport sdk.Transport
 	var cmd *exec.Cmd
@@ -470,6 +473,9 @@ func release(sess *sdk.ClientSession, cmd *exec.Cmd) {
 func (s *server) stop(removed bool) {
 	s.mu.Lock()
 	s.epoch++
+	if s.cancelStart != nil {
+		s.cancelStart()
+	}
 	sess, cmd := s.sess, s.cmd
 	s.sess, s.cmd = nil, nil
 	s.status, s.reason = StatusDisabled, ""

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -328,4 +329,27 @@ func TestStopDuringACallReturnsAtOnce(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the call did not return when cancelled")
 	}
+}
+
+func TestDisablingAServerThatIsStillStartingKillsIt(t *testing.T) {
+	m, w := newManager(t, mcp.Options{StartTimeout: time.Minute})
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cfg := chat.MCPServer{ID: "slow", Name: "slow", Transport: chat.MCPStdio, Command: "bash",
+		Args: []string{"-c", `echo $$ > "$0"; sleep 300 & wait`, pidFile}, Enabled: true}
+	m.Set([]chat.MCPServer{cfg})
+	w.wait(t, "slow", "starting", func(s mcp.State) bool { return s.Status == mcp.StatusStarting })
+	var pid int
+	deadline := time.Now().Add(10 * time.Second)
+	for pid == 0 {
+		b, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cfg.Enabled = false
+	m.Set([]chat.MCPServer{cfg})
+	waitGone(t, pid)
+	assert.Equal(t, mcp.StatusDisabled, m.States()[0].Status)
 }

@@ -236,20 +236,20 @@ type server struct {
 	m  *Manager
 	id string
 
-	mu      sync.Mutex
-	cfg     chat.MCPServer
-	status  Status
-	reason  string
-	epoch   int           // counts the starts; a stale connection's news is dropped
-	ready   chan struct{} // closed when the current start has ended
+	mu     sync.Mutex
+	cfg    chat.MCPServer
+	status Status
+	reason string
+	epoch  int           // counts the starts; a stale connection's news is dropped
+	ready  chan struct{} // closed when the current start has ended
 	// cancelStart gives up the current start (a stop while it starts).
 	cancelStart context.CancelFunc
-	sess    *sdk.ClientSession
-	cmd     *exec.Cmd
-	raw     []*sdk.Tool
-	infos   []ToolInfo
-	offered []tools.Tool
-	askers  []*asker
+	sess        *sdk.ClientSession
+	cmd         *exec.Cmd
+	raw         []*sdk.Tool
+	infos       []ToolInfo
+	offered     []tools.Tool
+	askers      []*asker
 }
 
 // reconfigure takes a new configuration and reports whether the server

@@ -244,7 +244,7 @@ type server struct {
 	ready  chan struct{} // closed when the current start has ended
 	// cancelStart gives up the current start (a stop while it starts).
 	cancelStart context.CancelFunc
-	sess        *sdk.ClientSession
+	conn        *sdk.ClientSession
 	cmd         *exec.Cmd
 	raw         []*sdk.Tool
 	infos       []ToolInfo
@@ -316,7 +316,7 @@ func (s *server) beginLocked() {
 	go s.connect(ctx, cancel, s.epoch, s.cfg, s.ready)
 }
 
-// connect starts the server (or reaches it), initialises the session and
+// connect starts the server (or reaches it), initialises the connection and
 // lists the tools; the server is ready, or failed with the reason.
 func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch int, cfg chat.MCPServer, ready chan struct{}) {
 	defer close(ready)
@@ -343,10 +343,10 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch i
 			go s.refresh(epoch)
 		},
 	})
-	sess, err := client.Connect(ctx, transport, nil)
+	conn, err := client.Connect(ctx, transport, nil)
 	var list []*sdk.Tool
 	if err == nil {
-		list, err = listTools(ctx, sess)
+		list, err = listTools(ctx, conn)
 	}
 	s.mu.Lock()
 	current := s.epoch == epoch
@@ -358,8 +358,8 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch i
 		if cmd != nil {
 			killProcessGroup(cmd)
 		}
-		if sess != nil {
-			sess.Close()
+		if conn != nil {
+			conn.Close()
 		}
 		if current {
 			s.fail(epoch, startFailure(cfg, err, stderr))
@@ -367,16 +367,16 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch i
 		return
 	}
 	s.mu.Lock()
-	s.sess, s.raw, s.status = sess, list, StatusReady
+	s.conn, s.raw, s.status = conn, list, StatusReady
 	s.rebuildLocked()
 	s.mu.Unlock()
 	s.m.changed(s)
-	go s.watch(epoch, sess, stderr)
+	go s.watch(epoch, conn, stderr)
 }
 
-func listTools(ctx context.Context, sess *sdk.ClientSession) ([]*sdk.Tool, error) {
+func listTools(ctx context.Context, conn *sdk.ClientSession) ([]*sdk.Tool, error) {
 	var list []*sdk.Tool
-	for t, err := range sess.Tools(ctx, nil) {
+	for t, err := range conn.Tools(ctx, nil) {
 		if err != nil {
 			return nil, fmt.Errorf("listing its tools failed: %w", err)
 		}
@@ -428,10 +428,10 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, " / ")
 }
 
-// watch marks the server failed when its session ends without being
+// watch marks the server failed when its connection ends without being
 // stopped: the process crashed or the connection broke.
-func (s *server) watch(epoch int, sess *sdk.ClientSession, stderr *tailBuffer) {
-	err := sess.Wait()
+func (s *server) watch(epoch int, conn *sdk.ClientSession, stderr *tailBuffer) {
+	err := conn.Wait()
 	reason := "it stopped"
 	if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) {
 		reason += ": " + err.Error()
@@ -450,21 +450,21 @@ func (s *server) fail(epoch int, reason string) {
 		return
 	}
 	s.status, s.reason = StatusFailed, reason
-	sess, cmd := s.sess, s.cmd
-	s.sess, s.cmd = nil, nil
+	conn, cmd := s.conn, s.cmd
+	s.conn, s.cmd = nil, nil
 	s.mu.Unlock()
-	release(sess, cmd)
+	release(conn, cmd)
 	slog.Warn("MCP server failed", "server", s.cfg.Name, "reason", reason)
 	s.m.changed(s)
 }
 
-// release kills a server's process group and closes its session.
-func release(sess *sdk.ClientSession, cmd *exec.Cmd) {
+// release kills a server's process group and closes its connection.
+func release(conn *sdk.ClientSession, cmd *exec.Cmd) {
 	if cmd != nil {
 		killProcessGroup(cmd)
 	}
-	if sess != nil {
-		sess.Close()
+	if conn != nil {
+		conn.Close()
 	}
 }
 
@@ -476,8 +476,8 @@ func (s *server) stop(removed bool) {
 	if s.cancelStart != nil {
 		s.cancelStart()
 	}
-	sess, cmd := s.sess, s.cmd
-	s.sess, s.cmd = nil, nil
+	conn, cmd := s.conn, s.cmd
+	s.conn, s.cmd = nil, nil
 	s.status, s.reason = StatusDisabled, ""
 	if removed || !s.cfg.Enabled {
 		s.raw = nil
@@ -488,7 +488,7 @@ func (s *server) stop(removed bool) {
 		s.ready = nil
 	}
 	s.mu.Unlock()
-	release(sess, cmd)
+	release(conn, cmd)
 	if !removed {
 		s.m.changed(s)
 	}
@@ -497,15 +497,15 @@ func (s *server) stop(removed bool) {
 // refresh lists the tools again after the server said they changed.
 func (s *server) refresh(epoch int) {
 	s.mu.Lock()
-	sess := s.sess
+	conn := s.conn
 	current := s.epoch == epoch
 	s.mu.Unlock()
-	if sess == nil || !current {
+	if conn == nil || !current {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.m.opts.StartTimeout)
 	defer cancel()
-	list, err := listTools(ctx, sess)
+	list, err := listTools(ctx, conn)
 	if err != nil {
 		slog.Warn("MCP tools not listed", "server", s.cfg.Name, "err", err)
 		return
@@ -541,8 +541,8 @@ func (s *server) rebuildLocked() {
 	}
 }
 
-// session returns the ready session, restarting a failed server first.
-func (s *server) session(ctx context.Context) (*sdk.ClientSession, error) {
+// connection returns the ready connection, restarting a failed server first.
+func (s *server) connection(ctx context.Context) (*sdk.ClientSession, error) {
 	s.mu.Lock()
 	if !s.cfg.Enabled {
 		s.mu.Unlock()
@@ -567,8 +567,8 @@ func (s *server) session(ctx context.Context) (*sdk.ClientSession, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.status != StatusReady || s.sess == nil {
+	if s.status != StatusReady || s.conn == nil {
 		return nil, fmt.Errorf("the MCP server %s is not available: %s", s.cfg.Name, s.reason)
 	}
-	return s.sess, nil
+	return s.conn, nil
 }

@@ -34,7 +34,7 @@ const maxResultBytes = 64 << 10
 // SDK sends the server the protocol's cancellation and does not wait. A
 // call longer than the timeout setting is cancelled the same way.
 func (t *tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (tools.Result, error) {
-	sess, err := t.s.session(ctx)
+	conn, err := t.s.connection(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()
@@ -45,7 +45,7 @@ func (t *tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	defer t.s.pushAsker(callCtx, env.Ask)()
-	res, err := sess.CallTool(callCtx, &sdk.CallToolParams{Name: t.name, Arguments: args})
+	res, err := conn.CallTool(callCtx, &sdk.CallToolParams{Name: t.name, Arguments: args})
 	switch {
 	case err == nil:
 		return t.s.result(ctx, res), nil

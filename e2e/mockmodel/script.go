@@ -30,6 +30,8 @@ const (
 	// "everything" (server-everything), with this message.
 	mcpEchoTool    = "everything__echo"
 	mcpEchoMessage = "hello from the MCP server"
+	// What [mcp-image] calls: server-everything's tiny image.
+	mcpImageTool = "everything__get-tiny-image"
 	// What [remember] remembers, for every conversation.
 	rememberKey   = "favourite editor"
 	rememberValue = "helix"
@@ -157,6 +159,14 @@ func script(req *compat.Request) compat.Reply {
 		}
 		if replied == 0 {
 			return call("I will call the MCP server's echo tool.", mcpEchoTool, map[string]any{"message": mcpEchoMessage})
+		}
+		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[mcp-image]"):
+		if _, ok := toolResult(tail, mcpImageTool); ok {
+			return call("Here is the image.", "task_complete", map[string]any{"summary": "Showed the MCP server's image"})
+		}
+		if replied == 0 {
+			return call("", mcpImageTool, map[string]any{})
 		}
 		return call("", "task_complete", map[string]any{"summary": "done"})
 	case strings.Contains(prompt, "[facts]"):

@@ -113,6 +113,15 @@ test('add server-everything, call its echo tool, approve it and see the result',
   );
   await shot(page, 'mcp-result');
 
+  // An image a tool returns is shown as an image.
+  await sendMessage(page, '[mcp-image] show me');
+  await waitForStatus(page, 'Completed');
+  await page.getByRole('button', { name: 'Result of everything__get-tiny-image' }).click();
+  const img = page.getByRole('img', { name: 'Image returned by the tool (image/png)' });
+  await img.waitFor({ state: 'visible' });
+  await eventually(async () => assert.ok((await img.evaluate((el) => el.naturalWidth)) > 0, 'the image decoded'));
+  await shot(page, 'mcp-image');
+
   // Disabled, the server stops.
   const again = await openMcpSettings(page);
   const sw = again.section.getByRole('switch', { name: 'Enable everything' });

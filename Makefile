@@ -13,7 +13,7 @@ APT_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev \
 export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
-.PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps frontend bindings \
+.PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
 	build build-dev vet test-go test-frontend test-e2e screenshot bench bench-smoke clean
 
 run: deps frontend build
@@ -21,7 +21,7 @@ run: deps frontend build
 
 test: deps frontend vet test-go test-frontend test-e2e
 
-deps: system-deps wails-cli frontend-deps e2e-deps
+deps: system-deps wails-cli frontend-deps e2e-deps mcp-servers
 
 # Debian packages: installed only when one is missing.
 system-deps:
@@ -43,6 +43,10 @@ frontend-deps:
 
 e2e-deps:
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error
+
+# Real MCP servers from the npm registry, for the Go and end-to-end tests.
+mcp-servers:
+	cd testdata/mcp-servers && npm ci --no-audit --no-fund --loglevel=error
 
 frontend:
 	cd frontend && npm run build

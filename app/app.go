@@ -19,6 +19,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/logfile"
+	"github.com/errand-app/errand/backend/mcp"
 	"github.com/errand-app/errand/backend/providers"
 	"github.com/errand-app/errand/backend/secrets"
 	"github.com/errand-app/errand/backend/store"
@@ -33,6 +34,7 @@ type App struct {
 	secrets  *secrets.Store
 	resolver *providers.Resolver
 	stopDemo func()
+	mcp      *mcp.Manager
 
 	unlock func()
 
@@ -52,6 +54,7 @@ type App struct {
 	Window        *Window
 	// devBound are services bound in the development build only.
 	devBound []any
+	MCP      *MCP
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -105,6 +108,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	}
 	models := &models{store: st, resolver: a.resolver, demoURL: demoURL}
 	workspaces := filepath.Join(cfg.DataDir, "workspaces")
+	a.mcp = newMCPManager(ctx, st, a.secrets, a.events)
 	a.runner = agent.New(agent.Options{
 		Store:     st,
 		Providers: models.forConversation,
@@ -113,7 +117,8 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		Workspace: func(ctx context.Context, conversationID string) (*tools.Workspace, error) {
 			return openWorkspace(ctx, st, workspaces, cfg.DataDir, conversationID)
 		},
-		Facts: st,
+		Facts:      st,
+		ToolSource: a.mcp,
 	})
 	if interrupted, waiting, err := a.runner.Recover(ctx); err != nil {
 		slog.Error("recover unfinished tasks", "err", err)
@@ -130,13 +135,14 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.Settings = &Settings{store: st, runner: a.runner}
 	a.Memory = &Memory{store: st, events: a.events}
 	a.Window = &Window{notifier: a.notifier}
+	a.MCP = &MCP{store: st, manager: a.mcp, env: a.secrets}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }
 
 // Bound lists the services to bind to the frontend.
 func (a *App) Bound() []any {
-	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window}, a.devBound...)
+	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window, a.MCP}, a.devBound...)
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and
@@ -153,14 +159,16 @@ func (a *App) Startup(ctx context.Context) {
 	go a.notifier.send(a.desktopDone)
 }
 
-// Shutdown is Wails' OnShutdown: tasks are stopped and stored, then the
-// database is closed.
+// Shutdown is Wails' OnShutdown: tasks are stopped and stored, the MCP
+// servers stopped with every process they started, then the database is
+// closed.
 func (a *App) Shutdown(context.Context) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := a.runner.Shutdown(ctx); err != nil {
 		slog.Error("shutdown", "err", err)
 	}
+	a.mcp.Close()
 	a.stopDemo()
 	a.desktopStop.Do(func() {
 		close(a.desktopDone)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/mcp"
 	"github.com/errand-app/errand/backend/providers"
 )
 
@@ -52,6 +53,9 @@ var wireTypes = map[string]reflect.Type{
 	"FactsChangedEvent":   reflect.TypeOf(FactsChanged{}),
 	"SearchHit":           reflect.TypeOf(chat.SearchHit{}),
 	"SnippetPart":         reflect.TypeOf(chat.SnippetPart{}),
+	"MCPServer":           reflect.TypeOf(chat.MCPServer{}),
+	"MCPToolInfo":         reflect.TypeOf(mcp.ToolInfo{}),
+	"MCPServerState":      reflect.TypeOf(mcp.State{}),
 }
 
 // frontendOnly lists interfaces in types.ts that no Go type sends. Each

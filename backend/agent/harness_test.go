@@ -39,6 +39,8 @@ type harnessOpts struct {
 	// contextLength, when set, makes the server reject any request longer
 	// than it, as a real server with that context length does.
 	contextLength int
+	// toolSource offers more tools (MCP servers').
+	toolSource tools.Source
 }
 
 func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
@@ -63,7 +65,8 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 			Workspace: func(_ context.Context, convID string) (*tools.Workspace, error) {
 				return tools.OpenWorkspace(filepath.Join(h.workspaces, convID))
 			},
-			Facts: st,
+			Facts:      st,
+			ToolSource: o.toolSource,
 		})
 	}
 	h.runner = h.newRunner()

@@ -46,7 +46,7 @@ func (r *Runner) memoryOn(s chat.Settings) bool { return r.opts.Facts != nil && 
 // definitions are the tools offered to the model: without remember and
 // forget while memory is off.
 func (r *Runner) definitions(s chat.Settings) []llm.Tool {
-	defs := r.registry.Definitions()
+	defs := r.tools.Registry().Definitions()
 	if r.memoryOn(s) {
 		return defs
 	}

@@ -59,6 +59,9 @@ type Options struct {
 	SystemPrompt string
 	// Tools are offered to the model besides the control tools.
 	Tools []tools.Tool
+	// ToolSource, when set, offers more tools that come and go while
+	// Errand runs (the MCP servers'); each step sees the ones on offer.
+	ToolSource tools.Source
 	// Workspace opens the folder a conversation's tools work in. Without
 	// it tools run with no workspace and file tools refuse.
 	Workspace func(ctx context.Context, conversationID string) (*tools.Workspace, error)
@@ -70,7 +73,7 @@ type Options struct {
 // Runner is the AgentTaskRunner. It is safe for concurrent use.
 type Runner struct {
 	opts     Options
-	registry *tools.Registry
+	tools    *tools.Live
 	cached   atomic.Pointer[chat.Settings]
 	counters sync.Map // model name → *contextwin.Counter
 
@@ -100,11 +103,11 @@ func New(opts Options) *Runner {
 	if opts.SystemPrompt == "" {
 		opts.SystemPrompt = AgentSystemPrompt
 	}
-	reg, err := tools.NewRegistry(controlSpecs, opts.Tools)
+	live, err := tools.NewLive(controlSpecs, opts.Tools, opts.ToolSource)
 	if err != nil {
 		panic(err)
 	}
-	return &Runner{opts: opts, registry: reg, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}}
+	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}}
 }
 
 // settings are the person's settings as the store holds them; whoever

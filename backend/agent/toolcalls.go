@@ -60,7 +60,7 @@ func (rn *run) runToolCalls(ctx context.Context, st *loopState, calls []chat.Too
 // must end (Stop, storage); everything the model can recover from is in the
 // Result.
 func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCall) (res tools.Result, summary string, done bool, err error) {
-	reg := rn.r.registry
+	reg := rn.r.tools.Registry()
 	args, verr := reg.Validate(call.Name, call.Arguments)
 	var parsed any
 	if verr == nil && isControl(call.Name) {
@@ -116,7 +116,7 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 		slog.Warn("workspace unavailable", "tool", tool.Name(), "task", rn.snapshot().ID, "err", err)
 		return tools.Result{Content: "The workspace folder cannot be used: " + chat.ErrorMessage(err), IsError: true}, nil
 	}
-	env := tools.Env{Workspace: ws}
+	env := tools.Env{Workspace: ws, Ask: rn.toolAsker(call)}
 	if rn.needsApproval(ctx, tool) {
 		ok, reason, res, err := rn.approve(ctx, call, tool, env, args)
 		if err != nil || !ok {
@@ -138,6 +138,24 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 			return denied(reason), err
 		}
 		env.AllowLocal = append(env.AllowLocal, local.Address)
+	}
+}
+
+// toolAsker lets a running tool ask the person (an MCP server's
+// elicitation): the question waits like ask_user's, and when it is
+// answered the call is shown as running again.
+func (rn *run) toolAsker(call chat.ToolCall) tools.Asker {
+	n := 0
+	return func(ctx context.Context, question string, choices []string) (string, error) {
+		n++
+		answer, err := rn.ask(ctx, fmt.Sprintf("%s#ask%d", call.ID, n), askUserArgs{Question: question, Choices: choices})
+		if err != nil {
+			return "", err
+		}
+		return answer, rn.update(func(t *chat.Task) {
+			t.Status = chat.StatusToolExecuting
+			t.CurrentTool, t.CurrentCallID = call.Name, call.ID
+		})
 	}
 }
 

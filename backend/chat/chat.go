@@ -259,6 +259,9 @@ type Settings struct {
 	// Notifications: a desktop notification when a task the person is not
 	// looking at ends or needs them.
 	Notifications bool `json:"notifications"`
+	// MCPCallTimeoutSec is how long one MCP tool call may take before it
+	// is cancelled.
+	MCPCallTimeoutSec int `json:"mcpCallTimeoutSec"`
 }
 
 // ProviderConfig says which OpenAI-compatible server answers, and with
@@ -274,10 +277,11 @@ type ProviderConfig struct {
 // DefaultSettings are the settings of a new installation.
 func DefaultSettings() Settings {
 	return Settings{
-		AutoApprove:   map[string]bool{"read_only": true, "writes": false, "destructive": false},
-		Limits:        Limits{MaxSteps: 50, MaxMinutes: 30, MaxCostUSD: 1},
-		MemoryEnabled: true,
-		Notifications: true,
+		AutoApprove:       map[string]bool{"read_only": true, "writes": false, "destructive": false},
+		Limits:            Limits{MaxSteps: 50, MaxMinutes: 30, MaxCostUSD: 1},
+		MemoryEnabled:     true,
+		Notifications:     true,
+		MCPCallTimeoutSec: 120,
 		Prices: map[string]Price{
 			"gpt-4o-mini":  {InputPerMTok: 0.15, OutputPerMTok: 0.60},
 			"gpt-4o":       {InputPerMTok: 2.50, OutputPerMTok: 10.00},

@@ -27,6 +27,8 @@ const (
 	MaxMinutesLimit = 24 * 60
 	MaxSpendLimit   = 10000
 	MaxStepDelayMS  = 60000
+	// MaxMCPCallTimeoutSec bounds the MCP call timeout.
+	MaxMCPCallTimeoutSec = 3600
 	// MaxSystemPromptLen bounds the agent's instructions, in bytes.
 	MaxSystemPromptLen = 20000
 	// MaxModelNameLen bounds a model's name, in bytes.
@@ -220,6 +222,8 @@ func CheckSettings(st Settings) error {
 		return Errorf(CodeInvalid, "the spend limit must be more than $0 and at most $%d", MaxSpendLimit)
 	case st.StepDelayMS < 0 || st.StepDelayMS > MaxStepDelayMS:
 		return Errorf(CodeInvalid, "the delay between steps must be between 0 and %d ms", MaxStepDelayMS)
+	case st.MCPCallTimeoutSec < 1 || st.MCPCallTimeoutSec > MaxMCPCallTimeoutSec:
+		return Errorf(CodeInvalid, "the MCP call timeout must be between 1 and %d seconds", MaxMCPCallTimeoutSec)
 	case len(st.SystemPrompt) > MaxSystemPromptLen:
 		return Errorf(CodeInvalid, "the system prompt is longer than %d characters", MaxSystemPromptLen)
 	case len(st.Prices) > MaxModelEntries:

@@ -36,6 +36,9 @@ type Env struct {
 	// AllowLocal lists the local network addresses (ip:port, as in
 	// LocalAccessError.Address) the person approved for this one call.
 	AllowLocal []string
+	// Ask puts a question to the person while the tool runs; nil where
+	// nobody can answer.
+	Ask Asker
 }
 
 // Result is what the model is told.

@@ -70,6 +70,10 @@ section "process tree" bash -c 'go test -run "^$" -bench StopKills -benchtime "$
 	END { printf "{\"name\":\"stop.process_tree_gone.p50\",\"value\":%s,\"unit\":\"ms\"}\n{\"name\":\"stop.process_tree_gone.p99\",\"value\":%s,\"unit\":\"ms\"}\n", p50, p99 }'"'"' >>"$2"' \
 	_ "$([[ -n "$SMOKE" ]] && echo 3x || echo 200x)" "$OUT"
 
+step "9 MCP: a tool call through an MCP server against a built-in one (go test -bench, backend/mcp)"
+section "mcp call" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
+	go test -run '^$' -bench ToolCallOverhead -benchtime 1x -count 1 ./backend/mcp >&2
+
 step "4 History: seed"
 if [[ -n "$SMOKE" ]]; then
 	SEED=$(mktemp -d)/history

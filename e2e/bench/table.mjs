@@ -132,6 +132,11 @@ const rows = [
   ['8 Context', 'context.10k_messages.step_store', '… of which SQLite calls', null],
   ['8 Context', 'context.10k_messages.first_step_own', 'its first step: history read once and summarised', null],
   ['8 Context', 'context.tokens_counted_per_s', 'tokens counted per second (o200k_base)', null],
+  ['9 MCP', 'mcp.call.builtin.p50', 'a built-in tool call (read_file, validated and run), p50', null],
+  ['9 MCP', 'mcp.call.stdio.p50', 'an MCP tool call over stdio (server-everything echo), p50', null],
+  ['9 MCP', 'mcp.call.stdio.p99', '… p99', null],
+  ['9 MCP', 'mcp.call.http.p50', 'an MCP tool call over Streamable HTTP (in-process SDK server), p50', null],
+  ['9 MCP', 'mcp.call.http.p99', '… p99', null],
 ];
 
 const fmt = (v) => (Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(v >= 10 ? 1 : 2));

@@ -51,6 +51,15 @@ func TestAgentControlScripts(t *testing.T) {
 		assertCall(t, res, "task_complete", `{"summary":"Remembered"}`)
 	})
 
+	t.Run("mcp-echo", func(t *testing.T) {
+		k := newTask(t, url, "[mcp-echo] say hello")
+		res := k.turn(true)
+		assertCall(t, res, "everything__echo", `{"message":"hello from the MCP server"}`)
+		k.result("Echo: hello from the MCP server")
+		res = k.turn(true)
+		assert.Equal(t, "Result: Echo: hello from the MCP server", res.Text)
+	})
+
 	t.Run("facts", func(t *testing.T) {
 		k := newTask(t, url, "[facts] what do you know")
 		res := k.turn(true)

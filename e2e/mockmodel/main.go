@@ -23,6 +23,9 @@
 //	[fail]      the first request for the prompt gets a 400 error; later ones "Recovered." + task_complete
 //	[remember]  remember "favourite editor" = "helix" (global), then "Result: <the tool's result>" +
 //	            task_complete
+//	[mcp-echo]  everything__echo "hello from the MCP server" (an MCP server named everything), then
+//	            "Result: <the tool's result>" + task_complete
+//	[mcp-image] everything__get-tiny-image, then "Here is the image." + task_complete
 //	[facts]     "Facts: <the facts in the system prompt, as key: value, joined by | >" + task_complete
 //	[chat]      "Echo: <prompt>", as is any request without tools
 //	(none)      "Done: <prompt>" + task_complete

@@ -26,6 +26,12 @@ const (
 	loopUpdates = 3
 	// What [command] runs.
 	commandLine = "ls -la && echo done"
+	// What [mcp-echo] calls: the echo tool of an MCP server named
+	// "everything" (server-everything), with this message.
+	mcpEchoTool    = "everything__echo"
+	mcpEchoMessage = "hello from the MCP server"
+	// What [mcp-image] calls: server-everything's tiny image.
+	mcpImageTool = "everything__get-tiny-image"
 	// What [remember] remembers, for every conversation.
 	rememberKey   = "favourite editor"
 	rememberValue = "helix"
@@ -145,6 +151,22 @@ func script(req *compat.Request) compat.Reply {
 		}
 		if replied == 0 {
 			return call("I will remember that.", "remember", map[string]any{"key": rememberKey, "value": rememberValue, "scope": "global"})
+		}
+		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[mcp-echo]"):
+		if result, ok := toolResult(tail, mcpEchoTool); ok {
+			return call("Result: "+result, "task_complete", map[string]any{"summary": "Called the MCP echo tool"})
+		}
+		if replied == 0 {
+			return call("I will call the MCP server's echo tool.", mcpEchoTool, map[string]any{"message": mcpEchoMessage})
+		}
+		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[mcp-image]"):
+		if _, ok := toolResult(tail, mcpImageTool); ok {
+			return call("Here is the image.", "task_complete", map[string]any{"summary": "Showed the MCP server's image"})
+		}
+		if replied == 0 {
+			return call("", mcpImageTool, map[string]any{})
 		}
 		return call("", "task_complete", map[string]any{"summary": "done"})
 	case strings.Contains(prompt, "[facts]"):

@@ -38,7 +38,8 @@ const (
 // send_update. After a send_update result it is step 2: ask_user with two
 // choices. After the ask_user result (the user's answer) it is step 3: an
 // answer shaped by that choice and task_complete. A prompt that starts with
-// "remember" or "forget" calls that tool instead (see memoryStart), then
+// "remember" or "forget" calls that tool instead (see memoryStart), and one
+// that starts with "echo" an MCP server's echo tool (see mcpStart), then
 // reports its result with task_complete. Anything else, including a
 // runner's "(automatic)" nudge, gets task_complete alone.
 func Reply(req *compat.Request) compat.Reply {
@@ -69,6 +70,9 @@ func agentReply(req *compat.Request) compat.Reply {
 		if r, ok := memoryStart(req, prompt); ok {
 			return r
 		}
+		if r, ok := mcpStart(req, prompt); ok {
+			return r
+		}
 		return withCall(req, intro, ToolSendUpdate, map[string]any{"message": "Planning: " + echo(prompt)})
 	}
 	last := tail[len(tail)-1]
@@ -88,6 +92,10 @@ func agentReply(req *compat.Request) compat.Reply {
 		return withCall(req, text, ToolTaskComplete, map[string]any{
 			"summary": "Demo task finished: answered “" + echo(prompt) + "” as " + shape + ".",
 		})
+	case "":
+		return finish(req)
+	case echoTool(req):
+		return mcpDone(req, name, last.Text())
 	default:
 		return finish(req)
 	}

@@ -4,6 +4,7 @@ import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
 import * as ArchiveSvc from '../../wailsjs/go/app/Archive';
 import * as Convs from '../../wailsjs/go/app/Conversations';
 import * as HealthSvc from '../../wailsjs/go/app/Health';
+import * as MCPSvc from '../../wailsjs/go/app/MCP';
 import * as MemorySvc from '../../wailsjs/go/app/Memory';
 import * as ProvidersSvc from '../../wailsjs/go/app/Providers';
 import * as SettingsSvc from '../../wailsjs/go/app/Settings';
@@ -18,6 +19,9 @@ import type {
   Fact,
   FactScope,
   HealthStatus,
+  MCPServer,
+  MCPServerState,
+  Risk,
   MessagePage,
   ModelInfo,
   ProviderInput,
@@ -268,6 +272,53 @@ export function updateFact(id: string, input: FactInput): Promise<Fact> {
 
 export function deleteFact(id: string): Promise<void> {
   return call(() => MemorySvc.DeleteFact(id));
+}
+
+// ---- MCP servers ----
+
+type GoMCPServer = Parameters<typeof MCPSvc.SaveServer>[0];
+
+/** What the person types for a server; id '' adds one. */
+export type MCPServerInput = Pick<MCPServer, 'id' | 'name' | 'transport' | 'command' | 'args' | 'env' | 'url' | 'enabled'>;
+
+export async function listMCPServers(): Promise<MCPServerState[]> {
+  return (await call<MCPServerState[] | null>(() => MCPSvc.ListServers())) ?? [];
+}
+
+/** Adds (id '') or changes a server; Go refuses a bad name, command or address. */
+export function saveMCPServer(input: MCPServerInput): Promise<MCPServerState> {
+  return call(() => MCPSvc.SaveServer(input as unknown as GoMCPServer));
+}
+
+export function removeMCPServer(id: string): Promise<void> {
+  return call(() => MCPSvc.RemoveServer(id));
+}
+
+export function setMCPServerEnabled(id: string, enabled: boolean): Promise<MCPServerState> {
+  return call(() => MCPSvc.SetEnabled(id, enabled));
+}
+
+export function restartMCPServer(id: string): Promise<MCPServerState> {
+  return call(() => MCPSvc.RestartServer(id));
+}
+
+/** Overrides a tool's risk; '' goes back to what the server declares. */
+export function setMCPToolRisk(id: string, tool: string, risk: Risk | ''): Promise<MCPServerState> {
+  return call(() => MCPSvc.SetToolRisk(id, tool, risk));
+}
+
+/** Imports Claude Desktop's mcpServers: the JSON given, or (text '') its file at the usual place. */
+export async function importClaudeConfig(text: string): Promise<MCPServerState[]> {
+  return (await call<MCPServerState[] | null>(() => MCPSvc.ImportClaudeConfig(text))) ?? [];
+}
+
+export function claudeConfigPath(): Promise<string> {
+  return call(() => MCPSvc.ClaudeConfigPath());
+}
+
+/** An image a tool returned, as a data: URL. */
+export function toolImage(id: string): Promise<string> {
+  return call(() => MCPSvc.Image(id));
 }
 
 // ---- Providers ----

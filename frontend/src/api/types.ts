@@ -195,6 +195,8 @@ export interface Settings {
   memoryEnabled?: boolean;
   /** A desktop notification when a task the person is not looking at ends or needs them; Go always sends it, true by default. */
   notifications?: boolean;
+  /** How long one MCP tool call may take, in seconds; Go always sends it. */
+  mcpCallTimeoutSec?: number;
   [extra: string]: unknown;
 }
 
@@ -245,6 +247,49 @@ export interface Fact {
   conversationId: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** How Errand talks to an MCP server: a command over stdio, or Streamable HTTP. */
+export type MCPTransport = 'stdio' | 'http';
+
+/** An MCP server the person configured (chat.MCPServer); its tools are named name__tool. */
+export interface MCPServer {
+  id: string;
+  name: string;
+  transport: MCPTransport;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  enabled: boolean;
+  /** The person's risk per tool (by the tool's name on the server). */
+  toolRisks?: Record<string, Risk>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** One of a server's tools (mcp.ToolInfo). */
+export interface MCPToolInfo {
+  name: string;
+  /** server__tool, as the model sees it. */
+  fullName: string;
+  description: string;
+  /** The risk in force, and the one the server's annotations declare. */
+  risk: Risk;
+  hintRisk: Risk;
+  /** Why the tool is not offered to the model. */
+  refused?: string;
+}
+
+export type MCPStatus = 'disabled' | 'starting' | 'ready' | 'failed';
+
+/** A server with its status and tools (mcp.State); also the mcp:server event's payload. */
+export interface MCPServerState {
+  server: MCPServer;
+  status: MCPStatus;
+  /** Why it failed. */
+  reason?: string;
+  tools: MCPToolInfo[];
 }
 
 /** Health.Status: whether Errand can work, asked before anything else. */

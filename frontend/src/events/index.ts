@@ -1,7 +1,14 @@
 // The only module that talks to the Wails runtime. It turns the backend's
 // events into typed callbacks.
 import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
-import type { Conversation, FactsChangedEvent, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
+import type {
+  Conversation,
+  FactsChangedEvent,
+  MCPServerState,
+  MessageDeltaEvent,
+  Task,
+  TaskMessageEvent,
+} from '../api/types';
 
 export const EVENTS = {
   taskUpdate: 'agent:taskUpdate',
@@ -10,6 +17,7 @@ export const EVENTS = {
   conversationUpdated: 'conversation:updated',
   factsChanged: 'agent:factsChanged',
   openConversation: 'app:openConversation',
+  mcpServer: 'mcp:server',
 } as const;
 
 export type Unsubscribe = () => void;
@@ -92,6 +100,12 @@ const isString = (v: unknown): v is string => typeof v === 'string' && v !== '';
 /** A click on a notification asks to open its conversation (the payload is its id). */
 export function onOpenConversation(cb: (conversationId: string) => void): Unsubscribe {
   return on(EVENTS.openConversation, isString, cb);
+const isMCPServerState = (v: unknown): v is MCPServerState =>
+  isObject(v) && isObject(v.server) && typeof v.server.id === 'string' && typeof v.status === 'string';
+
+/** An MCP server's status or tools changed. */
+export function onMCPServer(cb: (state: MCPServerState) => void): Unsubscribe {
+  return on(EVENTS.mcpServer, isMCPServerState, cb);
 }
 
 /** Subscribes to every backend event; returns one function that unsubscribes all. */

@@ -553,6 +553,58 @@ export namespace chat {
 		}
 	}
 	
+	export class MCPServer {
+	    id: string;
+	    name: string;
+	    transport: string;
+	    command?: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	    url?: string;
+	    enabled: boolean;
+	    toolRisks?: Record<string, string>;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.url = source["url"];
+	        this.enabled = source["enabled"];
+	        this.toolRisks = source["toolRisks"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class MessagePage {
 	    messages: Message[];
@@ -618,61 +670,6 @@ export namespace chat {
 	        this.model = source["model"];
 	    }
 	}
-	export class SnippetPart {
-	    text: string;
-	    match?: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new SnippetPart(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.text = source["text"];
-	        this.match = source["match"];
-	    }
-	}
-	export class SearchHit {
-	    conversationId: string;
-	    conversationTitle: string;
-	    messageId: string;
-	    role: string;
-	    snippet: SnippetPart[];
-	    // Go type: time
-	    createdAt: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new SearchHit(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.conversationId = source["conversationId"];
-	        this.conversationTitle = source["conversationTitle"];
-	        this.messageId = source["messageId"];
-	        this.role = source["role"];
-	        this.snippet = this.convertValues(source["snippet"], SnippetPart);
-	        this.createdAt = this.convertValues(source["createdAt"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class Settings {
 	    autoApprove: Record<string, boolean>;
 	    limits: Limits;
@@ -682,7 +679,7 @@ export namespace chat {
 	    provider: ProviderConfig;
 	    systemPrompt: string;
 	    memoryEnabled: boolean;
-	    notifications: boolean;
+	    mcpCallTimeoutSec: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -698,7 +695,7 @@ export namespace chat {
 	        this.provider = this.convertValues(source["provider"], ProviderConfig);
 	        this.systemPrompt = source["systemPrompt"];
 	        this.memoryEnabled = source["memoryEnabled"];
-	        this.notifications = source["notifications"];
+	        this.mcpCallTimeoutSec = source["mcpCallTimeoutSec"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -719,7 +716,6 @@ export namespace chat {
 		    return a;
 		}
 	}
-	
 	export class Summary {
 	    id: string;
 	    conversationId: string;
@@ -763,6 +759,69 @@ export namespace chat {
 	}
 	
 	
+
+}
+
+export namespace mcp {
+	
+	export class ToolInfo {
+	    name: string;
+	    fullName: string;
+	    description: string;
+	    risk: string;
+	    hintRisk: string;
+	    refused?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.fullName = source["fullName"];
+	        this.description = source["description"];
+	        this.risk = source["risk"];
+	        this.hintRisk = source["hintRisk"];
+	        this.refused = source["refused"];
+	    }
+	}
+	export class State {
+	    server: chat.MCPServer;
+	    status: string;
+	    reason?: string;
+	    tools: ToolInfo[];
+	
+	    static createFrom(source: any = {}) {
+	        return new State(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = this.convertValues(source["server"], chat.MCPServer);
+	        this.status = source["status"];
+	        this.reason = source["reason"];
+	        this.tools = this.convertValues(source["tools"], ToolInfo);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

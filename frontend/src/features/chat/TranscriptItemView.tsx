@@ -1,4 +1,5 @@
 import { memo, useId, useState, type Ref } from 'react';
+import { ToolBody } from '../mcp/ToolBody';
 import { Markdown } from './Markdown';
 import { SummaryMarker } from './SummaryMarker';
 import { formatArgs, type TranscriptItem } from './transcript';
@@ -42,9 +43,7 @@ function Collapsible({
         <span className="tool-label">{label}</span>
       </button>
       {open && (
-        <pre id={id} className="tool-body">
-          {body === '' ? '(empty)' : body}
-        </pre>
+        <ToolBody id={id} text={body} />
       )}
     </div>
   );

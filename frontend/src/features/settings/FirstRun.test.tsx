@@ -10,6 +10,8 @@ import { PRESETS, providerView } from '../../test/providers';
 
 vi.mock('../../api', () => ({
   setViewing: vi.fn(async () => {}),
+  // Settings → MCP servers lists the servers.
+  listMCPServers: vi.fn(async () => []),
   // Settings → Memory lists the facts.
   listFacts: vi.fn(async () => []),
   healthStatus: vi.fn(),
@@ -32,7 +34,7 @@ vi.mock('../../api', () => ({
 }));
 
 vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFactsChanged: vi.fn(() => () => {}),
-  onOpenConversation: vi.fn(() => () => {}),
+  onOpenConversation: vi.fn(() => () => {}), onMCPServer: vi.fn(() => () => {}),
 }));
 
 import * as api from '../../api';

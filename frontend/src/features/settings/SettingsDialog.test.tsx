@@ -6,6 +6,8 @@ import { resetStores } from '../../test/fixtures';
 import { PRESETS } from '../../test/providers';
 
 vi.mock('../../api', () => ({
+  // Settings → MCP servers lists the servers.
+  listMCPServers: vi.fn(async () => []),
   // Settings → Memory lists the facts.
   listFacts: vi.fn(async () => []),
   getSettings: vi.fn(),

@@ -9,6 +9,7 @@ import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
 import { DataSection } from '../archive/DataSection';
+import { McpSection } from '../mcp/McpSection';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import {
@@ -236,6 +237,12 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     if (!loaded) return;
     const stored = await api.saveSettings({ ...loaded, notifications: on });
     setLoaded((l) => (l ? { ...l, notifications: stored.notifications } : l));
+  };
+
+  const saveMcpTimeout = async (sec: number) => {
+    if (!loaded) return;
+    const stored = await api.saveSettings({ ...loaded, mcpCallTimeoutSec: sec });
+    setLoaded((l) => (l ? { ...l, mcpCallTimeoutSec: stored.mcpCallTimeoutSec } : l));
   };
 
   const onSave = async (e: FormEvent) => {
@@ -605,6 +612,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
               conversationId={conversationId}
             />
           )}
+          {loaded && <McpSection timeoutSec={loaded.mcpCallTimeoutSec ?? 120} onTimeout={saveMcpTimeout} />}
           {loaded && <DataSection notifications={loaded.notifications !== false} onToggle={toggleNotifications} />}
         </div>
 

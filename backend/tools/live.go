@@ -1,0 +1,90 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+)
+
+// Source offers tools that come and go while Errand runs: the tools of the
+// MCP servers that are ready. Generation changes whenever the list does.
+type Source interface {
+	Tools() (list []Tool, generation uint64)
+}
+
+// Asker asks the person a question on behalf of a running tool (an MCP
+// server's elicitation) and waits for the answer, or for Stop. Choices are
+// one-click answers; the answer is the person's text.
+type Asker func(ctx context.Context, question string, choices []string) (string, error)
+
+// Live is the registry a task's step uses: the fixed tools and the control
+// tools, then whatever the Source offers now. The registry is rebuilt only
+// when the Source's generation changes.
+type Live struct {
+	specs []Spec
+	fixed []Tool
+	src   Source
+
+	mu  sync.Mutex
+	gen uint64
+	reg *Registry
+}
+
+// NewLive builds the fixed part at once: a schema that does not compile or
+// a duplicate name among the fixed tools is a programming error.
+func NewLive(specs []Spec, fixed []Tool, src Source) (*Live, error) {
+	reg, err := NewRegistry(specs, fixed)
+	if err != nil {
+		return nil, err
+	}
+	return &Live{specs: specs, fixed: fixed, src: src, reg: reg}, nil
+}
+
+// Registry is the registry as of now.
+func (l *Live) Registry() *Registry {
+	if l.src == nil {
+		return l.reg
+	}
+	extra, gen := l.src.Tools()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if gen == l.gen {
+		return l.reg
+	}
+	all := append(append([]Tool(nil), l.fixed...), extra...)
+	reg, err := NewRegistry(l.specs, all)
+	if err != nil {
+		// A source's tool that cannot be offered must not take the
+		// built-ins with it: offer the ones that can be.
+		slog.Warn("some tools cannot be offered", "err", err)
+		reg = l.buildEach(extra)
+	}
+	l.gen, l.reg = gen, reg
+	return reg
+}
+
+// buildEach adds the source's tools one by one, leaving out those that fail.
+func (l *Live) buildEach(extra []Tool) *Registry {
+	ok := append([]Tool(nil), l.fixed...)
+	for _, t := range extra {
+		if _, err := NewRegistry(l.specs, append(append([]Tool(nil), ok...), t)); err == nil {
+			ok = append(ok, t)
+		}
+	}
+	reg, _ := NewRegistry(l.specs, ok)
+	return reg
+}
+
+// CheckSchema tells whether a tool's input schema can be offered: a JSON
+// schema of type "object" that compiles.
+func CheckSchema(name string, schema map[string]any) error {
+	if schema == nil {
+		return fmt.Errorf("it declares no input schema")
+	}
+	if t, _ := schema["type"].(string); t != "object" {
+		return fmt.Errorf("its input schema is not an object (type %v)", schema["type"])
+	}
+	_, err := compile(name, schema)
+	return err
+}

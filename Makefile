@@ -46,7 +46,7 @@ e2e-deps:
 
 # Real MCP servers from the npm registry, for the Go and end-to-end tests.
 mcp-servers:
-	cd testdata/mcp-servers && npm ci --no-audit --no-fund --loglevel=error
+	cd e2e/mcp-servers && npm ci --no-audit --no-fund --loglevel=error
 
 frontend:
 	cd frontend && npm run build

@@ -13,7 +13,7 @@ import { cards, waitForWaiting } from '../lib/agent.mjs';
 import { ROOT, Stack } from '../lib/harness.mjs';
 import { eventually, sendMessage, show, transcript, waitForStatus } from '../lib/ui.mjs';
 
-const EVERYTHING = path.join(ROOT, 'testdata', 'mcp-servers', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const EVERYTHING = path.join(ROOT, 'e2e', 'mcp-servers', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const TITLE = '[mcp-echo] say hello';
 
 const stack = new Stack('mcp');

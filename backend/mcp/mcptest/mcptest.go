@@ -1,5 +1,5 @@
 // Package mcptest finds the real MCP servers the tests run against: the
-// npm packages `make deps` installs into testdata/mcp-servers.
+// npm packages `make deps` installs into e2e/mcp-servers.
 package mcptest
 
 import (
@@ -26,7 +26,7 @@ func Filesystem(t testing.TB, name, dir string) chat.MCPServer {
 // Script is the entry point of one of the installed servers.
 func script(t testing.TB, pkg string) string {
 	t.Helper()
-	path := filepath.Join(root(t), "testdata", "mcp-servers", "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
+	path := filepath.Join(root(t), "e2e", "mcp-servers", "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
 	if _, err := os.Stat(path); err != nil {
 		missing(t, "the MCP server "+pkg+" is not installed ("+path+")")
 	}

@@ -100,6 +100,8 @@ const isString = (v: unknown): v is string => typeof v === 'string' && v !== '';
 /** A click on a notification asks to open its conversation (the payload is its id). */
 export function onOpenConversation(cb: (conversationId: string) => void): Unsubscribe {
   return on(EVENTS.openConversation, isString, cb);
+}
+
 const isMCPServerState = (v: unknown): v is MCPServerState =>
   isObject(v) && isObject(v.server) && typeof v.server.id === 'string' && typeof v.status === 'string';
 

@@ -670,6 +670,61 @@ export namespace chat {
 	        this.model = source["model"];
 	    }
 	}
+	export class SnippetPart {
+	    text: string;
+	    match?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SnippetPart(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.match = source["match"];
+	    }
+	}
+	export class SearchHit {
+	    conversationId: string;
+	    conversationTitle: string;
+	    messageId: string;
+	    role: string;
+	    snippet: SnippetPart[];
+	    // Go type: time
+	    createdAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.conversationTitle = source["conversationTitle"];
+	        this.messageId = source["messageId"];
+	        this.role = source["role"];
+	        this.snippet = this.convertValues(source["snippet"], SnippetPart);
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Settings {
 	    autoApprove: Record<string, boolean>;
 	    limits: Limits;
@@ -679,6 +734,7 @@ export namespace chat {
 	    provider: ProviderConfig;
 	    systemPrompt: string;
 	    memoryEnabled: boolean;
+	    notifications: boolean;
 	    mcpCallTimeoutSec: number;
 	
 	    static createFrom(source: any = {}) {
@@ -695,6 +751,7 @@ export namespace chat {
 	        this.provider = this.convertValues(source["provider"], ProviderConfig);
 	        this.systemPrompt = source["systemPrompt"];
 	        this.memoryEnabled = source["memoryEnabled"];
+	        this.notifications = source["notifications"];
 	        this.mcpCallTimeoutSec = source["mcpCallTimeoutSec"];
 	    }
 	
@@ -716,6 +773,7 @@ export namespace chat {
 		    return a;
 		}
 	}
+	
 	export class Summary {
 	    id: string;
 	    conversationId: string;

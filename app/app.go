@@ -42,6 +42,7 @@ type App struct {
 	Settings      *Settings
 	Providers     *Providers
 	Memory        *Memory
+	Agents        *Agents
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -97,16 +98,17 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
 	a.Runner = &AgentTaskRunner{runner: a.runner}
-	a.Conversations = &Conversations{store: st, runner: a.runner, models: models, workspaces: workspaces}
+	a.Conversations = &Conversations{store: st, events: a.events, runner: a.runner, models: models, workspaces: workspaces}
 	a.Settings = &Settings{store: st, runner: a.runner}
 	a.Memory = &Memory{store: st, events: a.events}
+	a.Agents = &Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }
 
 // Bound lists the services to bind to the frontend.
 func (a *App) Bound() []any {
-	return []any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory}
+	return []any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Agents}
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and

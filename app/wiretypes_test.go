@@ -48,6 +48,9 @@ var wireTypes = map[string]reflect.Type{
 	"FrontendError":       reflect.TypeOf(FrontendError{}),
 	"Fact":                reflect.TypeOf(chat.Fact{}),
 	"FactsChangedEvent":   reflect.TypeOf(FactsChanged{}),
+	"AgentDefinition":     reflect.TypeOf(chat.AgentDefinition{}),
+	"FormField":           reflect.TypeOf(chat.FormField{}),
+	"InputHint":           reflect.TypeOf(chat.InputHint{}),
 }
 
 // frontendOnly lists interfaces in types.ts that no Go type sends. Each

@@ -134,7 +134,10 @@ func TestAProactiveAgentSpeaksFirstWithAFormWhoseAnswerIsChecked(t *testing.T) {
 	waiting := h.events.waitStatus(task.ID, chat.StatusWaitingUser)
 	assert.Equal(t, "About you", waiting.PendingQuestion)
 	require.Len(t, waiting.PendingFields, 3)
-	assert.Equal(t, &chat.InputHint{Disabled: true, Placeholder: "Use the form"}, waiting.Input)
+	require.NotNil(t, waiting.Input)
+	require.NotNil(t, waiting.Input.Disabled)
+	assert.True(t, *waiting.Input.Disabled)
+	assert.Equal(t, "Use the form", waiting.Input.Placeholder)
 
 	first := h.server.Requests()[0]
 	require.Len(t, first.Messages, 2, "the system prompt and the opening: no message from the person")

@@ -29,7 +29,8 @@ func TestTheDemoModelRunsTheInterviewer(t *testing.T) {
 	form := h.events.waitStatus(task.ID, chat.StatusWaitingUser)
 	require.NotEmpty(t, form.PendingFields, "it speaks first, with a form")
 	require.NotNil(t, form.Input)
-	assert.True(t, form.Input.Disabled)
+	require.NotNil(t, form.Input.Disabled)
+	assert.True(t, *form.Input.Disabled)
 	require.Error(t, h.runner.Respond(ctx, task.ID, `{"project":"Garden"}`), "required fields are missing")
 	require.NoError(t, h.runner.Respond(ctx, task.ID, `{"project":"Garden planner","goal":"Plan beds","priority":"High","confidence":4}`))
 

@@ -55,9 +55,10 @@ type FormField struct {
 }
 
 // InputHint says how the composer looks while a question waits or after an
-// update: disabled, and with which placeholder.
+// update: disabled (nil: as the agent's definition says), and with which
+// placeholder.
 type InputHint struct {
-	Disabled    bool   `json:"disabled,omitempty"`
+	Disabled    *bool  `json:"disabled,omitempty"`
 	Placeholder string `json:"placeholder,omitempty"`
 }
 

@@ -141,7 +141,7 @@ func quiz(req *compat.Request, answers []string) compat.Reply {
 			"question":    "Which topic should I quiz you on?",
 			"choices":     []string{"Geography", "Science", "History"},
 			"allow_other": true,
-			"input":       map[string]any{"placeholder": "Or type a topic"},
+			"input":       map[string]any{"disabled": false, "placeholder": "Or type a topic"},
 		})
 	}
 	items := quizFor(answers[0])

@@ -1,5 +1,6 @@
 // The only module that talks to the generated Wails bindings. Everything
 // else imports from here and gets typed results and ApiError rejections.
+import * as AgentsSvc from '../../wailsjs/go/app/Agents';
 import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
 import * as Convs from '../../wailsjs/go/app/Conversations';
 import * as HealthSvc from '../../wailsjs/go/app/Health';
@@ -9,6 +10,7 @@ import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import { ApiError, toApiError } from './errors';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
+  AgentDefinition,
   Conversation,
   ConversationPage,
   ConversationSummary,
@@ -66,6 +68,11 @@ export function getSummary(summaryId: string): Promise<Summary> {
 
 export function startTask(conversationId: string, text: string): Promise<Task> {
   return call(() => Runner.StartTask(conversationId, text));
+}
+
+/** Starts the conversation's proactive agent: it speaks first. */
+export function startProactive(conversationId: string): Promise<Task> {
+  return call(() => Runner.StartProactive(conversationId));
 }
 
 export function sendChat(conversationId: string, text: string): Promise<Task> {
@@ -136,9 +143,12 @@ export async function loadConversation(id: string, limit = MESSAGE_PAGE): Promis
   return { ...view, messages: view.messages ?? [], tasks: view.tasks ?? [] };
 }
 
-/** One page of the conversation list whose titles contain query ('' for all), after cursor ('' for the top). */
-export async function listConversationsPage(query: string, cursor: string, limit = CONVERSATION_PAGE): Promise<ConversationPage> {
-  const page = await call<ConversationPage>(() => Convs.ListConversationsPage(query, cursor, limit));
+/**
+ * One page of the conversation list whose titles contain query ('' for all), after cursor ('' for the top),
+ * of one agent's conversations (agent '' for all).
+ */
+export async function listConversationsPage(query: string, cursor: string, limit = CONVERSATION_PAGE, agent = ''): Promise<ConversationPage> {
+  const page = await call<ConversationPage>(() => Convs.ListConversationsPage(query, cursor, limit, agent));
   return { items: page?.items ?? [], nextCursor: page?.nextCursor ?? '' };
 }
 
@@ -163,6 +173,11 @@ export async function getMessagesAround(conversationId: string, messageId: strin
 
 export function renameConversation(id: string, title: string): Promise<Conversation> {
   return call(() => Convs.RenameConversation(id, title));
+}
+
+/** Chooses the conversation's agent (between tasks). */
+export function setAgent(id: string, agentId: string): Promise<Conversation> {
+  return call(() => Convs.SetAgent(id, agentId));
 }
 
 export function setAgentMode(id: string, on: boolean): Promise<Conversation> {
@@ -307,4 +322,52 @@ export async function currentModels(): Promise<string[]> {
 /** Whether Errand can work. Asked first: when it is not ready, nothing else is bound. */
 export function healthStatus(): Promise<HealthStatus> {
   return call(() => HealthSvc.Status());
+}
+
+// ---- Agents ----
+
+function agentOf(d: AgentDefinition): AgentDefinition {
+  return { ...d, tools: d.tools ?? [] };
+}
+
+/** The built-in agents, then the person's by name. */
+export async function listAgents(): Promise<AgentDefinition[]> {
+  const list = await call<AgentDefinition[] | null>(() => AgentsSvc.ListAgents());
+  return (list ?? []).map(agentOf);
+}
+
+/** The built-in tools an agent can be given. */
+export async function agentToolNames(): Promise<string[]> {
+  return (await call<string[] | null>(() => AgentsSvc.ToolNames())) ?? [];
+}
+
+export async function createAgent(d: AgentDefinition): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.CreateAgent(d as never)));
+}
+
+export async function updateAgent(d: AgentDefinition): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.UpdateAgent(d as never)));
+}
+
+export function deleteAgent(id: string): Promise<void> {
+  return call(() => AgentsSvc.DeleteAgent(id));
+}
+
+export async function duplicateAgent(id: string): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.DuplicateAgent(id)));
+}
+
+/** Writes the agent to a file the person picks; resolves to its path ('' when cancelled). */
+export function exportAgentFile(id: string): Promise<string> {
+  return call(() => AgentsSvc.ExportAgentFile(id));
+}
+
+/** Imports the agent file the person picks (a definition with id '' when cancelled). */
+export async function importAgentFile(): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.ImportAgentFile()));
+}
+
+/** Imports an agent file's text. */
+export async function importAgent(text: string): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.ImportAgent(text)));
 }

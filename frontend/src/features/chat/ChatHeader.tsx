@@ -4,6 +4,7 @@ import { renameConversation } from '../../stores/actions';
 import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 import { openSettings } from '../../stores/settingsView';
+import { AgentPicker } from '../agents/AgentPicker';
 import { requestDelete } from '../conversations/deleteRequest';
 import { ConversationMemory } from '../memory/MemorySection';
 import { ContextMeter } from './ContextMeter';
@@ -65,6 +66,7 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
         )}
       </div>
       <div className="chat-header-right">
+        <AgentPicker conversationId={conversationId} />
         <ContextMeter conversationId={conversationId} />
         <ModelPicker conversationId={conversationId} />
         <ConversationMemory conversationId={conversationId} />

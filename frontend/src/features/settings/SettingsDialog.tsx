@@ -8,6 +8,7 @@ import { SettingsError } from './SettingsError';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
+import { AgentsSection } from '../agents/AgentsSection';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import {
@@ -599,6 +600,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
               conversationId={conversationId}
             />
           )}
+          <AgentsSection />
         </div>
 
         {form && (

@@ -19,7 +19,7 @@ export function GetMessagesPage(arg1:string,arg2:string,arg3:number):Promise<cha
 
 export function ListConversations():Promise<Array<chat.ConversationSummary>>;
 
-export function ListConversationsPage(arg1:string,arg2:string,arg3:number):Promise<chat.ConversationPage>;
+export function ListConversationsPage(arg1:string,arg2:string,arg3:number,arg4:string):Promise<chat.ConversationPage>;
 
 export function LoadConversation(arg1:string):Promise<chat.ConversationView>;
 
@@ -28,6 +28,8 @@ export function ModelInfo():Promise<app.ModelInfo>;
 export function OpenConversation(arg1:string,arg2:number):Promise<chat.ConversationView>;
 
 export function RenameConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
+
+export function SetAgent(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SetAgentMode(arg1:string,arg2:boolean):Promise<chat.Conversation>;
 

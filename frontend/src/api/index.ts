@@ -330,6 +330,13 @@ function agentOf(d: AgentDefinition): AgentDefinition {
   return { ...d, tools: d.tools ?? [] };
 }
 
+/** Go decodes the times, which it sets itself: a new definition sends the zero time. */
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+function agentIn(d: AgentDefinition): never {
+  return { ...d, createdAt: d.createdAt || ZERO_TIME, updatedAt: d.updatedAt || ZERO_TIME } as never;
+}
+
 /** The built-in agents, then the person's by name. */
 export async function listAgents(): Promise<AgentDefinition[]> {
   const list = await call<AgentDefinition[] | null>(() => AgentsSvc.ListAgents());
@@ -342,11 +349,11 @@ export async function agentToolNames(): Promise<string[]> {
 }
 
 export async function createAgent(d: AgentDefinition): Promise<AgentDefinition> {
-  return agentOf(await call(() => AgentsSvc.CreateAgent(d as never)));
+  return agentOf(await call(() => AgentsSvc.CreateAgent(agentIn(d))));
 }
 
 export async function updateAgent(d: AgentDefinition): Promise<AgentDefinition> {
-  return agentOf(await call(() => AgentsSvc.UpdateAgent(d as never)));
+  return agentOf(await call(() => AgentsSvc.UpdateAgent(agentIn(d))));
 }
 
 export function deleteAgent(id: string): Promise<void> {

@@ -225,7 +225,7 @@ function SearchBox() {
     <>
     <select
       className="conv-filter"
-      aria-label="Filter by agent"
+      aria-label="Filter conversations"
       value={agent}
       onChange={(e) => setAgent(e.target.value)}
     >

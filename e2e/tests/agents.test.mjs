@@ -86,7 +86,7 @@ test('an agent with only read_file: the model sees only it, the control tools an
     /^Tools: ask_user, forget, read_file, remember, send_update, task_complete \| Instructions: You are Reader\. Read files, never write them\.$/,
   );
   await waitForStatus(page, 'Completed');
-  await shot(page, 'picker', page.locator('.chat-header'));
+  await shot(page, 'picker', page.locator('.chat'));
 
   // The list shows each conversation's agent and filters by it.
   await eventually(async () => assert.match((await u.row('[tools] what can you use?').textContent()) ?? '', /Reader/));
@@ -125,11 +125,11 @@ test('a proactive agent speaks first with a form; a wrong answer shows its error
   await eventually(async () => assert.equal((await details.getByRole('alert').textContent())?.trim(), 'Name is required'));
   assert.equal(await u.input.isDisabled(), true);
   await shot(page, 'form', page.locator('.card-question').last());
+  await shot(page, 'proactive', page.locator('.chat'));
 
   await details.getByRole('textbox', { name: 'Name' }).fill('Ann');
   await details.getByRole('button', { name: 'Submit' }).click();
   await waitForAgentText(page, /^Got: \{"name":"Ann","age":41\}$/);
   await waitForStatus(page, 'Completed');
   assert.equal(await u.input.isEnabled(), true, 'the composer opens again once the task is done');
-  await shot(page, 'proactive', page.locator('.chat'));
 }));

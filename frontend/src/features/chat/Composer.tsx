@@ -97,7 +97,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
     : busy
       ? 'The agent is working… you can stop it at any time'
       : agentMode
-        ? 'Hand Errand a task…'
+        ? `Hand ${agent?.name ?? 'Errand'} a task…`
         : 'Send a message…';
 
   return (

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { FormField, Task } from '../../api/types';
 import { useTasksStore } from '../../stores/tasks';
 import { answerWidget } from './agentActions';
@@ -33,6 +33,22 @@ function useAnswer(task: Task) {
   return { pending, error, send };
 }
 
+/**
+ * Puts the cursor in the widget's first control when nothing has the focus
+ * (the composer was disabled under the person), so that it is usable from
+ * the keyboard at once.
+ */
+function useFocusWhenIdle<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active === null || active === document.body) {
+      ref.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus({ preventScroll: true });
+    }
+  }, []);
+  return ref;
+}
+
 function WidgetError({ id, error }: { id: string; error: string | null }) {
   return (
     <p id={id} className="widget-error" role="alert">
@@ -59,8 +75,9 @@ function OneChoice({ task }: { task: Task }) {
   const { pending, error, send } = useAnswer(task);
   const [other, setOther] = useState('');
   const errorId = useId();
+  const ref = useFocusWhenIdle<HTMLDivElement>();
   return (
-    <div className="widget choices" role="group" aria-label="Suggested answers" aria-describedby={errorId}>
+    <div ref={ref} className="widget choices" role="group" aria-label="Suggested answers" aria-describedby={errorId}>
       {(task.pendingChoices ?? []).map((c, i) => (
         <button key={`${i}:${c}`} type="button" className="chip" disabled={pending} onClick={() => void send(c)}>
           {c}
@@ -92,6 +109,7 @@ function MultiChoice({ task }: { task: Task }) {
   const [other, setOther] = useState('');
   const errorId = useId();
   const choices = task.pendingChoices ?? [];
+  const ref = useFocusWhenIdle<HTMLFormElement>();
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const answer = choices.filter((c) => picked.includes(c));
@@ -99,7 +117,7 @@ function MultiChoice({ task }: { task: Task }) {
     void send(JSON.stringify(answer));
   };
   return (
-    <form className="widget" role="group" aria-label={task.pendingQuestion} aria-describedby={errorId} onSubmit={onSubmit}>
+    <form ref={ref} className="widget" role="group" aria-label={task.pendingQuestion} aria-describedby={errorId} onSubmit={onSubmit}>
       <div className="widget-checks">
         {choices.map((c, i) => (
           <label key={`${i}:${c}`} className="widget-check">
@@ -146,8 +164,10 @@ function FormWidget({ task, fields }: { task: Task; fields: FormField[] }) {
   const errorId = useId();
   const base = useId();
   const set = (name: string, v: string | boolean) => setValues((s) => ({ ...s, [name]: v }));
+  const ref = useFocusWhenIdle<HTMLFormElement>();
   return (
     <form
+      ref={ref}
       className="widget widget-form"
       role="group"
       aria-label={task.pendingQuestion}

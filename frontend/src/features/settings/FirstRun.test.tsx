@@ -9,6 +9,8 @@ import { conversation, resetStores, summary } from '../../test/fixtures';
 import { PRESETS, providerView } from '../../test/providers';
 
 vi.mock('../../api', () => ({
+  // Settings → Agents and the start list the agents.
+  listAgents: vi.fn(async () => []),
   // Settings → Memory lists the facts.
   listFacts: vi.fn(async () => []),
   healthStatus: vi.fn(),

@@ -8,6 +8,8 @@ import { FILE_NOTE, KEYRING_NOTE, PRESETS, providerView } from '../../test/provi
 import { mockClipboard } from '../../test/clipboard';
 
 vi.mock('../../api', () => ({
+  // Settings → Agents and the start list the agents.
+  listAgents: vi.fn(async () => []),
   getSettings: vi.fn(),
   saveSettings: vi.fn(),
   defaultSystemPrompt: vi.fn(),

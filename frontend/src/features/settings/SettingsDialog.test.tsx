@@ -6,6 +6,8 @@ import { resetStores } from '../../test/fixtures';
 import { PRESETS } from '../../test/providers';
 
 vi.mock('../../api', () => ({
+  // Settings → Agents and the start list the agents.
+  listAgents: vi.fn(async () => []),
   // Settings → Memory lists the facts.
   listFacts: vi.fn(async () => []),
   getSettings: vi.fn(),

@@ -75,9 +75,9 @@ function OneChoice({ task }: { task: Task }) {
   const { pending, error, send } = useAnswer(task);
   const [other, setOther] = useState('');
   const errorId = useId();
-  const ref = useFocusWhenIdle<HTMLDivElement>();
+  // No focus taken: the composer, open beside one-click choices, has it.
   return (
-    <div ref={ref} className="widget choices" role="group" aria-label="Suggested answers" aria-describedby={errorId}>
+    <div className="widget choices" role="group" aria-label="Suggested answers" aria-describedby={errorId}>
       {(task.pendingChoices ?? []).map((c, i) => (
         <button key={`${i}:${c}`} type="button" className="chip" disabled={pending} onClick={() => void send(c)}>
           {c}

@@ -55,6 +55,7 @@ type App struct {
 	// devBound are services bound in the development build only.
 	devBound []any
 	MCP      *MCP
+	Agents   *Agents
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -126,7 +127,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
 	a.Runner = &AgentTaskRunner{runner: a.runner}
-	a.Conversations = &Conversations{store: st, search: st, runner: a.runner, models: models, workspaces: workspaces}
+	a.Conversations = &Conversations{store: st, search: st, events: a.events, runner: a.runner, models: models, workspaces: workspaces}
 	var devBound []any
 	dialogs := nativeDialogs{win: &a.Conversations.dialogs}
 	a.Archive = &Archive{store: st}
@@ -136,13 +137,14 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.Memory = &Memory{store: st, events: a.events}
 	a.Window = &Window{notifier: a.notifier}
 	a.MCP = &MCP{store: st, manager: a.mcp, env: a.secrets}
+	a.Agents = &Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }
 
 // Bound lists the services to bind to the frontend.
 func (a *App) Bound() []any {
-	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window, a.MCP}, a.devBound...)
+	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window, a.MCP, a.Agents}, a.devBound...)
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and

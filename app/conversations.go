@@ -20,6 +20,7 @@ import (
 type Conversations struct {
 	store      chat.Store
 	search     chat.Searcher
+	events     *bridge
 	runner     *agent.Runner
 	models     *models
 	workspaces string        // where default workspace folders live
@@ -79,10 +80,56 @@ func (s *Conversations) LoadConversation(id string) (chat.ConversationView, erro
 // first: limit of them (1 to 500) whose title contains query, ignoring
 // case ("" for all), after cursor (a page's nextCursor, "" for the first
 // page). A cursor that is not a page's nextCursor is refused.
-func (s *Conversations) ListConversationsPage(query, cursor string, limit int) (chat.ConversationPage, error) {
+// agent, when not "", keeps only the conversations with that agent.
+func (s *Conversations) ListConversationsPage(query, cursor string, limit int, agent string) (chat.ConversationPage, error) {
+	if agent != "" {
+		if err := requireID("agent", agent); err != nil {
+			return chat.ConversationPage{}, err
+		}
+	}
 	ctx, cancel := callCtx()
 	defer cancel()
-	return s.store.ConversationsPage(ctx, chat.ConversationQuery{Title: strings.TrimSpace(query), Cursor: cursor, Limit: limit})
+	return s.store.ConversationsPage(ctx, chat.ConversationQuery{Title: strings.TrimSpace(query), Cursor: cursor, Limit: limit, Agent: agent})
+}
+
+// SetAgent chooses the conversation's agent, from its next task on; it is
+// refused while a task is unfinished there. A conversation that has
+// messages gets a notice of the switch, and the model is told of it.
+func (s *Conversations) SetAgent(id, agentID string) (chat.Conversation, error) {
+	if err := requireID("conversation", id); err != nil {
+		return chat.Conversation{}, err
+	}
+	if err := requireID("agent", agentID); err != nil {
+		return chat.Conversation{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	d, err := s.store.Agent(ctx, agentID)
+	if err != nil {
+		return chat.Conversation{}, err
+	}
+	if _, busy := s.runner.ActiveTask(id); busy {
+		return chat.Conversation{}, chat.Errorf(chat.CodeConflict, "the agent can be switched between tasks only; stop this one or wait for it to finish")
+	}
+	before, err := s.store.GetConversation(ctx, id)
+	if err != nil {
+		return before, err
+	}
+	c, err := s.store.SetAgent(ctx, id, d.ID)
+	if err != nil || before.AgentID == c.AgentID {
+		return c, err
+	}
+	page, err := s.store.MessagesBefore(ctx, id, "", 1)
+	if err != nil || len(page.Messages) == 0 {
+		return c, err
+	}
+	m, err := s.store.AddMessage(ctx, chat.Message{ID: uuid.NewString(), ConversationID: id, Role: chat.RoleSystem,
+		Content: "Switched to the agent " + d.Name, CreatedAt: time.Now().UTC()})
+	if err != nil {
+		return c, err
+	}
+	s.events.MessageStored(m)
+	return c, nil
 }
 
 // OpenConversation returns a conversation with its latest limit messages

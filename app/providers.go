@@ -79,12 +79,18 @@ func (m *models) choose(ctx context.Context, conversationModel string) (provider
 }
 
 // forConversation is the runner's Providers option.
-func (m *models) forConversation(ctx context.Context, conversationID string) (llm.Provider, error) {
+// The conversation's own model wins over its agent's, which wins over the
+// default.
+func (m *models) forConversation(ctx context.Context, conversationID, agentModel string) (llm.Provider, error) {
 	conv, err := m.store.GetConversation(ctx, conversationID)
 	if err != nil {
 		return nil, err
 	}
-	c, err := m.choose(ctx, conv.Model)
+	model := conv.Model
+	if model == "" {
+		model = agentModel
+	}
+	c, err := m.choose(ctx, model)
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,17 @@ func (s *AgentTaskRunner) StartTask(conversationID, text string) (chat.Task, err
 	return s.start(conversationID, text, chat.ModeAgent)
 }
 
+// StartProactive starts the conversation's proactive agent: it speaks
+// first, with no message from the person.
+func (s *AgentTaskRunner) StartProactive(conversationID string) (chat.Task, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.Task{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.StartProactive(ctx, conversationID)
+}
+
 // SendChat sends a simple chat message: one streamed reply, no agent loop.
 func (s *AgentTaskRunner) SendChat(conversationID, text string) (chat.Task, error) {
 	return s.start(conversationID, text, chat.ModeChat)

@@ -56,6 +56,9 @@ var wireTypes = map[string]reflect.Type{
 	"MCPServer":           reflect.TypeOf(chat.MCPServer{}),
 	"MCPToolInfo":         reflect.TypeOf(mcp.ToolInfo{}),
 	"MCPServerState":      reflect.TypeOf(mcp.State{}),
+	"AgentDefinition":     reflect.TypeOf(chat.AgentDefinition{}),
+	"FormField":           reflect.TypeOf(chat.FormField{}),
+	"InputHint":           reflect.TypeOf(chat.InputHint{}),
 }
 
 // frontendOnly lists interfaces in types.ts that no Go type sends. Each

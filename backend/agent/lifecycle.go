@@ -35,7 +35,8 @@ func (r *Runner) Retry(ctx context.Context, taskID string) (chat.Task, error) {
 // the conversation's model as it is now (a fixed key is the usual reason to
 // retry).
 func (r *Runner) resume(ctx context.Context, t chat.Task) (chat.Task, error) {
-	provider, err := r.provider(ctx, t.ConversationID)
+	def := r.agentOf(ctx, t.AgentID)
+	provider, err := r.provider(ctx, t.ConversationID, def.Model)
 	if err != nil {
 		return chat.Task{}, err
 	}
@@ -55,7 +56,7 @@ func (r *Runner) resume(ctx context.Context, t chat.Task) (chat.Task, error) {
 		r.mu.Unlock()
 		return chat.Task{}, err
 	}
-	rn := r.launch(t, provider)
+	rn := r.launch(t, provider, def)
 	rn.restore(t)
 	r.mu.Unlock()
 	r.opts.Events.TaskUpdated(t)

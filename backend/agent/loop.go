@@ -164,13 +164,9 @@ func (rn *run) stepDelay(ctx context.Context) error {
 func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response, error) {
 	opts := rn.r.opts
 	settings := rn.r.settings(ctx)
-	system, tools := ChatSystemPrompt, []llm.Tool(nil)
+	system, tools := rn.systemPrompt(settings, mode), []llm.Tool(nil)
 	if mode == chat.ModeAgent {
-		system = opts.SystemPrompt
-		if custom := strings.TrimSpace(settings.SystemPrompt); custom != "" {
-			system = custom
-		}
-		tools = rn.r.definitions(settings)
+		tools = rn.r.agentTools(settings, rn.def)
 	}
 	// The facts to remember, read for every request: an edit reaches the next one.
 	system = rn.withMemory(ctx, system, settings, mode == chat.ModeAgent)
@@ -242,6 +238,30 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 	return resp, err
 }
 
+// systemPrompt is the task's instructions: Errand's (or the person's
+// replacement of them in Settings), or its agent's followed by the agentic
+// rules; and, when the person switched agents, a note saying so.
+func (rn *run) systemPrompt(settings chat.Settings, mode chat.TaskMode) string {
+	var system string
+	switch {
+	case rn.def.ID == chat.AgentErrand && mode == chat.ModeChat:
+		system = ChatSystemPrompt
+	case rn.def.ID == chat.AgentErrand:
+		system = rn.r.opts.SystemPrompt
+		if custom := strings.TrimSpace(settings.SystemPrompt); custom != "" {
+			system = custom
+		}
+	case mode == chat.ModeChat:
+		system = rn.def.Instructions
+	default:
+		system = strings.TrimSpace(rn.def.Instructions) + "\n\n" + AgenticRules
+	}
+	if from := rn.snapshot().SwitchedFrom; from != "" {
+		system += fmt.Sprintf(switchNote, from, from)
+	}
+	return system
+}
+
 // checkLimits pauses the task while a limit is reached, until the person
 // lets it continue (the limit is raised) or stops it.
 func (rn *run) checkLimits(ctx context.Context) error {
@@ -294,6 +314,9 @@ func (rn *run) ask(ctx context.Context, callID string, a askUserArgs) (string, e
 		t.Status = chat.StatusWaitingUser
 		t.PendingQuestion = a.Question
 		t.PendingChoices = a.Choices
+		t.PendingMultiple, t.PendingAllowOther = a.Multiple, a.AllowOther
+		t.PendingFields = a.Fields
+		t.Input = a.Input
 	})
 	return d.text, err
 }

@@ -143,9 +143,14 @@ func TestAnElicitationIsAnsweredInline(t *testing.T) {
 
 	q := h.events.waitStatus(task.ID, chat.StatusWaitingUser)
 	assert.Contains(t, q.PendingQuestion, "Please provide inputs")
-	assert.Contains(t, q.PendingQuestion, "name")
-	assert.Contains(t, q.PendingChoices, mcp.Decline)
-	require.NoError(t, h.runner.Respond(context.Background(), task.ID, "Ada Lovelace"))
+	require.NotEmpty(t, q.PendingFields, "the elicitation is a form")
+	assert.Equal(t, "name", q.PendingFields[0].Name)
+	assert.True(t, q.PendingFields[0].Required)
+	// A form answer without the required name is refused at the form.
+	err := h.runner.Respond(context.Background(), task.ID, `{"check": true}`)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "name")
+	require.NoError(t, h.runner.Respond(context.Background(), task.ID, `{"name": "Ada Lovelace", "check": true}`))
 
 	h.events.waitStatus(task.ID, chat.StatusCompleted)
 	res := toolResult(h.messages(conv), "everything__trigger-elicitation-request")

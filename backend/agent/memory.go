@@ -43,6 +43,19 @@ var memoryTools = map[string]bool{ToolRemember: true, ToolForget: true}
 // memoryOn reports whether the agent may read and keep facts now.
 func (r *Runner) memoryOn(s chat.Settings) bool { return r.opts.Facts != nil && s.MemoryEnabled }
 
+// agentTools are the tools offered to an agent's model: the control tools
+// and the agent's own.
+func (r *Runner) agentTools(s chat.Settings, def chat.AgentDefinition) []llm.Tool {
+	all := r.definitions(s)
+	out := all[:0:0]
+	for _, t := range all {
+		if isControl(t.Name) || def.Allows(t.Name) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // definitions are the tools offered to the model: without remember and
 // forget while memory is off.
 func (r *Runner) definitions(s chat.Settings) []llm.Tool {
@@ -205,4 +218,21 @@ func (r *Runner) factsChanged(conversationID string) {
 	if fe, ok := r.opts.Events.(FactsEvents); ok {
 		fe.FactsChanged(conversationID)
 	}
+}
+
+// ToolNames lists the built-in tools (not the control tools) an agent can
+// be given.
+func (r *Runner) ToolNames() []string {
+	var out []string
+	for _, t := range r.tools.Registry().Definitions() {
+		if !isControl(t.Name) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+// HasTool reports whether name is a built-in tool an agent can be given.
+func (r *Runner) HasTool(name string) bool {
+	return !isControl(name) && r.tools.Registry().Tool(name) != nil
 }

@@ -1,9 +1,11 @@
 package agent
 
-// AgentSystemPrompt is the base instruction for agent mode.
-const AgentSystemPrompt = `You are Errand, an AI agent working on a task for the user in a desktop app.
+// AgentSystemPrompt is the base instruction for agent mode: Errand's own
+// introduction, then the agentic-mode rules every agent gets.
+const AgentSystemPrompt = "You are Errand, an AI agent working on a task for the user in a desktop app.\n\n" + AgenticRules
 
-## Agentic Mode
+// AgenticRules follow every agent's instructions.
+const AgenticRules = `## Agentic Mode
 
 You are operating in agentic mode. You have the autonomy to work through multi-step tasks independently.
 
@@ -17,7 +19,16 @@ You are operating in agentic mode. You have the autonomy to work through multi-s
 ### Available Control Tools
 - task_complete: Call this when the task is finished. Include a summary of what was accomplished.
 - ask_user: Call this when you need input from the user. Include a clear question.
-- send_update: Call this to send a progress message without stopping work.`
+- send_update: Call this to send a progress message without stopping work.
+- ask_user and send_update take input {disabled, placeholder}: the user's text box, e.g. disabled while a form is the answer.`
+
+// opening stands, in a proactive agent's first request, where the person's
+// message would be (never stored).
+const opening = `(automatic) The person has just opened a conversation with you and has not written anything yet. You speak first.`
+
+// switchNote tells the model that the person switched agents: the earlier
+// assistant messages were another agent's, under other instructions.
+const switchNote = "\n\n## Agent switched\nThe person switched this conversation to you from the agent %s. Earlier assistant replies were written by %s under other instructions; from now on follow only yours."
 
 // ChatSystemPrompt is the instruction for simple chat mode.
 const ChatSystemPrompt = `You are Errand, a helpful assistant in a desktop app. Answer the user's message directly and concisely.`

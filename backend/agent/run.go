@@ -26,7 +26,8 @@ type run struct {
 	exited   chan struct{}    // closed when the loop's goroutine returns
 	ws       *tools.Workspace // the loop goroutine's own
 	provider llm.Provider
-	win      *window // the model's view of the conversation
+	def      chat.AgentDefinition // the task's agent
+	win      *window              // the model's view of the conversation
 
 	mu            sync.Mutex
 	task          chat.Task

@@ -51,7 +51,8 @@ type Options struct {
 	Provider llm.Provider
 	// Providers, when set, picks the model for each conversation at the
 	// start (or resumption) of each task; it wins over Provider.
-	Providers func(ctx context.Context, conversationID string) (llm.Provider, error)
+	// agentModel is the model the task's agent asks for ("" for none).
+	Providers func(ctx context.Context, conversationID, agentModel string) (llm.Provider, error)
 	// FlushInterval is the shortest time between two stored and published
 	// pieces of streamed text for one task. Default 1/60 s.
 	FlushInterval time.Duration
@@ -103,7 +104,7 @@ func New(opts Options) *Runner {
 	if opts.SystemPrompt == "" {
 		opts.SystemPrompt = AgentSystemPrompt
 	}
-	live, err := tools.NewLive(controlSpecs, opts.Tools, opts.ToolSource)
+	live, err := tools.NewLive(controlSpecs(), opts.Tools, opts.ToolSource)
 	if err != nil {
 		panic(err)
 	}
@@ -138,7 +139,8 @@ var ErrShuttingDown = chat.Errorf(chat.CodeConflict, "Errand is shutting down")
 
 // StartTask stores a new task for the user's text in the conversation and
 // starts working on it in the background. It returns the stored task at
-// once. mode selects the agent loop or a single chat reply.
+// once. mode selects the agent loop or a single chat reply. The task is
+// the conversation's agent's: its instructions, tools, model and limits.
 func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mode chat.TaskMode) (chat.Task, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -147,7 +149,26 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 	if mode != chat.ModeAgent && mode != chat.ModeChat {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "unknown task mode %q", mode)
 	}
-	provider, err := r.provider(ctx, conversationID)
+	return r.begin(ctx, conversationID, text, mode)
+}
+
+// StartProactive starts a task of the conversation's agent with no message
+// from the person: a proactive agent speaks first. Any other agent is
+// refused.
+func (r *Runner) StartProactive(ctx context.Context, conversationID string) (chat.Task, error) {
+	return r.begin(ctx, conversationID, "", chat.ModeAgent)
+}
+
+func (r *Runner) begin(ctx context.Context, conversationID, text string, mode chat.TaskMode) (chat.Task, error) {
+	conv, err := r.opts.Store.GetConversation(ctx, conversationID)
+	if err != nil {
+		return chat.Task{}, err
+	}
+	def := r.agentOf(ctx, conv.AgentID)
+	if text == "" && def.Mode != chat.ChatProactive {
+		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "%s is not a proactive agent: it waits for your message", def.Name)
+	}
+	provider, err := r.provider(ctx, conversationID, def.Model)
 	if err != nil {
 		return chat.Task{}, err
 	}
@@ -160,16 +181,23 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 		OriginalPrompt: text,
 		StartedAt:      now,
 		Model:          provider.Model(),
-		Limits:         r.settings(ctx).Limits,
+		Limits:         def.Limits.Over(r.settings(ctx).Limits),
+		AgentID:        def.ID,
 		Rev:            1,
 	}
-	prompt := chat.Message{
-		ID:             uuid.NewString(),
-		ConversationID: conversationID,
-		TaskID:         task.ID,
-		Role:           chat.RoleUser,
-		Content:        text,
-		CreatedAt:      now,
+	if task.SwitchedFrom, err = r.switchedFrom(ctx, conversationID, def); err != nil {
+		return chat.Task{}, err
+	}
+	var prompt chat.Message
+	if text != "" {
+		prompt = chat.Message{
+			ID:             uuid.NewString(),
+			ConversationID: conversationID,
+			TaskID:         task.ID,
+			Role:           chat.RoleUser,
+			Content:        text,
+			CreatedAt:      now,
+		}
 	}
 
 	// Holding r.mu across the insert makes "one active task per
@@ -194,11 +222,13 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 		r.mu.Unlock()
 		return chat.Task{}, err
 	}
-	rn := r.launch(task, provider)
+	rn := r.launch(task, provider, def)
 	r.mu.Unlock()
 
 	r.opts.Events.TaskUpdated(task)
-	r.opts.Events.MessageStored(prompt)
+	if prompt.ID != "" {
+		r.opts.Events.MessageStored(prompt)
+	}
 	if c, err := r.opts.Store.GetConversation(ctx, conversationID); err == nil {
 		r.opts.Events.ConversationUpdated(c)
 	}
@@ -206,19 +236,49 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 	return task, nil
 }
 
+// agentOf is the definition of an agent id ("" is Errand). An agent that
+// is gone (deleted meanwhile) is Errand too: its conversations fall back.
+func (r *Runner) agentOf(ctx context.Context, id string) chat.AgentDefinition {
+	d, err := r.opts.Store.Agent(ctx, id)
+	if err != nil {
+		if chat.ErrorCode(err) != chat.CodeNotFound {
+			slog.Error("read agent definition", "agent", id, "err", err)
+		}
+		d, _ = chat.BuiltinAgent(chat.AgentErrand)
+	}
+	return d
+}
+
+// switchedFrom names the agent of the conversation's previous task when
+// it was another: the model is told of the switch.
+func (r *Runner) switchedFrom(ctx context.Context, conversationID string, def chat.AgentDefinition) (string, error) {
+	prev, ok, err := r.opts.Store.LastTaskAgent(ctx, conversationID)
+	if err != nil || !ok {
+		return "", err
+	}
+	if prev == "" {
+		prev = chat.AgentErrand
+	}
+	if prev == def.ID {
+		return "", nil
+	}
+	return r.agentOf(ctx, prev).Name, nil
+}
+
 // provider is the model a task in the conversation talks to.
-func (r *Runner) provider(ctx context.Context, conversationID string) (llm.Provider, error) {
+func (r *Runner) provider(ctx context.Context, conversationID, agentModel string) (llm.Provider, error) {
 	if r.opts.Providers != nil {
-		return r.opts.Providers(ctx, conversationID)
+		return r.opts.Providers(ctx, conversationID, agentModel)
 	}
 	return r.opts.Provider, nil
 }
 
 // launch registers a run for a stored task; r.mu must be held. The caller
 // publishes what it must, then calls start.
-func (r *Runner) launch(t chat.Task, p llm.Provider) *run {
+func (r *Runner) launch(t chat.Task, p llm.Provider, def chat.AgentDefinition) *run {
 	runCtx, cancel := context.WithCancel(context.Background())
 	rn := newRun(r, t, cancel)
+	rn.def = def
 	rn.provider = p
 	rn.ctx = runCtx
 	r.runs[t.ID] = rn

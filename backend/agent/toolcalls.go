@@ -61,10 +61,15 @@ func (rn *run) runToolCalls(ctx context.Context, st *loopState, calls []chat.Too
 // Result.
 func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCall) (res tools.Result, summary string, done bool, err error) {
 	reg := rn.r.tools.Registry()
-	args, verr := reg.Validate(call.Name, call.Arguments)
-	var parsed any
-	if verr == nil && isControl(call.Name) {
-		parsed, verr = parseControl(call.Name, args)
+	ctl, isCtl := controlFor(call.Name)
+	var args json.RawMessage
+	var do act
+	verr := rn.offered(call.Name)
+	if verr == nil {
+		args, verr = reg.Validate(call.Name, call.Arguments)
+	}
+	if verr == nil && isCtl {
+		do, verr = ctl.parse(args)
 	}
 	if verr != nil {
 		st.invalidCalls++
@@ -92,21 +97,25 @@ func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCal
 		}
 	}()
 
-	switch a := parsed.(type) {
-	case taskCompleteArgs:
-		return tools.Result{Content: "The task is marked complete."}, a.Summary, true, nil
-	case askUserArgs:
-		answer, err := rn.ask(ctx, call.ID, a)
-		return tools.Result{Content: answer}, "", false, err
-	case sendUpdateArgs:
-		return tools.Result{Content: "The update was shown to the user."}, "", false, nil
-	case rememberArgs:
-		return rn.remember(ctx, a), "", false, nil
-	case forgetArgs:
-		return rn.forget(ctx, a), "", false, nil
+	if do != nil {
+		o, err := do(ctx, rn, call.ID)
+		return o.res, o.summary, o.done, err
 	}
 	res, err = rn.runTool(ctx, st, call, reg.Tool(call.Name), args)
 	return res, "", false, err
+}
+
+// offered refuses a call to a tool the task's agent does not have, as the
+// registry refuses an unknown tool: the model is told which tools it can use.
+func (rn *run) offered(name string) error {
+	if isControl(name) || rn.def.Allows(name) {
+		return nil
+	}
+	var names []string
+	for _, t := range rn.r.agentTools(rn.r.settings(rn.ctx), rn.def) {
+		names = append(names, t.Name)
+	}
+	return fmt.Errorf("%w: unknown tool %q. The tools you can use are: %s", tools.ErrInvalidCall, name, strings.Join(names, ", "))
 }
 
 // runTool asks for approval when the tool's risk needs it, then runs it.
@@ -146,9 +155,9 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 // answered the call is shown as running again.
 func (rn *run) toolAsker(call chat.ToolCall) tools.Asker {
 	n := 0
-	return func(ctx context.Context, question string, choices []string) (string, error) {
+	return func(ctx context.Context, q tools.Question) (string, error) {
 		n++
-		answer, err := rn.ask(ctx, fmt.Sprintf("%s#ask%d", call.ID, n), askUserArgs{Question: question, Choices: choices})
+		answer, err := rn.ask(ctx, fmt.Sprintf("%s#ask%d", call.ID, n), askUserArgs{Question: q.Text, Choices: q.Choices, Fields: q.Fields})
 		if err != nil {
 			return "", err
 		}

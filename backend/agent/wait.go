@@ -149,6 +149,15 @@ func (rn *run) deliver(kind waitKind, id string, d decision) error {
 	case id != "" && w.id != id:
 		return chat.Errorf(chat.CodeConflict, "that tool call was already answered, or is not the one waiting for approval")
 	}
+	if kind == waitAnswer {
+		// A form's or several choices' answer is checked against the
+		// question; a wrong one is refused here, and the model never sees it.
+		text, err := checkAnswer(rn.task, d.text)
+		if err != nil {
+			return err
+		}
+		d.text = text
+	}
 	if err := rn.recordLocked(func(t *chat.Task) { endWait(t, kind) }); err != nil {
 		return err
 	}
@@ -173,6 +182,7 @@ func endWait(t *chat.Task, kind waitKind) {
 	switch kind {
 	case waitAnswer:
 		t.PendingQuestion, t.PendingChoices = "", nil
+		t.PendingMultiple, t.PendingAllowOther, t.PendingFields, t.Input = false, false, nil, nil
 	case waitApproval:
 		t.PendingApproval = nil
 	case waitProceed:
@@ -192,4 +202,17 @@ func raiseLimit(t *chat.Task) {
 	case "cost":
 		t.Limits.MaxCostUSD = t.CostUSD + extraCostUSD
 	}
+}
+
+// checkAnswer checks the answer to the task's question: a form's against
+// its fields, several choices' against the choices. It returns the answer
+// as the model gets it.
+func checkAnswer(t chat.Task, answer string) (string, error) {
+	switch {
+	case len(t.PendingFields) > 0:
+		return chat.ValidateAnswer(t.PendingFields, answer)
+	case t.PendingMultiple:
+		return chat.ValidateChoices(t.PendingChoices, t.PendingAllowOther, answer)
+	}
+	return answer, nil
 }

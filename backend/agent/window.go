@@ -239,16 +239,36 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 	}
 	sys := rn.systemWithHistory(system, t, fit)
 	msgs := []llm.Message{{Role: chat.RoleSystem, Content: sys}}
+	open := t.OriginalPrompt == "" && agentMode
+	if open {
+		msgs = append(msgs, rn.openingMessage())
+	}
 	msgs = withNudge(append(msgs, fit.Messages...), agentMode)
 	req := llm.Request{Messages: msgs, Tools: tools}
 	// What c.Raw(req) would say, from the counts already made.
 	raw := w.systemTokens(sys) + w.toolTokens(tools) + fit.Tokens + 3
-	if n := 1 + len(fit.Messages); len(msgs) > n {
+	n := 1 + len(fit.Messages)
+	if open {
+		raw += c.Message(msgs[1])
+		n++
+	}
+	if len(msgs) > n {
 		raw += c.Message(msgs[n])
 	}
 	v := view{req: req, raw: raw, length: length}
 	v.tokens = c.Scale(v.raw)
 	return v, nil
+}
+
+// openingMessage stands, in a proactive task's requests, where the
+// person's first message would be: the model's turn must follow a user
+// turn, and the agent's definition says what it does first.
+func (rn *run) openingMessage() llm.Message {
+	text := opening
+	if o := strings.TrimSpace(rn.def.Opening); o != "" {
+		text += "\n\n" + o
+	}
+	return llm.Message{Role: chat.RoleUser, Content: text}
 }
 
 // systemTokens counts the system message, once for each text.
@@ -419,7 +439,7 @@ func (r *Runner) CompactNow(ctx context.Context, conversationID string) (chat.Me
 				"a task is unfinished in this conversation (%s); compact it once the task has finished or been stopped", t.Status)
 		}
 	}
-	provider, err := r.provider(ctx, conversationID)
+	provider, err := r.provider(ctx, conversationID, "")
 	if err != nil {
 		return chat.Message{}, err
 	}

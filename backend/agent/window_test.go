@@ -326,13 +326,13 @@ func TestTheBudgetUsesTheLengthTheServerReportsUnlessTheSettingSaysOtherwise(t *
 	old := h.newRunner
 	h.newRunner = func() *Runner {
 		r := old()
-		r.opts.Provider = openai.New(openai.Config{BaseURL: h.url, APIKey: "test-key", Model: "test-model", MaxRetries: -1, ContextLength: 2048})
+		r.opts.Provider = openai.New(openai.Config{BaseURL: h.url, APIKey: "test-key", Model: "test-model", MaxRetries: -1, ContextLength: 4096})
 		return r
 	}
 	h.runner = h.newRunner()
 	conv := h.conversation()
 	done := h.events.waitEnded(h.start(conv, "Go").ID)
-	assert.Equal(t, 2048, done.ContextLimit, "the server's word")
+	assert.Equal(t, 4096, done.ContextLimit, "the server's word")
 
 	h.settings(func(s *chat.Settings) { s.ContextLengths = map[string]int{"test-model": 3000} })
 	done = h.events.waitEnded(h.start(conv, "Again").ID)

@@ -23,7 +23,9 @@ type Conversation struct {
 	// empty means the conversation's default folder.
 	Workspace string `json:"workspace"`
 	// Model overrides the default model for this conversation.
-	Model     string    `json:"model"`
+	Model string `json:"model"`
+	// AgentID is the agent the conversation talks to; "" is Errand.
+	AgentID   string    `json:"agentId"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
@@ -153,8 +155,22 @@ type Task struct {
 	// PendingQuestion and PendingChoices are set while waiting_user.
 	PendingQuestion string   `json:"pendingQuestion,omitempty"`
 	PendingChoices  []string `json:"pendingChoices,omitempty"`
-	ErrorMessage    string   `json:"errorMessage,omitempty"`
-	CurrentTool     string   `json:"currentTool,omitempty"`
+	// PendingMultiple lets the person pick several choices (the answer is
+	// a JSON array); PendingAllowOther adds a free-text "Other".
+	PendingMultiple   bool `json:"pendingMultiple,omitempty"`
+	PendingAllowOther bool `json:"pendingAllowOther,omitempty"`
+	// PendingFields is the form the question asks to fill in; its answer
+	// is a JSON object of field values, checked by ValidateAnswer.
+	PendingFields []FormField `json:"pendingFields,omitempty"`
+	// Input is how the agent wants the composer: set by ask_user while it
+	// waits and by send_update until the next one.
+	Input *InputHint `json:"input,omitempty"`
+	// AgentID is the agent that runs the task; SwitchedFrom names the
+	// agent the conversation had before, when the person switched.
+	AgentID      string `json:"agentId"`
+	SwitchedFrom string `json:"switchedFrom,omitempty"`
+	ErrorMessage string `json:"errorMessage,omitempty"`
+	CurrentTool  string `json:"currentTool,omitempty"`
 	// Rev grows by one with every stored change of the task; of two
 	// copies, the one with the higher Rev is newer.
 	Rev int64 `json:"rev"`
@@ -327,6 +343,13 @@ type Store interface {
 	SetWorkspace(ctx context.Context, id, dir string) (Conversation, error)
 	SetModel(ctx context.Context, id, model string) (Conversation, error)
 	DeleteConversation(ctx context.Context, id string) error
+	// SetAgent sets the conversation's agent ("" for Errand).
+	SetAgent(ctx context.Context, id, agentID string) (Conversation, error)
+	// Agent returns a definition, built in or stored, or CodeNotFound.
+	Agent(ctx context.Context, id string) (AgentDefinition, error)
+	// LastTaskAgent is the agent of the conversation's latest task ("" if
+	// it has none).
+	LastTaskAgent(ctx context.Context, conversationID string) (string, bool, error)
 	LoadConversation(ctx context.Context, id string) (ConversationView, error)
 	// Messages returns the conversation's messages in order.
 	Messages(ctx context.Context, conversationID string) ([]Message, error)

@@ -22,6 +22,9 @@ type ConversationQuery struct {
 	Cursor string
 	// Limit is the page's size, 1 to MaxPageSize.
 	Limit int
+	// Agent keeps only the conversations with that agent ("errand" holds
+	// those with none set); "" keeps every conversation.
+	Agent string
 }
 
 // ConversationPage is one page of the conversation list.

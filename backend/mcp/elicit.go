@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/errand-app/errand/backend/chat"
 )
 
 // Field is one value an elicitation asks for, in the shape of ask_user's
@@ -123,6 +125,41 @@ func num(v any) *float64 {
 	return nil
 }
 
+// FormFields is the elicitation as an ask_user form (a multiple choice is a
+// text field that names its options); ok is false when the fields do not
+// make a valid form, and the question is answered as text.
+func FormFields(fields []Field) (form []chat.FormField, ok bool) {
+	if len(fields) == 0 {
+		return nil, false
+	}
+	for _, f := range fields {
+		ff := chat.FormField{Name: f.Name, Label: f.Label, Required: f.Required, Min: f.Min, Max: f.Max, Type: chat.FieldText}
+		switch f.Type {
+		case "number", "integer":
+			ff.Type = chat.FieldNumber
+		case "boolean":
+			ff.Type = chat.FieldBoolean
+		case "choice":
+			ff.Type, ff.Options = chat.FieldSelect, f.Options
+		case "choices":
+			ff.Min, ff.Max = nil, nil
+			ff.Placeholder = "one or more of " + strings.Join(f.Options, ", ") + ", separated by commas"
+		default:
+			ff.Min, ff.Max = nil, nil
+		}
+		form = append(form, ff)
+	}
+	if chat.CheckFields(form) != nil {
+		return nil, false
+	}
+	return form, true
+}
+
+// Ask is the question above an elicitation's form.
+func Ask(server, message string) string {
+	return fmt.Sprintf("The MCP server %s asks: %s", server, strings.TrimSpace(message))
+}
+
 // Decline is the one-click answer that declines an elicitation.
 const Decline = "Decline"
 
@@ -131,7 +168,7 @@ const Decline = "Decline"
 // (the options of a lone choice field, and Decline).
 func Question(server, message string, fields []Field) (question string, choices []string) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The MCP server %s asks: %s", server, strings.TrimSpace(message))
+	b.WriteString(Ask(server, message))
 	if len(fields) == 1 && fields[0].Type == "choice" {
 		return b.String(), append(append([]string(nil), fields[0].Options...), Decline)
 	}

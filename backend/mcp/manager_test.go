@@ -269,15 +269,24 @@ func TestElicitationIsAskedAndAnswered(t *testing.T) {
 	cfg.ID = "s1"
 	m.Set([]chat.MCPServer{cfg})
 	w.wait(t, "s1", "elicitation tool listed", hasTool("trigger-elicitation-request"))
-	var asked []string
-	env := tools.Env{Ask: func(_ context.Context, q string, choices []string) (string, error) {
+	var asked []tools.Question
+	env := tools.Env{Ask: func(_ context.Context, q tools.Question) (string, error) {
 		asked = append(asked, q)
-		assert.Contains(t, choices, mcp.Decline)
-		return "Ada Lovelace", nil
+		// The window's form answers with a JSON object of the values.
+		return `{"name": "Ada Lovelace", "check": true, "legacyTitledEnum": "Dogs", "untitledMultipleSelectEnum": "Piano, Drums"}`, nil
 	}}
 	res := run(t, offered(m, "everything__trigger-elicitation-request"), `{}`, env)
 	require.Len(t, asked, 1)
-	assert.Contains(t, asked[0], "Please provide inputs")
+	assert.Contains(t, asked[0].Text, "Please provide inputs")
+	byName := map[string]chat.FormField{}
+	for _, f := range asked[0].Fields {
+		byName[f.Name] = f
+	}
+	assert.True(t, byName["name"].Required, "the elicitation is a form: %+v", asked[0].Fields)
+	assert.Equal(t, chat.FieldBoolean, byName["check"].Type)
+	assert.Equal(t, chat.FieldSelect, byName["legacyTitledEnum"].Type)
+	assert.Contains(t, byName["legacyTitledEnum"].Options, "Dogs")
+	assert.NoError(t, chat.CheckFields(asked[0].Fields), "a form the window can show")
 	assert.Contains(t, res.Content, "Name: Ada Lovelace")
 }
 

@@ -165,9 +165,13 @@ func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.Elici
 	defer context.AfterFunc(ctx, cancel)()
 	fields := Fields(req.Params.RequestedSchema)
 	question, choices := Question(name, req.Params.Message, fields)
+	form, isForm := FormFields(fields)
+	if isForm {
+		question, choices = Ask(name, req.Params.Message), nil
+	}
 	q := question
 	for try := 1; ; try++ {
-		answer, err := a.ask(askCtx, q, choices)
+		answer, err := a.ask(askCtx, tools.Question{Text: q, Choices: choices, Fields: form})
 		if err != nil {
 			return nil, err
 		}

@@ -13,12 +13,12 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
-const conversationCols = `id, title, title_set, agent_mode, created_at, updated_at, workspace, model`
+const conversationCols = `id, title, title_set, agent_mode, created_at, updated_at, workspace, model, agent_id`
 
 func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, error) {
 	var c chat.Conversation
 	var created, updated int64
-	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.AgentMode, &created, &updated, &c.Workspace, &c.Model)
+	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.AgentMode, &created, &updated, &c.Workspace, &c.Model, &c.AgentID)
 	c.CreatedAt, c.UpdatedAt = fromMS(created), fromMS(updated)
 	return c, err
 }
@@ -26,8 +26,8 @@ func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, e
 // CreateConversation stores a new conversation.
 func (s *Store) CreateConversation(ctx context.Context, c chat.Conversation) error {
 	_, err := s.exec(ctx,
-		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model)
+		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model, c.AgentID)
 	if err != nil {
 		return fmt.Errorf("create conversation: %w", err)
 	}
@@ -85,6 +85,15 @@ func (s *Store) SetWorkspace(ctx context.Context, id, dir string) (chat.Conversa
 func (s *Store) SetModel(ctx context.Context, id, model string) (chat.Conversation, error) {
 	return s.updateConversation(ctx, id,
 		`UPDATE conversations SET model = ? WHERE id = ?`, model, id)
+}
+
+// SetAgent sets the conversation's agent ("" for Errand).
+func (s *Store) SetAgent(ctx context.Context, id, agentID string) (chat.Conversation, error) {
+	if agentID == chat.AgentErrand {
+		agentID = ""
+	}
+	return s.updateConversation(ctx, id,
+		`UPDATE conversations SET agent_id = ? WHERE id = ?`, agentID, id)
 }
 
 func (s *Store) updateConversation(ctx context.Context, id, query string, args ...any) (chat.Conversation, error) {

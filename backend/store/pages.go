@@ -78,6 +78,14 @@ func (s *Store) ConversationsPage(ctx context.Context, q chat.ConversationQuery)
 		where = append(where, `(updated_at, id) < (?, ?)`)
 		args = append(args, c.updated, c.id)
 	}
+	if q.Agent != "" {
+		agent := q.Agent
+		if agent == chat.AgentErrand {
+			agent = ""
+		}
+		where = append(where, `agent_id = ?`)
+		args = append(args, agent)
+	}
 	if q.Title != "" {
 		where = append(where, `title LIKE ? ESCAPE '\'`)
 		args = append(args, likePattern(q.Title))

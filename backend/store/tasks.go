@@ -15,7 +15,7 @@ const taskCols = `id, conversation_id, mode, status, original_prompt, step_count
 	started_at, ended_at, pending_question, pending_choices, error_message,
 	current_tool, prompt_tokens, completion_tokens, total_tokens, model, summary,
 	pending_approval, pause_reason, limits, cost_usd, active_ms, current_call_id, rev,
-	context_tokens, context_limit`
+	context_tokens, context_limit, agent_id, ui`
 
 // activeTask is the SQL condition of a task that has not ended (see
 // chat.TaskStatus.Terminal).
@@ -41,15 +41,22 @@ func scanTask(row interface{ Scan(...any) error }) (chat.Task, error) {
 	var t chat.Task
 	var started int64
 	var ended sql.NullInt64
-	var choices, approval, limits string
+	var choices, approval, limits, ui string
 	err := row.Scan(&t.ID, &t.ConversationID, &t.Mode, &t.Status, &t.OriginalPrompt,
 		&t.StepCount, &started, &ended, &t.PendingQuestion, &choices, &t.ErrorMessage,
 		&t.CurrentTool, &t.Usage.PromptTokens, &t.Usage.CompletionTokens,
 		&t.Usage.TotalTokens, &t.Model, &t.Summary,
 		&approval, &t.PauseReason, &limits, &t.CostUSD, &t.ActiveMS, &t.CurrentCallID, &t.Rev,
-		&t.ContextTokens, &t.ContextLimit)
+		&t.ContextTokens, &t.ContextLimit, &t.AgentID, &ui)
 	if err != nil {
 		return t, err
+	}
+	if ui != "" {
+		var u taskUI
+		if err := json.Unmarshal([]byte(ui), &u); err != nil {
+			return t, fmt.Errorf("task %s ui: %w", t.ID, err)
+		}
+		u.apply(&t)
 	}
 	if approval != "" {
 		t.PendingApproval = &chat.Approval{}
@@ -109,7 +116,30 @@ func taskArgs(t chat.Task) []any {
 		t.StepCount, ms(t.StartedAt), ended, t.PendingQuestion, choices, t.ErrorMessage,
 		t.CurrentTool, t.Usage.PromptTokens, t.Usage.CompletionTokens, t.Usage.TotalTokens,
 		t.Model, t.Summary, approval, t.PauseReason, string(limits), t.CostUSD, t.ActiveMS, t.CurrentCallID, t.Rev,
-		t.ContextTokens, t.ContextLimit}
+		t.ContextTokens, t.ContextLimit, t.AgentID, uiOf(t)}
+}
+
+// taskUI is what a task shows besides its question's text, stored as one
+// JSON document.
+type taskUI struct {
+	Multiple     bool             `json:"multiple,omitempty"`
+	AllowOther   bool             `json:"allowOther,omitempty"`
+	Fields       []chat.FormField `json:"fields,omitempty"`
+	Input        *chat.InputHint  `json:"input,omitempty"`
+	SwitchedFrom string           `json:"switchedFrom,omitempty"`
+}
+
+func uiOf(t chat.Task) string {
+	u := taskUI{Multiple: t.PendingMultiple, AllowOther: t.PendingAllowOther, Fields: t.PendingFields, Input: t.Input, SwitchedFrom: t.SwitchedFrom}
+	if !u.Multiple && !u.AllowOther && len(u.Fields) == 0 && u.Input == nil && u.SwitchedFrom == "" {
+		return ""
+	}
+	b, _ := json.Marshal(u)
+	return string(b)
+}
+
+func (u taskUI) apply(t *chat.Task) {
+	t.PendingMultiple, t.PendingAllowOther, t.PendingFields, t.Input, t.SwitchedFrom = u.Multiple, u.AllowOther, u.Fields, u.Input, u.SwitchedFrom
 }
 
 func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Task, error) {
@@ -166,10 +196,22 @@ func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message)
 			return fmt.Errorf("insert task: %w", err)
 		}
 		if !c.TitleSet && c.Title == "" {
+			title := titleFrom(t.OriginalPrompt)
+			if title == "" {
+				// A proactive agent's conversation is named after it.
+				d, err := agentByID(ctx, tx, t.AgentID)
+				if err != nil {
+					return err
+				}
+				title = d.Name
+			}
 			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET title = ? WHERE id = ?`,
-				titleFrom(t.OriginalPrompt), c.ID); err != nil {
+				title, c.ID); err != nil {
 				return fmt.Errorf("title conversation: %w", err)
 			}
+		}
+		if prompt.ID == "" {
+			return touch(ctx, tx, c.ID, t.StartedAt) // a proactive start: no message
 		}
 		prompt, err = insertMessage(ctx, tx, prompt)
 		return err
@@ -205,7 +247,7 @@ func updateTask(ctx context.Context, q queryer, t chat.Task) error {
 		pending_question = ?, pending_choices = ?, error_message = ?, current_tool = ?,
 		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, model = ?, summary = ?,
 		pending_approval = ?, pause_reason = ?, limits = ?, cost_usd = ?, active_ms = ?,
-		current_call_id = ?, rev = ?, context_tokens = ?, context_limit = ?
+		current_call_id = ?, rev = ?, context_tokens = ?, context_limit = ?, agent_id = ?, ui = ?
 		WHERE id = ? AND conversation_id = ? AND rev = ?`, append(args[2:], args[0], args[1], t.Rev-1)...)
 	if err != nil {
 		// The only unique index an update can break is tasks_one_active.

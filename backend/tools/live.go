@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+
+	"github.com/errand-app/errand/backend/chat"
 )
 
 // Source offers tools that come and go while Errand runs: the tools of the
@@ -14,9 +16,17 @@ type Source interface {
 }
 
 // Asker asks the person a question on behalf of a running tool (an MCP
-// server's elicitation) and waits for the answer, or for Stop. Choices are
-// one-click answers; the answer is the person's text.
-type Asker func(ctx context.Context, question string, choices []string) (string, error)
+// server's elicitation) and waits for the answer, or for Stop.
+type Asker func(ctx context.Context, q Question) (string, error)
+
+// Question is what a running tool asks: text, one-click choices, or a
+// form (then the answer is a JSON object of the fields' values, checked
+// against them before it comes back).
+type Question struct {
+	Text    string
+	Choices []string
+	Fields  []chat.FormField
+}
 
 // Live is the registry a task's step uses: the fixed tools and the control
 // tools, then whatever the Source offers now. The registry is rebuilt only

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -74,6 +75,9 @@ func script(req *compat.Request) compat.Reply {
 	if len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()) {
 		return compat.Reply{Text: summaryText}
 	}
+	if len(req.Messages) > 0 && strings.Contains(req.Messages[0].Text(), "[form-agent]") {
+		return formAgent(req)
+	}
 	p := promptIndex(req.Messages)
 	if p < 0 {
 		return compat.Reply{Text: "Echo: "}
@@ -90,6 +94,14 @@ func script(req *compat.Request) compat.Reply {
 		}
 	}
 	switch {
+	case strings.Contains(prompt, "[tools]"):
+		var names []string
+		for _, t := range req.Tools {
+			names = append(names, t.Function.Name)
+		}
+		sort.Strings(names)
+		first, _, _ := strings.Cut(req.Messages[0].Text(), "\n")
+		return call("Tools: "+strings.Join(names, ", ")+" | Instructions: "+first, "task_complete", map[string]any{"summary": "listed"})
 	case strings.Contains(prompt, "[complete]"):
 		if replied == 0 {
 			return call("Working on it.", "send_update", map[string]any{"message": "Halfway there"})
@@ -204,6 +216,21 @@ func factLines(msgs []compat.Message) string {
 		return "none"
 	}
 	return strings.Join(lines, " | ")
+}
+
+// formAgent scripts the [form-agent] agent; see the package documentation.
+func formAgent(req *compat.Request) compat.Reply {
+	if answer, ok := askAnswer(req.Messages); ok {
+		return call("Got: "+answer, "task_complete", map[string]any{"summary": "form received"})
+	}
+	return call("Hello from the form agent.", "ask_user", map[string]any{
+		"question": "Your details",
+		"fields": []map[string]any{
+			{"name": "name", "label": "Name", "type": "text", "required": true},
+			{"name": "age", "label": "Age", "type": "number", "min": 0, "max": 130},
+		},
+		"input": map[string]any{"disabled": true, "placeholder": "Fill in the form"},
+	})
 }
 
 // promptIndex returns the index of the task's prompt: the last user

@@ -6,6 +6,8 @@ import type { EventHandlers } from './events';
 import { conversation, message, resetStores, summary, task } from './test/fixtures';
 
 vi.mock('./api', () => ({
+  // Settings → Agents and the start list the agents.
+  listAgents: vi.fn(async () => []),
   modelInfo: vi.fn(),
   currentModels: vi.fn(),
   setModel: vi.fn(),

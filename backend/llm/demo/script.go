@@ -57,6 +57,9 @@ func Reply(req *compat.Request) compat.Reply {
 }
 
 func agentReply(req *compat.Request) compat.Reply {
+	if r, ok := agentScript(req); ok {
+		return r
+	}
 	u := lastUser(req.Messages)
 	if u < 0 {
 		return finish(req)

@@ -1,5 +1,6 @@
 // The only module that talks to the generated Wails bindings. Everything
 // else imports from here and gets typed results and ApiError rejections.
+import * as AgentsSvc from '../../wailsjs/go/app/Agents';
 import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
 import * as ArchiveSvc from '../../wailsjs/go/app/Archive';
 import * as Convs from '../../wailsjs/go/app/Conversations';
@@ -12,6 +13,7 @@ import * as WindowSvc from '../../wailsjs/go/app/Window';
 import { ApiError, toApiError } from './errors';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
+  AgentDefinition,
   Conversation,
   ConversationPage,
   ConversationSummary,
@@ -73,6 +75,11 @@ export function getSummary(summaryId: string): Promise<Summary> {
 
 export function startTask(conversationId: string, text: string): Promise<Task> {
   return call(() => Runner.StartTask(conversationId, text));
+}
+
+/** Starts the conversation's proactive agent: it speaks first. */
+export function startProactive(conversationId: string): Promise<Task> {
+  return call(() => Runner.StartProactive(conversationId));
 }
 
 export function sendChat(conversationId: string, text: string): Promise<Task> {
@@ -143,9 +150,12 @@ export async function loadConversation(id: string, limit = MESSAGE_PAGE): Promis
   return { ...view, messages: view.messages ?? [], tasks: view.tasks ?? [] };
 }
 
-/** One page of the conversation list whose titles contain query ('' for all), after cursor ('' for the top). */
-export async function listConversationsPage(query: string, cursor: string, limit = CONVERSATION_PAGE): Promise<ConversationPage> {
-  const page = await call<ConversationPage>(() => Convs.ListConversationsPage(query, cursor, limit));
+/**
+ * One page of the conversation list whose titles contain query ('' for all), after cursor ('' for the top),
+ * of one agent's conversations (agent '' for all).
+ */
+export async function listConversationsPage(query: string, cursor: string, limit = CONVERSATION_PAGE, agent = ''): Promise<ConversationPage> {
+  const page = await call<ConversationPage>(() => Convs.ListConversationsPage(query, cursor, limit, agent));
   return { items: page?.items ?? [], nextCursor: page?.nextCursor ?? '' };
 }
 
@@ -175,6 +185,11 @@ export async function searchMessages(query: string, limit = 20): Promise<SearchH
 
 export function renameConversation(id: string, title: string): Promise<Conversation> {
   return call(() => Convs.RenameConversation(id, title));
+}
+
+/** Chooses the conversation's agent (between tasks). */
+export function setAgent(id: string, agentId: string): Promise<Conversation> {
+  return call(() => Convs.SetAgent(id, agentId));
 }
 
 export function setAgentMode(id: string, on: boolean): Promise<Conversation> {
@@ -397,4 +412,59 @@ export function restoreBackup(): Promise<string> {
 /** Tells Go which conversation is on screen and whether the window has the focus (no notification about it then). */
 export function setViewing(conversationId: string, focused: boolean): Promise<void> {
   return call(() => WindowSvc.SetViewing(conversationId, focused));
+}
+
+// ---- Agents ----
+
+function agentOf(d: AgentDefinition): AgentDefinition {
+  return { ...d, tools: d.tools ?? [] };
+}
+
+/** Go decodes the times, which it sets itself: a new definition sends the zero time. */
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+function agentIn(d: AgentDefinition): never {
+  return { ...d, createdAt: d.createdAt || ZERO_TIME, updatedAt: d.updatedAt || ZERO_TIME } as never;
+}
+
+/** The built-in agents, then the person's by name. */
+export async function listAgents(): Promise<AgentDefinition[]> {
+  const list = await call<AgentDefinition[] | null>(() => AgentsSvc.ListAgents());
+  return (list ?? []).map(agentOf);
+}
+
+/** The built-in tools an agent can be given. */
+export async function agentToolNames(): Promise<string[]> {
+  return (await call<string[] | null>(() => AgentsSvc.ToolNames())) ?? [];
+}
+
+export async function createAgent(d: AgentDefinition): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.CreateAgent(agentIn(d))));
+}
+
+export async function updateAgent(d: AgentDefinition): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.UpdateAgent(agentIn(d))));
+}
+
+export function deleteAgent(id: string): Promise<void> {
+  return call(() => AgentsSvc.DeleteAgent(id));
+}
+
+export async function duplicateAgent(id: string): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.DuplicateAgent(id)));
+}
+
+/** Writes the agent to a file the person picks; resolves to its path ('' when cancelled). */
+export function exportAgentFile(id: string): Promise<string> {
+  return call(() => AgentsSvc.ExportAgentFile(id));
+}
+
+/** Imports the agent file the person picks (a definition with id '' when cancelled). */
+export async function importAgentFile(): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.ImportAgentFile()));
+}
+
+/** Imports an agent file's text. */
+export async function importAgent(text: string): Promise<AgentDefinition> {
+  return agentOf(await call(() => AgentsSvc.ImportAgent(text)));
 }

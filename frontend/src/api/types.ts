@@ -18,6 +18,8 @@ export interface Conversation {
   workspace?: string;
   /** The model this conversation uses; '' (or absent) means the default one. */
   model?: string;
+  /** The agent the conversation talks to; '' (or absent) is Errand. */
+  agentId?: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -106,6 +108,18 @@ export interface Task {
   endedAt?: Timestamp;
   pendingQuestion?: string;
   pendingChoices?: string[];
+  /** Several choices may be picked; the answer is a JSON array. */
+  pendingMultiple?: boolean;
+  /** A free-text "Other" beside the choices. */
+  pendingAllowOther?: boolean;
+  /** A form to fill in; the answer is a JSON object of field values. */
+  pendingFields?: FormField[];
+  /** How the agent wants the composer. */
+  input?: InputHint;
+  /** The agent that runs the task. */
+  agentId?: string;
+  /** The agent the conversation had before the person switched. */
+  switchedFrom?: string;
   errorMessage?: string;
   currentTool?: string;
   /** The tool call that is running. */
@@ -460,4 +474,49 @@ export function isBusy(status: TaskStatus): boolean {
 /** The task waits for the person: an answer, an approval, a decision to go on, or a resume. */
 export function needsPerson(status: TaskStatus | undefined): boolean {
   return status === 'waiting_user' || status === 'waiting_approval' || status === 'paused' || status === 'interrupted';
+}
+
+/** One field of a form question (ask_user's fields). */
+export type FieldType = 'text' | 'textarea' | 'number' | 'date' | 'email' | 'url' | 'select' | 'boolean' | 'rating';
+
+export interface FormField {
+  name: string;
+  label: string;
+  type: FieldType;
+  options?: string[];
+  required?: boolean;
+  placeholder?: string;
+  min?: number;
+  max?: number;
+}
+
+/** The composer's state an agent asks for. */
+export interface InputHint {
+  disabled?: boolean;
+  placeholder?: string;
+}
+
+export type ChatMode = 'reactive' | 'proactive';
+
+/** A named agent: built in, or the person's own. */
+export interface AgentDefinition {
+  id: string;
+  name: string;
+  description: string;
+  color: string;
+  instructions: string;
+  /** Every built-in tool; otherwise only tools. */
+  allTools: boolean;
+  tools: string[];
+  model: string;
+  /** 0 in a field means the settings' limit. */
+  limits: Limits;
+  mode: ChatMode;
+  canUserType: boolean;
+  allowEarlyTermination: boolean;
+  /** What a proactive agent does first. */
+  opening: string;
+  builtIn: boolean;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
 }

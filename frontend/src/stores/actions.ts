@@ -2,6 +2,7 @@
 // result into the stores and reports failures as readable alerts. Actions
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
+import { loadAgents } from './agents';
 import { useAppStore } from './app';
 import { loadFirstConversations } from './conversationList';
 import { useConversationsStore } from './conversations';
@@ -64,6 +65,7 @@ async function runInit(): Promise<void> {
     useAppStore.getState().setStartup('unavailable');
     return;
   }
+  const agents = loadAgents();
   const info = api.modelInfo().then(
     (mi) => useAppStore.getState().setModelInfo(mi),
     (err) => reportError(err, 'Could not read the model settings'),
@@ -78,7 +80,7 @@ async function runInit(): Promise<void> {
     useAppStore.getState().setStartup('failed');
     reportError(err, 'Could not list conversations');
   }
-  await info;
+  await Promise.all([info, agents]);
 }
 
 /**

@@ -46,15 +46,15 @@ export async function loadMoreConversations(): Promise<void> {
  * all), or the list again when query is blank. An answer to a search the
  * person has since changed is dropped.
  */
-export async function searchConversations(query: string): Promise<void> {
+export async function searchConversations(query: string, agent = ''): Promise<void> {
   const q = query.trim();
   const store = useConversationsStore.getState();
-  if (!q) {
+  if (!q && !agent) {
     store.setSearch(null);
     return;
   }
-  store.setSearch({ query: q, ids: [], cursor: '', loading: true });
-  await readSearch(q, '');
+  store.setSearch({ query: q, agent, ids: [], cursor: '', loading: true });
+  await readSearch(q, agent, '');
 }
 
 /** Reads the next page of the current search. */
@@ -62,16 +62,16 @@ export async function loadMoreSearch(): Promise<void> {
   const search = useConversationsStore.getState().search;
   if (!search || !search.cursor || search.loading) return;
   useConversationsStore.getState().setSearch({ ...search, loading: true });
-  await readSearch(search.query, search.cursor);
+  await readSearch(search.query, search.agent ?? '', search.cursor);
 }
 
-async function readSearch(query: string, cursor: string): Promise<void> {
+async function readSearch(query: string, agent: string, cursor: string): Promise<void> {
   const current = () => {
     const s = useConversationsStore.getState().search;
-    return s && s.query === query ? s : null;
+    return s && s.query === query && (s.agent ?? '') === agent ? s : null;
   };
   try {
-    const page = await api.listConversationsPage(query, cursor, CONVERSATION_PAGE);
+    const page = await api.listConversationsPage(query, cursor, CONVERSATION_PAGE, agent);
     const s = current();
     if (!s) return;
     const store = useConversationsStore.getState();
@@ -79,7 +79,7 @@ async function readSearch(query: string, cursor: string): Promise<void> {
     applyActive(page.items);
     const seen = new Set(s.ids);
     const ids = [...s.ids, ...page.items.map((c) => c.id).filter((id) => !seen.has(id))];
-    store.setSearch({ query, ids, cursor: page.nextCursor, loading: false });
+    store.setSearch({ query, agent, ids, cursor: page.nextCursor, loading: false });
   } catch (err) {
     const s = current();
     if (s) useConversationsStore.getState().setSearch({ ...s, loading: false, failed: true });

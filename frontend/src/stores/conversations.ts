@@ -6,6 +6,8 @@ import type { ConversationEntry, ConversationsState } from './conversationsReduc
 
 /** A title search and the pages of it read so far. */
 export interface ConversationSearch {
+  /** Only this agent's conversations ('' or absent: every agent's). */
+  agent?: string;
   query: string;
   /** The matches, in the list's order. */
   ids: string[];

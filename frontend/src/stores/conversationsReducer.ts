@@ -51,6 +51,7 @@ function entryOf(c: Conversation | ConversationSummary, prev: ConversationEntry 
     agentMode: c.agentMode ?? true,
     workspace: c.workspace ?? prev?.workspace,
     model: c.model ?? prev?.model,
+    agentId: c.agentId ?? prev?.agentId,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };

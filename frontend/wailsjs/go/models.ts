@@ -128,6 +128,84 @@ export namespace app {
 
 export namespace chat {
 	
+	export class Limits {
+	    maxSteps: number;
+	    maxMinutes: number;
+	    maxCostUsd: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Limits(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.maxSteps = source["maxSteps"];
+	        this.maxMinutes = source["maxMinutes"];
+	        this.maxCostUsd = source["maxCostUsd"];
+	    }
+	}
+	export class AgentDefinition {
+	    id: string;
+	    name: string;
+	    description: string;
+	    color: string;
+	    instructions: string;
+	    allTools: boolean;
+	    tools: string[];
+	    model: string;
+	    limits: Limits;
+	    mode: string;
+	    canUserType: boolean;
+	    allowEarlyTermination: boolean;
+	    opening: string;
+	    builtIn: boolean;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentDefinition(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.color = source["color"];
+	        this.instructions = source["instructions"];
+	        this.allTools = source["allTools"];
+	        this.tools = source["tools"];
+	        this.model = source["model"];
+	        this.limits = this.convertValues(source["limits"], Limits);
+	        this.mode = source["mode"];
+	        this.canUserType = source["canUserType"];
+	        this.allowEarlyTermination = source["allowEarlyTermination"];
+	        this.opening = source["opening"];
+	        this.builtIn = source["builtIn"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Approval {
 	    callId: string;
 	    tool: string;
@@ -157,6 +235,7 @@ export namespace chat {
 	    agentMode: boolean;
 	    workspace: string;
 	    model: string;
+	    agentId: string;
 	    // Go type: time
 	    createdAt: any;
 	    // Go type: time
@@ -174,6 +253,7 @@ export namespace chat {
 	        this.agentMode = source["agentMode"];
 	        this.workspace = source["workspace"];
 	        this.model = source["model"];
+	        this.agentId = source["agentId"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	    }
@@ -196,22 +276,6 @@ export namespace chat {
 		    return a;
 		}
 	}
-	export class Limits {
-	    maxSteps: number;
-	    maxMinutes: number;
-	    maxCostUsd: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Limits(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.maxSteps = source["maxSteps"];
-	        this.maxMinutes = source["maxMinutes"];
-	        this.maxCostUsd = source["maxCostUsd"];
-	    }
-	}
 	export class Usage {
 	    promptTokens: number;
 	    completionTokens: number;
@@ -228,6 +292,46 @@ export namespace chat {
 	        this.totalTokens = source["totalTokens"];
 	    }
 	}
+	export class InputHint {
+	    disabled?: boolean;
+	    placeholder?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new InputHint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.disabled = source["disabled"];
+	        this.placeholder = source["placeholder"];
+	    }
+	}
+	export class FormField {
+	    name: string;
+	    label: string;
+	    type: string;
+	    options?: string[];
+	    required?: boolean;
+	    placeholder?: string;
+	    min?: number;
+	    max?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FormField(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.type = source["type"];
+	        this.options = source["options"];
+	        this.required = source["required"];
+	        this.placeholder = source["placeholder"];
+	        this.min = source["min"];
+	        this.max = source["max"];
+	    }
+	}
 	export class Task {
 	    id: string;
 	    conversationId: string;
@@ -241,6 +345,12 @@ export namespace chat {
 	    endedAt?: any;
 	    pendingQuestion?: string;
 	    pendingChoices?: string[];
+	    pendingMultiple?: boolean;
+	    pendingAllowOther?: boolean;
+	    pendingFields?: FormField[];
+	    input?: InputHint;
+	    agentId: string;
+	    switchedFrom?: string;
 	    errorMessage?: string;
 	    currentTool?: string;
 	    rev: number;
@@ -272,6 +382,12 @@ export namespace chat {
 	        this.endedAt = this.convertValues(source["endedAt"], null);
 	        this.pendingQuestion = source["pendingQuestion"];
 	        this.pendingChoices = source["pendingChoices"];
+	        this.pendingMultiple = source["pendingMultiple"];
+	        this.pendingAllowOther = source["pendingAllowOther"];
+	        this.pendingFields = this.convertValues(source["pendingFields"], FormField);
+	        this.input = this.convertValues(source["input"], InputHint);
+	        this.agentId = source["agentId"];
+	        this.switchedFrom = source["switchedFrom"];
 	        this.errorMessage = source["errorMessage"];
 	        this.currentTool = source["currentTool"];
 	        this.rev = source["rev"];
@@ -313,6 +429,7 @@ export namespace chat {
 	    agentMode: boolean;
 	    workspace: string;
 	    model: string;
+	    agentId: string;
 	    // Go type: time
 	    createdAt: any;
 	    // Go type: time
@@ -331,6 +448,7 @@ export namespace chat {
 	        this.agentMode = source["agentMode"];
 	        this.workspace = source["workspace"];
 	        this.model = source["model"];
+	        this.agentId = source["agentId"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	        this.activeTask = this.convertValues(source["activeTask"], Task);
@@ -552,6 +670,8 @@ export namespace chat {
 		    return a;
 		}
 	}
+	
+	
 	
 	export class MCPServer {
 	    id: string;

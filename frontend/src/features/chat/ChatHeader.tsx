@@ -5,6 +5,7 @@ import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 import { openSettings } from '../../stores/settingsView';
 import { ExportMenu } from '../archive/ExportMenu';
+import { AgentPicker } from '../agents/AgentPicker';
 import { requestDelete } from '../conversations/deleteRequest';
 import { ConversationMemory } from '../memory/MemorySection';
 import { ContextMeter } from './ContextMeter';
@@ -66,6 +67,7 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
         )}
       </div>
       <div className="chat-header-right">
+        <AgentPicker conversationId={conversationId} />
         <ContextMeter conversationId={conversationId} />
         <ModelPicker conversationId={conversationId} />
         <ConversationMemory conversationId={conversationId} />

@@ -128,7 +128,7 @@ describe('Composer', () => {
     expect(useNoticesStore.getState().items[0]?.kind).toBe('info');
   });
 
-  it('waiting_user: Reply and Stop, question as placeholder, choices reply', async () => {
+  it('waiting_user: Reply and Stop, question as placeholder; the choices are in the question card, not here', async () => {
     handleTaskUpdate(
       task('t1', C, {
         status: 'waiting_user',
@@ -144,9 +144,10 @@ describe('Composer', () => {
     expect(screen.getByRole('button', { name: 'Reply' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Rome' })).not.toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Rome' }));
-    expect(api.userResponse).toHaveBeenCalledWith('t1', 'Rome');
+    await user.type(textbox, 'Lisbon{Enter}');
+    expect(api.userResponse).toHaveBeenCalledWith('t1', 'Lisbon');
   });
 
   it('waiting_user: typed answer is sent with Reply (and with Enter)', async () => {

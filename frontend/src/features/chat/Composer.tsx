@@ -3,6 +3,7 @@ import { isBusy } from '../../api/types';
 import { replyToTask, sendMessage, setAgentMode, stopTask } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useDraftsStore } from '../../stores/drafts';
+import { useConversationAgent } from '../../stores/agents';
 import { useActiveTask } from '../../stores/tasks';
 import { composerBlocked } from '../agent/format';
 
@@ -11,6 +12,8 @@ export function Composer({ conversationId }: { conversationId: string }) {
   const text = useDraftsStore((s) => s.drafts[conversationId] ?? '');
   const setDraft = useDraftsStore((s) => s.setDraft);
   const task = useActiveTask(conversationId);
+  const agentId = useConversationsStore((s) => s.byId[conversationId]?.agentId);
+  const agent = useConversationAgent(task?.agentId || agentId);
   const [pending, setPending] = useState(false);
   const [modePending, setModePending] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
@@ -19,7 +22,12 @@ export function Composer({ conversationId }: { conversationId: string }) {
   const waiting = task?.status === 'waiting_user';
   // An approval, a paused limit or an interrupted task: the card above decides.
   const blocked = composerBlocked(task);
-  const canSubmit = !pending && text.trim() !== '' && !busy && !blocked;
+  // The agent's word on the composer: its last question's or update's input
+  // hint, else its definition's (canUserType) while a task is on.
+  const hint = task?.input;
+  const held = !!task && (hint?.disabled ?? (agent ? !agent.canUserType && waiting : false));
+  const canSubmit = !pending && text.trim() !== '' && !busy && !blocked && !held;
+  const endable = !!agent?.allowEarlyTermination;
 
   // When the agent asks something, put the cursor where the answer goes.
   useEffect(() => {
@@ -69,10 +77,6 @@ export function Composer({ conversationId }: { conversationId: string }) {
     if (task) void run(() => stopTask(task.id));
   };
 
-  const onChoice = (choice: string) => {
-    if (task) void run(() => replyToTask(conversationId, task.id, choice));
-  };
-
   const onToggleMode = async (on: boolean) => {
     setModePending(true);
     try {
@@ -84,27 +88,20 @@ export function Composer({ conversationId }: { conversationId: string }) {
 
   const placeholder = blocked
     ? blocked.placeholder
+    : hint?.placeholder
+    ? hint.placeholder
+    : held
+    ? 'Answer above'
     : waiting
     ? task?.pendingQuestion || 'The agent is waiting for your answer'
     : busy
       ? 'The agent is working… you can stop it at any time'
       : agentMode
-        ? 'Hand Errand a task…'
+        ? `Hand ${agent?.name ?? 'Errand'} a task…`
         : 'Send a message…';
-
-  const choices = waiting ? (task?.pendingChoices ?? []) : [];
 
   return (
     <form className={`composer${waiting ? ' composer-waiting' : ''}`} onSubmit={onSubmit}>
-      {choices.length > 0 && (
-        <div className="choices" role="group" aria-label="Suggested answers">
-          {choices.map((c, i) => (
-            <button key={`${i}:${c}`} type="button" className="chip" disabled={pending} onClick={() => onChoice(c)}>
-              {c}
-            </button>
-          ))}
-        </div>
-      )}
       <div className="composer-box">
         <textarea
           ref={textareaRef}
@@ -113,7 +110,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
           rows={1}
           value={text}
           placeholder={placeholder}
-          disabled={busy || !!blocked}
+          disabled={busy || !!blocked || held}
           aria-describedby={blocked ? `${conversationId}-composer-blocked` : undefined}
           onChange={(e) => setDraft(conversationId, e.target.value)}
           onKeyDown={onKeyDown}
@@ -147,10 +144,10 @@ export function Composer({ conversationId }: { conversationId: string }) {
             {(busy || waiting) && (
               <button type="button" className="btn btn-stop" disabled={pending} onClick={onStop}>
                 <span className="stop-square" aria-hidden="true" />
-                Stop
+                {endable ? 'End conversation' : 'Stop'}
               </button>
             )}
-            {waiting && (
+            {waiting && !held && (
               <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
                 Reply
               </button>

@@ -1,6 +1,8 @@
 import { memo, useId, useState, type Ref } from 'react';
 import { ToolBody } from '../mcp/ToolBody';
+import { LiveQuestion } from '../agents/QuestionWidget';
 import { Markdown } from './Markdown';
+import { useTasksStore } from '../../stores/tasks';
 import { SummaryMarker } from './SummaryMarker';
 import { formatArgs, type TranscriptItem } from './transcript';
 
@@ -46,6 +48,23 @@ function Collapsible({
         <ToolBody id={id} text={body} />
       )}
     </div>
+  );
+}
+
+/** A question's choices, or, while its task waits for the answer, the live widget. */
+function QuestionBody({ item }: { item: Extract<TranscriptItem, { kind: 'question' }> }) {
+  const live = useTasksStore((s) => {
+    const t = s.byId[item.taskId];
+    return !!t && t.status === 'waiting_user' && t.pendingQuestion === item.question;
+  });
+  if (live) return <LiveQuestion taskId={item.taskId} question={item.question} />;
+  if (item.choices.length === 0) return null;
+  return (
+    <ul className="card-choices" aria-label="Choices offered">
+      {item.choices.map((c, i) => (
+        <li key={`${i}:${c}`}>{c}</li>
+      ))}
+    </ul>
   );
 }
 
@@ -118,13 +137,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
               Question <StepBadge step={item.step} />
             </span>
             <Markdown text={item.question} />
-            {item.choices.length > 0 && (
-              <ul className="card-choices" aria-label="Choices offered">
-                {item.choices.map((c, i) => (
-                  <li key={`${i}:${c}`}>{c}</li>
-                ))}
-              </ul>
-            )}
+            <QuestionBody item={item} />
           </div>
         </div>
       );

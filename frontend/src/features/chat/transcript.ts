@@ -9,7 +9,7 @@ export type TranscriptItem =
   | { kind: 'summary'; key: string; summaryId: string }
   | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean }
   | { kind: 'update'; key: string; text: string; step: number }
-  | { kind: 'question'; key: string; question: string; choices: string[]; step: number }
+  | { kind: 'question'; key: string; question: string; choices: string[]; step: number; taskId: string }
   | { kind: 'complete'; key: string; summary: string; step: number }
   | { kind: 'toolCall'; key: string; name: string; args: string; step: number }
   | { kind: 'toolResult'; key: string; name: string; content: string; isError: boolean };
@@ -108,7 +108,14 @@ function computeItems(m: Message): TranscriptItem[] {
             items.push({ kind: 'update', key, text: stringArg(call, 'message'), step: take() });
             break;
           case 'ask_user':
-            items.push({ kind: 'question', key, question: stringArg(call, 'question'), choices: choicesArg(call), step: take() });
+            items.push({
+              kind: 'question',
+              key,
+              question: stringArg(call, 'question'),
+              choices: choicesArg(call),
+              step: take(),
+              taskId: m.taskId ?? '',
+            });
             break;
           case 'task_complete':
             items.push({ kind: 'complete', key, summary: stringArg(call, 'summary'), step: take() });

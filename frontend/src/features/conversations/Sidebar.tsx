@@ -4,6 +4,7 @@ import { isBusy } from '../../api/types';
 import { TitleInput } from '../../components/TitleInput';
 import { renameConversation, selectConversation } from '../../stores/actions';
 import { loadMoreConversations, loadMoreSearch, searchConversations } from '../../stores/conversationList';
+import { useAgentsStore, useConversationAgent } from '../../stores/agents';
 import { useConversationsStore } from '../../stores/conversations';
 import { listedOrder } from '../../stores/conversationsReducer';
 import { useTasksStore } from '../../stores/tasks';
@@ -64,6 +65,7 @@ interface RowProps {
 
 const ConversationRow = memo(function ConversationRow({ id, index, start, tabStop, onFocusRow, onMove }: RowProps) {
   const title = useConversationsStore((s) => s.byId[id]?.title);
+  const agent = useConversationAgent(useConversationsStore((s) => s.byId[id]?.agentId));
   const selected = useConversationsStore((s) => s.selectedId === id);
   const unread = useConversationsStore((s) => s.unread[id] ?? 0);
   const needsInput = useConversationsStore((s) => !!s.needsInput[id]);
@@ -142,6 +144,13 @@ const ConversationRow = memo(function ConversationRow({ id, index, start, tabSto
         >
           <span className="conv-title">{name}</span>
           <span className="conv-marks">
+            {agent && (
+              <span className="conv-agent" title={`Agent: ${agent.name}`}>
+                <span className="agent-dot" style={{ background: agent.color || undefined }} aria-hidden="true" />
+                <span className="sr-only">Agent: </span>
+                {agent.name}
+              </span>
+            )}
             {live && (
               <span className="live-dot" title="Working">
                 <span className="sr-only">Working</span>
@@ -196,19 +205,38 @@ export const SEARCH_DEBOUNCE_MS = 250;
 /** Rows from the list's end at which its next page is asked for. */
 const PAGE_AHEAD = 15;
 
-/** The title search: Go searches every conversation, once typing pauses. */
+/**
+ * The title search and the filter by agent: Go searches every
+ * conversation, once typing pauses.
+ */
 function SearchBox() {
   const [text, setText] = useState('');
+  const [agent, setAgent] = useState('');
+  const agents = useAgentsStore((s) => s.list);
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    const t = setTimeout(() => void searchConversations(text), text.trim() ? SEARCH_DEBOUNCE_MS : 0);
+    const t = setTimeout(() => void searchConversations(text, agent), text.trim() ? SEARCH_DEBOUNCE_MS : 0);
     return () => clearTimeout(t);
-  }, [text]);
+  }, [text, agent]);
   return (
+    <>
+    <select
+      className="conv-filter"
+      aria-label="Filter conversations"
+      value={agent}
+      onChange={(e) => setAgent(e.target.value)}
+    >
+      <option value="">All agents</option>
+      {agents.map((a) => (
+        <option key={a.id} value={a.id}>
+          {a.name}
+        </option>
+      ))}
+    </select>
     <input
       type="search"
       className="conv-search"
@@ -223,6 +251,7 @@ function SearchBox() {
         }
       }}
     />
+    </>
   );
 }
 

@@ -12,6 +12,8 @@ vi.mock('../../api', () => ({
   setViewing: vi.fn(async () => {}),
   // Settings → MCP servers lists the servers.
   listMCPServers: vi.fn(async () => []),
+  // Settings → Agents and the start list the agents.
+  listAgents: vi.fn(async () => []),
   // Settings → Memory lists the facts.
   listFacts: vi.fn(async () => []),
   healthStatus: vi.fn(),

@@ -10,6 +10,8 @@ import { mockClipboard } from '../../test/clipboard';
 vi.mock('../../api', () => ({
   // Settings → MCP servers lists the servers.
   listMCPServers: vi.fn(async () => []),
+  // Settings → Agents and the start list the agents.
+  listAgents: vi.fn(async () => []),
   getSettings: vi.fn(),
   saveSettings: vi.fn(),
   defaultSystemPrompt: vi.fn(),

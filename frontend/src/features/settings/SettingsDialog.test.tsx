@@ -8,6 +8,8 @@ import { PRESETS } from '../../test/providers';
 vi.mock('../../api', () => ({
   // Settings → MCP servers lists the servers.
   listMCPServers: vi.fn(async () => []),
+  // Settings → Agents and the start list the agents.
+  listAgents: vi.fn(async () => []),
   // Settings → Memory lists the facts.
   listFacts: vi.fn(async () => []),
   getSettings: vi.fn(),

@@ -10,6 +10,7 @@ import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
 import { DataSection } from '../archive/DataSection';
 import { McpSection } from '../mcp/McpSection';
+import { AgentsSection } from '../agents/AgentsSection';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import {
@@ -612,6 +613,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
               conversationId={conversationId}
             />
           )}
+          <AgentsSection />
           {loaded && <McpSection timeoutSec={loaded.mcpCallTimeoutSec ?? 120} onTimeout={saveMcpTimeout} />}
           {loaded && <DataSection notifications={loaded.notifications !== false} onToggle={toggleNotifications} />}
         </div>

@@ -23,6 +23,8 @@ export function RetryTask(arg1:string):Promise<chat.Task>;
 
 export function SendChat(arg1:string,arg2:string):Promise<chat.Task>;
 
+export function StartProactive(arg1:string):Promise<chat.Task>;
+
 export function StartTask(arg1:string,arg2:string):Promise<chat.Task>;
 
 export function StopTask(arg1:string):Promise<agent.StopResult>;

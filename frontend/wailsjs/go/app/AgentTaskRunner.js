@@ -42,6 +42,10 @@ export function SendChat(arg1, arg2) {
   return window['go']['app']['AgentTaskRunner']['SendChat'](arg1, arg2);
 }
 
+export function StartProactive(arg1) {
+  return window['go']['app']['AgentTaskRunner']['StartProactive'](arg1);
+}
+
 export function StartTask(arg1, arg2) {
   return window['go']['app']['AgentTaskRunner']['StartTask'](arg1, arg2);
 }

@@ -19,7 +19,7 @@ export function GetMessagesPage(arg1:string,arg2:string,arg3:number):Promise<cha
 
 export function ListConversations():Promise<Array<chat.ConversationSummary>>;
 
-export function ListConversationsPage(arg1:string,arg2:string,arg3:number):Promise<chat.ConversationPage>;
+export function ListConversationsPage(arg1:string,arg2:string,arg3:number,arg4:string):Promise<chat.ConversationPage>;
 
 export function LoadConversation(arg1:string):Promise<chat.ConversationView>;
 
@@ -30,6 +30,8 @@ export function OpenConversation(arg1:string,arg2:number):Promise<chat.Conversat
 export function RenameConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SearchMessages(arg1:string,arg2:number):Promise<Array<chat.SearchHit>>;
+
+export function SetAgent(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SetAgentMode(arg1:string,arg2:boolean):Promise<chat.Conversation>;
 

@@ -34,8 +34,8 @@ export function ListConversations() {
   return window['go']['app']['Conversations']['ListConversations']();
 }
 
-export function ListConversationsPage(arg1, arg2, arg3) {
-  return window['go']['app']['Conversations']['ListConversationsPage'](arg1, arg2, arg3);
+export function ListConversationsPage(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['Conversations']['ListConversationsPage'](arg1, arg2, arg3, arg4);
 }
 
 export function LoadConversation(arg1) {
@@ -56,6 +56,10 @@ export function RenameConversation(arg1, arg2) {
 
 export function SearchMessages(arg1, arg2) {
   return window['go']['app']['Conversations']['SearchMessages'](arg1, arg2);
+}
+
+export function SetAgent(arg1, arg2) {
+  return window['go']['app']['Conversations']['SetAgent'](arg1, arg2);
 }
 
 export function SetAgentMode(arg1, arg2) {

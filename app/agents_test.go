@@ -1,0 +1,88 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAgentDefinitionsCRUDAndImportExport(t *testing.T) {
+	a := newApp(t)
+	list, err := a.Agents.ListAgents()
+	require.NoError(t, err)
+	require.Len(t, list, 3)
+	assert.Equal(t, []string{"Errand", "Interviewer", "Quiz"}, []string{list[0].Name, list[1].Name, list[2].Name})
+
+	d := chat.AgentDefinition{ID: "reviewer", Name: " Reviewer ", Mode: chat.ChatReactive, CanUserType: true,
+		Instructions: "Review code.", Tools: []string{"read_file", "search_text", "github__create_issue"}, Limits: chat.Limits{MaxSteps: 12}}
+	made, err := a.Agents.CreateAgent(d)
+	require.NoError(t, err)
+	assert.Equal(t, "Reviewer", made.Name, "trimmed")
+
+	// Bad input is refused, and nothing is saved.
+	for name, bad := range map[string]chat.AgentDefinition{
+		"an empty name":     {ID: "x", Name: " ", Mode: chat.ChatReactive},
+		"a duplicate id":    d,
+		"a built-in's id":   {ID: "quiz", Name: "Q", Mode: chat.ChatReactive},
+		"an unknown tool":   {ID: "y", Name: "Y", Mode: chat.ChatReactive, Tools: []string{"rm_rf"}},
+		"huge instructions": {ID: "z", Name: "Z", Mode: chat.ChatReactive, Instructions: strings.Repeat("x", 100*1024+1)},
+		"a bad id":          {ID: "Has Spaces", Name: "S", Mode: chat.ChatReactive},
+		"a bad mode":        {ID: "m", Name: "M", Mode: "chatty"},
+	} {
+		_, err := a.Agents.CreateAgent(bad)
+		assert.Error(t, err, name)
+	}
+	list, err = a.Agents.ListAgents()
+	require.NoError(t, err)
+	require.Len(t, list, 4, "only the good one was saved")
+
+	made.Description = "Reads and comments."
+	upd, err := a.Agents.UpdateAgent(made)
+	require.NoError(t, err)
+	assert.Equal(t, "Reads and comments.", upd.Description)
+	_, err = a.Agents.UpdateAgent(chat.AgentDefinition{ID: "errand", Name: "Mine", Mode: chat.ChatReactive})
+	assert.Error(t, err, "a built-in cannot be changed")
+
+	// Export and import round trip, under a new id.
+	text, err := a.Agents.ExportAgent("reviewer")
+	require.NoError(t, err)
+	_, err = a.Agents.ImportAgent(text)
+	assert.Error(t, err, "the id is taken")
+	imported, err := a.Agents.ImportAgent(strings.Replace(text, `"id": "reviewer"`, `"id": "reviewer-2"`, 1))
+	require.NoError(t, err)
+	upd.ID, upd.CreatedAt, upd.UpdatedAt = imported.ID, imported.CreatedAt, imported.UpdatedAt
+	assert.Equal(t, upd, imported, "the round trip keeps every field")
+	for _, broken := range []string{"", "{", `{"format":"other","agent":{}}`, `{"format":"errand-agent/1","agent":{"id":"q"}}`, `[1,2]`} {
+		_, err := a.Agents.ImportAgent(broken)
+		assert.Error(t, err, broken)
+	}
+
+	// A duplicate of a built-in lists its tools.
+	dup, err := a.Agents.DuplicateAgent("errand")
+	require.NoError(t, err)
+	assert.Equal(t, "Errand (copy)", dup.Name)
+	assert.False(t, dup.AllTools)
+	assert.Contains(t, dup.Tools, "read_file")
+
+	// Deleting an agent moves its conversations back to Errand, with a notice.
+	c, err := a.Conversations.CreateConversation()
+	require.NoError(t, err)
+	_, err = a.Conversations.SetAgent(c.ID, "reviewer")
+	require.NoError(t, err)
+	page, err := a.Conversations.ListConversationsPage("", "", 10, "reviewer")
+	require.NoError(t, err)
+	require.Len(t, page.Items, 1, "the list filters by agent")
+	require.NoError(t, a.Agents.DeleteAgent("reviewer"))
+	got, err := a.Conversations.LoadConversation(c.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "", got.Conversation.AgentID)
+	require.NotEmpty(t, got.Messages)
+	assert.Contains(t, got.Messages[len(got.Messages)-1].Content, "The agent Reviewer was deleted")
+	page, err = a.Conversations.ListConversationsPage("", "", 10, "errand")
+	require.NoError(t, err)
+	assert.Len(t, page.Items, 1)
+	assert.Error(t, a.Agents.DeleteAgent("errand"), "a built-in cannot be deleted")
+}

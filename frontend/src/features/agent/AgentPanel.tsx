@@ -1,12 +1,14 @@
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
 import { ApprovalCard } from './ApprovalCard';
-import { FailedCard, InterruptedCard, PauseCard } from './TaskCards';
+import { FailedCard, InterruptedCard, PauseCard, ToolQuestionCard } from './TaskCards';
 import './agent.css';
 
 /**
  * The card for a task that needs the person, at the bottom of the
- * conversation above the composer: an approval, a paused limit, an
- * interrupted task, or the failure of the last one.
+ * conversation above the composer: an approval, a question a running tool
+ * asks (an MCP server's elicitation; the agent's own questions are in the
+ * transcript), a paused limit, an interrupted task, or the failure of the
+ * last one.
  */
 export function AgentPanel({ conversationId }: { conversationId: string }) {
   const active = useActiveTask(conversationId);
@@ -14,6 +16,8 @@ export function AgentPanel({ conversationId }: { conversationId: string }) {
   let card = null;
   if (active?.status === 'waiting_approval' && active.pendingApproval) {
     card = <ApprovalCard key={`${active.id}:${active.pendingApproval.callId}`} task={active} approval={active.pendingApproval} />;
+  } else if (active?.status === 'waiting_user' && active.currentTool && active.pendingQuestion) {
+    card = <ToolQuestionCard key={`${active.id}:${active.pendingQuestion}`} task={active} />;
   } else if (active?.status === 'paused') {
     card = <PauseCard key={active.id} task={active} />;
   } else if (active?.status === 'interrupted') {

@@ -93,6 +93,33 @@ describe('PauseCard', () => {
   });
 });
 
+describe('ToolQuestionCard', () => {
+  it("an MCP server's form question is shown with its form, answered as JSON", async () => {
+    vi.mocked(api.userResponse).mockResolvedValue(undefined);
+    const user = setup();
+    update(
+      task('t1', C, {
+        status: 'waiting_user',
+        currentTool: 'everything__trigger-elicitation-request',
+        pendingQuestion: 'The MCP server everything asks: Your details',
+        pendingFields: [{ name: 'name', label: 'Your name', type: 'text', required: true }],
+      }),
+    );
+    const card = screen.getByRole('region', { name: 'everything__trigger-elicitation-request asks' });
+    expect(card).toHaveTextContent('The MCP server everything asks: Your details');
+    const form = within(card).getByRole('group', { name: 'The MCP server everything asks: Your details' });
+    await user.type(within(form).getByRole('textbox', { name: /Your name/ }), 'Ada');
+    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    expect(api.userResponse).toHaveBeenCalledWith('t1', '{"name":"Ada"}');
+  });
+
+  it("the agent's own question stays in the transcript, not in a card", () => {
+    setup();
+    update(task('t1', C, { status: 'waiting_user', pendingQuestion: 'Which city?' }));
+    expect(screen.queryByRole('region', { name: /asks$/ })).not.toBeInTheDocument();
+  });
+});
+
 describe('FailedCard', () => {
   const failed = task('t1', C, {
     status: 'error',

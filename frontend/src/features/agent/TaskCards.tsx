@@ -4,6 +4,7 @@ import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import type { ErrorReport } from '../../lib/errorDetails';
 import { stopTask } from '../../stores/actions';
 import { continueTask, dismissTask, resumeTask, retryTask } from '../../stores/agentActions';
+import { LiveQuestion } from '../agents/QuestionWidget';
 import { pauseReasonText } from './format';
 
 function usePending() {
@@ -56,6 +57,23 @@ export function PauseCard({ task }: { task: Task }) {
           Stop
         </button>
       </div>
+    </section>
+  );
+}
+
+/**
+ * A question a running tool asks (an MCP server's elicitation): its text,
+ * and its form or choices; a plain question is answered in the composer.
+ */
+export function ToolQuestionCard({ task }: { task: Task }) {
+  const question = task.pendingQuestion ?? '';
+  return (
+    <section className="agent-card question-card" role="region" aria-label={`${task.currentTool} asks`}>
+      <header className="agent-card-head">
+        <h2 className="agent-card-title">{task.currentTool} asks</h2>
+      </header>
+      <p className="agent-card-text text">{question}</p>
+      <LiveQuestion taskId={task.id} question={question} />
     </section>
   );
 }

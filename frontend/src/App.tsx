@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { ConfirmDialog } from './components/ConfirmDialog';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { Notices } from './components/Notices';
 import { ChatView } from './features/chat/ChatView';
@@ -59,6 +60,7 @@ export function App() {
           </ErrorBoundary>
         </main>
         <Notices />
+        <ConfirmDialog />
       </div>
     </ErrorBoundary>
   );

@@ -1,12 +1,14 @@
 // App-wide keyboard shortcuts:
-//   Esc           stops the open conversation's task at once, like the Stop
-//                 button (no confirmation)
+//   Esc           in a field with text in it, leaves the field (the text
+//                 stays); otherwise stops the open conversation's task like
+//                 the Stop button: at once while it works, after a
+//                 confirmation while it waits for the person
 //   Ctrl/Cmd+N    opens a new conversation
 // A key some control already handled (Esc in the rename field, a dialog's
 // own Esc) is left alone, and nothing fires while a modal dialog is open.
 import { useEffect } from 'react';
 import { isTerminal } from '../../api/types';
-import { stopTask } from '../../stores/actions';
+import { stopTaskConfirmed } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useTasksStore } from '../../stores/tasks';
 import { newConversation } from '../conversations/newConversation';
@@ -22,8 +24,19 @@ export function stopOpenTask(): boolean {
   const task = tid ? tasks.byId[tid] : undefined;
   if (!task || isTerminal(task.status) || stopping.has(task.id)) return false;
   stopping.add(task.id);
-  void stopTask(task.id).finally(() => stopping.delete(task.id));
+  void stopTaskConfirmed(task).finally(() => stopping.delete(task.id));
   return true;
+}
+
+const TEXT_INPUTS = new Set(['text', 'search', 'url', 'email', 'number', 'password', 'tel']);
+
+/** The text field the key was typed in, if it holds text the person typed. */
+function filledField(target: EventTarget | null): HTMLElement | null {
+  const field =
+    target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && TEXT_INPUTS.has(target.type))
+      ? target
+      : null;
+  return field && !field.disabled && !field.readOnly && field.value !== '' ? field : null;
 }
 
 function modalOpen(): boolean {
@@ -35,6 +48,12 @@ export function handleShortcut(e: KeyboardEvent): void {
   const mod = e.ctrlKey || e.metaKey;
   if (e.key === 'Escape' && !mod && !e.altKey && !e.shiftKey) {
     if (modalOpen()) return;
+    const field = filledField(e.target);
+    if (field) {
+      e.preventDefault();
+      field.blur();
+      return;
+    }
     if (stopOpenTask()) e.preventDefault();
     return;
   }

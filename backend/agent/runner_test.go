@@ -167,6 +167,7 @@ func TestStopWhileWaitingReleasesTheQuestion(t *testing.T) {
 	assert.Equal(t, msgs[1].ToolCalls[0].ID, msgs[2].ToolCallID, "the open ask_user call gets a result")
 	assert.True(t, msgs[2].IsError)
 	assert.Contains(t, msgs[2].Content, "Cancelled")
+	assert.Equal(t, chat.OutcomeStopped, msgs[2].Outcome, "the question was stopped, not failed")
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(h.runner.Respond(context.Background(), task.ID, "yes")))
 
 	next := h.start(conv, "Next")
@@ -406,6 +407,7 @@ func TestRecoverInterruptsTasksThatWereWorking(t *testing.T) {
 	require.Equal(t, []chat.Role{chat.RoleUser, chat.RoleAssistant, chat.RoleTool, chat.RoleSystem}, roles(msgs))
 	assert.Equal(t, "c1", msgs[2].ToolCallID)
 	assert.Contains(t, msgs[2].Content, "Interrupted: Errand closed while this tool was running")
+	assert.Equal(t, chat.OutcomeCutOff, msgs[2].Outcome)
 	assert.Equal(t, "Interrupted when Errand closed", msgs[3].Content)
 	assert.False(t, msgs[1].Streaming)
 

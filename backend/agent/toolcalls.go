@@ -36,6 +36,9 @@ func (rn *run) runToolCalls(ctx context.Context, st *loopState, calls []chat.Too
 		}
 		m := rn.newMessage(chat.RoleTool, res.Content)
 		m.ToolCallID, m.ToolName, m.IsError = call.ID, call.Name, res.IsError
+		if st.denied {
+			m.Outcome, st.denied = chat.OutcomeDenied, false
+		}
 		// The result and the end of the call are stored together.
 		worked := st.toolTime
 		st.toolTime = 0
@@ -121,7 +124,7 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 		ok, reason, res, err := rn.approve(ctx, call, tool, env, args)
 		if err != nil || !ok {
 			if err == nil && res.Content == "" {
-				res = denied(reason)
+				res, st.denied = denied(reason), true
 			}
 			return res, err
 		}
@@ -135,6 +138,7 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 		// A local network address needs the person's say, every time.
 		ok, reason, err := rn.approveLocal(ctx, call, tool, local)
 		if err != nil || !ok {
+			st.denied = err == nil
 			return denied(reason), err
 		}
 		env.AllowLocal = append(env.AllowLocal, local.Address)

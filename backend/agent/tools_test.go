@@ -82,6 +82,22 @@ func TestDenyWithAReasonTellsTheModel(t *testing.T) {
 	last := lastMessages(reqs[1], 1)[0]
 	assert.Contains(t, last, "The user denied this call.")
 	assert.Contains(t, last, "Their reason: not that file")
+	// The transcript says the person denied it, not that the tool failed.
+	res := toolResults(h.messages(conv))
+	require.Len(t, res, 2)
+	assert.Equal(t, chat.OutcomeDenied, res[0].Outcome)
+	assert.Empty(t, res[1].Outcome, "task_complete ran")
+}
+
+// toolResults are the RoleTool messages among msgs.
+func toolResults(msgs []chat.Message) []chat.Message {
+	var out []chat.Message
+	for _, m := range msgs {
+		if m.Role == chat.RoleTool {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func TestStopWhileWaitingForApproval(t *testing.T) {
@@ -96,6 +112,9 @@ func TestStopWhileWaitingForApproval(t *testing.T) {
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(h.runner.Approve(context.Background(), task.ID, a.CallID, false)))
 	assert.NoFileExists(t, filepath.Join(h.workspace(conv), "a.txt"))
 	assert.Empty(t, openToolCalls(h.messages(conv)))
+	results := toolResults(h.messages(conv))
+	require.Len(t, results, 1)
+	assert.Equal(t, chat.OutcomeStopped, results[0].Outcome, "a call waiting for approval when the task stopped was stopped")
 	next := h.start(conv, "Again")
 	h.events.waitStatus(next.ID, chat.StatusCompleted)
 }

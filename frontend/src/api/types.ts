@@ -35,6 +35,9 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** How a tool call ended when it did not simply run (chat.ToolOutcome). */
+export type ToolOutcome = 'denied' | 'stopped' | 'cut_off';
+
 export interface Message {
   id: string;
   conversationId: string;
@@ -45,6 +48,8 @@ export interface Message {
   toolCallId?: string;
   toolName?: string;
   isError?: boolean;
+  /** On a tool result: how a call ended that did not simply run ('' or absent otherwise). */
+  outcome?: ToolOutcome;
   step?: number;
   streaming?: boolean;
   /** The model call's usage and cost, on the assistant message of each step. */

@@ -82,11 +82,13 @@ describe('chat states', () => {
         seq: 2,
       }),
     );
-    act(() => handleTaskUpdate(task('t', C, { status: 'tool_executing', stepCount: 1, currentTool: 'web_search' })));
+    act(() =>
+      handleTaskUpdate(task('t', C, { status: 'tool_executing', stepCount: 1, currentTool: 'web_search', currentCallId: 'k' })),
+    );
     expect(statusText()).toBe('Running web_search…');
     // The indicator is below the last message.
     const status = screen.getByRole('status');
-    const last = screen.getByRole('button', { name: 'Used tool web_search' });
+    const last = screen.getByRole('button', { name: /^Running web_search/ });
     expect(last.compareDocumentPosition(status) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 

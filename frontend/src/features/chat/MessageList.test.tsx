@@ -72,7 +72,7 @@ describe('MessageList', () => {
           { id: '2', name: 'task_complete', arguments: '{"summary":"All **done**"}' },
         ],
       }),
-      message('r', C, { role: 'tool', toolName: 'read_file', content: 'file body', isError: false }),
+      message('r', C, { role: 'tool', toolName: 'read_file', toolCallId: '1', content: 'file body', isError: false }),
     );
     render(<MessageList conversationId={C} />);
     // One badge per step: on the message's first item.
@@ -87,8 +87,9 @@ describe('MessageList', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByText(/"path": "\/tmp\/x"/)).toBeInTheDocument();
 
-    await userEvent.click(screen.getByRole('button', { name: /Result of read_file/ }));
+    // One row per call: its result is inside it, not in a row of its own.
     expect(screen.getByText('file body')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /read_file/ })).toHaveLength(1);
   });
 
   it('shows stopped and failed tasks as system messages', () => {

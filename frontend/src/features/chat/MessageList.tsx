@@ -114,7 +114,7 @@ const TranscriptRow = memo(function TranscriptRow({
   });
   const item = itemOf(message, itemKey);
   if (!item) return <div ref={measure} data-index={index} className="row-pending" />;
-  return <TranscriptItemView item={item} rowRef={measure} index={index} />;
+  return <TranscriptItemView conversationId={conversationId} item={item} rowRef={measure} index={index} />;
 });
 
 type PagingFlag = 'hasOlder' | 'loadingOlder' | 'hasNewer' | 'pageFailed';

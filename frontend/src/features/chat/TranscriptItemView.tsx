@@ -1,7 +1,9 @@
 import { memo, useId, useState, type Ref } from 'react';
 import { Markdown } from './Markdown';
 import { SummaryMarker } from './SummaryMarker';
-import { formatArgs, type TranscriptItem } from './transcript';
+import { questionEndLabel } from './toolCall';
+import { ToolCallRow } from './ToolCallRow';
+import { type TranscriptItem } from './transcript';
 
 function StepBadge({ step }: { step: number }) {
   if (step <= 0) return null;
@@ -55,10 +57,11 @@ function Collapsible({
  * caches per stored message: while a reply streams, only its row renders.
  */
 export const TranscriptItemView = memo(function TranscriptItemView({
+  conversationId,
   item,
   rowRef,
   index,
-}: RowProps & { item: TranscriptItem }) {
+}: RowProps & { conversationId: string; item: TranscriptItem }) {
   const row = { ref: rowRef, 'data-index': index };
   switch (item.kind) {
     case 'user':
@@ -145,15 +148,15 @@ export const TranscriptItemView = memo(function TranscriptItemView({
         </div>
       );
     case 'toolCall':
-      return <Collapsible rowRef={rowRef} index={index} label={`Used tool ${item.name}`} body={formatArgs(item.args)} />;
+      return <ToolCallRow conversationId={conversationId} item={item} rowRef={rowRef} index={index} />;
     case 'toolResult':
       return (
         <Collapsible
           rowRef={rowRef}
           index={index}
-          label={item.isError ? `Tool ${item.name} failed` : `Result of ${item.name}`}
+          label={questionEndLabel(item.outcome)}
           body={item.content}
-          tone={item.isError ? 'error' : 'neutral'}
+          tone={item.outcome ? 'neutral' : 'error'}
         />
       );
   }

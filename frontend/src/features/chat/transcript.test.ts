@@ -35,7 +35,6 @@ describe('buildTranscript', () => {
       'agent',
       'update',
       'toolCall',
-      'toolResult',
       'question',
       'answer',
       'complete',
@@ -43,10 +42,11 @@ describe('buildTranscript', () => {
     ]);
     expect(items[1]).toMatchObject({ text: 'Let me look.', step: 1 });
     expect(items[2]).toMatchObject({ text: 'Searching flights' });
-    expect(items[4]).toMatchObject({ isError: true, name: 'web_search' });
-    expect(items[5]).toMatchObject({ question: 'Which city?', choices: ['Paris', 'Rome'] });
-    expect(items[6]).toMatchObject({ text: 'Rome' });
-    expect(items[7]).toMatchObject({ summary: 'Booked.' });
+    // The result shows in its call's row: one row per call.
+    expect(items[3]).toMatchObject({ name: 'web_search', callId: 'c2' });
+    expect(items[4]).toMatchObject({ question: 'Which city?', choices: ['Paris', 'Rome'] });
+    expect(items[5]).toMatchObject({ text: 'Rome' });
+    expect(items[6]).toMatchObject({ summary: 'Booked.' });
     expect(new Set(items.map((i) => i.key)).size).toBe(items.length);
   });
 

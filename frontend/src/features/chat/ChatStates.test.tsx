@@ -159,14 +159,17 @@ describe('chat states', () => {
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeEnabled();
   });
 
-  it('error: the reason, in the transcript and the indicator', () => {
+  it('error: said once, in words; the transcript row opens to the reason', async () => {
     render(<View />);
     prompt();
-    msg(message('s', C, { role: 'system', taskId: 't', content: 'Error: the model server is unreachable', isError: true, seq: 3 }));
+    msg(message('s', C, { role: 'system', taskId: 't', content: 'The task failed: the model server is unreachable', isError: true, seq: 3 }));
     act(() =>
       handleTaskUpdate(task('t', C, { status: 'error', stepCount: 1, errorMessage: 'the model server is unreachable' })),
     );
-    expect(statusText()).toBe('Error: the model server is unreachable');
-    expect(screen.getByText('Error: the model server is unreachable', { selector: '.notice-text' })).toBeInTheDocument();
+    expect(statusText()).toBe('Failed');
+    expect(screen.queryByText(/the model server is unreachable/)).not.toBeInTheDocument();
+    const row = screen.getByRole('button', { name: 'The task failed' });
+    await userEvent.click(row);
+    expect(screen.getByText('The task failed: the model server is unreachable')).toBeInTheDocument();
   });
 });

@@ -1,12 +1,15 @@
 import { memo, useId, useState, type Ref } from 'react';
+import { useTasksStore } from '../../stores/tasks';
 import { Markdown } from './Markdown';
 import { SummaryMarker } from './SummaryMarker';
 import { questionEndLabel } from './toolCall';
 import { ToolCallRow } from './ToolCallRow';
 import { type TranscriptItem } from './transcript';
 
-function StepBadge({ step }: { step: number }) {
-  if (step <= 0) return null;
+function StepBadge({ step, taskId = '' }: { step: number; taskId?: string }) {
+  // A chat reply is one step of no interest: no agent chrome.
+  const chat = useTasksStore((s) => (taskId ? s.byId[taskId]?.mode === 'chat' : false));
+  if (step <= 0 || chat) return null;
   return <span className="badge badge-step">Step {step}</span>;
 }
 
@@ -75,8 +78,13 @@ export const TranscriptItemView = memo(function TranscriptItemView({
         </div>
       );
     case 'notice':
+      // A task's failure: its reason is in the failed card (and the
+      // status line says Failed); here, a row that opens to it.
+      if (item.tone === 'error') {
+        return <Collapsible rowRef={rowRef} index={index} label="The task failed" body={item.text} tone="error" />;
+      }
       return (
-        <div {...row} className={`notice-row${item.tone === 'error' ? ' notice-error' : ''}`}>
+        <div {...row} className="notice-row">
           <span className="notice-text text">{item.text}</span>
         </div>
       );
@@ -86,7 +94,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
       return (
         <div {...row} className="row row-agent">
           <div className={`bubble bubble-agent${item.streaming ? ' is-streaming' : ''}`}>
-            <StepBadge step={item.step} />
+            <StepBadge step={item.step} taskId={item.taskId} />
             {item.text === '' && item.streaming ? (
               <p className="text">
                 <span className="typing" role="img" aria-label="Writing">

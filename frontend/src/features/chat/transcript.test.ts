@@ -69,7 +69,7 @@ describe('buildTranscript', () => {
 
   it('shows an empty streaming message as a growing agent bubble', () => {
     const items = buildTranscript([message('a', C, { content: '', streaming: true })]);
-    expect(items).toEqual([{ kind: 'agent', key: 'a', text: '', step: 0, streaming: true }]);
+    expect(items).toEqual([{ kind: 'agent', key: 'a', text: '', step: 0, streaming: true, taskId: '' }]);
   });
 
   it('skips empty non-streaming assistant content', () => {

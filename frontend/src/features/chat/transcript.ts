@@ -7,7 +7,7 @@ export type TranscriptItem =
   | { kind: 'answer'; key: string; text: string }
   | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error' }
   | { kind: 'summary'; key: string; summaryId: string }
-  | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean }
+  | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string }
   | { kind: 'update'; key: string; text: string; step: number }
   | { kind: 'question'; key: string; question: string; choices: string[]; step: number }
   | { kind: 'complete'; key: string; summary: string; step: number }
@@ -97,7 +97,7 @@ function computeItems(m: Message): TranscriptItem[] {
         return b;
       };
       if (content !== '' || (m.streaming && calls.length === 0)) {
-        items.push({ kind: 'agent', key: m.id, text: content, step: take(), streaming: !!m.streaming });
+        items.push({ kind: 'agent', key: m.id, text: content, step: take(), streaming: !!m.streaming, taskId: m.taskId ?? '' });
       }
       calls.forEach((call, i) => {
         const key = `${m.id}:${i}`;

@@ -42,6 +42,7 @@ var wireTypes = map[string]reflect.Type{
 	"Verdict":             reflect.TypeOf(providers.Verdict{}),
 	"HealthStatus":        reflect.TypeOf(Status{}),
 	"ModelInfo":           reflect.TypeOf(ModelInfo{}),
+	"WorkspaceInfo":       reflect.TypeOf(WorkspaceInfo{}),
 	"ProviderView":        reflect.TypeOf(ProviderView{}),
 	"ProviderInput":       reflect.TypeOf(ProviderInput{}),
 	"TaskMessageEvent":    reflect.TypeOf(TaskMessage{}),

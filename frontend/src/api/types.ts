@@ -223,6 +223,15 @@ export interface HealthStatus {
   dataDir: string;
 }
 
+/** A conversation's workspace folder as the person sees it (app.WorkspaceInfo). */
+export interface WorkspaceInfo {
+  path: string;
+  /** The conversation's own folder in Errand's data folder, not one the person chose. */
+  default: boolean;
+  /** A chosen folder that is no longer there. */
+  missing: boolean;
+}
+
 export interface StopResult {
   stopped: boolean;
   task: Task;

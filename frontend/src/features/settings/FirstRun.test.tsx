@@ -19,6 +19,7 @@ vi.mock('../../api', () => ({
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
   workspaceDir: vi.fn(),
+  workspace: vi.fn(),
   getSettings: vi.fn(),
   saveSettings: vi.fn(),
   defaultSystemPrompt: vi.fn(),
@@ -49,7 +50,7 @@ beforeEach(() => {
   vi.mocked(api.modelInfo).mockResolvedValue(DEMO);
   vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a', { title: 'First' })], nextCursor: '' });
   vi.mocked(api.loadConversation).mockResolvedValue(view('a'));
-  vi.mocked(api.workspaceDir).mockResolvedValue('/tmp/x/workspaces/a');
+  vi.mocked(api.workspace).mockResolvedValue({ path: '/tmp/x/workspaces/a', default: true, missing: false });
   vi.mocked(api.getSettings).mockResolvedValue({
     autoApprove: {},
     limits: { maxSteps: 50, maxMinutes: 30, maxCostUsd: 1 },

@@ -312,6 +312,24 @@ func (r *Runner) ActiveTask(conversationID string) (chat.Task, bool) {
 	return rn.snapshot(), true
 }
 
+// Working counts the tasks at work now: those a quit would cut off (a
+// task waiting for the person keeps waiting across a restart).
+func (r *Runner) Working() int {
+	r.mu.Lock()
+	runs := make([]*run, 0, len(r.runs))
+	for _, rn := range r.runs {
+		runs = append(runs, rn)
+	}
+	r.mu.Unlock()
+	n := 0
+	for _, rn := range runs {
+		if t := rn.snapshot(); !t.Status.Terminal() && !waits(t.Status) {
+			n++
+		}
+	}
+	return n
+}
+
 func (r *Runner) lookup(taskID string) *run {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -1,6 +1,6 @@
 // The only module that talks to the Wails runtime. It turns the backend's
 // events into typed callbacks.
-import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
+import { BrowserOpenURL, EventsOn, Quit } from '../../wailsjs/runtime/runtime';
 import type { Conversation, FactsChangedEvent, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
 
 export const EVENTS = {
@@ -109,4 +109,13 @@ export function openExternal(url: string): void {
     return;
   }
   window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+/**
+ * Closes the window as its close button does: Go asks first when tasks
+ * are at work (App.BeforeClose). Nothing outside the desktop window.
+ */
+export function quitApp(): void {
+  const w = window as unknown as { runtime?: { Quit?: unknown } };
+  if (typeof w.runtime?.Quit === 'function') Quit();
 }

@@ -10,9 +10,10 @@ vi.mock('../../api', () => ({
   deleteConversation: vi.fn(),
   renameConversation: vi.fn(),
 }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), quitApp: vi.fn() }));
 
 import * as api from '../../api';
+import * as events from '../../events';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { selectConversation } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
@@ -133,5 +134,11 @@ describe('app shortcuts', () => {
     await userEvent.keyboard('{Control>}n{/Control}');
     await waitFor(() => expect(useConversationsStore.getState().selectedId).toBe('new1'));
     expect(api.createConversation).toHaveBeenCalledTimes(1);
+  });
+
+  it('Ctrl+Q quits (Go asks first when tasks are at work)', async () => {
+    render(<Harness />);
+    await userEvent.keyboard('{Control>}q{/Control}');
+    expect(events.quitApp).toHaveBeenCalledTimes(1);
   });
 });

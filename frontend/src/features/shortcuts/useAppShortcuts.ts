@@ -4,10 +4,13 @@
 //                 the Stop button: at once while it works, after a
 //                 confirmation while it waits for the person
 //   Ctrl/Cmd+N    opens a new conversation
+//   Ctrl/Cmd+Q    quits, as the window's close button (Go asks first when
+//                 tasks are at work)
 // A key some control already handled (Esc in the rename field, a dialog's
 // own Esc) is left alone, and nothing fires while a modal dialog is open.
 import { useEffect } from 'react';
 import { isTerminal } from '../../api/types';
+import { quitApp } from '../../events';
 import { stopTaskConfirmed } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useTasksStore } from '../../stores/tasks';
@@ -55,6 +58,11 @@ export function handleShortcut(e: KeyboardEvent): void {
       return;
     }
     if (stopOpenTask()) e.preventDefault();
+    return;
+  }
+  if (mod && !e.altKey && !e.shiftKey && (e.key === 'q' || e.key === 'Q')) {
+    e.preventDefault();
+    if (!e.repeat) quitApp();
     return;
   }
   if (mod && !e.altKey && !e.shiftKey && (e.key === 'n' || e.key === 'N')) {

@@ -142,3 +142,16 @@ describe('app shortcuts', () => {
     expect(events.quitApp).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('keyboard modality', () => {
+  it('a navigation key marks the document as keyboard-driven until the next pointer press', async () => {
+    render(<Harness />);
+    const root = document.documentElement;
+    await userEvent.click(screen.getByRole('textbox', { name: 'Message' }));
+    expect(root.dataset.input).toBeUndefined();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(root.dataset.input).toBe('keyboard');
+    await userEvent.click(screen.getByRole('textbox', { name: 'Message' }));
+    expect(root.dataset.input).toBeUndefined();
+  });
+});

@@ -72,10 +72,33 @@ export function handleShortcut(e: KeyboardEvent): void {
   }
 }
 
+const NAV_KEYS = new Set(['Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', 'F2']);
+
+/**
+ * Marks the document as driven by the keyboard (data-input="keyboard") from
+ * a navigation key until the next pointer press. The focus ring keys off it
+ * as well as :focus-visible: WebKitGTK does not count a focus moved by
+ * script in a key handler (↑/↓ in the conversation list) as visible.
+ */
+export function trackInputModality(e: Event): void {
+  const root = document.documentElement;
+  if (e.type === 'keydown') {
+    if (NAV_KEYS.has((e as KeyboardEvent).key)) root.dataset.input = 'keyboard';
+  } else if (root.dataset.input) {
+    delete root.dataset.input;
+  }
+}
+
 /** Installs the shortcuts on the window for the life of the component. */
 export function useAppShortcuts(): void {
   useEffect(() => {
     window.addEventListener('keydown', handleShortcut);
-    return () => window.removeEventListener('keydown', handleShortcut);
+    window.addEventListener('keydown', trackInputModality, true);
+    window.addEventListener('pointerdown', trackInputModality, true);
+    return () => {
+      window.removeEventListener('keydown', handleShortcut);
+      window.removeEventListener('keydown', trackInputModality, true);
+      window.removeEventListener('pointerdown', trackInputModality, true);
+    };
   }, []);
 }

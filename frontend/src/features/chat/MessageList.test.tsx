@@ -92,6 +92,24 @@ describe('MessageList', () => {
     expect(screen.getAllByRole('button', { name: /read_file/ })).toHaveLength(1);
   });
 
+  it('folds a long message from the person; every message can be copied whole', async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n');
+    seed(message('u', C, { role: 'user', content: long }), message('a', C, { content: 'A **short** reply' }));
+    render(<MessageList conversationId={C} />);
+    const toggle = screen.getByRole('button', { name: 'Show all' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(document.getElementById(toggle.getAttribute('aria-controls')!)).toHaveClass('text-folded');
+    await userEvent.click(toggle);
+    expect(screen.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
+
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const copies = screen.getAllByRole('button', { name: 'Copy message' });
+    expect(copies).toHaveLength(2);
+    await userEvent.click(copies[1]!);
+    expect(writeText).toHaveBeenCalledWith('A **short** reply');
+  });
+
   it('shows stopped and failed tasks as system messages', () => {
     seed(
       message('s1', C, { role: 'system', content: 'Stopped by user' }),

@@ -1,10 +1,31 @@
 import { memo, useId, useState, type Ref } from 'react';
 import { useTasksStore } from '../../stores/tasks';
-import { Markdown } from './Markdown';
+import { CopyButton, Markdown } from './Markdown';
 import { SummaryMarker } from './SummaryMarker';
 import { questionEndLabel } from './toolCall';
 import { ToolCallRow } from './ToolCallRow';
 import { type TranscriptItem } from './transcript';
+
+/** A message from the person this long is folded until they open it. */
+export const FOLD_CHARS = 900;
+export const FOLD_LINES = 14;
+
+function PersonText({ text }: { text: string }) {
+  const long = text.length > FOLD_CHARS || text.split('\n').length > FOLD_LINES;
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  if (!long) return <p className="text">{text}</p>;
+  return (
+    <>
+      <p id={id} className={`text${open ? '' : ' text-folded'}`}>
+        {text}
+      </p>
+      <button type="button" className="fold-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
+        {open ? 'Show less' : 'Show all'}
+      </button>
+    </>
+  );
+}
 
 function StepBadge({ step, taskId = '' }: { step: number; taskId?: string }) {
   // A chat reply is one step of no interest: no agent chrome.
@@ -73,8 +94,9 @@ export const TranscriptItemView = memo(function TranscriptItemView({
         <div {...row} className="row row-user">
           <div className={`bubble bubble-user${item.kind === 'answer' ? ' bubble-answer' : ''}`}>
             {item.kind === 'answer' && <span className="bubble-kicker">Your answer</span>}
-            <p className="text">{item.text}</p>
+            <PersonText text={item.text} />
           </div>
+          <CopyButton text={item.text} label="Copy message" className="message-copy" />
         </div>
       );
     case 'notice':
@@ -107,6 +129,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
               <Markdown text={item.text} streaming={item.streaming} />
             )}
           </div>
+          {!item.streaming && item.text !== '' && <CopyButton text={item.text} label="Copy message" className="message-copy" />}
         </div>
       );
     case 'update':

@@ -128,3 +128,18 @@ it('the demo banner opens Settings at the provider; saving a provider replaces t
   // The banner's button is gone: the focus goes back to the gear.
   await waitFor(() => expect(screen.getByRole('button', { name: 'Settings' })).toHaveFocus());
 });
+
+it('the demo banner can be dismissed, for good; the header still says Demo model', async () => {
+  localStorage.removeItem('errand.demoBannerDismissed');
+  const user = userEvent.setup();
+  const { unmount } = render(<App />);
+  const banner = await screen.findByRole('note', { name: 'Demo model' });
+  await user.click(within(banner).getByRole('button', { name: 'Dismiss' }));
+  expect(screen.queryByRole('note', { name: 'Demo model' })).not.toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Demo model' })).toBeInTheDocument();
+  unmount();
+  render(<App />);
+  await screen.findByRole('button', { name: 'Demo model' });
+  expect(screen.queryByRole('note', { name: 'Demo model' })).not.toBeInTheDocument();
+  localStorage.removeItem('errand.demoBannerDismissed');
+});

@@ -28,6 +28,7 @@ import {
   inputFromForm,
   keyState,
   modelCount,
+  unreachableHint,
   providerChanged,
   switchPreset,
   verdictLook,
@@ -144,12 +145,21 @@ function VerdictIcon({ kind }: { kind: string }) {
  * by kind; a failure can be copied (report, when the test call itself
  * failed, says more than the verdict).
  */
-export function VerdictView({ verdict, report }: { verdict: Verdict; report?: ErrorReport | null }) {
+export function VerdictView({
+  verdict,
+  report,
+  presetId = '',
+}: {
+  verdict: Verdict;
+  report?: ErrorReport | null;
+  presetId?: string;
+}) {
   const look = verdictLook(verdict.kind, verdict.message);
+  const hint = verdict.kind === 'unreachable' ? unreachableHint(presetId) : '';
   const detail =
     verdict.kind === 'ok'
       ? `${modelCount(verdict.modelCount)} available on this server.`
-      : sentence(verdict.message || 'The server did not answer as expected');
+      : sentence(verdict.message || 'The server did not answer as expected') + (hint ? ` ${hint}` : '');
   return (
     <>
       <div className={`verdict verdict-${look.tone}`} data-testid="verdict" data-kind={verdict.kind}>
@@ -358,10 +368,10 @@ export const ProviderSection = forwardRef<
       if (v.kind === 'ok' || v.kind === 'model_not_found') {
         const list = v.models ?? [];
         setModels({ key, list, loading: false, error: null });
-        // A first model when the choice is obvious.
+        // A first model: the preset's usual one if the server has it, else the first listed.
         setForm((f) => {
           if (!f || f.model.trim() !== '' || connectionKey(f, view) !== key) return f;
-          const pick = preset?.model && list.includes(preset.model) ? preset.model : list.length === 1 ? list[0]! : '';
+          const pick = preset?.model && list.includes(preset.model) ? preset.model : (list[0] ?? '');
           return pick ? { ...f, model: pick } : f;
         });
       }
@@ -664,7 +674,7 @@ export const ProviderSection = forwardRef<
           </div>
         </div>
         <div ref={verdictRef} className="verdict-slot" aria-live="polite">
-          {verdict && !testing && <VerdictView verdict={verdict} report={testError} />}
+          {verdict && !testing && <VerdictView verdict={verdict} report={testError} presetId={form?.preset} />}
         </div>
       </>
     );

@@ -29,7 +29,8 @@ xvfb-run -a -s "-screen 0 1200x820x24" bash -euo pipefail -c '
     sleep 0.1
   done
   [ -n "$win" ] || { echo "no Errand window appeared" >&2; exit 1; }
-  sleep 2.5
+  # The page loads after the window maps; on a loaded machine that takes a while.
+  sleep 4
   shot() { import -window root "docs/$1"; }
 
   # 1. A task: its reply streams, the indicator below the last message.

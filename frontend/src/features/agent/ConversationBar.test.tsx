@@ -92,4 +92,19 @@ describe('ConversationBar', () => {
     act(() => handleTaskUpdate(task('t2', C, { status: 'running', usage: usage(100, 100), costUsd: 0.001 })));
     expect(screen.getByLabelText('Conversation usage: 2,700 tokens, $0.018')).toBeInTheDocument();
   });
+
+  it('a model without a price says so instead of $0.00', async () => {
+    vi.mocked(api.workspace).mockResolvedValue({ path: '/w', default: true, missing: false });
+    vi.mocked(api.loadConversation).mockResolvedValue({
+      conversation: conversation(C),
+      messages: [],
+      tasks: [task('old', C, { status: 'completed', usage: usage(1000, 200), costUsd: 0 })],
+      usage: usage(1000, 200),
+      costUsd: 0,
+    });
+    render(<ConversationBar conversationId={C} />);
+    await act(() => loadConversation(C));
+    const u = screen.getByLabelText('Conversation usage: 1,200 tokens, no price');
+    expect(u.getAttribute('title')).toMatch(/spend limit does not apply/);
+  });
 });

@@ -107,20 +107,33 @@ function WorkspaceFolder({ conversationId }: { conversationId: string }) {
   );
 }
 
+/** Tokens used but nothing spent: the model has no price (Ollama, custom servers). */
+export function costText(tokens: number, costUsd: number): string {
+  return tokens > 0 && !(costUsd > 0) ? 'no price' : formatCost(costUsd);
+}
+
+const NO_PRICE =
+  'This model has no price in Settings, so its cost is unknown and the spend limit does not apply to it.';
+
 function ConversationUsage({ conversationId }: { conversationId: string }) {
   const totals = useConversationTotals(conversationId);
   if (!totals || totals.usage.totalTokens <= 0) return null;
+  const cost = costText(totals.usage.totalTokens, totals.costUsd);
   return (
     <span
       className="conv-usage"
-      title={`This conversation in all: ${usageBreakdown(totals.usage)}, ${formatCost(totals.costUsd)}`}
-      aria-label={`Conversation usage: ${formatTokens(totals.usage.totalTokens)}, ${formatCost(totals.costUsd)}`}
+      title={
+        cost === 'no price'
+          ? `This conversation in all: ${usageBreakdown(totals.usage)}. ${NO_PRICE}`
+          : `This conversation in all: ${usageBreakdown(totals.usage)}, ${cost}`
+      }
+      aria-label={`Conversation usage: ${formatTokens(totals.usage.totalTokens)}, ${cost}`}
     >
       <span>{formatTokens(totals.usage.totalTokens)}</span>
       <span className="conv-usage-sep" aria-hidden="true">
         ·
       </span>
-      <span>{formatCost(totals.costUsd)}</span>
+      <span>{cost}</span>
     </span>
   );
 }

@@ -401,6 +401,10 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                     unit="US$"
                   />
                 </div>
+                <p className="settings-help" id={id('cost-note')}>
+                  The spend limit counts only models with a price in the table below: Ollama, LM Studio and other
+                  servers without one cost nothing as far as Errand knows, so it never pauses them.
+                </p>
               </fieldset>
 
               <fieldset className="settings-group">

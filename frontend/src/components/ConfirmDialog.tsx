@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { answerConfirm, useConfirmStore, type ConfirmRequest } from '../stores/confirm';
 
 /** The question askConfirm puts to the person, as a modal dialog. */
@@ -39,8 +40,9 @@ function Dialog({ request }: { request: ConfirmRequest }) {
     }
   };
 
-  return (
-    <div className="modal-backdrop" onMouseDown={() => answerConfirm(false)}>
+  // Over everything, the settings dialog included.
+  return createPortal(
+    <div className="modal-backdrop confirm-backdrop" onMouseDown={() => answerConfirm(false)}>
       <div
         ref={boxRef}
         className="modal"
@@ -66,6 +68,7 @@ function Dialog({ request }: { request: ConfirmRequest }) {
           </button>
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

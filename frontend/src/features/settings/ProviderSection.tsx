@@ -44,6 +44,8 @@ export interface ProviderSectionHandle {
    * false if that failed (the section says why); view is what was stored.
    */
   saveIfChanged: () => Promise<{ ok: boolean; view?: ProviderView }>;
+  /** The form differs from what is stored. */
+  changed: () => boolean;
 }
 
 /** Go's reasons start in lower case; a sentence on its own does not. */
@@ -433,6 +435,7 @@ export const ProviderSection = forwardRef<
         if (!f || !providerChanged(f, viewRef.current)) return { ok: true };
         return saveRef.current();
       },
+      changed: () => !!formRef.current && providerChanged(formRef.current, viewRef.current),
     }),
     [],
   );

@@ -5,6 +5,7 @@ import { toApiError } from '../../api/errors';
 import type { ProviderView, Risk, Settings } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { SettingsError } from './SettingsError';
+import { askConfirm } from '../../stores/confirm';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
@@ -281,8 +282,28 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
   // Esc closes and Tab stays inside, wherever the focus is (a control that
   // was removed leaves it on the body). On the document, so that nothing
   // under the dialog (such as Esc stopping a task) hears these keys.
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  // Closing with changes not saved asks first (Esc, ×, a click outside).
+  // (The price rows' keys are React's, not settings.)
+  const asSaved = (f: SettingsForm) => JSON.stringify(f, (k, v: unknown) => (k === 'key' ? undefined : v));
+  const dirty = () =>
+    (!!form && !!loaded && asSaved(form) !== asSaved(formFromSettings(loaded, defaultPrompt))) ||
+    !!providerRef.current?.changed();
+  const requestClose = async () => {
+    if (
+      dirty() &&
+      !(await askConfirm({
+        title: 'Discard your changes?',
+        text: 'Some settings you changed are not saved.',
+        confirmLabel: 'Discard',
+        cancelLabel: 'Keep editing',
+      }))
+    ) {
+      return;
+    }
+    onClose();
+  };
+  const onCloseRef = useRef(requestClose);
+  onCloseRef.current = requestClose;
   useEffect(() => {
     const onKeyDown = (e: globalThis.KeyboardEvent) => {
       if (e.key === 'Escape') {
@@ -294,7 +315,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
         if (active?.closest('[data-own-escape]')) return;
         e.preventDefault();
         e.stopPropagation();
-        onCloseRef.current();
+        void onCloseRef.current();
         return;
       }
       if (e.key !== 'Tab') return;
@@ -327,7 +348,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     <div
       className="settings-backdrop"
       onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
+        if (e.target === e.currentTarget) void requestClose();
       }}
     >
       <div
@@ -342,7 +363,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
           <h2 id={titleId} className="settings-title">
             Settings
           </h2>
-          <button type="button" className="icon-btn settings-close" aria-label="Close" title="Close (Esc)" onClick={onClose}>
+          <button type="button" className="icon-btn settings-close" aria-label="Close" title="Close (Esc)" onClick={() => void requestClose()}>
             ×
           </button>
         </header>

@@ -447,3 +447,40 @@ func TestDismissClosesAnInterruptedTask(t *testing.T) {
 	_, err = h.runner.Dismiss(ctx, "t")
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
 }
+
+// A reply cut off when Errand closed is marked so, and the resumed step is
+// asked without it: the model writes its reply again, once, rather than
+// after a copy of its own half.
+func TestAResumedStepDoesNotSeeItsCutOffReply(t *testing.T) {
+	h := newHarness(t, script(t,
+		compat.Reply{Text: "Half of a long answer", ChunkDelay: 2 * time.Millisecond, HangAfterText: true},
+		compat.Reply{Text: "The whole answer.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
+	), harnessOpts{})
+	conv := h.conversation()
+	task := h.start(conv, "Tell me")
+	h.events.wait("the streamed text", func() bool {
+		for _, d := range h.events.deltas {
+			if strings.HasSuffix(d.Text, "answer") {
+				return true
+			}
+		}
+		return false
+	})
+	h.restart()
+	require.Equal(t, chat.StatusInterrupted, h.task(task.ID).Status)
+	var partial chat.Message
+	for _, m := range h.messages(conv) {
+		if m.Role == chat.RoleAssistant {
+			partial = m
+		}
+	}
+	assert.Equal(t, chat.OutcomeCutOff, partial.Outcome)
+	assert.False(t, partial.Streaming)
+
+	_, err := h.runner.Resume(context.Background(), task.ID)
+	require.NoError(t, err)
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 2)
+	assert.False(t, contains(lastMessages(reqs[1], 5), "Half of a long answer"), "the resumed step is asked without its cut-off half")
+}

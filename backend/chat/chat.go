@@ -72,7 +72,8 @@ type Message struct {
 	IsError bool `json:"isError,omitempty"`
 	// Outcome says, on a RoleTool message, how a call ended that did not
 	// simply run: the person denied it, its task was stopped, or Errand
-	// closed while it ran ("" otherwise).
+	// closed while it ran ("" otherwise). On an assistant message, cut_off:
+	// Errand closed while it streamed; a resumed task writes it again.
 	Outcome ToolOutcome `json:"outcome,omitempty"`
 	// Step is the task step that produced the message (0 outside tasks).
 	Step int `json:"step,omitempty"`

@@ -216,10 +216,12 @@ func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message
 
 // finishStreams ends the streams of a task's messages still marked
 // streaming and returns them as stored, in order. Their chunks stay: an
-// end costs the same however long the text.
-func finishStreams(ctx context.Context, q queryer, taskID string) ([]chat.Message, error) {
-	rows, err := q.QueryContext(ctx, `UPDATE messages SET streaming = 0, rev = rev + 1
-		WHERE task_id = ? AND streaming = 1 RETURNING id`, taskID)
+// end costs the same however long the text. cutOff marks them as cut off
+// (Errand closed mid-reply): a resumed step starts again without them.
+func finishStreams(ctx context.Context, q queryer, taskID string, cutOff bool) ([]chat.Message, error) {
+	rows, err := q.QueryContext(ctx, `UPDATE messages SET streaming = 0, rev = rev + 1,
+		outcome = CASE WHEN ? THEN ? ELSE outcome END
+		WHERE task_id = ? AND streaming = 1 RETURNING id`, cutOff, string(chat.OutcomeCutOff), taskID)
 	if err != nil {
 		return nil, fmt.Errorf("finish streams: %w", err)
 	}

@@ -113,6 +113,11 @@ export const TranscriptItemView = memo(function TranscriptItemView({
     case 'summary':
       return <SummaryMarker summaryId={item.summaryId} rowRef={rowRef} index={index} />;
     case 'agent':
+      if (item.cutOff) {
+        return (
+          <Collapsible rowRef={rowRef} index={index} label="A reply cut off when Errand closed (written again below)" body={item.text} />
+        );
+      }
       return (
         <div {...row} className="row row-agent">
           <div className={`bubble bubble-agent${item.streaming ? ' is-streaming' : ''}`}>

@@ -72,6 +72,11 @@ describe('buildTranscript', () => {
     expect(items).toEqual([{ kind: 'agent', key: 'a', text: '', step: 0, streaming: true, taskId: '' }]);
   });
 
+  it('folds a reply cut off when Errand closed, so the resumed one is not read twice', () => {
+    const items = buildTranscript([message('a', C, { content: 'Half of it', step: 2, outcome: 'cut_off' })]);
+    expect(items).toEqual([{ kind: 'agent', key: 'a', text: 'Half of it', step: 0, streaming: false, taskId: '', cutOff: true }]);
+  });
+
   it('skips empty non-streaming assistant content', () => {
     expect(buildTranscript([message('a', C, { content: '' })])).toEqual([]);
   });

@@ -7,7 +7,7 @@ export type TranscriptItem =
   | { kind: 'answer'; key: string; text: string }
   | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error' }
   | { kind: 'summary'; key: string; summaryId: string }
-  | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string }
+  | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string; cutOff?: boolean }
   | { kind: 'update'; key: string; text: string; step: number }
   | { kind: 'question'; key: string; question: string; choices: string[]; step: number }
   | { kind: 'complete'; key: string; summary: string; step: number }
@@ -96,7 +96,10 @@ function computeItems(m: Message): TranscriptItem[] {
         badge = 0;
         return b;
       };
-      if (content !== '' || (m.streaming && calls.length === 0)) {
+      if (m.outcome === 'cut_off' && calls.length === 0 && content !== '') {
+        // Cut off when Errand closed: the resumed step writes it again.
+        items.push({ kind: 'agent', key: m.id, text: content, step: 0, streaming: false, taskId: m.taskId ?? '', cutOff: true });
+      } else if (content !== '' || (m.streaming && calls.length === 0)) {
         items.push({ kind: 'agent', key: m.id, text: content, step: take(), streaming: !!m.streaming, taskId: m.taskId ?? '' });
       }
       calls.forEach((call, i) => {

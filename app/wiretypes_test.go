@@ -38,6 +38,7 @@ var wireTypes = map[string]reflect.Type{
 	"Summary":             reflect.TypeOf(chat.Summary{}),
 	"StopResult":          reflect.TypeOf(agent.StopResult{}),
 	"MessageDeltaEvent":   reflect.TypeOf(agent.Delta{}),
+	"ToolOutputEvent":     reflect.TypeOf(agent.ToolOutput{}),
 	"ProviderPreset":      reflect.TypeOf(providers.Preset{}),
 	"Verdict":             reflect.TypeOf(providers.Verdict{}),
 	"HealthStatus":        reflect.TypeOf(Status{}),

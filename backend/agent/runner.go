@@ -34,6 +34,21 @@ type Delta struct {
 	Rev            int    `json:"rev"`
 }
 
+// ToolOutput is a running command's output as it arrives: shown live, not
+// stored (the call's result holds it all).
+type ToolOutput struct {
+	ConversationID string `json:"conversationId"`
+	TaskID         string `json:"taskId"`
+	CallID         string `json:"callId"`
+	Text           string `json:"text"`
+}
+
+// OutputEvents is what Events may also implement to show a command's
+// output live.
+type OutputEvents interface {
+	ToolOutput(o ToolOutput)
+}
+
 // Events receives what the runner has stored, in the order it was stored
 // for any one task. Implementations must not block for long.
 type Events interface {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -165,6 +166,7 @@ func (rn *run) execute(ctx context.Context, st *loopState, call chat.ToolCall, t
 	}); err != nil {
 		return tools.Result{}, err
 	}
+	env.Output = rn.liveOutput(call.ID)
 	start := time.Now()
 	res, err := tool.Run(ctx, env, args)
 	st.toolTime += time.Since(start)
@@ -180,6 +182,34 @@ func (rn *run) execute(ctx context.Context, st *loopState, call chat.ToolCall, t
 	// A failure of the machinery, told to the model all the same.
 	slog.Warn("tool failed", "tool", tool.Name(), "task", rn.snapshot().ID, "err", err)
 	return tools.Result{Content: fmt.Sprintf("%s failed: %s", tool.Name(), err), IsError: true}, nil
+}
+
+// maxLiveOutput is the most of one call's output shown live; the result
+// holds the rest.
+const maxLiveOutput = 256 << 10
+
+// liveOutput publishes a call's output as it arrives, when the events
+// can show it (nil otherwise).
+func (rn *run) liveOutput(callID string) func(string) {
+	ev, ok := rn.r.opts.Events.(OutputEvents)
+	if !ok {
+		return nil
+	}
+	t := rn.snapshot()
+	var mu sync.Mutex
+	sent := 0
+	return func(text string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if sent >= maxLiveOutput {
+			return
+		}
+		if sent+len(text) > maxLiveOutput {
+			text = text[:maxLiveOutput-sent]
+		}
+		sent += len(text)
+		ev.ToolOutput(ToolOutput{ConversationID: t.ConversationID, TaskID: t.ID, CallID: callID, Text: text})
+	}
 }
 
 // approveLocal asks the person whether the call may reach a local network

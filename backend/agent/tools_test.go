@@ -308,3 +308,30 @@ func TestRetryResumesWithoutRerunningFinishedTools(t *testing.T) {
 	_, err = h.runner.Retry(ctx, task.ID)
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "only failed tasks are retried")
 }
+
+// A command's output is shown as it arrives, before the command ends: the
+// first line is published while the command still waits for the second.
+func TestACommandsOutputIsPublishedLive(t *testing.T) {
+	h := newHarness(t, script(t,
+		compat.Reply{ToolCalls: []chat.ToolCall{call("run_command", `{"command":"echo first; while [ ! -f go ]; do sleep 0.02; done; echo second"}`)}},
+		complete("ran"),
+	), harnessOpts{})
+	h.settings(func(s *chat.Settings) { s.AutoApprove["destructive"] = true })
+	conv := h.conversation()
+	task := h.start(conv, "Run it")
+	// Called by wait, which holds the recorder's lock.
+	live := func(want string) bool {
+		var all strings.Builder
+		for _, o := range h.events.outputs {
+			if o.TaskID == task.ID && o.CallID != "" && o.ConversationID == conv {
+				all.WriteString(o.Text)
+			}
+		}
+		return strings.Contains(all.String(), want)
+	}
+	h.events.wait("the first line, live", func() bool { return live("first") })
+	assert.Equal(t, chat.StatusToolExecuting, h.task(task.ID).Status, "the command is still running")
+	require.NoError(t, os.WriteFile(filepath.Join(h.workspace(conv), "go"), nil, 0o644))
+	h.events.wait("the second line, live", func() bool { return live("second") })
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+}

@@ -36,6 +36,9 @@ type Env struct {
 	// AllowLocal lists the local network addresses (ip:port, as in
 	// LocalAccessError.Address) the person approved for this one call.
 	AllowLocal []string
+	// Output, when set, gets a command's output as it arrives, from
+	// another goroutine (the result still holds all of it).
+	Output func(text string)
 }
 
 // Result is what the model is told.

@@ -366,6 +366,14 @@ export interface TaskMessageEvent {
   message: Message;
 }
 
+/** A running command's output as it arrives (agent.ToolOutput): shown live, never stored. */
+export interface ToolOutputEvent {
+  conversationId: string;
+  taskId: string;
+  callId: string;
+  text: string;
+}
+
 export interface MessageDeltaEvent {
   conversationId: string;
   taskId: string;

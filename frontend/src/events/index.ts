@@ -1,12 +1,13 @@
 // The only module that talks to the Wails runtime. It turns the backend's
 // events into typed callbacks.
 import { BrowserOpenURL, EventsOn, Quit } from '../../wailsjs/runtime/runtime';
-import type { Conversation, FactsChangedEvent, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
+import type { Conversation, FactsChangedEvent, MessageDeltaEvent, Task, TaskMessageEvent, ToolOutputEvent } from '../api/types';
 
 export const EVENTS = {
   taskUpdate: 'agent:taskUpdate',
   taskMessage: 'agent:taskMessage',
   messageDelta: 'agent:messageDelta',
+  toolOutput: 'agent:toolOutput',
   conversationUpdated: 'conversation:updated',
   factsChanged: 'agent:factsChanged',
 } as const;
@@ -18,6 +19,7 @@ export interface EventHandlers {
   onTaskMessage: (ev: TaskMessageEvent) => void;
   onMessageDelta: (ev: MessageDeltaEvent) => void;
   onConversationUpdated: (conversation: Conversation) => void;
+  onToolOutput?: (ev: ToolOutputEvent) => void;
 }
 
 function runtimeReady(): boolean {
@@ -75,6 +77,13 @@ export function onMessageDelta(cb: EventHandlers['onMessageDelta']): Unsubscribe
   return on(EVENTS.messageDelta, isDelta, cb);
 }
 
+const isToolOutput = (v: unknown): v is ToolOutputEvent =>
+  isObject(v) && typeof v.callId === 'string' && typeof v.text === 'string';
+
+export function onToolOutput(cb: (ev: ToolOutputEvent) => void): Unsubscribe {
+  return on(EVENTS.toolOutput, isToolOutput, cb);
+}
+
 export function onConversationUpdated(cb: EventHandlers['onConversationUpdated']): Unsubscribe {
   return on(EVENTS.conversationUpdated, isConversation, cb);
 }
@@ -93,6 +102,7 @@ export function subscribeAll(h: EventHandlers): Unsubscribe {
     onTaskMessage(h.onTaskMessage),
     onMessageDelta(h.onMessageDelta),
     onConversationUpdated(h.onConversationUpdated),
+    ...(h.onToolOutput ? [onToolOutput(h.onToolOutput)] : []),
   ];
   return () => offs.forEach((off) => off());
 }

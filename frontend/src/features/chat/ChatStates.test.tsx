@@ -21,6 +21,7 @@ import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
 import { useMessagesStore } from '../../stores/messages';
 import { handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
+import { handleToolOutput } from '../../stores/toolOutput';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 
@@ -90,6 +91,10 @@ describe('chat states', () => {
     const status = screen.getByRole('status');
     const last = screen.getByRole('button', { name: /^Running web_search/ });
     expect(last.compareDocumentPosition(status) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // What the command writes shows as it arrives.
+    act(() => handleToolOutput({ conversationId: C, taskId: 't', callId: 'k', text: 'fetching…\n' }));
+    act(() => handleToolOutput({ conversationId: C, taskId: 't', callId: 'k', text: '3 results' }));
+    expect(screen.getByLabelText('Output so far')).toHaveTextContent('fetching… 3 results');
   });
 
   it('waiting with choices: the question, choice buttons by the input, Reply and Stop', async () => {

@@ -2,6 +2,7 @@ import { memo, useEffect, useId, useState, type Ref } from 'react';
 import { useMessagesStore } from '../../stores/messages';
 import { resultOf } from '../../stores/messagesReducer';
 import { useTasksStore } from '../../stores/tasks';
+import { useToolOutputStore } from '../../stores/toolOutput';
 import { formatDuration } from '../../lib/time';
 import { callGist, callLabel, callState, type CallState } from './toolCall';
 import { formatArgs, type TranscriptItem } from './transcript';
@@ -31,6 +32,19 @@ function Elapsed() {
     return () => clearInterval(t);
   }, []);
   return <span className="tool-elapsed">{formatDuration(now - start)}</span>;
+}
+
+/** A running command's latest output, as it arrives. */
+function LiveOutput({ callId }: { callId: string }) {
+  const text = useToolOutputStore((s) => s.byCall[callId] ?? '');
+  if (text === '') return null;
+  const lines = text.split('\n');
+  const tail = lines.slice(-12).join('\n');
+  return (
+    <pre className="tool-body tool-live" aria-label="Output so far">
+      {tail}
+    </pre>
+  );
 }
 
 /**
@@ -67,6 +81,7 @@ export const ToolCallRow = memo(function ToolCallRow({
         <span className="tool-label">{label}</span>
         {state === 'running' && <Elapsed />}
       </button>
+      {state === 'running' && <LiveOutput callId={item.callId} />}
       {open && (
         <div id={id} className="tool-detail">
           <span className="tool-part">Arguments</span>

@@ -14,7 +14,7 @@ export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
 .PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
-	build build-dev vet test-go test-frontend test-e2e screenshot bench bench-smoke clean
+	build build-dev vet test-go test-frontend test-e2e screenshot window-checks bench bench-smoke clean
 
 run: deps frontend build
 	./build/bin/errand
@@ -85,8 +85,12 @@ test-frontend:
 test-e2e: build-dev
 	cd e2e && xvfb-run -a -s "-screen 0 1280x900x24" node --test --test-concurrency=1 tests/
 
-screenshot: deps frontend build
+screenshot: deps frontend build build-dev
 	./scripts/screenshot.sh
+
+# What only the real (WebKitGTK) window can show: its focus ring, its auto-scroll.
+window-checks: deps frontend build build-dev
+	./scripts/window-checks.sh
 
 # Benchmarks: one table of figures, targets and verdicts (docs/BENCHMARKS.md).
 bench: deps

@@ -82,6 +82,7 @@ func run() error {
 		windowCtx.Store(&ctx)
 		a.Startup(ctx)
 	}
+	opts.OnBeforeClose = a.BeforeClose
 	opts.OnShutdown = a.Shutdown
 	return wails.Run(opts)
 }

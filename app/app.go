@@ -24,6 +24,7 @@ import (
 	"github.com/errand-app/errand/backend/secrets"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/errand-app/errand/backend/tools"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // App owns the backend for the life of the window.
@@ -37,6 +38,8 @@ type App struct {
 	mcp      *mcp.Manager
 
 	unlock func()
+	// askQuit asks whether to quit with tasks at work (nil: the native dialog).
+	askQuit func(ctx context.Context, question string) bool
 
 	notifier    *notifier
 	desktop     *wailsDesktop
@@ -159,6 +162,44 @@ func (a *App) Startup(ctx context.Context) {
 	}
 	a.notifier.attach(a.desktop, active)
 	go a.notifier.send(a.desktopDone)
+}
+
+// BeforeClose is Wails' OnBeforeClose (the window's close button, Ctrl+Q):
+// with tasks at work it asks first, since quitting cuts them off (each can
+// be resumed when Errand opens again). True keeps the window open.
+func (a *App) BeforeClose(ctx context.Context) bool {
+	n := a.runner.Working()
+	if n == 0 {
+		return false
+	}
+	ask := a.askQuit
+	if ask == nil {
+		ask = askQuitDialog
+	}
+	return !ask(ctx, quitQuestion(n))
+}
+
+// quitQuestion is what the person is asked before quitting with n tasks at work.
+func quitQuestion(n int) string {
+	tasks := "A task is"
+	if n > 1 {
+		tasks = fmt.Sprintf("%d tasks are", n)
+	}
+	return tasks + " still working. Quit Errand anyway? Quitting stops the work; you can resume it when Errand opens again."
+}
+
+// askQuitDialog asks with the native dialog; true to quit.
+func askQuitDialog(ctx context.Context, question string) bool {
+	answer, err := runtime.MessageDialog(ctx, runtime.MessageDialogOptions{
+		Type: runtime.QuestionDialog, Title: "Quit Errand?", Message: question,
+		Buttons: []string{"Quit", "Cancel"}, DefaultButton: "Cancel", CancelButton: "Cancel",
+	})
+	if err != nil {
+		slog.Warn("quit dialog", "err", err)
+		return true
+	}
+	// GTK's question dialog answers Yes or No; the others name the button.
+	return answer == "Yes" || answer == "Quit"
 }
 
 // Shutdown is Wails' OnShutdown: tasks are stopped and stored, the MCP

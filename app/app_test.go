@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/zalando/go-keyring"
@@ -269,4 +270,34 @@ func TestOneErrandPerDataFolder(t *testing.T) {
 	again, err := New(context.Background(), Config{DataDir: dir, Keyring: &fakeKeyring{}})
 	require.NoError(t, err, "the lock goes with the first instance")
 	again.Shutdown(context.Background())
+}
+
+// Closing the window with a task at work asks first; the answer decides.
+// With nothing at work (or only a task waiting for the person), it closes.
+func TestQuittingWithATaskAtWorkAsksFirst(t *testing.T) {
+	srv := compat.NewServer(func(*compat.Request) compat.Reply {
+		return compat.Reply{Text: "Working on it", HangAfterText: true}
+	})
+	url, stop := srv.Start()
+	defer stop()
+	a := newAppWith(t, Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}, BaseURL: url, APIKey: "k", Model: "m"})
+	var asked []string
+	quit := false
+	a.askQuit = func(_ context.Context, q string) bool {
+		asked = append(asked, q)
+		return quit
+	}
+	assert.False(t, a.BeforeClose(t.Context()), "nothing at work: the window closes")
+	assert.Empty(t, asked)
+
+	c, err := a.Conversations.CreateConversation()
+	require.NoError(t, err)
+	_, err = a.Runner.StartTask(c.ID, "work")
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return a.runner.Working() == 1 }, 5*time.Second, 10*time.Millisecond)
+	assert.True(t, a.BeforeClose(t.Context()), "Cancel keeps the window open")
+	require.Len(t, asked, 1)
+	assert.Contains(t, asked[0], "A task is still working")
+	quit = true
+	assert.False(t, a.BeforeClose(t.Context()), "Quit closes it")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"
+	"github.com/pkg/browser"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
@@ -278,6 +279,68 @@ func (s *Conversations) WorkspaceDir(id string) (string, error) {
 	return workspaceDir(s.workspaces, c), nil
 }
 
+// WorkspaceInfo is a conversation's workspace folder as the person sees it.
+type WorkspaceInfo struct {
+	Path string `json:"path"`
+	// Default: the conversation's own folder in Errand's data folder (made
+	// when first needed), not one the person chose.
+	Default bool `json:"default"`
+	// Missing: a chosen folder that is no longer there; the tools cannot
+	// work until another is chosen.
+	Missing bool `json:"missing"`
+}
+
+// Workspace tells which folder the conversation's tools work in, and
+// whether a chosen one went missing.
+func (s *Conversations) Workspace(id string) (WorkspaceInfo, error) {
+	if err := requireID("conversation", id); err != nil {
+		return WorkspaceInfo{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	c, err := s.store.GetConversation(ctx, id)
+	if err != nil {
+		return WorkspaceInfo{}, err
+	}
+	info := WorkspaceInfo{Path: workspaceDir(s.workspaces, c), Default: c.Workspace == ""}
+	if !info.Default {
+		fi, err := os.Stat(info.Path)
+		info.Missing = err != nil || !fi.IsDir()
+	}
+	return info, nil
+}
+
+// readyWorkspace is the conversation's workspace folder, the default one
+// made if it is not there yet.
+func (s *Conversations) readyWorkspace(id string) (string, error) {
+	info, err := s.Workspace(id)
+	if err != nil {
+		return "", err
+	}
+	if info.Default {
+		if err := os.MkdirAll(info.Path, 0o755); err != nil {
+			return "", chat.Wrap(chat.CodeInternal, err, "could not make the workspace folder %s: %v", chat.Quote(info.Path), err)
+		}
+	}
+	return info.Path, nil
+}
+
+// OpenWorkspaceFolder shows the conversation's workspace folder in the
+// file manager.
+func (s *Conversations) OpenWorkspaceFolder(id string) error {
+	dir, err := s.readyWorkspace(id)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return chat.Errorf(chat.CodeNotFound, "the folder %s is no longer there; choose another", chat.Quote(dir))
+	}
+	if err := browser.OpenFile(dir); err != nil {
+		return chat.Wrap(chat.CodeInternal, err, "could not open the folder: %v", err)
+	}
+	return nil
+}
+
 // SetWorkspace makes dir the conversation's workspace folder; "" returns to
 // the default one. The folder must exist.
 func (s *Conversations) SetWorkspace(id, dir string) (chat.Conversation, error) {
@@ -306,7 +369,8 @@ func (s *Conversations) SetWorkspace(id, dir string) (chat.Conversation, error) 
 // ChooseWorkspace asks for a folder with the native picker and makes it the
 // conversation's workspace. Cancelling the picker changes nothing.
 func (s *Conversations) ChooseWorkspace(id string) (chat.Conversation, error) {
-	current, err := s.WorkspaceDir(id)
+	// The default folder is made first, so the picker opens in it.
+	current, err := s.readyWorkspace(id)
 	if err != nil {
 		return chat.Conversation{}, err
 	}
@@ -329,8 +393,8 @@ func (s *Conversations) ChooseWorkspace(id string) (chat.Conversation, error) {
 }
 
 // pickerStart is where the folder picker opens: the workspace when it
-// exists (a default one is only made when a task first runs), else the
-// nearest folder above it that does, else the home folder.
+// exists, else (a chosen folder since removed) the nearest folder above it
+// that does, else the home folder.
 func pickerStart(dir string) string {
 	for d := dir; d != "" && d != filepath.Dir(d); d = filepath.Dir(d) {
 		if fi, err := os.Stat(d); err == nil && fi.IsDir() {

@@ -14,6 +14,7 @@ const (
 	EventTaskUpdate          = "agent:taskUpdate"
 	EventTaskMessage         = "agent:taskMessage"
 	EventMessageDelta        = "agent:messageDelta"
+	EventToolOutput          = "agent:toolOutput"
 	EventConversationUpdated = "conversation:updated"
 )
 
@@ -63,5 +64,7 @@ func (b *bridge) MessageStored(m chat.Message) {
 }
 
 func (b *bridge) MessageDelta(d agent.Delta) { b.emit(EventMessageDelta, d) }
+
+func (b *bridge) ToolOutput(o agent.ToolOutput) { b.emit(EventToolOutput, o) }
 
 func (b *bridge) ConversationUpdated(c chat.Conversation) { b.emit(EventConversationUpdated, c) }

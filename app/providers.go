@@ -210,6 +210,25 @@ func (p *Providers) check(in ProviderInput) (providers.Preset, ProviderInput, er
 	return preset, in, nil
 }
 
+// requireKey refuses a provider that needs an API key (OpenAI,
+// OpenRouter) when none is typed and none is stored: saved, it would fail
+// every task; tested, it would only ask the network what is known here.
+func (p *Providers) requireKey(preset providers.Preset, in ProviderInput) error {
+	if !preset.NeedsKey || (!in.KeepKey && in.APIKey != "") {
+		return nil
+	}
+	if in.KeepKey {
+		stored, err := p.secrets.Get(providers.KeyName(preset.ID))
+		if err != nil {
+			return chat.Wrap(chat.CodeInternal, err, "%v", err)
+		}
+		if stored != "" {
+			return nil
+		}
+	}
+	return chat.Errorf(chat.CodeInvalid, "%s needs an API key: paste yours in the API key field", preset.Name)
+}
+
 // endpoint is the input with the stored key when it keeps it.
 func (p *Providers) endpoint(in ProviderInput) (providers.Endpoint, error) {
 	key := in.APIKey
@@ -234,6 +253,9 @@ func (p *Providers) SaveProvider(in ProviderInput) (ProviderView, error) {
 	}
 	if preset.ID != providers.Demo && in.Model == "" {
 		return ProviderView{}, chat.Errorf(chat.CodeInvalid, "choose a model")
+	}
+	if err := p.requireKey(preset, in); err != nil {
+		return ProviderView{}, err
 	}
 	if preset.ID != providers.Demo && !in.KeepKey {
 		if err := p.secrets.Set(providers.KeyName(preset.ID), in.APIKey); err != nil {
@@ -262,6 +284,12 @@ func (p *Providers) TestConnection(in ProviderInput) (providers.Verdict, error) 
 	}
 	if preset.ID == providers.Demo {
 		in.BaseURL, in.Model = p.models.demoURL, demo.Model
+	}
+	if err := p.requireKey(preset, in); err != nil {
+		if chat.ErrorCode(err) != chat.CodeInvalid {
+			return providers.Verdict{}, err
+		}
+		return providers.Verdict{Kind: providers.VerdictWrongKey, Message: chat.ErrorMessage(err)}, nil
 	}
 	ep, err := p.endpoint(in)
 	if err != nil {

@@ -147,10 +147,23 @@ func TestProviderInputIsValidated(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, v.OK, "the demo model answers the test too")
 
+	// A provider that needs a key is neither saved nor tested without one.
+	_, err = a.Providers.SaveProvider(ProviderInput{Preset: providers.OpenAI, Model: "gpt-4o-mini"})
+	assert.Equal(t, chat.CodeInvalid, code(err))
+	assert.Contains(t, chat.ErrorMessage(err), "needs an API key")
+	_, err = a.Providers.SaveProvider(ProviderInput{Preset: providers.OpenAI, Model: "gpt-4o-mini", KeepKey: true})
+	assert.Equal(t, chat.CodeInvalid, code(err), "keeping a key that was never stored keeps none")
+	info, _ := a.Conversations.ModelInfo()
+	assert.True(t, info.Demo, "still on the demo model")
+	v, err = a.Providers.TestConnection(ProviderInput{Preset: providers.OpenAI, Model: "gpt-4o-mini"})
+	require.NoError(t, err)
+	assert.Equal(t, providers.VerdictWrongKey, v.Kind)
+	assert.Contains(t, v.Message, "needs an API key")
+
 	// Back to the demo after a real provider.
 	_, err = a.Providers.SaveProvider(ProviderInput{Preset: providers.Ollama, Model: "llama3.1"})
 	require.NoError(t, err)
-	info, _ := a.Conversations.ModelInfo()
+	info, _ = a.Conversations.ModelInfo()
 	assert.Equal(t, "llama3.1", info.Model)
 	_, err = a.Providers.SaveProvider(ProviderInput{Preset: providers.Demo})
 	require.NoError(t, err)

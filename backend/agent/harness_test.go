@@ -155,6 +155,7 @@ type recorder struct {
 	last     map[string]chat.Task
 	messages []chat.Message
 	deltas   []Delta
+	outputs  []ToolOutput
 	problems []string
 	// facts lists the conversations of FactsChanged events, in order.
 	facts []string
@@ -205,6 +206,13 @@ func (r *recorder) MessageStored(m chat.Message) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.messages = append(r.messages, m)
+	r.notify()
+}
+
+func (r *recorder) ToolOutput(o ToolOutput) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.outputs = append(r.outputs, o)
 	r.notify()
 }
 

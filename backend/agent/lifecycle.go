@@ -146,6 +146,7 @@ func interruptTask(t chat.Task, msgs []chat.Message) (chat.Task, []chat.Message)
 			out = append(out, chat.Message{
 				ID: uuid.NewString(), ConversationID: t.ConversationID, TaskID: t.ID,
 				Role: chat.RoleTool, ToolCallID: c.ID, ToolName: c.Name, IsError: true, Step: t.StepCount, CreatedAt: now,
+				Outcome: chat.OutcomeCutOff,
 				Content: "Interrupted: Errand closed while this tool was running, so it may have done part of its work. Check its effects before running it again.",
 			})
 		}
@@ -218,15 +219,15 @@ func endTask(t chat.Task, status chat.TaskStatus, errMsg string) chat.Task {
 func closingMessages(t chat.Task, msgs []chat.Message, notice string) []chat.Message {
 	now := clock()
 	var out []chat.Message
-	result := "Cancelled: the task was stopped before this tool call finished."
+	result, outcome := "Cancelled: the task was stopped before this tool call finished.", chat.OutcomeStopped
 	if t.Status != chat.StatusCancelled {
-		result = "Interrupted: the task ended before this tool call finished."
+		result, outcome = "Interrupted: the task ended before this tool call finished.", chat.OutcomeCutOff
 	}
 	for _, c := range openToolCalls(msgs) {
 		out = append(out, chat.Message{
 			ID: uuid.NewString(), ConversationID: t.ConversationID, TaskID: t.ID,
 			Role: chat.RoleTool, ToolCallID: c.ID, ToolName: c.Name,
-			Content: result, IsError: true, Step: t.StepCount, CreatedAt: now,
+			Content: result, IsError: true, Outcome: outcome, Step: t.StepCount, CreatedAt: now,
 		})
 	}
 	if notice != "" {

@@ -34,6 +34,7 @@ type loopState struct {
 	lastCall     string
 	repeats      int
 	toolTime     time.Duration // the last tool's run time, not yet stored
+	denied       bool          // the person denied the last call, not yet stored
 }
 
 // loop is the task's life: call the model, act on its reply, repeat until

@@ -34,6 +34,21 @@ type Delta struct {
 	Rev            int    `json:"rev"`
 }
 
+// ToolOutput is a running command's output as it arrives: shown live, not
+// stored (the call's result holds it all).
+type ToolOutput struct {
+	ConversationID string `json:"conversationId"`
+	TaskID         string `json:"taskId"`
+	CallID         string `json:"callId"`
+	Text           string `json:"text"`
+}
+
+// OutputEvents is what Events may also implement to show a command's
+// output live.
+type OutputEvents interface {
+	ToolOutput(o ToolOutput)
+}
+
 // Events receives what the runner has stored, in the order it was stored
 // for any one task. Implementations must not block for long.
 type Events interface {
@@ -373,6 +388,24 @@ func (r *Runner) ActiveTask(conversationID string) (chat.Task, bool) {
 		return chat.Task{}, false
 	}
 	return rn.snapshot(), true
+}
+
+// Working counts the tasks at work now: those a quit would cut off (a
+// task waiting for the person keeps waiting across a restart).
+func (r *Runner) Working() int {
+	r.mu.Lock()
+	runs := make([]*run, 0, len(r.runs))
+	for _, rn := range r.runs {
+		runs = append(runs, rn)
+	}
+	r.mu.Unlock()
+	n := 0
+	for _, rn := range runs {
+		if t := rn.snapshot(); !t.Status.Terminal() && !waits(t.Status) {
+			n++
+		}
+	}
+	return n
 }
 
 func (r *Runner) lookup(taskID string) *run {

@@ -167,6 +167,7 @@ func TestStopWhileWaitingReleasesTheQuestion(t *testing.T) {
 	assert.Equal(t, msgs[1].ToolCalls[0].ID, msgs[2].ToolCallID, "the open ask_user call gets a result")
 	assert.True(t, msgs[2].IsError)
 	assert.Contains(t, msgs[2].Content, "Cancelled")
+	assert.Equal(t, chat.OutcomeStopped, msgs[2].Outcome, "the question was stopped, not failed")
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(h.runner.Respond(context.Background(), task.ID, "yes")))
 
 	next := h.start(conv, "Next")
@@ -406,6 +407,7 @@ func TestRecoverInterruptsTasksThatWereWorking(t *testing.T) {
 	require.Equal(t, []chat.Role{chat.RoleUser, chat.RoleAssistant, chat.RoleTool, chat.RoleSystem}, roles(msgs))
 	assert.Equal(t, "c1", msgs[2].ToolCallID)
 	assert.Contains(t, msgs[2].Content, "Interrupted: Errand closed while this tool was running")
+	assert.Equal(t, chat.OutcomeCutOff, msgs[2].Outcome)
 	assert.Equal(t, "Interrupted when Errand closed", msgs[3].Content)
 	assert.False(t, msgs[1].Streaming)
 
@@ -444,4 +446,41 @@ func TestDismissClosesAnInterruptedTask(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(h.workspace(conv), "a"))
 	_, err = h.runner.Dismiss(ctx, "t")
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
+}
+
+// A reply cut off when Errand closed is marked so, and the resumed step is
+// asked without it: the model writes its reply again, once, rather than
+// after a copy of its own half.
+func TestAResumedStepDoesNotSeeItsCutOffReply(t *testing.T) {
+	h := newHarness(t, script(t,
+		compat.Reply{Text: "Half of a long answer", ChunkDelay: 2 * time.Millisecond, HangAfterText: true},
+		compat.Reply{Text: "The whole answer.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
+	), harnessOpts{})
+	conv := h.conversation()
+	task := h.start(conv, "Tell me")
+	h.events.wait("the streamed text", func() bool {
+		for _, d := range h.events.deltas {
+			if strings.HasSuffix(d.Text, "answer") {
+				return true
+			}
+		}
+		return false
+	})
+	h.restart()
+	require.Equal(t, chat.StatusInterrupted, h.task(task.ID).Status)
+	var partial chat.Message
+	for _, m := range h.messages(conv) {
+		if m.Role == chat.RoleAssistant {
+			partial = m
+		}
+	}
+	assert.Equal(t, chat.OutcomeCutOff, partial.Outcome)
+	assert.False(t, partial.Streaming)
+
+	_, err := h.runner.Resume(context.Background(), task.ID)
+	require.NoError(t, err)
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 2)
+	assert.False(t, contains(lastMessages(reqs[1], 5), "Half of a long answer"), "the resumed step is asked without its cut-off half")
 }

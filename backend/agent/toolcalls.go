@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -36,6 +37,9 @@ func (rn *run) runToolCalls(ctx context.Context, st *loopState, calls []chat.Too
 		}
 		m := rn.newMessage(chat.RoleTool, res.Content)
 		m.ToolCallID, m.ToolName, m.IsError = call.ID, call.Name, res.IsError
+		if st.denied {
+			m.Outcome, st.denied = chat.OutcomeDenied, false
+		}
 		// The result and the end of the call are stored together.
 		worked := st.toolTime
 		st.toolTime = 0
@@ -130,7 +134,7 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 		ok, reason, res, err := rn.approve(ctx, call, tool, env, args)
 		if err != nil || !ok {
 			if err == nil && res.Content == "" {
-				res = denied(reason)
+				res, st.denied = denied(reason), true
 			}
 			return res, err
 		}
@@ -144,6 +148,7 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 		// A local network address needs the person's say, every time.
 		ok, reason, err := rn.approveLocal(ctx, call, tool, local)
 		if err != nil || !ok {
+			st.denied = err == nil
 			return denied(reason), err
 		}
 		env.AllowLocal = append(env.AllowLocal, local.Address)
@@ -188,6 +193,7 @@ func (rn *run) execute(ctx context.Context, st *loopState, call chat.ToolCall, t
 	}); err != nil {
 		return tools.Result{}, err
 	}
+	env.Output = rn.liveOutput(call.ID)
 	start := time.Now()
 	res, err := tool.Run(ctx, env, args)
 	st.toolTime += time.Since(start)
@@ -203,6 +209,34 @@ func (rn *run) execute(ctx context.Context, st *loopState, call chat.ToolCall, t
 	// A failure of the machinery, told to the model all the same.
 	slog.Warn("tool failed", "tool", tool.Name(), "task", rn.snapshot().ID, "err", err)
 	return tools.Result{Content: fmt.Sprintf("%s failed: %s", tool.Name(), err), IsError: true}, nil
+}
+
+// maxLiveOutput is the most of one call's output shown live; the result
+// holds the rest.
+const maxLiveOutput = 256 << 10
+
+// liveOutput publishes a call's output as it arrives, when the events
+// can show it (nil otherwise).
+func (rn *run) liveOutput(callID string) func(string) {
+	ev, ok := rn.r.opts.Events.(OutputEvents)
+	if !ok {
+		return nil
+	}
+	t := rn.snapshot()
+	var mu sync.Mutex
+	sent := 0
+	return func(text string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if sent >= maxLiveOutput {
+			return
+		}
+		if sent+len(text) > maxLiveOutput {
+			text = text[:maxLiveOutput-sent]
+		}
+		sent += len(text)
+		ev.ToolOutput(ToolOutput{ConversationID: t.ConversationID, TaskID: t.ID, CallID: callID, Text: text})
+	}
 }
 
 // approveLocal asks the person whether the call may reach a local network

@@ -82,6 +82,22 @@ func TestDenyWithAReasonTellsTheModel(t *testing.T) {
 	last := lastMessages(reqs[1], 1)[0]
 	assert.Contains(t, last, "The user denied this call.")
 	assert.Contains(t, last, "Their reason: not that file")
+	// The transcript says the person denied it, not that the tool failed.
+	res := toolResults(h.messages(conv))
+	require.Len(t, res, 2)
+	assert.Equal(t, chat.OutcomeDenied, res[0].Outcome)
+	assert.Empty(t, res[1].Outcome, "task_complete ran")
+}
+
+// toolResults are the RoleTool messages among msgs.
+func toolResults(msgs []chat.Message) []chat.Message {
+	var out []chat.Message
+	for _, m := range msgs {
+		if m.Role == chat.RoleTool {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func TestStopWhileWaitingForApproval(t *testing.T) {
@@ -96,6 +112,9 @@ func TestStopWhileWaitingForApproval(t *testing.T) {
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(h.runner.Approve(context.Background(), task.ID, a.CallID, false)))
 	assert.NoFileExists(t, filepath.Join(h.workspace(conv), "a.txt"))
 	assert.Empty(t, openToolCalls(h.messages(conv)))
+	results := toolResults(h.messages(conv))
+	require.Len(t, results, 1)
+	assert.Equal(t, chat.OutcomeStopped, results[0].Outcome, "a call waiting for approval when the task stopped was stopped")
 	next := h.start(conv, "Again")
 	h.events.waitStatus(next.ID, chat.StatusCompleted)
 }
@@ -288,4 +307,31 @@ func TestRetryResumesWithoutRerunningFinishedTools(t *testing.T) {
 
 	_, err = h.runner.Retry(ctx, task.ID)
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "only failed tasks are retried")
+}
+
+// A command's output is shown as it arrives, before the command ends: the
+// first line is published while the command still waits for the second.
+func TestACommandsOutputIsPublishedLive(t *testing.T) {
+	h := newHarness(t, script(t,
+		compat.Reply{ToolCalls: []chat.ToolCall{call("run_command", `{"command":"echo first; while [ ! -f go ]; do sleep 0.02; done; echo second"}`)}},
+		complete("ran"),
+	), harnessOpts{})
+	h.settings(func(s *chat.Settings) { s.AutoApprove["destructive"] = true })
+	conv := h.conversation()
+	task := h.start(conv, "Run it")
+	// Called by wait, which holds the recorder's lock.
+	live := func(want string) bool {
+		var all strings.Builder
+		for _, o := range h.events.outputs {
+			if o.TaskID == task.ID && o.CallID != "" && o.ConversationID == conv {
+				all.WriteString(o.Text)
+			}
+		}
+		return strings.Contains(all.String(), want)
+	}
+	h.events.wait("the first line, live", func() bool { return live("first") })
+	assert.Equal(t, chat.StatusToolExecuting, h.task(task.ID).Status, "the command is still running")
+	require.NoError(t, os.WriteFile(filepath.Join(h.workspace(conv), "go"), nil, 0o644))
+	h.events.wait("the second line, live", func() bool { return live("second") })
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
 }

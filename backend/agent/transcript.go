@@ -51,7 +51,9 @@ func turns(history []chat.Message) []turn {
 		case chat.RoleUser:
 			out = append(out, turn{msgs: []llm.Message{{Role: chat.RoleUser, Content: m.Content}}, src: []*chat.Message{m}, seq: m.Seq})
 		case chat.RoleAssistant:
-			if m.Content == "" && len(m.ToolCalls) == 0 {
+			// A reply cut off when Errand closed is not shown to the model:
+			// the resumed step writes it again, whole.
+			if len(m.ToolCalls) == 0 && (m.Content == "" || m.Outcome == chat.OutcomeCutOff) {
 				continue
 			}
 			t := turn{msgs: []llm.Message{{Role: chat.RoleAssistant, Content: m.Content, ToolCalls: m.ToolCalls}}, src: []*chat.Message{m}, seq: m.Seq}

@@ -72,6 +72,11 @@ type Message struct {
 	ToolName   string `json:"toolName,omitempty"`
 	// IsError marks a tool result that reports a failure to the model.
 	IsError bool `json:"isError,omitempty"`
+	// Outcome says, on a RoleTool message, how a call ended that did not
+	// simply run: the person denied it, its task was stopped, or Errand
+	// closed while it ran ("" otherwise). On an assistant message, cut_off:
+	// Errand closed while it streamed; a resumed task writes it again.
+	Outcome ToolOutcome `json:"outcome,omitempty"`
 	// Step is the task step that produced the message (0 outside tasks).
 	Step int `json:"step,omitempty"`
 	// Streaming is true while the model is still writing the message.
@@ -89,6 +94,15 @@ type Message struct {
 	Rev       int       `json:"rev"`
 	CreatedAt time.Time `json:"createdAt"`
 }
+
+// ToolOutcome is how a tool call ended when it did not simply run.
+type ToolOutcome string
+
+const (
+	OutcomeDenied  ToolOutcome = "denied"
+	OutcomeStopped ToolOutcome = "stopped"
+	OutcomeCutOff  ToolOutcome = "cut_off"
+)
 
 // TaskStatus is where a task is in its life.
 type TaskStatus string

@@ -25,7 +25,11 @@ func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, e
 
 // CreateConversation stores a new conversation.
 func (s *Store) CreateConversation(ctx context.Context, c chat.Conversation) error {
-	_, err := s.exec(ctx,
+	return s.inTx(ctx, func(tx *sql.Tx) error { return insertConversation(ctx, tx, c) })
+}
+
+func insertConversation(ctx context.Context, q queryer, c chat.Conversation) error {
+	_, err := q.ExecContext(ctx,
 		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model, c.AgentID)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // whose text continues in chunks (chunked) is completed by withChunks.
 const messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
 	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id`
+	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome`
 
 // scanMessage reads a row of messageCols; chunked tells whether the
 // message's text continues in message_chunks.
@@ -26,7 +26,7 @@ func scanMessage(row interface{ Scan(...any) error }) (m chat.Message, chunked b
 	var u chat.Usage
 	err = row.Scan(&m.Seq, &m.ID, &m.ConversationID, &taskID, &m.Role, &m.Content, &calls,
 		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Step, &m.Streaming, &m.Rev, &created,
-		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID)
+		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome)
 	if err != nil {
 		return m, chunked, err
 	}
@@ -110,11 +110,11 @@ func insertMessage(ctx context.Context, q queryer, m chat.Message) (chat.Message
 	// A message created streaming may take chunks (see AppendContent).
 	err := q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
 		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
 		m.ID, m.ConversationID, nullable(m.TaskID), string(m.Role), m.Content, encodeCalls(m.ToolCalls),
 		m.ToolCallID, m.ToolName, m.IsError, m.Step, m.Streaming, m.Rev, ms(m.CreatedAt),
-		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID).Scan(&m.Seq)
+		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome)).Scan(&m.Seq)
 	if err != nil {
 		return m, fmt.Errorf("insert message: %w", err)
 	}
@@ -216,10 +216,12 @@ func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message
 
 // finishStreams ends the streams of a task's messages still marked
 // streaming and returns them as stored, in order. Their chunks stay: an
-// end costs the same however long the text.
-func finishStreams(ctx context.Context, q queryer, taskID string) ([]chat.Message, error) {
-	rows, err := q.QueryContext(ctx, `UPDATE messages SET streaming = 0, rev = rev + 1
-		WHERE task_id = ? AND streaming = 1 RETURNING id`, taskID)
+// end costs the same however long the text. cutOff marks them as cut off
+// (Errand closed mid-reply): a resumed step starts again without them.
+func finishStreams(ctx context.Context, q queryer, taskID string, cutOff bool) ([]chat.Message, error) {
+	rows, err := q.QueryContext(ctx, `UPDATE messages SET streaming = 0, rev = rev + 1,
+		outcome = CASE WHEN ? THEN ? ELSE outcome END
+		WHERE task_id = ? AND streaming = 1 RETURNING id`, cutOff, string(chat.OutcomeCutOff), taskID)
 	if err != nil {
 		return nil, fmt.Errorf("finish streams: %w", err)
 	}

@@ -114,9 +114,14 @@ func (s *Store) ImportConversations(ctx context.Context, recs []chat.Conversatio
 
 func importRecord(ctx context.Context, tx *sql.Tx, r chat.ConversationRecord) error {
 	c := r.Conversation
-	if _, err := tx.ExecContext(ctx,
-		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model); err != nil {
+	known, err := agentKnown(ctx, tx, c.AgentID)
+	if err != nil {
+		return err
+	}
+	if !known {
+		c.AgentID = "" // an agent this Errand does not have: Errand's own answers
+	}
+	if err := insertConversation(ctx, tx, c); err != nil {
 		return fmt.Errorf("insert conversation: %w", err)
 	}
 	for _, t := range r.Tasks {
@@ -159,7 +164,7 @@ func importRecord(ctx context.Context, tx *sql.Tx, r chat.ConversationRecord) er
 		}
 	}
 	// Inserting the messages moved its activity time; it keeps its own.
-	_, err := tx.ExecContext(ctx, `UPDATE conversations SET updated_at = ? WHERE id = ?`, ms(c.UpdatedAt), c.ID)
+	_, err = tx.ExecContext(ctx, `UPDATE conversations SET updated_at = ? WHERE id = ?`, ms(c.UpdatedAt), c.ID)
 	return err
 }
 
@@ -170,4 +175,17 @@ func insertFact(ctx context.Context, q queryer, f chat.Fact) error {
 		return fmt.Errorf("insert fact: %w", err)
 	}
 	return nil
+}
+
+// agentKnown reports whether id names a built-in agent or one stored here
+// ("" is Errand's own).
+func agentKnown(ctx context.Context, q queryer, id string) (bool, error) {
+	if id == "" || chat.IsBuiltinAgent(id) {
+		return true, nil
+	}
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM agents WHERE id = ?`, id).Scan(&n); err != nil {
+		return false, fmt.Errorf("find agent: %w", err)
+	}
+	return n > 0, nil
 }

@@ -304,7 +304,7 @@ func (s *Store) FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message
 		}
 		// A message still marked streaming belongs to a stream that ended
 		// with the task; it is finished with the text that was stored.
-		closed, err := finishStreams(ctx, tx, t.ID)
+		closed, err := finishStreams(ctx, tx, t.ID, t.Status == chat.StatusInterrupted)
 		if err != nil {
 			return err
 		}

@@ -84,7 +84,11 @@ func (RunCommand) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 	out := &capBuffer{max: MaxCommandOutput}
 	copied := make(chan struct{})
 	go func() {
-		io.Copy(out, pr)
+		var w io.Writer = out
+		if env.Output != nil {
+			w = io.MultiWriter(out, liveOutput(env.Output))
+		}
+		io.Copy(w, pr)
 		close(copied)
 	}()
 	err = cmd.Wait()
@@ -143,4 +147,12 @@ func (c *capBuffer) String() string {
 		return c.head.String() + string(c.tail)
 	}
 	return fmt.Sprintf("%s\n… %d bytes of output left out …\n%s", c.head.String(), c.dropped, c.tail)
+}
+
+// liveOutput passes what a command writes on to Env.Output as it arrives.
+type liveOutput func(text string)
+
+func (f liveOutput) Write(p []byte) (int, error) {
+	f(string(p))
+	return len(p), nil
 }

@@ -39,6 +39,9 @@ type Env struct {
 	// Ask puts a question to the person while the tool runs; nil where
 	// nobody can answer.
 	Ask Asker
+	// Output, when set, gets a command's output as it arrives, from
+	// another goroutine (the result still holds all of it).
+	Output func(text string)
 }
 
 // Result is what the model is told.

@@ -15,6 +15,7 @@
 //	[later]     like [ask], but thinks for 2 s before it asks
 //	[xss]       text and a summary full of HTML, script and javascript: links, then task_complete
 //	[markdown]  a reply with a heading, lists, a table, code and a link, then task_complete
+//	[table]     a table of seven columns of long words, wider than a bubble, then task_complete
 //	[write]     write_file hello.txt "Hello from Errand" (needs approval), then "Result: <the tool's
 //	            result>" + task_complete, so a denial's reason shows in the reply
 //	[command]   run_command "ls -la && echo done" (needs approval), then "Result: <the tool's result>"

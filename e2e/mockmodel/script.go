@@ -70,6 +70,14 @@ const markdownText = "## Plan\n\n" +
 	"- [x] searched\n- [ ] booked\n\n" +
 	"> Prices change daily. See [the site](https://example.com)."
 
+// wideTable is a table wider than any bubble: it must scroll sideways,
+// never break its words letter by letter.
+const wideTable = "Compared:\n\n" +
+	"| Destination | Accommodation | Transportation | Neighbourhood | Recommendation | Availability | Cancellation |\n" +
+	"|---|---|---|---|---|---|---|\n" +
+	"| Lisbon | Guesthouse | Underground | Alfama | Wonderful | September | Refundable |\n" +
+	"| Porto | Apartment | Streetcar | Ribeira | Delightful | November | Nonrefundable |"
+
 // script answers one request; see the package documentation.
 func script(req *compat.Request) compat.Reply {
 	if len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()) {
@@ -119,6 +127,8 @@ func script(req *compat.Request) compat.Reply {
 		return call(xssText, "task_complete", map[string]any{
 			"summary": "Done <img src=x onerror=\"window.__pwned=12\"> [x](javascript:window.__pwned=13)",
 		})
+	case strings.Contains(prompt, "[table]"):
+		return call(wideTable, "task_complete", map[string]any{"summary": "Compared two cities"})
 	case strings.Contains(prompt, "[markdown]"):
 		return call(markdownText, "task_complete", map[string]any{"summary": "Formatted the **plan**"})
 	case strings.Contains(prompt, "[later]"):

@@ -30,7 +30,7 @@ test('with agent mode off a message gets one chat reply, and the toggle is remem
   });
 
   await sendMessage(page, PROMPT);
-  await waitForStatus(page, 'Completed');
+  await waitForStatus(page, 'Replied');
   await eventually(
     async () => {
       const items = (await transcript(page)).map(({ kind, text }) => ({ kind, text: text.trim() }));

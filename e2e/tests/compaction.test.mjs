@@ -30,7 +30,7 @@ test('a small-context conversation compacts, shows the marker, and Show summary 
 
   for (const tag of ['first', 'second', 'third']) {
     await sendMessage(page, long(tag));
-    await waitForStatus(page, 'Completed');
+    await waitForStatus(page, 'Replied');
   }
 
   const marker = page.getByText('Earlier messages summarised');
@@ -64,7 +64,7 @@ test('a small-context conversation compacts, shows the marker, and Show summary 
   // (the list is virtualized: count stored notices, not rendered rows).
   for (const tag of ['fourth', 'fifth']) {
     await sendMessage(page, `${tag} short message`);
-    await waitForStatus(page, 'Completed');
+    await waitForStatus(page, 'Replied');
   }
   const notices = async () => (await loadStored(page, convs[0].id)).messages.filter((m) => m.summaryId).length;
   /** The transcript's last row, once the list shows its end (the opened summary may have scrolled it away). */

@@ -14,7 +14,7 @@ test('a failed task: the error is readable, and Retry completes it', { timeout: 
   const c = cards(page);
   const u = ui(page);
   await sendMessage(page, '[fail] then recover');
-  await waitForStatus(page, /^Error: /);
+  await waitForStatus(page, 'Failed');
   await c.failed.waitFor({ state: 'visible' });
   assert.match((await c.failed.textContent()) ?? '', /refuses the first request of this prompt/);
   assert.equal(await u.input.isEnabled(), true, 'a failed task does not hold the conversation');

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { ConfirmDialog } from './components/ConfirmDialog';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { Notices } from './components/Notices';
 import { ChatView } from './features/chat/ChatView';
@@ -63,6 +64,7 @@ export function App() {
         </main>
         <Notices />
         <SearchDialog />
+        <ConfirmDialog />
       </div>
     </ErrorBoundary>
   );

@@ -36,6 +36,7 @@ import type {
   Summary,
   Task,
   Verdict,
+  WorkspaceInfo,
 } from './types';
 
 export { ApiError, toApiError } from './errors';
@@ -217,6 +218,16 @@ export function setModel(id: string, model: string): Promise<Conversation> {
 /** The folder the conversation's tools work in (its own, or the default one). */
 export function workspaceDir(id: string): Promise<string> {
   return call(() => Convs.WorkspaceDir(id));
+}
+
+/** The conversation's workspace folder, and whether a chosen one went missing. */
+export function workspace(id: string): Promise<WorkspaceInfo> {
+  return call(() => Convs.Workspace(id));
+}
+
+/** Shows the conversation's workspace folder in the file manager. */
+export function openWorkspaceFolder(id: string): Promise<void> {
+  return call(() => Convs.OpenWorkspaceFolder(id));
 }
 
 /** Makes dir the conversation's workspace folder; '' returns to the default one. */

@@ -37,6 +37,9 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** How a tool call ended when it did not simply run (chat.ToolOutcome). */
+export type ToolOutcome = 'denied' | 'stopped' | 'cut_off';
+
 export interface Message {
   id: string;
   conversationId: string;
@@ -47,6 +50,8 @@ export interface Message {
   toolCallId?: string;
   toolName?: string;
   isError?: boolean;
+  /** On a tool result: how a call ended that did not simply run ('' or absent otherwise). */
+  outcome?: ToolOutcome;
   step?: number;
   streaming?: boolean;
   /** The model call's usage and cost, on the assistant message of each step. */
@@ -316,6 +321,15 @@ export interface HealthStatus {
   dataDir: string;
 }
 
+/** A conversation's workspace folder as the person sees it (app.WorkspaceInfo). */
+export interface WorkspaceInfo {
+  path: string;
+  /** The conversation's own folder in Errand's data folder, not one the person chose. */
+  default: boolean;
+  /** A chosen folder that is no longer there. */
+  missing: boolean;
+}
+
 export interface StopResult {
   stopped: boolean;
   task: Task;
@@ -448,6 +462,14 @@ export interface TaskMessageEvent {
   conversationId: string;
   taskId: string;
   message: Message;
+}
+
+/** A running command's output as it arrives (agent.ToolOutput): shown live, never stored. */
+export interface ToolOutputEvent {
+  conversationId: string;
+  taskId: string;
+  callId: string;
+  text: string;
 }
 
 export interface MessageDeltaEvent {

@@ -1,6 +1,6 @@
 // The only module that talks to the Wails runtime. It turns the backend's
 // events into typed callbacks.
-import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime';
+import { BrowserOpenURL, EventsOn, Quit } from '../../wailsjs/runtime/runtime';
 import type {
   Conversation,
   FactsChangedEvent,
@@ -8,12 +8,14 @@ import type {
   MessageDeltaEvent,
   Task,
   TaskMessageEvent,
+  ToolOutputEvent,
 } from '../api/types';
 
 export const EVENTS = {
   taskUpdate: 'agent:taskUpdate',
   taskMessage: 'agent:taskMessage',
   messageDelta: 'agent:messageDelta',
+  toolOutput: 'agent:toolOutput',
   conversationUpdated: 'conversation:updated',
   factsChanged: 'agent:factsChanged',
   openConversation: 'app:openConversation',
@@ -27,6 +29,7 @@ export interface EventHandlers {
   onTaskMessage: (ev: TaskMessageEvent) => void;
   onMessageDelta: (ev: MessageDeltaEvent) => void;
   onConversationUpdated: (conversation: Conversation) => void;
+  onToolOutput?: (ev: ToolOutputEvent) => void;
 }
 
 function runtimeReady(): boolean {
@@ -84,6 +87,13 @@ export function onMessageDelta(cb: EventHandlers['onMessageDelta']): Unsubscribe
   return on(EVENTS.messageDelta, isDelta, cb);
 }
 
+const isToolOutput = (v: unknown): v is ToolOutputEvent =>
+  isObject(v) && typeof v.callId === 'string' && typeof v.text === 'string';
+
+export function onToolOutput(cb: (ev: ToolOutputEvent) => void): Unsubscribe {
+  return on(EVENTS.toolOutput, isToolOutput, cb);
+}
+
 export function onConversationUpdated(cb: EventHandlers['onConversationUpdated']): Unsubscribe {
   return on(EVENTS.conversationUpdated, isConversation, cb);
 }
@@ -117,6 +127,7 @@ export function subscribeAll(h: EventHandlers): Unsubscribe {
     onTaskMessage(h.onTaskMessage),
     onMessageDelta(h.onMessageDelta),
     onConversationUpdated(h.onConversationUpdated),
+    ...(h.onToolOutput ? [onToolOutput(h.onToolOutput)] : []),
   ];
   return () => offs.forEach((off) => off());
 }
@@ -133,4 +144,13 @@ export function openExternal(url: string): void {
     return;
   }
   window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+/**
+ * Closes the window as its close button does: Go asks first when tasks
+ * are at work (App.BeforeClose). Nothing outside the desktop window.
+ */
+export function quitApp(): void {
+  const w = window as unknown as { runtime?: { Quit?: unknown } };
+  if (typeof w.runtime?.Quit === 'function') Quit();
 }

@@ -3,10 +3,13 @@
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
 import { loadAgents } from './agents';
+import type { Task } from '../api/types';
 import { useAppStore } from './app';
+import { askConfirm } from './confirm';
 import { loadFirstConversations } from './conversationList';
 import { useConversationsStore } from './conversations';
 import { useDraftsStore } from './drafts';
+import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
 import { applyTask, forgetConversation, loadConversation } from './sync';
 
@@ -16,7 +19,28 @@ export function selectConversation(id: string): Promise<void> {
   return loadConversation(id);
 }
 
+/**
+ * A listed conversation nothing was ever said in (no task ever titled it),
+ * the open one first: a new conversation reuses it rather than storing
+ * another empty one.
+ */
+function emptyConversation(): string | undefined {
+  const s = useConversationsStore.getState();
+  const tasks = useTasksStore.getState();
+  const isEmpty = (id: string) => {
+    const c = s.byId[id];
+    return !!c && c.title === '' && !c.titleSet && !tasks.activeByConversation[id];
+  };
+  if (s.selectedId && isEmpty(s.selectedId)) return s.selectedId;
+  return s.order.find(isEmpty);
+}
+
 export async function createConversation(): Promise<boolean> {
+  const empty = emptyConversation();
+  if (empty) {
+    if (useConversationsStore.getState().selectedId !== empty) await selectConversation(empty);
+    return true;
+  }
   try {
     const c = await api.createConversation();
     useConversationsStore.getState().upsert(c);
@@ -113,6 +137,27 @@ export async function stopTask(taskId: string): Promise<boolean> {
     reportError(err, 'Could not stop the task');
     return false;
   }
+}
+
+/**
+ * Stops a task, asking first when it waits for the person (a question or
+ * an approval): a stray Esc or click must not throw away the task, nor
+ * what they were typing (the draft stays). False if they kept it.
+ */
+export async function stopTaskConfirmed(task: Task): Promise<boolean> {
+  if (task.status === 'waiting_user' || task.status === 'waiting_approval') {
+    const ok = await askConfirm({
+      title: 'Stop this task?',
+      text:
+        task.status === 'waiting_user'
+          ? 'The agent is waiting for your answer. Stopping ends the task; anything you typed stays in the message box.'
+          : 'The agent is waiting for your approval. Stopping ends the task without running the tool.',
+      confirmLabel: 'Stop task',
+      cancelLabel: 'Keep waiting',
+    });
+    if (!ok) return false;
+  }
+  return stopTask(task.id);
 }
 
 export async function replyToTask(conversationId: string, taskId: string, answer: string): Promise<boolean> {

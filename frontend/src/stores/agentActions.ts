@@ -93,6 +93,11 @@ export async function chooseWorkspace(conversationId: string): Promise<boolean> 
   }
 }
 
+/** Shows the conversation's workspace folder in the file manager. */
+export function openWorkspaceFolder(conversationId: string): Promise<boolean> {
+  return attempt(() => api.openWorkspaceFolder(conversationId), 'Could not open the workspace folder');
+}
+
 /** Sets the workspace folder; '' goes back to the conversation's default one. */
 export async function setWorkspace(conversationId: string, dir: string): Promise<boolean> {
   try {

@@ -85,6 +85,23 @@ export function messageOf(state: ConversationMessages, id: string): StoredMessag
   return state.live[id] ?? state.byId[id];
 }
 
+/** The tool result for each call id, per byId object (results are never streamed, so never in live). */
+const resultIndex = new WeakMap<Record<string, StoredMessage>, Map<string, string>>();
+
+/** The stored result of a tool call, if the window holds it. */
+export function resultOf(state: ConversationMessages, callId: string): StoredMessage | undefined {
+  let index = resultIndex.get(state.byId);
+  if (!index) {
+    index = new Map();
+    for (const m of Object.values(state.byId)) {
+      if (m.role === 'tool' && m.toolCallId) index.set(m.toolCallId, m.id);
+    }
+    resultIndex.set(state.byId, index);
+  }
+  const id = index.get(callId);
+  return id === undefined ? undefined : state.byId[id];
+}
+
 /** live without these ids (the same object when it has none of them). */
 function withoutLive(live: Record<string, StoredMessage>, ids: readonly string[]): Record<string, StoredMessage> {
   const drop = ids.filter((id) => id in live);

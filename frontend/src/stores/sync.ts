@@ -7,6 +7,7 @@ import type { Conversation, MessageDeltaEvent, Task, TaskMessageEvent } from '..
 import { isTerminal, needsPerson } from '../api/types';
 import { subscribeAll, type Unsubscribe } from '../events';
 import { useConversationsStore } from './conversations';
+import { handleToolOutput } from './toolOutput';
 import { useMessagesStore } from './messages';
 import { messageOf, type ConversationMessages } from './messagesReducer';
 import { reportError } from './notices';
@@ -268,6 +269,7 @@ export function startSync(): Unsubscribe {
     onTaskMessage: handleTaskMessage,
     onMessageDelta: handleMessageDelta,
     onConversationUpdated: handleConversationUpdated,
+    onToolOutput: handleToolOutput,
   });
 }
 

@@ -123,6 +123,22 @@ export namespace app {
 	        this.dataDir = source["dataDir"];
 	    }
 	}
+	export class WorkspaceInfo {
+	    path: string;
+	    default: boolean;
+	    missing: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new WorkspaceInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.default = source["default"];
+	        this.missing = source["missing"];
+	    }
+	}
 
 }
 
@@ -531,6 +547,7 @@ export namespace chat {
 	    toolCallId?: string;
 	    toolName?: string;
 	    isError?: boolean;
+	    outcome?: string;
 	    step?: number;
 	    streaming?: boolean;
 	    usage?: Usage;
@@ -556,6 +573,7 @@ export namespace chat {
 	        this.toolCallId = source["toolCallId"];
 	        this.toolName = source["toolName"];
 	        this.isError = source["isError"];
+	        this.outcome = source["outcome"];
 	        this.step = source["step"];
 	        this.streaming = source["streaming"];
 	        this.usage = this.convertValues(source["usage"], Usage);

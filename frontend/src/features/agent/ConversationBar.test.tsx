@@ -5,7 +5,8 @@ import type { ConversationView } from '../../api/types';
 import { conversation, resetStores, summary, task } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
-  workspaceDir: vi.fn(),
+  workspace: vi.fn(),
+  openWorkspaceFolder: vi.fn(),
   chooseWorkspace: vi.fn(),
   setWorkspace: vi.fn(),
   loadConversation: vi.fn(),
@@ -28,36 +29,48 @@ beforeEach(() => {
 });
 
 describe('ConversationBar', () => {
-  it('shows the workspace folder; Choose folder… sets another, a cancelled picker changes nothing', async () => {
-    vi.mocked(api.workspaceDir).mockResolvedValueOnce('/home/me/.config/Errand/workspaces/c1');
+  it('shows the workspace folder readably; Choose folder… sets another, a cancelled picker changes nothing', async () => {
+    const own = { path: '/home/me/.config/Errand/workspaces/0b6f1c2e-9d4a', default: true, missing: false };
+    vi.mocked(api.workspace).mockResolvedValueOnce(own);
     const user = userEvent.setup();
     render(<ConversationBar conversationId={C} />);
-    const path = await screen.findByTitle('/home/me/.config/Errand/workspaces/c1');
-    expect(path).toHaveTextContent('…/Errand/workspaces/c1');
-    expect(screen.getByText('Workspace (default)')).toBeInTheDocument();
+    const path = await screen.findByTitle(own.path);
+    // Shown in words; the uuid path only to screen readers and as the tooltip.
+    expect(path.firstChild?.textContent).toBe("this conversation's own folder");
+
+    vi.mocked(api.openWorkspaceFolder).mockResolvedValueOnce(undefined);
+    await user.click(screen.getByRole('button', { name: 'Open folder' }));
+    expect(api.openWorkspaceFolder).toHaveBeenCalledWith(C);
 
     // Cancelled: Go returns the conversation as it was.
     vi.mocked(api.chooseWorkspace).mockResolvedValueOnce(conversation(C, { workspace: '' }));
     await user.click(screen.getByRole('button', { name: 'Choose folder…' }));
     expect(api.chooseWorkspace).toHaveBeenCalledWith(C);
-    expect(api.workspaceDir).toHaveBeenCalledTimes(1);
-    expect(screen.getByTitle('/home/me/.config/Errand/workspaces/c1')).toBeInTheDocument();
+    expect(api.workspace).toHaveBeenCalledTimes(1);
 
     vi.mocked(api.chooseWorkspace).mockResolvedValueOnce(conversation(C, { workspace: '/srv/site' }));
-    vi.mocked(api.workspaceDir).mockResolvedValueOnce('/srv/site');
+    vi.mocked(api.workspace).mockResolvedValueOnce({ path: '/srv/site', default: false, missing: false });
     await user.click(screen.getByRole('button', { name: 'Choose folder…' }));
-    expect(await screen.findByTitle('/srv/site')).toBeInTheDocument();
-    expect(screen.getByText('Workspace')).toBeInTheDocument();
+    expect(await screen.findByTitle('/srv/site')).toHaveTextContent('/srv/site');
 
     vi.mocked(api.setWorkspace).mockResolvedValueOnce(conversation(C, { workspace: '' }));
-    vi.mocked(api.workspaceDir).mockResolvedValueOnce('/home/me/.config/Errand/workspaces/c1');
+    vi.mocked(api.workspace).mockResolvedValueOnce(own);
     await user.click(screen.getByRole('button', { name: 'Use default' }));
     expect(api.setWorkspace).toHaveBeenCalledWith(C, '');
-    expect(await screen.findByTitle('/home/me/.config/Errand/workspaces/c1')).toBeInTheDocument();
+    expect(await screen.findByTitle(own.path)).toBeInTheDocument();
+  });
+
+  it('a chosen folder that is gone is shown as such, with a way to pick another', async () => {
+    useConversationsStore.getState().upsert(conversation(C, { workspace: '/srv/old' }));
+    vi.mocked(api.workspace).mockResolvedValueOnce({ path: '/srv/old', default: false, missing: true });
+    render(<ConversationBar conversationId={C} />);
+    expect(await screen.findByText('Workspace not found:')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Choose another folder…' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Open folder' })).not.toBeInTheDocument();
   });
 
   it("shows the conversation's usage from LoadConversation, updated live by task updates", async () => {
-    vi.mocked(api.workspaceDir).mockResolvedValue('/w');
+    vi.mocked(api.workspace).mockResolvedValue({ path: '/w', default: true, missing: false });
     const view: ConversationView = {
       conversation: conversation(C),
       messages: [],
@@ -78,5 +91,20 @@ describe('ConversationBar', () => {
     // A new task adds to it.
     act(() => handleTaskUpdate(task('t2', C, { status: 'running', usage: usage(100, 100), costUsd: 0.001 })));
     expect(screen.getByLabelText('Conversation usage: 2,700 tokens, $0.018')).toBeInTheDocument();
+  });
+
+  it('a model without a price says so instead of $0.00', async () => {
+    vi.mocked(api.workspace).mockResolvedValue({ path: '/w', default: true, missing: false });
+    vi.mocked(api.loadConversation).mockResolvedValue({
+      conversation: conversation(C),
+      messages: [],
+      tasks: [task('old', C, { status: 'completed', usage: usage(1000, 200), costUsd: 0 })],
+      usage: usage(1000, 200),
+      costUsd: 0,
+    });
+    render(<ConversationBar conversationId={C} />);
+    await act(() => loadConversation(C));
+    const u = screen.getByLabelText('Conversation usage: 1,200 tokens, no price');
+    expect(u.getAttribute('title')).toMatch(/spend limit does not apply/);
   });
 });

@@ -1,42 +1,47 @@
 import { useEffect, useState } from 'react';
 import * as api from '../../api';
-import { chooseWorkspace, setWorkspace } from '../../stores/agentActions';
+import type { WorkspaceInfo } from '../../api/types';
+import { chooseWorkspace, openWorkspaceFolder, setWorkspace } from '../../stores/agentActions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useConversationTotals } from '../../stores/usage';
 import { formatCost, formatTokens, usageBreakdown } from './format';
 import './agent.css';
 
 /** The folder's last parts, for a narrow header: "…/projects/site". */
-function shortPath(p: string, keep = 3): string {
+export function shortPath(p: string, keep = 3): string {
   const parts = p.split(/[\\/]+/).filter(Boolean);
   if (parts.length <= keep) return p;
   return `…/${parts.slice(-keep).join('/')}`;
 }
 
-function WorkspaceFolder({ conversationId }: { conversationId: string }) {
-  const custom = useConversationsStore((s) => s.byId[conversationId]?.workspace || '');
-  const [dir, setDir] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  // The folder as Go resolves it (the default one when none was chosen);
-  // asked again whenever the conversation's choice changes.
+/** The folder as Go resolves it, asked again when the choice changes or the window comes back. */
+function useWorkspace(conversationId: string, custom: string): WorkspaceInfo | null | 'unknown' {
+  const [info, setInfo] = useState<WorkspaceInfo | null | 'unknown'>(null);
   useEffect(() => {
     let live = true;
-    setDir(null);
-    Promise.resolve()
-      .then(() => api.workspaceDir(conversationId))
-      .then(
-      (d) => {
-        if (live) setDir(typeof d === 'string' ? d : '');
-      },
-      () => {
-        if (live) setDir('');
-      },
-    );
+    const ask = () =>
+      Promise.resolve()
+        .then(() => api.workspace(conversationId))
+        .then(
+          (w) => live && setInfo(w && typeof w.path === 'string' ? w : 'unknown'),
+          () => live && setInfo('unknown'),
+        );
+    setInfo(null);
+    void ask();
+    // A folder removed or made while Errand was in the background.
+    window.addEventListener('focus', ask);
     return () => {
       live = false;
+      window.removeEventListener('focus', ask);
     };
   }, [conversationId, custom]);
+  return info;
+}
+
+function WorkspaceFolder({ conversationId }: { conversationId: string }) {
+  const custom = useConversationsStore((s) => s.byId[conversationId]?.workspace || '');
+  const info = useWorkspace(conversationId, custom);
+  const [pending, setPending] = useState(false);
 
   const run = async (fn: () => Promise<boolean>) => {
     setPending(true);
@@ -47,8 +52,12 @@ function WorkspaceFolder({ conversationId }: { conversationId: string }) {
     }
   };
 
+  const known = info !== null && info !== 'unknown' ? info : null;
+  const missing = !!known?.missing;
+  const shown = info === null ? '…' : !known ? 'unknown' : known.default ? "this conversation's own folder" : shortPath(known.path);
+
   return (
-    <div className="ws-folder" role="group" aria-label="Workspace folder">
+    <div className={`ws-folder${missing ? ' ws-missing' : ''}`} role="group" aria-label="Workspace folder">
       <svg className="ws-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
         <path
           d="M1.75 3.5A1.25 1.25 0 0 1 3 2.25h3.1l1.5 1.5H13A1.25 1.25 0 0 1 14.25 5v7.5A1.25 1.25 0 0 1 13 13.75H3a1.25 1.25 0 0 1-1.25-1.25z"
@@ -58,19 +67,30 @@ function WorkspaceFolder({ conversationId }: { conversationId: string }) {
           strokeLinejoin="round"
         />
       </svg>
-      <span className="ws-label">{custom ? 'Workspace' : 'Workspace (default)'}</span>
-      <span className="ws-path" title={dir || undefined} data-testid="ws-path">
-        {dir === null ? '…' : dir === '' ? 'unknown' : shortPath(dir)}
-        {dir ? <span className="sr-only">: {dir}</span> : null}
+      <span className="ws-label">{missing ? 'Workspace not found:' : 'Workspace:'}</span>
+      <span className="ws-path" title={known?.path || undefined} data-testid="ws-path">
+        {shown}
+        {known ? <span className="sr-only"> ({known.path})</span> : null}
       </span>
+      {known && !missing && (
+        <button
+          type="button"
+          className="btn btn-ghost btn-small"
+          disabled={pending}
+          title={`Open ${known.path} in the file manager`}
+          onClick={() => void run(() => openWorkspaceFolder(conversationId))}
+        >
+          Open folder
+        </button>
+      )}
       <button
         type="button"
-        className="btn btn-ghost btn-small"
+        className={`btn btn-small ${missing ? 'btn-primary' : 'btn-ghost'}`}
         disabled={pending}
         title="Choose the folder the agent's file and command tools work in"
         onClick={() => void run(() => chooseWorkspace(conversationId))}
       >
-        Choose folder…
+        {missing ? 'Choose another folder…' : 'Choose folder…'}
       </button>
       {custom ? (
         <button
@@ -87,20 +107,33 @@ function WorkspaceFolder({ conversationId }: { conversationId: string }) {
   );
 }
 
+/** Tokens used but nothing spent: the model has no price (Ollama, custom servers). */
+export function costText(tokens: number, costUsd: number): string {
+  return tokens > 0 && !(costUsd > 0) ? 'no price' : formatCost(costUsd);
+}
+
+const NO_PRICE =
+  'This model has no price in Settings, so its cost is unknown and the spend limit does not apply to it.';
+
 function ConversationUsage({ conversationId }: { conversationId: string }) {
   const totals = useConversationTotals(conversationId);
   if (!totals || totals.usage.totalTokens <= 0) return null;
+  const cost = costText(totals.usage.totalTokens, totals.costUsd);
   return (
     <span
       className="conv-usage"
-      title={`This conversation in all: ${usageBreakdown(totals.usage)}, ${formatCost(totals.costUsd)}`}
-      aria-label={`Conversation usage: ${formatTokens(totals.usage.totalTokens)}, ${formatCost(totals.costUsd)}`}
+      title={
+        cost === 'no price'
+          ? `This conversation in all: ${usageBreakdown(totals.usage)}. ${NO_PRICE}`
+          : `This conversation in all: ${usageBreakdown(totals.usage)}, ${cost}`
+      }
+      aria-label={`Conversation usage: ${formatTokens(totals.usage.totalTokens)}, ${cost}`}
     >
       <span>{formatTokens(totals.usage.totalTokens)}</span>
       <span className="conv-usage-sep" aria-hidden="true">
         ·
       </span>
-      <span>{formatCost(totals.costUsd)}</span>
+      <span>{cost}</span>
     </span>
   );
 }

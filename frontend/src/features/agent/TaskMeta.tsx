@@ -40,7 +40,7 @@ export function TaskMeta({
   if (want('active') && active >= 1000) {
     items.push({
       key: 'active',
-      text: `worked ${formatDuration(active)}`,
+      text: `working time ${formatDuration(active)}`,
       title: 'Time spent working, not waiting for you (the time limit counts this)',
     });
   }

@@ -44,6 +44,6 @@ describe('status text for the agent states', () => {
     const status = screen.getByRole('status');
     expect(status).toHaveTextContent('1,234 tokens');
     expect(status).toHaveTextContent('$0.0004');
-    expect(status).toHaveTextContent('worked 0:12');
+    expect(status).toHaveTextContent('working time 0:12');
   });
 });

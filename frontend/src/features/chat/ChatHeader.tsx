@@ -89,9 +89,29 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
  * With nothing configured Errand answers with its offline demo model: this
  * says so and offers to connect a real one (Settings, at the provider).
  */
+const BANNER_KEY = 'errand.demoBannerDismissed';
+
+function bannerDismissed(): boolean {
+  try {
+    return localStorage.getItem(BANNER_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
 export function DemoBanner() {
   const model = useAppStore((s) => s.modelInfo);
-  if (!model?.demo) return null;
+  // Dismissed for good (the header's "Demo model" chip still says so).
+  const [dismissed, setDismissed] = useState(bannerDismissed);
+  if (!model?.demo || dismissed) return null;
+  const dismiss = () => {
+    try {
+      localStorage.setItem(BANNER_KEY, '1');
+    } catch {
+      // Not kept: it is dismissed until Errand opens again.
+    }
+    setDismissed(true);
+  };
   return (
     <div className="first-run-banner" role="note" aria-label="Demo model">
       <svg className="first-run-icon" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
@@ -111,6 +131,9 @@ export function DemoBanner() {
       </p>
       <button type="button" className="btn btn-primary btn-small first-run-action" onClick={() => openSettings('provider')}>
         Connect a model
+      </button>
+      <button type="button" className="icon-btn first-run-close" aria-label="Dismiss" title="Dismiss" onClick={dismiss}>
+        ×
       </button>
     </div>
   );

@@ -21,6 +21,7 @@ import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
 import { useMessagesStore } from '../../stores/messages';
 import { handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
+import { handleToolOutput } from '../../stores/toolOutput';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 
@@ -82,12 +83,18 @@ describe('chat states', () => {
         seq: 2,
       }),
     );
-    act(() => handleTaskUpdate(task('t', C, { status: 'tool_executing', stepCount: 1, currentTool: 'web_search' })));
+    act(() =>
+      handleTaskUpdate(task('t', C, { status: 'tool_executing', stepCount: 1, currentTool: 'web_search', currentCallId: 'k' })),
+    );
     expect(statusText()).toBe('Running web_search…');
     // The indicator is below the last message.
     const status = screen.getByRole('status');
-    const last = screen.getByRole('button', { name: 'Used tool web_search' });
+    const last = screen.getByRole('button', { name: /^Running web_search/ });
     expect(last.compareDocumentPosition(status) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // What the command writes shows as it arrives.
+    act(() => handleToolOutput({ conversationId: C, taskId: 't', callId: 'k', text: 'fetching…\n' }));
+    act(() => handleToolOutput({ conversationId: C, taskId: 't', callId: 'k', text: '3 results' }));
+    expect(screen.getByLabelText('Output so far')).toHaveTextContent('fetching… 3 results');
   });
 
   it('waiting with choices: the question, choice buttons by the input, Reply and Stop', async () => {
@@ -157,14 +164,17 @@ describe('chat states', () => {
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeEnabled();
   });
 
-  it('error: the reason, in the transcript and the indicator', () => {
+  it('error: said once, in words; the transcript row opens to the reason', async () => {
     render(<View />);
     prompt();
-    msg(message('s', C, { role: 'system', taskId: 't', content: 'Error: the model server is unreachable', isError: true, seq: 3 }));
+    msg(message('s', C, { role: 'system', taskId: 't', content: 'The task failed: the model server is unreachable', isError: true, seq: 3 }));
     act(() =>
       handleTaskUpdate(task('t', C, { status: 'error', stepCount: 1, errorMessage: 'the model server is unreachable' })),
     );
-    expect(statusText()).toBe('Error: the model server is unreachable');
-    expect(screen.getByText('Error: the model server is unreachable', { selector: '.notice-text' })).toBeInTheDocument();
+    expect(statusText()).toBe('Failed');
+    expect(screen.queryByText(/the model server is unreachable/)).not.toBeInTheDocument();
+    const row = screen.getByRole('button', { name: 'The task failed' });
+    await userEvent.click(row);
+    expect(screen.getByText('The task failed: the model server is unreachable')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
-import { replyToTask, sendMessage, setAgentMode, stopTask } from '../../stores/actions';
+import { replyToTask, sendMessage, setAgentMode, stopTaskConfirmed } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useDraftsStore } from '../../stores/drafts';
 import { useConversationAgent } from '../../stores/agents';
@@ -74,7 +74,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
   };
 
   const onStop = () => {
-    if (task) void run(() => stopTask(task.id));
+    if (task) void run(() => stopTaskConfirmed(task));
   };
 
   const onToggleMode = async (on: boolean) => {

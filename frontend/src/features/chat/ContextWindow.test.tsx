@@ -64,7 +64,7 @@ describe('the summary marker', () => {
       message('m2', C, { role: 'system', content: 'Stopped by user' }),
     ]);
     expect(items.map((i) => i.kind)).toEqual(['summary', 'notice']);
-    render(<TranscriptItemView item={items[0]!} />);
+    render(<TranscriptItemView conversationId="c" item={items[0]!} />);
     expect(screen.getByText(/Earlier messages summarised/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Show summary' })).toBeInTheDocument();
   });

@@ -65,7 +65,8 @@ function codeLanguage(pre: HastLike | undefined): string {
   return lang ? lang.slice('language-'.length) : '';
 }
 
-function CopyButton({ text }: { text: string }) {
+/** Copies text; says Copied (or Copy failed) for a moment. */
+export function CopyButton({ text, label = 'Copy code', className = 'code-copy' }: { text: string; label?: string; className?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => {
@@ -78,7 +79,7 @@ function CopyButton({ text }: { text: string }) {
     timer.current = setTimeout(() => setState('idle'), 1600);
   };
   return (
-    <button type="button" className="code-copy" onClick={() => void onClick()} aria-label="Copy code">
+    <button type="button" className={className} onClick={() => void onClick()} aria-label={label}>
       <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
         {state === 'copied' ? (
           <path d="M3.5 8.5l3 3 6-7" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />

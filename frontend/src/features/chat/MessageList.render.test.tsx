@@ -13,6 +13,7 @@ vi.mock('./Markdown', () => ({
     renders.push(text);
     return <div className="text md">{text}</div>;
   },
+  CopyButton: () => null,
 }));
 
 import { useMessagesStore } from '../../stores/messages';

@@ -72,7 +72,7 @@ describe('MessageList', () => {
           { id: '2', name: 'task_complete', arguments: '{"summary":"All **done**"}' },
         ],
       }),
-      message('r', C, { role: 'tool', toolName: 'read_file', content: 'file body', isError: false }),
+      message('r', C, { role: 'tool', toolName: 'read_file', toolCallId: '1', content: 'file body', isError: false }),
     );
     render(<MessageList conversationId={C} />);
     // One badge per step: on the message's first item.
@@ -87,8 +87,27 @@ describe('MessageList', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByText(/"path": "\/tmp\/x"/)).toBeInTheDocument();
 
-    await userEvent.click(screen.getByRole('button', { name: /Result of read_file/ }));
+    // One row per call: its result is inside it, not in a row of its own.
     expect(screen.getByText('file body')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /read_file/ })).toHaveLength(1);
+  });
+
+  it('folds a long message from the person; every message can be copied whole', async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n');
+    seed(message('u', C, { role: 'user', content: long }), message('a', C, { content: 'A **short** reply' }));
+    render(<MessageList conversationId={C} />);
+    const toggle = screen.getByRole('button', { name: 'Show all' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(document.getElementById(toggle.getAttribute('aria-controls')!)).toHaveClass('text-folded');
+    await userEvent.click(toggle);
+    expect(screen.getByRole('button', { name: 'Show less' })).toHaveAttribute('aria-expanded', 'true');
+
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const copies = screen.getAllByRole('button', { name: 'Copy message' });
+    expect(copies).toHaveLength(2);
+    await userEvent.click(copies[1]!);
+    expect(writeText).toHaveBeenCalledWith('A **short** reply');
   });
 
   it('shows stopped and failed tasks as system messages', () => {
@@ -98,8 +117,8 @@ describe('MessageList', () => {
     );
     const { container } = render(<MessageList conversationId={C} />);
     const notices = container.querySelectorAll('.notice-row');
-    expect(Array.from(notices).map((n) => n.textContent)).toEqual(['Stopped by user', 'Error: the model server failed']);
-    expect(notices[1]).toHaveClass('notice-error');
+    expect(Array.from(notices).map((n) => n.textContent)).toEqual(['Stopped by user']);
+    expect(screen.getByRole('button', { name: 'The task failed' })).toBeInTheDocument();
   });
 
   it('shows streaming text as it grows (at the next frame)', async () => {

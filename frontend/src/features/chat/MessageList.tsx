@@ -119,7 +119,7 @@ const TranscriptRow = memo(function TranscriptRow({
   });
   const item = itemOf(message, itemKey);
   if (!item) return <div ref={measure} data-index={index} className="row-pending" />;
-  return <TranscriptItemView item={item} rowRef={measure} index={index} found={found} />;
+  return <TranscriptItemView conversationId={conversationId} item={item} rowRef={measure} index={index} found={found} />;
 });
 
 type PagingFlag = 'hasOlder' | 'loadingOlder' | 'hasNewer' | 'pageFailed';
@@ -185,6 +185,32 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     scrollEndThreshold: STICK_DISTANCE,
   });
 
+  // Whether the view follows the latest text: until the person scrolls up
+  // (wheel, touch, keys, the scrollbar, or any move up away from the
+  // bottom), and again once they are back at the bottom. Read from the DOM after every render, so it holds
+  // however the engine orders its scroll events (WebKitGTK fires them after
+  // the next resize, which left the virtualizer's own following short).
+  const follow = useRef(true);
+  const unfollow = () => {
+    follow.current = false;
+  };
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el || !follow.current || !opened.current || hasNewer) return;
+    const max = el.scrollHeight - el.clientHeight;
+    if (max - el.scrollTop > 1) el.scrollTop = max;
+  });
+  // At the bottom it follows again; moved up away from it, it stops (the
+  // view itself only ever moves down while it follows).
+  const lastTop = useRef(0);
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    if (el.scrollHeight - el.clientHeight - el.scrollTop <= STICK_DISTANCE) follow.current = true;
+    else if (el.scrollTop < lastTop.current) follow.current = false;
+    lastTop.current = el.scrollTop;
+  };
+
   // Open at the latest message, once the messages are there.
   const opened = useRef(false);
   useLayoutEffect(() => {
@@ -202,6 +228,7 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     const i = rows.messageIds.indexOf(focusId);
     if (i < 0) return;
     opened.current = true;
+    follow.current = false;
     virtualizer.scrollToIndex(i, { align: 'center' });
     setFoundId(focusId);
     useMessagesStore.getState().setFocus(conversationId, null);
@@ -246,16 +273,20 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   // scroll would be cut short by the re-measuring of rows on the way.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.target !== e.currentTarget || e.altKey || e.shiftKey || n === 0) return;
+    if (e.key === 'ArrowUp' || e.key === 'PageUp') unfollow();
     if (e.key === 'Home') {
+      unfollow();
       e.preventDefault();
       virtualizer.scrollToOffset(0);
     } else if (e.key === 'End') {
       e.preventDefault();
+      follow.current = true;
       virtualizer.scrollToEnd();
     }
   };
 
   const jump = () => {
+    follow.current = true;
     const done = () => {
       virtualizer.scrollToEnd();
       scrollRef.current?.focus({ preventScroll: true });
@@ -273,6 +304,11 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
         role="region"
         aria-label="Messages"
         onKeyDown={onKeyDown}
+        onScroll={onScroll}
+        onWheel={(e) => e.deltaY < 0 && unfollow()}
+        onTouchMove={unfollow}
+        // On the scrollbar (the region itself, not a row in it).
+        onPointerDown={(e) => e.target === e.currentTarget && unfollow()}
       >
         {n === 0 ? (
           <>

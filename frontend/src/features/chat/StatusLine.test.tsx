@@ -1,12 +1,13 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Task } from '../../api/types';
-import { resetStores, task } from '../../test/fixtures';
+import { message, resetStores, task } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
 vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
-import { handleTaskUpdate } from '../../stores/sync';
+import { useMessagesStore } from '../../stores/messages';
+import { handleMessageDelta, handleTaskUpdate } from '../../stores/sync';
 import { describeTask, StatusLine } from './StatusLine';
 
 const C = 'c1';
@@ -85,8 +86,37 @@ describe('StatusLine', () => {
         task('t2', C, { status: 'error', errorMessage: 'model unreachable', startedAt: '2026-01-01T10:00:01Z' }),
       ),
     );
-    expect(text()).toBe('Error: model unreachable');
+    expect(text()).toBe('Failed');
     expect(status()).toHaveClass('status-error');
+  });
+
+  it('a chat reply shows no agent chrome; times say what they are; streaming text is Writing…', () => {
+    render(<StatusLine conversationId={C} />);
+    act(() => handleTaskUpdate(task('t', C, { mode: 'chat', status: 'thinking', stepCount: 1 })));
+    expect(text()).toBe('Thinking…');
+    expect(status()).not.toHaveTextContent('Step');
+    expect(status()).toHaveTextContent('0:05 so far');
+    act(() => {
+      useMessagesStore.getState().beginLoad(C);
+      useMessagesStore.getState().finishLoad(C, [message('m', C, { content: '', streaming: true, taskId: 't' })]);
+    });
+    act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hello', rev: 2 }));
+    expect(text()).toBe('Writing…');
+    act(() =>
+      handleTaskUpdate(
+        task('t', C, {
+          mode: 'chat',
+          status: 'completed',
+          stepCount: 1,
+          endedAt: '2026-01-01T10:00:03Z',
+          activeMs: 3000,
+          usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 },
+        }),
+      ),
+    );
+    expect(text()).toBe('Replied');
+    expect(status()).toHaveTextContent('took 0:03');
+    expect(status()).not.toHaveTextContent(/Step|working time|worked/);
   });
 
   it('elapsed time updates live, and the ticking clock is not announced', () => {

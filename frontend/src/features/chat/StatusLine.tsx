@@ -2,6 +2,7 @@ import type { Task } from '../../api/types';
 import { isTerminal } from '../../api/types';
 import { formatDuration, timeValue } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
+import { useMessagesStore } from '../../stores/messages';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
 import { TaskMeta } from '../agent/TaskMeta';
 
@@ -12,16 +13,19 @@ const PAUSE_REASONS: Record<string, string> = {
   repeat: 'the agent repeated itself',
 };
 
-/** What the agent is doing, in words. */
-export function describeTask(task: Task | undefined): string {
+/**
+ * What the agent is doing, in words; writing: the model's reply is
+ * streaming in (it is not thinking any more).
+ */
+export function describeTask(task: Task | undefined, writing = false): string {
   if (!task) return 'Ready';
   // A string switch, so statuses newer than this file read sensibly too.
   const status: string = task.status;
   switch (status) {
     case 'running':
-      return 'Working…';
+      return writing ? 'Writing…' : 'Working…';
     case 'thinking':
-      return 'Thinking…';
+      return writing ? 'Writing…' : 'Thinking…';
     case 'tool_executing':
       return `Running ${task.currentTool || 'a tool'}…`;
     case 'waiting_user':
@@ -35,11 +39,12 @@ export function describeTask(task: Task | undefined): string {
     case 'interrupted':
       return 'Interrupted';
     case 'completed':
-      return 'Completed';
+      return task.mode === 'chat' ? 'Replied' : 'Completed';
     case 'cancelled':
       return 'Stopped';
     case 'error':
-      return `Error: ${task.errorMessage || 'the task failed'}`;
+      // Why is said once, in the card under the transcript.
+      return 'Failed';
     default:
       return isTerminal(task.status) ? 'Ended' : 'Working…';
   }
@@ -109,21 +114,28 @@ export function StatusLine({ conversationId }: { conversationId: string }) {
   const task = active ?? latest;
   const live = !!task && !isTerminal(task.status);
   const now = useNow(live);
+  // A reply streaming in (streamed messages are the conversation's live ones).
+  const writing = useMessagesStore((s) => {
+    const live = s.byConversation[conversationId]?.live;
+    return !!live && Object.values(live).some((m) => m.streaming && m.role === 'assistant' && m.content !== '');
+  });
 
   let elapsed = '';
   if (task) {
     const start = timeValue(task.startedAt);
     const end = live ? now : timeValue(task.endedAt);
-    if (start > 0 && end >= start) elapsed = formatDuration(end - start);
+    if (start > 0 && end >= start) elapsed = live ? `${formatDuration(end - start)} so far` : `took ${formatDuration(end - start)}`;
   }
   const totalTokens = task?.usage?.totalTokens ?? 0;
   const tone = toneOf(task);
+  // A chat reply is one step: no agent chrome (steps, working time).
+  const agent = task?.mode !== 'chat';
 
   return (
     <div className={`status-line status-${tone}`} role="status" aria-live="polite">
       <StatusIcon tone={tone} />
-      <span className="status-text">{describeTask(task)}</span>
-      {task && task.stepCount > 0 && <span className="status-meta">Step {task.stepCount}</span>}
+      <span className="status-text">{describeTask(task, writing && live)}</span>
+      {agent && task && task.stepCount > 0 && <span className="status-meta">Step {task.stepCount}</span>}
       {elapsed && (
         // The clock ticks every second: not announced.
         <span className="status-meta status-clock" aria-hidden={live ? 'true' : undefined}>
@@ -131,7 +143,7 @@ export function StatusLine({ conversationId }: { conversationId: string }) {
         </span>
       )}
       {totalTokens > 0 && <span className="status-meta">{compactTokens(totalTokens)} tokens</span>}
-      {task && <TaskMeta task={task} parts={['cost', 'active']} />}
+      {task && <TaskMeta task={task} parts={agent ? ['cost', 'active'] : ['cost']} />}
     </div>
   );
 }

@@ -1,13 +1,37 @@
 import { memo, useId, useState, type Ref } from 'react';
-import { ToolBody } from '../mcp/ToolBody';
 import { LiveQuestion } from '../agents/QuestionWidget';
-import { Markdown } from './Markdown';
 import { useTasksStore } from '../../stores/tasks';
+import { CopyButton, Markdown } from './Markdown';
 import { SummaryMarker } from './SummaryMarker';
-import { formatArgs, type TranscriptItem } from './transcript';
+import { questionEndLabel } from './toolCall';
+import { ToolCallRow } from './ToolCallRow';
+import { type TranscriptItem } from './transcript';
 
-function StepBadge({ step }: { step: number }) {
-  if (step <= 0) return null;
+/** A message from the person this long is folded until they open it. */
+export const FOLD_CHARS = 900;
+export const FOLD_LINES = 14;
+
+function PersonText({ text }: { text: string }) {
+  const long = text.length > FOLD_CHARS || text.split('\n').length > FOLD_LINES;
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  if (!long) return <p className="text">{text}</p>;
+  return (
+    <>
+      <p id={id} className={`text${open ? '' : ' text-folded'}`}>
+        {text}
+      </p>
+      <button type="button" className="fold-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
+        {open ? 'Show less' : 'Show all'}
+      </button>
+    </>
+  );
+}
+
+function StepBadge({ step, taskId = '' }: { step: number; taskId?: string }) {
+  // A chat reply is one step of no interest: no agent chrome.
+  const chat = useTasksStore((s) => (taskId ? s.byId[taskId]?.mode === 'chat' : false));
+  if (step <= 0 || chat) return null;
   return <span className="badge badge-step">Step {step}</span>;
 }
 
@@ -45,7 +69,9 @@ function Collapsible({
         <span className="tool-label">{label}</span>
       </button>
       {open && (
-        <ToolBody id={id} text={body} />
+        <pre id={id} className="tool-body">
+          {body === '' ? '(empty)' : body}
+        </pre>
       )}
     </div>
   );
@@ -73,11 +99,12 @@ function QuestionBody({ item }: { item: Extract<TranscriptItem, { kind: 'questio
  * caches per stored message: while a reply streams, only its row renders.
  */
 export const TranscriptItemView = memo(function TranscriptItemView({
+  conversationId,
   item,
   rowRef,
   index,
   found,
-}: RowProps & { item: TranscriptItem; found?: boolean }) {
+}: RowProps & { conversationId: string; item: TranscriptItem; found?: boolean }) {
   // found: the message a search opened, marked for a moment.
   const row = { ref: rowRef, 'data-index': index, 'data-found': found || undefined };
   switch (item.kind) {
@@ -87,23 +114,34 @@ export const TranscriptItemView = memo(function TranscriptItemView({
         <div {...row} className="row row-user">
           <div className={`bubble bubble-user${item.kind === 'answer' ? ' bubble-answer' : ''}`}>
             {item.kind === 'answer' && <span className="bubble-kicker">Your answer</span>}
-            <p className="text">{item.text}</p>
+            <PersonText text={item.text} />
           </div>
+          <CopyButton text={item.text} label="Copy message" className="message-copy" />
         </div>
       );
     case 'notice':
+      // A task's failure: its reason is in the failed card (and the
+      // status line says Failed); here, a row that opens to it.
+      if (item.tone === 'error') {
+        return <Collapsible rowRef={rowRef} index={index} label="The task failed" body={item.text} tone="error" />;
+      }
       return (
-        <div {...row} className={`notice-row${item.tone === 'error' ? ' notice-error' : ''}`}>
+        <div {...row} className="notice-row">
           <span className="notice-text text">{item.text}</span>
         </div>
       );
     case 'summary':
       return <SummaryMarker summaryId={item.summaryId} rowRef={rowRef} index={index} />;
     case 'agent':
+      if (item.cutOff) {
+        return (
+          <Collapsible rowRef={rowRef} index={index} label="A reply cut off when Errand closed" body={item.text} />
+        );
+      }
       return (
         <div {...row} className="row row-agent">
           <div className={`bubble bubble-agent${item.streaming ? ' is-streaming' : ''}`}>
-            <StepBadge step={item.step} />
+            <StepBadge step={item.step} taskId={item.taskId} />
             {item.text === '' && item.streaming ? (
               <p className="text">
                 <span className="typing" role="img" aria-label="Writing">
@@ -116,6 +154,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
               <Markdown text={item.text} streaming={item.streaming} />
             )}
           </div>
+          {!item.streaming && item.text !== '' && <CopyButton text={item.text} label="Copy message" className="message-copy" />}
         </div>
       );
     case 'update':
@@ -159,15 +198,15 @@ export const TranscriptItemView = memo(function TranscriptItemView({
         </div>
       );
     case 'toolCall':
-      return <Collapsible rowRef={rowRef} index={index} label={`Used tool ${item.name}`} body={formatArgs(item.args)} />;
+      return <ToolCallRow conversationId={conversationId} item={item} rowRef={rowRef} index={index} />;
     case 'toolResult':
       return (
         <Collapsible
           rowRef={rowRef}
           index={index}
-          label={item.isError ? `Tool ${item.name} failed` : `Result of ${item.name}`}
+          label={questionEndLabel(item.outcome)}
           body={item.content}
-          tone={item.isError ? 'error' : 'neutral'}
+          tone={item.outcome ? 'neutral' : 'error'}
         />
       );
   }

@@ -35,7 +35,6 @@ describe('buildTranscript', () => {
       'agent',
       'update',
       'toolCall',
-      'toolResult',
       'question',
       'answer',
       'complete',
@@ -43,10 +42,11 @@ describe('buildTranscript', () => {
     ]);
     expect(items[1]).toMatchObject({ text: 'Let me look.', step: 1 });
     expect(items[2]).toMatchObject({ text: 'Searching flights' });
-    expect(items[4]).toMatchObject({ isError: true, name: 'web_search' });
-    expect(items[5]).toMatchObject({ question: 'Which city?', choices: ['Paris', 'Rome'] });
-    expect(items[6]).toMatchObject({ text: 'Rome' });
-    expect(items[7]).toMatchObject({ summary: 'Booked.' });
+    // The result shows in its call's row: one row per call.
+    expect(items[3]).toMatchObject({ name: 'web_search', callId: 'c2' });
+    expect(items[4]).toMatchObject({ question: 'Which city?', choices: ['Paris', 'Rome'] });
+    expect(items[5]).toMatchObject({ text: 'Rome' });
+    expect(items[6]).toMatchObject({ summary: 'Booked.' });
     expect(new Set(items.map((i) => i.key)).size).toBe(items.length);
   });
 
@@ -69,7 +69,12 @@ describe('buildTranscript', () => {
 
   it('shows an empty streaming message as a growing agent bubble', () => {
     const items = buildTranscript([message('a', C, { content: '', streaming: true })]);
-    expect(items).toEqual([{ kind: 'agent', key: 'a', text: '', step: 0, streaming: true }]);
+    expect(items).toEqual([{ kind: 'agent', key: 'a', text: '', step: 0, streaming: true, taskId: '' }]);
+  });
+
+  it('folds a reply cut off when Errand closed, so the resumed one is not read twice', () => {
+    const items = buildTranscript([message('a', C, { content: 'Half of it', step: 2, outcome: 'cut_off' })]);
+    expect(items).toEqual([{ kind: 'agent', key: 'a', text: 'Half of it', step: 0, streaming: false, taskId: '', cutOff: true }]);
   });
 
   it('skips empty non-streaming assistant content', () => {

@@ -1,18 +1,18 @@
 // Turns stored messages into what the transcript shows. Pure, so the
 // display rules are unit-tested without rendering.
-import type { Message, ToolCall } from '../../api/types';
+import type { Message, ToolCall, ToolOutcome } from '../../api/types';
 
 export type TranscriptItem =
   | { kind: 'user'; key: string; text: string }
   | { kind: 'answer'; key: string; text: string }
   | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error' }
   | { kind: 'summary'; key: string; summaryId: string }
-  | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean }
+  | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string; cutOff?: boolean }
   | { kind: 'update'; key: string; text: string; step: number }
   | { kind: 'question'; key: string; question: string; choices: string[]; step: number; taskId: string }
   | { kind: 'complete'; key: string; summary: string; step: number }
-  | { kind: 'toolCall'; key: string; name: string; args: string; step: number }
-  | { kind: 'toolResult'; key: string; name: string; content: string; isError: boolean };
+  | { kind: 'toolCall'; key: string; name: string; args: string; callId: string; taskId: string; step: number }
+  | { kind: 'toolResult'; key: string; name: string; content: string; isError: boolean; outcome: ToolOutcome | '' };
 
 /** Parses tool-call arguments; null if they are not a JSON object. */
 export function parseArgs(raw: string | undefined): Record<string, unknown> | null {
@@ -49,8 +49,6 @@ export function formatArgs(raw: string | undefined): string {
     return raw;
   }
 }
-
-const HIDDEN_RESULTS = new Set(['send_update', 'task_complete']);
 
 /** What one message shows, cached per (immutable) message object. */
 const cache = new WeakMap<Message, TranscriptItem[]>();
@@ -98,8 +96,11 @@ function computeItems(m: Message): TranscriptItem[] {
         badge = 0;
         return b;
       };
-      if (content !== '' || (m.streaming && calls.length === 0)) {
-        items.push({ kind: 'agent', key: m.id, text: content, step: take(), streaming: !!m.streaming });
+      if (m.outcome === 'cut_off' && calls.length === 0 && content !== '') {
+        // Cut off when Errand closed: the resumed step writes it again.
+        items.push({ kind: 'agent', key: m.id, text: content, step: 0, streaming: false, taskId: m.taskId ?? '', cutOff: true });
+      } else if (content !== '' || (m.streaming && calls.length === 0)) {
+        items.push({ kind: 'agent', key: m.id, text: content, step: take(), streaming: !!m.streaming, taskId: m.taskId ?? '' });
       }
       calls.forEach((call, i) => {
         const key = `${m.id}:${i}`;
@@ -121,17 +122,26 @@ function computeItems(m: Message): TranscriptItem[] {
             items.push({ kind: 'complete', key, summary: stringArg(call, 'summary'), step: take() });
             break;
           default:
-            items.push({ kind: 'toolCall', key, name: call.name || 'tool', args: call.arguments ?? '', step });
+            items.push({
+              kind: 'toolCall',
+              key,
+              name: call.name || 'tool',
+              args: call.arguments ?? '',
+              callId: call.id,
+              taskId: m.taskId ?? '',
+              step,
+            });
         }
       });
       break;
     }
     case 'tool': {
+      // A tool's result shows in its call's row (ToolCallRow); a question's
+      // answer as a bubble, and a question that got none as a row of its own.
       const name = m.toolName ?? '';
-      if (name === 'ask_user' && !m.isError) items.push({ kind: 'answer', key: m.id, text: content });
-      else if (!HIDDEN_RESULTS.has(name)) {
-        items.push({ kind: 'toolResult', key: m.id, name: name || 'tool', content, isError: !!m.isError });
-      }
+      if (name !== 'ask_user') break;
+      if (!m.isError) items.push({ kind: 'answer', key: m.id, text: content });
+      else items.push({ kind: 'toolResult', key: m.id, name, content, isError: true, outcome: m.outcome ?? '' });
       break;
     }
     default:

@@ -54,6 +54,20 @@ describe('Sidebar', () => {
     expect(titles()).toEqual(['Gamma', 'Beta', 'Alpha']);
   });
 
+  it('keeps the list still while the pointer is over it, so a click lands on the row aimed at', async () => {
+    render(<Sidebar />);
+    const titles = () => within(list()).getAllByRole('listitem').map((li) => li.querySelector('.conv-title')?.textContent);
+    await userEvent.hover(row('Alpha'));
+    act(() =>
+      handleTaskMessage({ conversationId: 'c', taskId: 't', message: message('m', 'c', { createdAt: '2026-01-01T12:00:00Z' }) }),
+    );
+    expect(titles()).toEqual(['Beta', 'Alpha', 'Gamma']);
+    await userEvent.click(row('Beta'));
+    expect(useConversationsStore.getState().selectedId).toBe('b');
+    await userEvent.unhover(list());
+    expect(titles()).toEqual(['Gamma', 'Beta', 'Alpha']);
+  });
+
   it('marks a running task, a question waiting and unread messages; opening clears unread', async () => {
     render(<Sidebar />);
     act(() => handleTaskUpdate(task('tb', 'b', { status: 'thinking', stepCount: 1 })));

@@ -271,6 +271,29 @@ function useListedIds(): { ids: string[]; hasMore: boolean; loadingMore: boolean
   return { ids: listed, hasMore: !!listCursor, loadingMore: listLoading, failed: listFailed, searching: false };
 }
 
+/**
+ * The order to show while the pointer is over the list: the order it had
+ * when the pointer came in (so a task finishing elsewhere does not move the
+ * row about to be clicked), conversations new since then first, those gone
+ * left out.
+ */
+export function heldOrder(held: readonly string[], current: readonly string[]): string[] {
+  const now = new Set(current);
+  const before = new Set(held);
+  return [...current.filter((id) => !before.has(id)), ...held.filter((id) => now.has(id))];
+}
+
+/** The listed ids, held still while the pointer is over the list (see heldOrder). */
+function useStillWhileHovered(ids: string[]) {
+  const [held, setHeld] = useState<string[] | null>(null);
+  const idsRef = useRef(ids);
+  idsRef.current = ids;
+  const shown = useMemo(() => (held ? heldOrder(held, ids) : ids), [held, ids]);
+  const hold = useCallback(() => setHeld(idsRef.current), []);
+  const release = useCallback(() => setHeld(null), []);
+  return { shown, hold, release };
+}
+
 /** Rows have a fixed height (CSS .conv-row, .conv-rename), so none is measured. */
 const ROW_HEIGHT = 36;
 const ROW_GAP = 2;
@@ -282,7 +305,8 @@ const ROW_GAP = 2;
  * ↑/↓/Home/End move, Enter opens, F2 renames, Delete asks to delete.
  */
 export function Sidebar() {
-  const { ids: order, hasMore, loadingMore, failed, searching } = useListedIds();
+  const { ids: listedIds, hasMore, loadingMore, failed, searching } = useListedIds();
+  const { shown: order, hold, release } = useStillWhileHovered(listedIds);
   const listed = useConversationsStore((s) => s.listed);
   const selectedId = useConversationsStore((s) => s.selectedId);
   const [creating, setCreating] = useState(false);
@@ -395,7 +419,13 @@ export function Sidebar() {
         </button>
         <SearchBox />
       </div>
-      <nav className="conv-list-wrap" aria-label="Conversation list" ref={scrollRef}>
+      <nav
+        className="conv-list-wrap"
+        aria-label="Conversation list"
+        ref={scrollRef}
+        onPointerEnter={hold}
+        onPointerLeave={release}
+      >
         <ul
           className="conv-list"
           ref={listRef}

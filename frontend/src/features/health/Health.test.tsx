@@ -10,6 +10,7 @@ vi.mock('../../api', () => ({
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
   workspaceDir: vi.fn(),
+  workspace: vi.fn(),
 }));
 vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onOpenConversation: vi.fn(() => () => {}) }));
 

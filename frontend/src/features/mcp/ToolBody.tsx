@@ -22,7 +22,7 @@ export function partsOf(text: string): Part[] {
 }
 
 /** A tool row's body: its text, with the images a tool returned shown as images. */
-export function ToolBody({ id, text }: { id: string; text: string }) {
+export function ToolBody({ id, text }: { id?: string; text: string }) {
   return (
     <pre id={id} className="tool-body">
       {text === ''

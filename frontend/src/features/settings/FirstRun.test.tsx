@@ -24,6 +24,7 @@ vi.mock('../../api', () => ({
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
   workspaceDir: vi.fn(),
+  workspace: vi.fn(),
   getSettings: vi.fn(),
   saveSettings: vi.fn(),
   defaultSystemPrompt: vi.fn(),
@@ -56,7 +57,7 @@ beforeEach(() => {
   vi.mocked(api.modelInfo).mockResolvedValue(DEMO);
   vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a', { title: 'First' })], nextCursor: '' });
   vi.mocked(api.loadConversation).mockResolvedValue(view('a'));
-  vi.mocked(api.workspaceDir).mockResolvedValue('/tmp/x/workspaces/a');
+  vi.mocked(api.workspace).mockResolvedValue({ path: '/tmp/x/workspaces/a', default: true, missing: false });
   vi.mocked(api.getSettings).mockResolvedValue({
     autoApprove: {},
     limits: { maxSteps: 50, maxMinutes: 30, maxCostUsd: 1 },
@@ -133,4 +134,19 @@ it('the demo banner opens Settings at the provider; saving a provider replaces t
   );
   // The banner's button is gone: the focus goes back to the gear.
   await waitFor(() => expect(screen.getByRole('button', { name: 'Settings' })).toHaveFocus());
+});
+
+it('the demo banner can be dismissed, for good; the header still says Demo model', async () => {
+  localStorage.removeItem('errand.demoBannerDismissed');
+  const user = userEvent.setup();
+  const { unmount } = render(<App />);
+  const banner = await screen.findByRole('note', { name: 'Demo model' });
+  await user.click(within(banner).getByRole('button', { name: 'Dismiss' }));
+  expect(screen.queryByRole('note', { name: 'Demo model' })).not.toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Demo model' })).toBeInTheDocument();
+  unmount();
+  render(<App />);
+  await screen.findByRole('button', { name: 'Demo model' });
+  expect(screen.queryByRole('note', { name: 'Demo model' })).not.toBeInTheDocument();
+  localStorage.removeItem('errand.demoBannerDismissed');
 });

@@ -150,6 +150,10 @@ export function ModelCombobox({
           }}
           onKeyDown={onKeyDown}
           onBlur={close}
+          // A click on the field opens its list, like the arrow beside it.
+          onClick={() => {
+            if (!open) show(true);
+          }}
         />
         <button
           type="button"

@@ -335,8 +335,9 @@ describe('Provider section', () => {
     });
     expect(await within(section).findByTestId('verdict')).toHaveTextContent('Connected3 models available');
 
-    // The model field suggests the server's models, filtered by what is typed.
+    // The first model is offered; the field suggests the server's models, filtered by what is typed.
     const model = within(section).getByRole('combobox', { name: 'Model' });
+    expect(model).toHaveValue('alpha');
     await user.click(within(section).getByRole('button', { name: "Show the server's models" }));
     expect(model).toHaveAttribute('aria-expanded', 'true');
     const list = within(section).getByRole('listbox');
@@ -345,6 +346,11 @@ describe('Provider section', () => {
     expect(model).toHaveAttribute('aria-expanded', 'false');
     // Esc closed the list, not the dialog.
     expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
+    // A click on the field opens the list too.
+    await user.click(model);
+    expect(model).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{Escape}');
+    await user.clear(model);
     await user.type(model, 'larg');
     expect(within(within(section).getByRole('listbox')).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'beta-large',

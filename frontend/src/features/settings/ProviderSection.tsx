@@ -28,6 +28,7 @@ import {
   inputFromForm,
   keyState,
   modelCount,
+  unreachableHint,
   providerChanged,
   switchPreset,
   verdictLook,
@@ -43,6 +44,8 @@ export interface ProviderSectionHandle {
    * false if that failed (the section says why); view is what was stored.
    */
   saveIfChanged: () => Promise<{ ok: boolean; view?: ProviderView }>;
+  /** The form differs from what is stored. */
+  changed: () => boolean;
 }
 
 /** Go's reasons start in lower case; a sentence on its own does not. */
@@ -144,12 +147,21 @@ function VerdictIcon({ kind }: { kind: string }) {
  * by kind; a failure can be copied (report, when the test call itself
  * failed, says more than the verdict).
  */
-export function VerdictView({ verdict, report }: { verdict: Verdict; report?: ErrorReport | null }) {
+export function VerdictView({
+  verdict,
+  report,
+  presetId = '',
+}: {
+  verdict: Verdict;
+  report?: ErrorReport | null;
+  presetId?: string;
+}) {
   const look = verdictLook(verdict.kind, verdict.message);
+  const hint = verdict.kind === 'unreachable' ? unreachableHint(presetId) : '';
   const detail =
     verdict.kind === 'ok'
       ? `${modelCount(verdict.modelCount)} available on this server.`
-      : sentence(verdict.message || 'The server did not answer as expected');
+      : sentence(verdict.message || 'The server did not answer as expected') + (hint ? ` ${hint}` : '');
   return (
     <>
       <div className={`verdict verdict-${look.tone}`} data-testid="verdict" data-kind={verdict.kind}>
@@ -358,10 +370,10 @@ export const ProviderSection = forwardRef<
       if (v.kind === 'ok' || v.kind === 'model_not_found') {
         const list = v.models ?? [];
         setModels({ key, list, loading: false, error: null });
-        // A first model when the choice is obvious.
+        // A first model: the preset's usual one if the server has it, else the first listed.
         setForm((f) => {
           if (!f || f.model.trim() !== '' || connectionKey(f, view) !== key) return f;
-          const pick = preset?.model && list.includes(preset.model) ? preset.model : list.length === 1 ? list[0]! : '';
+          const pick = preset?.model && list.includes(preset.model) ? preset.model : (list[0] ?? '');
           return pick ? { ...f, model: pick } : f;
         });
       }
@@ -423,6 +435,7 @@ export const ProviderSection = forwardRef<
         if (!f || !providerChanged(f, viewRef.current)) return { ok: true };
         return saveRef.current();
       },
+      changed: () => !!formRef.current && providerChanged(formRef.current, viewRef.current),
     }),
     [],
   );
@@ -664,7 +677,7 @@ export const ProviderSection = forwardRef<
           </div>
         </div>
         <div ref={verdictRef} className="verdict-slot" aria-live="polite">
-          {verdict && !testing && <VerdictView verdict={verdict} report={testError} />}
+          {verdict && !testing && <VerdictView verdict={verdict} report={testError} presetId={form?.preset} />}
         </div>
       </>
     );

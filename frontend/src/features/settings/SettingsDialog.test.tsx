@@ -26,6 +26,7 @@ vi.mock('../../api', () => ({
 }));
 
 import * as api from '../../api';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ApiError } from '../../api/errors';
 import { SettingsButton } from './SettingsButton';
 import { checkForm, formFromSettings, settingsFromForm } from './settingsForm';
@@ -200,6 +201,30 @@ describe('Settings', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await waitFor(() => expect(gear).toHaveFocus());
+  });
+
+  it('Esc with changes not saved asks before throwing them away', async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <SettingsButton />
+        <ConfirmDialog />
+      </>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    const steps = await within(dialog).findByLabelText('Step limit');
+    await user.clear(steps);
+    await user.type(steps, '80');
+    await user.keyboard('{Escape}');
+    const ask = screen.getByRole('alertdialog', { name: 'Discard your changes?' });
+    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Step limit')).toHaveValue(80);
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Discard' }));
+    expect(screen.queryByRole('dialog', { name: 'Settings' })).not.toBeInTheDocument();
+    expect(api.saveSettings).not.toHaveBeenCalled();
   });
 
   it('a failed load says so and can try again', async () => {

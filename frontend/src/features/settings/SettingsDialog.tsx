@@ -5,6 +5,7 @@ import { toApiError } from '../../api/errors';
 import type { ProviderView, Risk, Settings } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { SettingsError } from './SettingsError';
+import { askConfirm } from '../../stores/confirm';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
@@ -295,8 +296,28 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
   // Esc closes and Tab stays inside, wherever the focus is (a control that
   // was removed leaves it on the body). On the document, so that nothing
   // under the dialog (such as Esc stopping a task) hears these keys.
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  // Closing with changes not saved asks first (Esc, ×, a click outside).
+  // (The price rows' keys are React's, not settings.)
+  const asSaved = (f: SettingsForm) => JSON.stringify(f, (k, v: unknown) => (k === 'key' ? undefined : v));
+  const dirty = () =>
+    (!!form && !!loaded && asSaved(form) !== asSaved(formFromSettings(loaded, defaultPrompt))) ||
+    !!providerRef.current?.changed();
+  const requestClose = async () => {
+    if (
+      dirty() &&
+      !(await askConfirm({
+        title: 'Discard your changes?',
+        text: 'Some settings you changed are not saved.',
+        confirmLabel: 'Discard',
+        cancelLabel: 'Keep editing',
+      }))
+    ) {
+      return;
+    }
+    onClose();
+  };
+  const onCloseRef = useRef(requestClose);
+  onCloseRef.current = requestClose;
   useEffect(() => {
     const onKeyDown = (e: globalThis.KeyboardEvent) => {
       if (e.key === 'Escape') {
@@ -308,7 +329,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
         if (active?.closest('[data-own-escape]')) return;
         e.preventDefault();
         e.stopPropagation();
-        onCloseRef.current();
+        void onCloseRef.current();
         return;
       }
       if (e.key !== 'Tab') return;
@@ -341,7 +362,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     <div
       className="settings-backdrop"
       onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
+        if (e.target === e.currentTarget) void requestClose();
       }}
     >
       <div
@@ -356,7 +377,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
           <h2 id={titleId} className="settings-title">
             Settings
           </h2>
-          <button type="button" className="icon-btn settings-close" aria-label="Close" title="Close (Esc)" onClick={onClose}>
+          <button type="button" className="icon-btn settings-close" aria-label="Close" title="Close (Esc)" onClick={() => void requestClose()}>
             ×
           </button>
         </header>
@@ -415,6 +436,10 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                     unit="US$"
                   />
                 </div>
+                <p className="settings-help" id={id('cost-note')}>
+                  The spend limit counts only models with a price in the table below: Ollama, LM Studio and other
+                  servers without one cost nothing as far as Errand knows, so it never pauses them.
+                </p>
               </fieldset>
 
               <fieldset className="settings-group">

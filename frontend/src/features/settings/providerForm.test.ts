@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderView } from '../../api/types';
-import { hasStoredKey, inputFromForm, type ProviderForm } from './providerForm';
+import { hasStoredKey, inputFromForm, unreachableHint, type ProviderForm } from './providerForm';
 
 const view: ProviderView = {
   preset: 'openai',
@@ -24,5 +24,13 @@ describe('stored keys per preset', () => {
   it('switching to a preset with a stored key keeps it instead of deleting it', () => {
     expect(inputFromForm(form('openrouter'), view)).toMatchObject({ preset: 'openrouter', apiKey: '', keepKey: true });
     expect(inputFromForm(form('custom'), view)).toMatchObject({ preset: 'custom', apiKey: '', keepKey: false });
+  });
+});
+
+describe('a local server that does not answer', () => {
+  it('says how to start Ollama or LM Studio; others get no guess', () => {
+    expect(unreachableHint('ollama')).toBe('Is Ollama running? Start it with `ollama serve`.');
+    expect(unreachableHint('lmstudio')).toMatch(/LM Studio's server on\? Start it/);
+    expect(unreachableHint('custom')).toBe('');
   });
 });

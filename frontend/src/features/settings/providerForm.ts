@@ -131,3 +131,15 @@ export function verdictLook(kind: VerdictKind | string, message = ''): { title: 
 export function modelCount(n: number): string {
   return `${n} model${n === 1 ? '' : 's'}`;
 }
+
+/** What to try when a local server does not answer: it is most likely not running. */
+export function unreachableHint(presetId: string): string {
+  switch (presetId) {
+    case 'ollama':
+      return 'Is Ollama running? Start it with `ollama serve`.';
+    case 'lmstudio':
+      return "Is LM Studio's server on? Start it in LM Studio's Developer tab, or with `lms server start`.";
+    default:
+      return '';
+  }
+}

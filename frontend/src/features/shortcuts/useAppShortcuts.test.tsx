@@ -10,9 +10,12 @@ vi.mock('../../api', () => ({
   deleteConversation: vi.fn(),
   renameConversation: vi.fn(),
 }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), quitApp: vi.fn() }));
 
 import * as api from '../../api';
+import * as events from '../../events';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { selectConversation } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { handleTaskUpdate } from '../../stores/sync';
 import { useDeleteRequest } from '../conversations/deleteRequest';
@@ -25,6 +28,7 @@ function Harness() {
     <>
       <Sidebar />
       <textarea aria-label="Message" />
+      <ConfirmDialog />
       <input aria-label="Other field" onKeyDown={(e) => e.key === 'Escape' && e.preventDefault()} />
     </>
   );
@@ -53,11 +57,27 @@ describe('app shortcuts', () => {
     expect(api.stopTask).toHaveBeenCalledTimes(1);
   });
 
-  it('Esc stops a task that waits for an answer, typed into the composer', async () => {
+  it('Esc while typing an answer leaves the box with the text kept; stopping a waiting task asks first', async () => {
     render(<Harness />);
     act(() => handleTaskUpdate(task('t', 'a', { status: 'waiting_user', stepCount: 1, pendingQuestion: '?' })));
-    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hm{Escape}');
-    expect(api.stopTask).toHaveBeenCalledWith('t');
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await userEvent.type(box, 'hm{Escape}');
+    expect(api.stopTask).not.toHaveBeenCalled();
+    expect(box).toHaveValue('hm');
+    expect(box).not.toHaveFocus();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+
+    // Esc again, outside the field: a confirmation, which Esc (or Keep waiting) declines.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('alertdialog', { name: 'Stop this task?' })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(api.stopTask).not.toHaveBeenCalled();
+
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(screen.getByRole('button', { name: 'Stop task' }));
+    await waitFor(() => expect(api.stopTask).toHaveBeenCalledWith('t'));
+    expect(box).toHaveValue('hm');
   });
 
   it('Esc does nothing without a task, for another conversation’s task, or once a control handled it', async () => {
@@ -83,7 +103,7 @@ describe('app shortcuts', () => {
   it('Ctrl+N and Cmd+N open a new conversation', async () => {
     let n = 0;
     vi.mocked(api.createConversation).mockImplementation(async () =>
-      conversation(`new${++n}`, { updatedAt: `2026-02-0${n}T00:00:00Z` }),
+      conversation(`new${++n}`, { title: `Said something ${n}`, updatedAt: `2026-02-0${n}T00:00:00Z` }),
     );
     render(<Harness />);
     await userEvent.keyboard('{Control>}n{/Control}');
@@ -91,5 +111,47 @@ describe('app shortcuts', () => {
     await userEvent.keyboard('{Meta>}n{/Meta}');
     await waitFor(() => expect(useConversationsStore.getState().selectedId).toBe('new2'));
     expect(api.createConversation).toHaveBeenCalledTimes(2);
+  });
+
+  it('Ctrl+N again on an empty conversation opens it rather than storing another', async () => {
+    let n = 0;
+    vi.mocked(api.createConversation).mockImplementation(async () =>
+      conversation(`new${++n}`, { title: '', updatedAt: `2026-02-0${n}T00:00:00Z` }),
+    );
+    vi.mocked(api.loadConversation).mockImplementation(async (id) => ({
+      conversation: conversation(id, { title: useConversationsStore.getState().byId[id]?.title ?? '' }),
+      messages: [],
+      tasks: [],
+    }));
+    render(<Harness />);
+    for (let i = 0; i < 3; i++) {
+      await userEvent.keyboard('{Control>}n{/Control}');
+      await waitFor(() => expect(useConversationsStore.getState().selectedId).toBe('new1'));
+    }
+    expect(api.createConversation).toHaveBeenCalledTimes(1);
+    // From another conversation, the empty one is opened again.
+    await act(() => selectConversation('a'));
+    await userEvent.keyboard('{Control>}n{/Control}');
+    await waitFor(() => expect(useConversationsStore.getState().selectedId).toBe('new1'));
+    expect(api.createConversation).toHaveBeenCalledTimes(1);
+  });
+
+  it('Ctrl+Q quits (Go asks first when tasks are at work)', async () => {
+    render(<Harness />);
+    await userEvent.keyboard('{Control>}q{/Control}');
+    expect(events.quitApp).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('keyboard modality', () => {
+  it('a navigation key marks the document as keyboard-driven until the next pointer press', async () => {
+    render(<Harness />);
+    const root = document.documentElement;
+    await userEvent.click(screen.getByRole('textbox', { name: 'Message' }));
+    expect(root.dataset.input).toBeUndefined();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(root.dataset.input).toBe('keyboard');
+    await userEvent.click(screen.getByRole('textbox', { name: 'Message' }));
+    expect(root.dataset.input).toBeUndefined();
   });
 });

@@ -27,6 +27,8 @@ export function ModelInfo():Promise<app.ModelInfo>;
 
 export function OpenConversation(arg1:string,arg2:number):Promise<chat.ConversationView>;
 
+export function OpenWorkspaceFolder(arg1:string):Promise<void>;
+
 export function RenameConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SearchMessages(arg1:string,arg2:number):Promise<Array<chat.SearchHit>>;
@@ -38,5 +40,7 @@ export function SetAgentMode(arg1:string,arg2:boolean):Promise<chat.Conversation
 export function SetModel(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SetWorkspace(arg1:string,arg2:string):Promise<chat.Conversation>;
+
+export function Workspace(arg1:string):Promise<app.WorkspaceInfo>;
 
 export function WorkspaceDir(arg1:string):Promise<string>;

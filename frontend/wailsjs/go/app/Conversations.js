@@ -50,6 +50,10 @@ export function OpenConversation(arg1, arg2) {
   return window['go']['app']['Conversations']['OpenConversation'](arg1, arg2);
 }
 
+export function OpenWorkspaceFolder(arg1) {
+  return window['go']['app']['Conversations']['OpenWorkspaceFolder'](arg1);
+}
+
 export function RenameConversation(arg1, arg2) {
   return window['go']['app']['Conversations']['RenameConversation'](arg1, arg2);
 }
@@ -72,6 +76,10 @@ export function SetModel(arg1, arg2) {
 
 export function SetWorkspace(arg1, arg2) {
   return window['go']['app']['Conversations']['SetWorkspace'](arg1, arg2);
+}
+
+export function Workspace(arg1) {
+  return window['go']['app']['Conversations']['Workspace'](arg1);
 }
 
 export function WorkspaceDir(arg1) {

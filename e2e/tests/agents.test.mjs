@@ -88,12 +88,18 @@ test('an agent with only read_file: the model sees only it, the control tools an
   await waitForStatus(page, 'Completed');
   await shot(page, 'picker', page.locator('.chat'));
 
-  // The list shows each conversation's agent and filters by it.
+  // The list shows each conversation's agent and filters by it (beside a
+  // conversation with Errand).
   await eventually(async () => assert.match((await u.row('[tools] what can you use?').textContent()) ?? '', /Reader/));
+  await u.newConversation.click();
+  await eventually(async () => assert.equal(await picker.inputValue(), 'errand'));
+  await sendMessage(page, '[tools] and Errand?');
+  await waitForStatus(page, 'Completed');
+  await eventually(async () => assert.equal(await u.convList.getByRole('listitem').count(), 2));
   await page.getByRole('combobox', { name: 'Filter conversations' }).selectOption({ label: 'Reader' });
   await eventually(async () => assert.equal(await u.convList.getByRole('listitem').count(), 1, 'only Reader’s conversation'));
   await page.getByRole('combobox', { name: 'Filter conversations' }).selectOption({ label: 'All agents' });
-  await eventually(async () => assert.ok((await u.convList.getByRole('listitem').count()) > 1));
+  await eventually(async () => assert.equal(await u.convList.getByRole('listitem').count(), 2));
 }));
 
 test('a proactive agent speaks first with a form; a wrong answer shows its error, the right one reaches the model as JSON', { timeout: 120_000 }, stack.test(async (page) => {

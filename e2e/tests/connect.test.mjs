@@ -132,7 +132,7 @@ test('a conversation exported to Markdown and JSON, and the JSON imported back',
   await answerNextDialog(page, newer);
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await page.getByRole('alert').filter({ hasText: 'newer version of Errand' }).waitFor();
-  const ids = async () => (await page.evaluate((t) => window.go.app.Conversations.ListConversationsPage(t, '', 10), source)).items.map((c) => c.id);
+  const ids = async () => (await page.evaluate((t) => window.go.app.Conversations.ListConversationsPage(t, '', 10, ''), source)).items.map((c) => c.id);
   assert.deepEqual(await ids(), [original.conversation.id]);
 
   await answerNextDialog(page, json);

@@ -45,7 +45,8 @@ function settings(page) {
     test: section.getByRole('button', { name: 'Test connection', exact: true }),
     // One Save for the whole dialog, at its bottom.
     save: dialog.getByRole('button', { name: 'Save', exact: true }),
-    status: dialog.getByRole('status'),
+    // (Hidden while it has nothing to say.)
+    status: dialog.locator('.settings-foot').getByRole('status', { includeHidden: true }),
     verdict: section.getByTestId('verdict'),
   };
 }

@@ -43,7 +43,10 @@ function settings(page) {
     apiKey: section.getByLabel('API key', { exact: true }).and(page.locator('input')),
     model: section.getByRole('combobox', { name: 'Model', exact: true }),
     test: section.getByRole('button', { name: 'Test connection', exact: true }),
-    save: section.getByRole('button', { name: 'Save provider', exact: true }),
+    // One Save for the whole dialog, at its bottom.
+    save: dialog.getByRole('button', { name: 'Save', exact: true }),
+    // (Hidden while it has nothing to say.)
+    status: dialog.locator('.settings-foot').getByRole('status', { includeHidden: true }),
     verdict: section.getByTestId('verdict'),
   };
 }
@@ -120,7 +123,26 @@ test('first run: connect a custom provider, test it, choose a model, run a task 
   await eventually(async () =>
     assert.equal(await s.radio('Offline demo model').evaluate((el) => el === document.activeElement), true),
   );
+  // Nothing changed yet: Save says so.
+  assert.equal(await s.save.getAttribute('aria-disabled'), 'true');
+  await s.dialog.getByText('No changes to save.').waitFor({ state: 'visible' });
+  assert.equal(await s.section.getByRole('button', { name: /save/i }).count(), 0, 'no Save of its own in the provider section');
   await shot(page, 'settings-demo', s.dialog);
+
+  // OpenAI without a key, with a changed step limit: Go refuses the
+  // provider, and then nothing at all is saved.
+  const steps = s.dialog.getByLabel('Step limit', { exact: true });
+  await steps.fill('7');
+  await s.radio('OpenAI').check();
+  await s.save.click();
+  await s.section.getByRole('alert').filter({ hasText: 'OpenAI needs an API key' }).waitFor({ state: 'visible' });
+  assert.equal(await s.apiKey.getAttribute('aria-invalid'), 'true');
+  await s.dialog.getByRole('alert').filter({ hasText: 'The model provider could not be saved (see above), so nothing was saved.' }).waitFor();
+  assert.equal(((await s.status.textContent()) ?? '').trim(), '', 'no success claimed');
+  await shot(page, 'save-refused', s.dialog);
+  assert.equal((await page.evaluate(() => window.go.app.Settings.GetSettings())).limits.maxSteps, 50, 'the step limit was not saved');
+  assert.equal((await page.evaluate(() => window.go.app.Conversations.ModelInfo())).demo, true, 'still on the demo model');
+  await steps.fill('50');
 
   // A custom server: its address and a wrong key first.
   await s.radio('Custom').check();
@@ -172,8 +194,10 @@ test('first run: connect a custom provider, test it, choose a model, run a task 
   await s.section.getByRole('option', { name: 'mock-large', exact: true }).click();
   assert.equal(await s.model.inputValue(), 'mock-large');
 
+  assert.equal(await s.save.getAttribute('aria-disabled'), null, 'a changed provider can be saved');
   await s.save.click();
-  await s.section.getByText('Saved. New tasks use mock-large.').waitFor({ state: 'visible' });
+  await eventually(async () => assert.equal(((await s.status.textContent()) ?? '').trim(), 'Saved. New tasks use mock-large.'));
+  assert.equal(await s.save.getAttribute('aria-disabled'), 'true', 'nothing left to save');
   // The key field now only says that a key is saved.
   await s.section.getByText('A key is saved').waitFor({ state: 'visible' });
   assert.equal(await s.apiKey.count(), 0, 'no key field once saved');

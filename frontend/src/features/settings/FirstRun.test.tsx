@@ -110,7 +110,7 @@ it('the demo banner opens Settings at the provider; saving a provider replaces t
     providerView({ preset: 'custom', baseUrl: 'http://127.0.0.1:5000/v1', model: 'mock-large', hasKey: true }),
   );
   vi.mocked(api.modelInfo).mockResolvedValue(REAL);
-  await user.click(within(section).getByRole('button', { name: 'Save provider' }));
+  await user.click(within(screen.getByRole('dialog', { name: 'Settings' })).getByRole('button', { name: 'Save' }));
   expect(api.saveProvider).toHaveBeenCalledWith({
     preset: 'custom',
     baseUrl: 'http://127.0.0.1:5000/v1',

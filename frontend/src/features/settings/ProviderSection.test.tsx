@@ -136,7 +136,7 @@ describe('Provider section', () => {
 
   it('never shows a stored key: "A key is saved" with Replace and Remove', async () => {
     vi.mocked(api.testConnection).mockResolvedValue(ok(['big-model']));
-    const { user, section } = await open(STORED_CUSTOM);
+    const { user, dialog, section } = await open(STORED_CUSTOM);
     expect(within(section).getByText('A key is saved')).toBeInTheDocument();
     expect(within(section).queryByLabelText('API key', { selector: 'input' })).not.toBeInTheDocument();
     expect(within(section).getByRole('group', { name: 'API key' })).toBeInTheDocument();
@@ -169,7 +169,7 @@ describe('Provider section', () => {
     expect(within(section).getByText('A key is saved')).toBeInTheDocument();
     await user.click(within(section).getByRole('button', { name: 'Remove key' }));
     vi.mocked(api.saveProvider).mockResolvedValue({ ...STORED_CUSTOM, hasKey: false });
-    await user.click(within(section).getByRole('button', { name: 'Save provider' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(api.saveProvider).toHaveBeenCalledWith({
       preset: 'custom',
       baseUrl: 'http://127.0.0.1:9000/v1',
@@ -321,7 +321,7 @@ describe('Provider section', () => {
 
   it('custom provider: test, pick a model from the list, save; the model info is asked again', async () => {
     vi.mocked(api.testConnection).mockResolvedValue(ok(['alpha', 'beta-large', 'gamma']));
-    const { user, section } = await open();
+    const { user, dialog, section } = await open();
     await user.click(within(section).getByRole('radio', { name: 'Custom' }));
     await user.type(within(section).getByLabelText('Base URL'), 'http://127.0.0.1:9000/v1');
     await user.type(within(section).getByLabelText('API key'), 'sk-typed-5678');
@@ -364,7 +364,9 @@ describe('Provider section', () => {
     vi.mocked(api.saveProvider).mockResolvedValue(
       providerView({ preset: 'custom', baseUrl: 'http://127.0.0.1:9000/v1', model: 'beta-large', hasKey: true }),
     );
-    await user.click(within(section).getByRole('button', { name: 'Save provider' }));
+    // One Save, at the bottom of the dialog; the section has none of its own.
+    expect(within(section).queryByRole('button', { name: /save/i })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(api.saveProvider).toHaveBeenCalledWith({
       preset: 'custom',
       baseUrl: 'http://127.0.0.1:9000/v1',
@@ -372,7 +374,9 @@ describe('Provider section', () => {
       apiKey: 'sk-typed-5678',
       keepKey: false,
     });
-    expect(await within(section).findByText('Saved. New tasks use beta-large.')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved. New tasks use beta-large.');
+    // Only the provider changed: the other settings were not sent again.
+    expect(api.saveSettings).not.toHaveBeenCalled();
     // The key field now says a key is saved; the typed key is gone from the page.
     expect(within(section).getByText('A key is saved')).toBeInTheDocument();
     expect(section.innerHTML).not.toContain('sk-typed-5678');
@@ -381,33 +385,38 @@ describe('Provider section', () => {
   });
 
   it('any model name can be typed', async () => {
-    const { user, section } = await open(STORED_CUSTOM);
+    const { user, dialog, section } = await open(STORED_CUSTOM);
     const model = within(section).getByRole('combobox', { name: 'Model' });
     await user.clear(model);
     await user.type(model, 'my-own-finetune');
     vi.mocked(api.saveProvider).mockResolvedValue({ ...STORED_CUSTOM, model: 'my-own-finetune' });
-    await user.click(within(section).getByRole('button', { name: 'Save provider' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(api.saveProvider).toHaveBeenCalledWith(expect.objectContaining({ model: 'my-own-finetune', keepKey: true }));
   });
 
   it("shows Go's reason when saving fails", async () => {
     vi.mocked(api.saveProvider).mockRejectedValue(new ApiError('invalid', 'choose a model'));
-    const { user, section } = await open(STORED_CUSTOM);
+    const { user, dialog, section } = await open(STORED_CUSTOM);
     // (The form checks this too; Go's reason is what shows when it gets there.)
     const model = within(section).getByRole('combobox', { name: 'Model' });
     await user.clear(model);
     await user.type(model, ' x');
-    await user.click(within(section).getByRole('button', { name: 'Save provider' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(section).findByRole('alert')).toHaveTextContent('Choose a model.');
     expect(model).toHaveAttribute('aria-invalid', 'true');
+    // Said at the bottom too, without claiming success.
+    expect(within(dialog).getAllByRole('alert').at(-1)).toHaveTextContent(
+      'The model provider could not be saved (see above), so nothing was saved.',
+    );
+    expect(within(dialog).getByRole('status')).toHaveTextContent('');
   });
 
   it('a failed save can be copied', async () => {
     vi.mocked(api.saveProvider).mockRejectedValue(new ApiError('internal', 'could not store the key', 'keyring: dbus closed'));
-    const { user, section } = await open(STORED_CUSTOM);
+    const { user, dialog, section } = await open(STORED_CUSTOM);
     const writeText = mockClipboard();
     await user.type(within(section).getByRole('combobox', { name: 'Model' }), '-2');
-    await user.click(within(section).getByRole('button', { name: 'Save provider' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(section).findByRole('alert')).toHaveTextContent('Could not store the key.');
     await user.click(within(section).getByRole('button', { name: 'Copy details' }));
     expect(writeText.mock.calls[0]![0]).toMatch(/^Error: Could not store the key\.\nCode: internal\n.*\nDetails:\nkeyring: dbus closed$/s);
@@ -415,21 +424,40 @@ describe('Provider section', () => {
 
   it('the demo model can be chosen again', async () => {
     vi.mocked(api.saveProvider).mockResolvedValue(providerView({ preset: 'demo' }));
-    const { user, section } = await open(STORED_CUSTOM);
+    const { user, dialog, section } = await open(STORED_CUSTOM);
     await user.click(within(section).getByRole('radio', { name: 'Offline demo model' }));
-    await user.click(within(section).getByRole('button', { name: 'Save provider' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(api.saveProvider).toHaveBeenCalledWith({ preset: 'demo', baseUrl: '', model: '', apiKey: '', keepKey: false });
-    expect(await within(section).findByText('Saved. Errand uses the offline demo model.')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved. Errand uses the offline demo model.');
   });
 
-  it("the dialog's Save also saves a changed provider, and keeps it in the settings it sends", async () => {
+  it('Save says when nothing changed, and does nothing then', async () => {
+    const { user, dialog, section } = await open(STORED_CUSTOM);
+    await within(dialog).findByLabelText('Step limit');
+    const save = within(dialog).getByRole('button', { name: 'Save' });
+    expect(save).toHaveAttribute('aria-disabled', 'true');
+    expect(save).toHaveAccessibleDescription('No changes to save.');
+    await user.click(save);
+    expect(api.saveProvider).not.toHaveBeenCalled();
+    expect(api.saveSettings).not.toHaveBeenCalled();
+    // A change to the provider alone makes it a Save again; undoing it does not.
+    await user.click(within(section).getByRole('radio', { name: 'Ollama' }));
+    expect(save).not.toHaveAttribute('aria-disabled');
+    expect(within(dialog).queryByText('No changes to save.')).not.toBeInTheDocument();
+    await user.click(within(section).getByRole('radio', { name: 'Custom' }));
+    expect(save).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  it("one Save saves a changed provider and the changed settings, which keep the provider it stored", async () => {
     vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
     const stored = providerView({ preset: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' });
     vi.mocked(api.saveProvider).mockResolvedValue(stored);
     const { user, dialog, section } = await open();
-    await within(dialog).findByLabelText('Step limit');
+    const steps = await within(dialog).findByLabelText('Step limit');
     await user.click(within(section).getByRole('radio', { name: 'Ollama' }));
     await user.type(within(section).getByRole('combobox', { name: 'Model' }), 'llama3.1');
+    await user.clear(steps);
+    await user.type(steps, '12');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(api.saveProvider).toHaveBeenCalledWith({
       preset: 'ollama',
@@ -439,21 +467,81 @@ describe('Provider section', () => {
       keepKey: false,
     });
     await waitFor(() => expect(api.saveSettings).toHaveBeenCalledTimes(1));
-    expect(vi.mocked(api.saveSettings).mock.calls[0]![0].provider).toEqual({
+    const sent = vi.mocked(api.saveSettings).mock.calls[0]![0];
+    expect(sent.provider).toEqual({ preset: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' });
+    expect(sent.limits.maxSteps).toBe(12);
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved. New tasks use llama3.1.');
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  it('nothing is saved while the provider fails the form\'s check', async () => {
+    const { user, dialog, section } = await open();
+    const steps = await within(dialog).findByLabelText('Step limit');
+    await user.click(within(section).getByRole('radio', { name: 'Ollama' }));
+    await user.type(steps, '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(section).getByRole('alert')).toHaveTextContent('Choose a model.');
+    expect(within(section).getByRole('combobox', { name: 'Model' })).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getAllByRole('alert').at(-1)).toHaveTextContent(
+      'The model provider could not be saved (see above), so nothing was saved.',
+    );
+    expect(api.saveProvider).not.toHaveBeenCalled();
+    expect(api.saveSettings).not.toHaveBeenCalled();
+  });
+
+  it('a provider that needs a key is refused without one, and then nothing else is saved', async () => {
+    vi.mocked(api.saveProvider).mockRejectedValue(
+      new ApiError('invalid', 'OpenAI needs an API key: paste yours in the API key field'),
+    );
+    const { user, dialog, section } = await open();
+    const steps = await within(dialog).findByLabelText('Step limit');
+    await user.click(within(section).getByRole('radio', { name: 'OpenAI' }));
+    await user.type(steps, '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(section).findByRole('alert')).toHaveTextContent(
+      'OpenAI needs an API key: paste yours in the API key field.',
+    );
+    expect(within(section).getByLabelText('API key')).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getAllByRole('alert').at(-1)).toHaveTextContent('so nothing was saved');
+    expect(api.saveSettings).not.toHaveBeenCalled();
+    expect(within(dialog).getByRole('status')).toHaveTextContent('');
+    // The edits are all still there, to fix and save again.
+    expect(within(section).getByRole('radio', { name: 'OpenAI' })).toBeChecked();
+    expect(steps).toHaveValue(500);
+  });
+
+  it('says exactly what was saved when the provider was but the other settings were not', async () => {
+    vi.mocked(api.saveProvider).mockResolvedValue(
+      providerView({ preset: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' }),
+    );
+    vi.mocked(api.saveSettings).mockRejectedValue(new ApiError('invalid', 'the step limit must be between 1 and 10000'));
+    const { user, dialog, section } = await open();
+    const steps = await within(dialog).findByLabelText('Step limit');
+    await user.click(within(section).getByRole('radio', { name: 'Ollama' }));
+    await user.type(within(section).getByRole('combobox', { name: 'Model' }), 'llama3.1');
+    await user.clear(steps);
+    await user.type(steps, '20000');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const alert = await within(dialog).findByText(/the other settings were not/);
+    expect(alert).toHaveTextContent(
+      'The model provider was saved (new tasks use llama3.1), but the other settings were not: The step limit must be between 1 and 10000.',
+    );
+    expect(steps).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByRole('status')).toHaveTextContent('');
+    // The provider is no longer a change; the settings still are, and can be saved again.
+    expect(within(section).queryByRole('alert')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Save' })).not.toHaveAttribute('aria-disabled');
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    await user.clear(steps);
+    await user.type(steps, '20');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved.');
+    expect(api.saveProvider).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(api.saveSettings).mock.calls.at(-1)![0].provider).toEqual({
       preset: 'ollama',
       baseUrl: 'http://localhost:11434/v1',
       model: 'llama3.1',
     });
-  });
-
-  it("the dialog's Save stops when the provider cannot be saved", async () => {
-    const { user, dialog, section } = await open();
-    await within(dialog).findByLabelText('Step limit');
-    await user.click(within(section).getByRole('radio', { name: 'Ollama' }));
-    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(within(section).getByRole('alert')).toHaveTextContent('Choose a model.');
-    expect(within(dialog).getAllByRole('alert').at(-1)).toHaveTextContent('The provider could not be saved');
-    expect(api.saveSettings).not.toHaveBeenCalled();
   });
 });
 

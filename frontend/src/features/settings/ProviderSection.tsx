@@ -6,7 +6,6 @@ import {
   useImperativeHandle,
   useRef,
   useState,
-  type FormEvent,
   type ReactNode,
 } from 'react';
 import * as api from '../../api';
@@ -37,11 +36,17 @@ import {
   type ProviderForm,
 } from './providerForm';
 
-/** What the settings dialog can ask of the provider section. */
+/** What the settings dialog can ask of the provider section (it has no Save of its own). */
 export interface ProviderSectionHandle {
   /**
+   * Whether a changed provider can be saved as the form can tell (address,
+   * model); if not, the section marks the field and says why.
+   */
+  check: () => boolean;
+  /**
    * Saves the provider if the form differs from what is stored. ok is
-   * false if that failed (the section says why); view is what was stored.
+   * false if that failed (the section says why, at the field); view is
+   * what was stored, when something was.
    */
   saveIfChanged: () => Promise<{ ok: boolean; view?: ProviderView }>;
   /** The form differs from what is stored. */
@@ -189,13 +194,14 @@ interface ModelList {
  * The model provider: which server (presets, with the local ones that are
  * running marked), its address, its API key (stored in the keyring or the
  * 0600 file: the form only knows whether there is one), the default model
- * (from the server's list, or typed), a connection test with a clear
- * verdict, and Save provider, which applies at once.
+ * (from the server's list, or typed) and a connection test with a clear
+ * verdict. The dialog's Save saves it (through the handle), and hears
+ * through onChanged whether it differs from what is stored.
  */
 export const ProviderSection = forwardRef<
   ProviderSectionHandle,
-  { onSaved?: (view: ProviderView) => void; autoFocus?: boolean }
->(function ProviderSection({ onSaved, autoFocus = false }, ref) {
+  { onSaved?: (view: ProviderView) => void; onChanged?: (changed: boolean) => void; autoFocus?: boolean }
+>(function ProviderSection({ onSaved, onChanged, autoFocus = false }, ref) {
   const [presets, setPresets] = useState<ProviderPreset[] | null>(null);
   const [detected, setDetected] = useState<ReadonlySet<string>>(new Set());
   const [detectError, setDetectError] = useState<ErrorReport | null>(null);
@@ -206,9 +212,7 @@ export const ProviderSection = forwardRef<
   /** The test call itself failed (not the server): its error, for Copy details. */
   const [testError, setTestError] = useState<ErrorReport | null>(null);
   const [testing, setTesting] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; field?: ProviderField; report?: ErrorReport } | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
   const [models, setModels] = useState<ModelList>({ key: '', list: null, loading: false, error: null });
   const modelInfo = useAppStore((s) => s.modelInfo);
   const baseId = useId();
@@ -217,6 +221,7 @@ export const ProviderSection = forwardRef<
   const focusKey = useRef(false);
   const groupRef = useRef<HTMLDivElement>(null);
   const verdictRef = useRef<HTMLDivElement>(null);
+  const feedbackRef = useRef<HTMLDivElement>(null);
   const didFocus = useRef(false);
   const live = useRef(true);
   useEffect(() => {
@@ -328,9 +333,20 @@ export const ProviderSection = forwardRef<
     }
   });
 
+  // An error the dialog's Save met here is scrolled into view (the Save is at the bottom).
+  useEffect(() => {
+    const el = feedbackRef.current;
+    if (error && el && typeof el.scrollIntoView === 'function') el.scrollIntoView({ block: 'nearest' });
+  }, [error]);
+
+  // The dialog enables its Save, and asks before discarding, by this.
+  const changed = !!form && providerChanged(form, view);
+  useEffect(() => {
+    onChanged?.(changed);
+  }, [changed, onChanged]);
+
   const edit = (fn: (f: ProviderForm) => ProviderForm, { keepVerdict = false } = {}) => {
     setForm((f) => (f ? fn(f) : f));
-    setSaved(null);
     setError(null);
     if (!keepVerdict) {
       setVerdict(null);
@@ -361,7 +377,6 @@ export const ProviderSection = forwardRef<
     setTesting(true);
     setError(null);
     setTestError(null);
-    setSaved(null);
     const key = connKey;
     try {
       const v = await api.testConnection(inputFromForm(form, view));
@@ -387,26 +402,22 @@ export const ProviderSection = forwardRef<
     }
   };
 
-  const save = async (): Promise<{ ok: boolean; view?: ProviderView }> => {
-    if (!form || saving) return { ok: false };
+  /** The form's own check before saving: the field is marked and the reason said. */
+  const check = (): boolean => {
+    if (!form) return false;
     const local = checkProvider(form, true);
-    if (local) {
-      setError(local);
-      return { ok: false };
-    }
-    setSaving(true);
+    if (local) setError(local);
+    return !local;
+  };
+
+  const save = async (): Promise<{ ok: boolean; view?: ProviderView }> => {
+    if (!form || !check()) return { ok: false };
     setError(null);
-    setSaved(null);
     try {
       const stored = await api.saveProvider(inputFromForm(form, view));
       if (!live.current) return { ok: true, view: stored };
       setView(stored);
       setForm(formFromView(stored));
-      setSaved(
-        stored.preset === DEMO || !stored.preset
-          ? 'Saved. Errand uses the offline demo model.'
-          : `Saved. New tasks use ${stored.model}.`,
-      );
       onSaved?.(stored);
       void refreshModelInfo();
       return { ok: true, view: stored };
@@ -416,13 +427,13 @@ export const ProviderSection = forwardRef<
       const message = sentence(e.message) || 'Errand could not save the provider.';
       setError({ message, field: fieldOf(e.message), report: { ...reportOf(e, new Date().toISOString()), message } });
       return { ok: false };
-    } finally {
-      if (live.current) setSaving(false);
     }
   };
 
   const saveRef = useRef(save);
   saveRef.current = save;
+  const checkRef = useRef(check);
+  checkRef.current = check;
   const formRef = useRef(form);
   formRef.current = form;
   const viewRef = useRef(view);
@@ -430,6 +441,10 @@ export const ProviderSection = forwardRef<
   useImperativeHandle(
     ref,
     () => ({
+      check: () => {
+        const f = formRef.current;
+        return !f || !providerChanged(f, viewRef.current) || checkRef.current();
+      },
       saveIfChanged: async () => {
         const f = formRef.current;
         if (!f || !providerChanged(f, viewRef.current)) return { ok: true };
@@ -439,11 +454,6 @@ export const ProviderSection = forwardRef<
     }),
     [],
   );
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    void save();
-  };
 
   const envNote = view?.envOverride ? (
     <p className="provider-note provider-note-env" role="note">
@@ -655,24 +665,20 @@ export const ProviderSection = forwardRef<
           </div>
         )}
 
-        <div className="provider-actions" hidden={isDemo && !providerChanged(form, view) && !saved}>
+        <div className="provider-actions" hidden={isDemo && !error}>
           {!isDemo && (
             <button type="button" className="btn btn-ghost" aria-disabled={testing || undefined} onClick={() => void test()}>
               {testing && <span className="btn-spinner" aria-hidden="true" />}
               Test connection
             </button>
           )}
-          <button type="submit" className="btn btn-primary" aria-disabled={saving || undefined}>
-            Save provider
-          </button>
-          <div className="provider-feedback" aria-live="polite">
+          <div ref={feedbackRef} className="provider-feedback" aria-live="polite">
             {error && (
               <p id={errorId} className="settings-error" role="alert">
                 {error.message}
               </p>
             )}
             {error?.report && <CopyDetailsButton report={error.report} />}
-            {saved && !error && <p className="settings-saved">{saved}</p>}
             {testing && !error && <p className="muted provider-testing">Testing…</p>}
           </div>
         </div>
@@ -684,18 +690,18 @@ export const ProviderSection = forwardRef<
   }
 
   return (
-    <form className="provider-form" noValidate onSubmit={onSubmit} aria-labelledby={id('legend')}>
+    <div className="provider-form">
       <fieldset className="settings-group provider-group">
         <legend id={id('legend')}>Model provider</legend>
         {envNote}
         {form && presets && (
           <p className="settings-help">
-            Errand talks to any OpenAI-compatible server. Choose one, test the connection, pick a model and save: new
-            tasks use it at once.
+            Errand talks to any OpenAI-compatible server. Choose one, test the connection, pick a model and save below:
+            new tasks use it at once.
           </p>
         )}
         {body}
       </fieldset>
-    </form>
+    </div>
   );
 });

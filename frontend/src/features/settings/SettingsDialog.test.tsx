@@ -227,6 +227,35 @@ describe('Settings', () => {
     expect(api.saveSettings).not.toHaveBeenCalled();
   });
 
+  it('Esc, × and a click outside ask before throwing away a change to the provider too', async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <SettingsButton />
+        <ConfirmDialog />
+      </>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    await within(dialog).findByLabelText('Step limit');
+    const section = within(dialog).getByRole('group', { name: 'Model provider' });
+    await user.click(await within(section).findByRole('radio', { name: 'Ollama' }));
+    for (const close of [
+      () => user.keyboard('{Escape}'),
+      () => user.click(within(dialog).getByRole('button', { name: 'Close' })),
+      () => user.click(document.querySelector('.settings-backdrop')!),
+    ]) {
+      await close();
+      const ask = screen.getByRole('alertdialog', { name: 'Discard your changes?' });
+      await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+      expect(within(section).getByRole('radio', { name: 'Ollama' })).toBeChecked();
+    }
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Discard' }));
+    expect(screen.queryByRole('dialog', { name: 'Settings' })).not.toBeInTheDocument();
+    expect(api.saveProvider).not.toHaveBeenCalled();
+  });
+
   it('a failed load says so and can try again', async () => {
     vi.mocked(api.getSettings).mockRejectedValueOnce(new ApiError('internal', 'database is locked'));
     const user = userEvent.setup();
@@ -312,6 +341,7 @@ describe('Agent instructions', () => {
   it('refuses instructions longer than Go accepts, without asking Go', async () => {
     vi.mocked(api.getSettings).mockResolvedValue(settings({ systemPrompt: 'x'.repeat(20001) }));
     const { user, dialog } = await open();
+    await user.type(within(dialog).getByRole('textbox', { name: 'System prompt' }), '!');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('longer than 20000 characters');
     expect(within(dialog).getByRole('textbox', { name: 'System prompt' })).toHaveAttribute('aria-invalid', 'true');

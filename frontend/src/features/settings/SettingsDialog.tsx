@@ -14,6 +14,7 @@ import { McpSection } from '../mcp/McpSection';
 import { AgentsSection } from '../agents/AgentsSection';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
+import { DEMO } from './providerForm';
 import {
   checkForm,
   checkPrompt,
@@ -142,11 +143,27 @@ async function builtInPrompt(): Promise<{ prompt: string; error: ErrorReport | n
   }
 }
 
+/** What Save says once everything changed is stored. */
+function savedText(provider: ProviderView | undefined): string {
+  if (!provider) return 'Saved.';
+  return !provider.preset || provider.preset === DEMO
+    ? 'Saved. Errand uses the offline demo model.'
+    : `Saved. New tasks use ${provider.model}.`;
+}
+
+/** What a Save that stored the provider but not the rest says about the provider. */
+function providerSavedText(provider: ProviderView): string {
+  return !provider.preset || provider.preset === DEMO
+    ? 'The model provider was saved (Errand uses the offline demo model)'
+    : `The model provider was saved (new tasks use ${provider.model})`;
+}
+
 /**
- * The settings, in a modal dialog: the model provider (saved on its own,
- * with Save provider), then the agent's limits, what runs without asking,
- * its instructions, the pace, and the model table (prices, context
- * lengths). Esc or × closes it without saving.
+ * The settings, in a modal dialog: the model provider, then the agent's
+ * limits, what runs without asking, its instructions, the pace, and the
+ * model table (prices, context lengths). One Save at the bottom saves
+ * whatever of these changed, the provider first; Esc, × or a click outside
+ * asks before discarding changes.
  */
 export function SettingsDialog({ onClose, section = null }: { onClose: () => void; section?: SettingsSection | null }) {
   const [loaded, setLoaded] = useState<Settings | null>(null);
@@ -157,7 +174,10 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
   const [form, setForm] = useState<SettingsForm | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; field?: Field; report?: ErrorReport } | null>(null);
-  const [saved, setSaved] = useState(false);
+  /** What the last Save stored, said until the next edit (or a few seconds). */
+  const [saved, setSaved] = useState<string | null>(null);
+  /** The provider section differs from what is stored. */
+  const [providerDirty, setProviderDirty] = useState(false);
   const dialogRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const errorId = useId();
@@ -208,21 +228,21 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
 
   useEffect(() => {
     if (!saved) return;
-    const t = setTimeout(() => setSaved(false), 4000);
+    const t = setTimeout(() => setSaved(null), 4000);
     return () => clearTimeout(t);
   }, [saved]);
 
   const edit = (fn: (f: SettingsForm) => SettingsForm) => {
     setForm((f) => (f ? fn(f) : f));
-    setSaved(false);
+    setSaved(null);
   };
   const setField = (field: 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs') => (v: string) =>
     edit((f) => ({ ...f, [field]: v }));
   const setRow = (key: number, patch: Partial<PriceRow>) =>
     edit((f) => ({ ...f, prices: f.prices.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
 
-  // The provider is saved by its own button; the settings keep sending
-  // back what was loaded, so they must carry the provider just saved.
+  // The settings keep sending back what was loaded, so they must carry
+  // the provider just saved.
   const onProviderSaved = useCallback((v: ProviderView) => {
     setLoaded((l) => (l ? { ...l, provider: { preset: v.preset, baseUrl: v.baseUrl, model: v.model } } : l));
   }, []);
@@ -247,47 +267,73 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     setLoaded((l) => (l ? { ...l, mcpCallTimeoutSec: stored.mcpCallTimeoutSec } : l));
   };
 
-  const onSave = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!form || !loaded || saving) return;
-    const dup = duplicateModel(form);
-    if (dup) {
-      setError({ message: `The model ${dup} is listed twice in the model table.`, field: 'prices' });
-      return;
-    }
-    const local = checkTable(form) ?? checkPrompt(form);
-    if (local) {
-      setError(local);
+  // (The price rows' keys are React's, not settings.)
+  const asSaved = (f: SettingsForm) => JSON.stringify(f, (k, v: unknown) => (k === 'key' ? undefined : v));
+  const settingsDirty =
+    !!form && !!loaded && asSaved(form) !== asSaved(formFromSettings(loaded, defaultPrompt));
+  const dirty = settingsDirty || providerDirty;
+
+  /** What the form can tell is wrong with the settings before asking Go. */
+  const checkSettings = (f: SettingsForm): { message: string; field?: Field } | null => {
+    const dup = duplicateModel(f);
+    if (dup) return { message: `The model ${dup} is listed twice in the model table.`, field: 'prices' };
+    return checkTable(f) ?? checkPrompt(f);
+  };
+
+  /** Why the settings were not saved, from Go's reason or (when the bridge lost it) the form. */
+  const settingsError = (err: unknown, f: SettingsForm) => {
+    const ae = toApiError(err);
+    const report = reportOf(ae, new Date().toISOString());
+    if (readable(ae.message)) return { message: sentence(ae.message), field: fieldOf(ae.message), report };
+    return { ...(checkForm(f) ?? { message: 'Errand could not save the settings.' }), report };
+  };
+
+  // Saves what changed: nothing until both parts pass the form's checks,
+  // then the provider, then the rest; a failure says what was and was not
+  // saved, at the part that failed.
+  const onSave = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (saving || !dirty) return;
+    const provider = providerRef.current;
+    const providerOk = !providerDirty || !provider || provider.check();
+    const local = settingsDirty && form ? checkSettings(form) : null;
+    if (local || !providerOk) {
+      setSaved(null);
+      setError(local ?? { message: 'The model provider could not be saved (see above), so nothing was saved.' });
       return;
     }
     setSaving(true);
     setError(null);
-    setSaved(false);
+    setSaved(null);
     try {
-      // Changes to the provider that were not saved yet are saved too (the
-      // provider section says what went wrong, if anything).
-      let base = loaded;
-      if (providerRef.current) {
-        const p = await providerRef.current.saveIfChanged();
+      let storedProvider: ProviderView | undefined;
+      if (providerDirty && provider) {
+        const p = await provider.saveIfChanged();
         if (!p.ok) {
-          setError({ message: 'The provider could not be saved (see above), so nothing was saved.' });
+          setError({ message: 'The model provider could not be saved (see above), so nothing was saved.' });
           return;
         }
-        if (p.view) base = { ...base, provider: { preset: p.view.preset, baseUrl: p.view.baseUrl, model: p.view.model } };
+        storedProvider = p.view;
       }
-      const stored = await api.saveSettings(settingsFromForm(form, base, defaultPrompt));
-      setLoaded(stored);
-      setForm(formFromSettings(stored, defaultPrompt));
-      setSaved(true);
-    } catch (err) {
-      const ae = toApiError(err);
-      const report = reportOf(ae, new Date().toISOString());
-      if (readable(ae.message)) {
-        setError({ message: sentence(ae.message), field: fieldOf(ae.message), report });
-      } else {
-        const local = checkForm(form);
-        setError(local ?? { message: 'Errand could not save the settings.', report });
+      if (settingsDirty && form && loaded) {
+        const base = storedProvider
+          ? { ...loaded, provider: { preset: storedProvider.preset, baseUrl: storedProvider.baseUrl, model: storedProvider.model } }
+          : loaded;
+        try {
+          const stored = await api.saveSettings(settingsFromForm(form, base, defaultPrompt));
+          setLoaded(stored);
+          setForm(formFromSettings(stored, defaultPrompt));
+        } catch (err) {
+          const why = settingsError(err, form);
+          setError(
+            storedProvider
+              ? { ...why, message: `${providerSavedText(storedProvider)}, but the other settings were not: ${why.message}` }
+              : why,
+          );
+          return;
+        }
       }
+      setSaved(savedText(storedProvider));
     } finally {
       setSaving(false);
     }
@@ -297,14 +343,9 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
   // was removed leaves it on the body). On the document, so that nothing
   // under the dialog (such as Esc stopping a task) hears these keys.
   // Closing with changes not saved asks first (Esc, ×, a click outside).
-  // (The price rows' keys are React's, not settings.)
-  const asSaved = (f: SettingsForm) => JSON.stringify(f, (k, v: unknown) => (k === 'key' ? undefined : v));
-  const dirty = () =>
-    (!!form && !!loaded && asSaved(form) !== asSaved(formFromSettings(loaded, defaultPrompt))) ||
-    !!providerRef.current?.changed();
   const requestClose = async () => {
     if (
-      dirty() &&
+      (settingsDirty || !!providerRef.current?.changed()) &&
       !(await askConfirm({
         title: 'Discard your changes?',
         text: 'Some settings you changed are not saved.',
@@ -383,7 +424,12 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
         </header>
 
         <div className="settings-scroll">
-          <ProviderSection ref={providerRef} onSaved={onProviderSaved} autoFocus={section === 'provider'} />
+          <ProviderSection
+            ref={providerRef}
+            onSaved={onProviderSaved}
+            onChanged={setProviderDirty}
+            autoFocus={section === 'provider'}
+          />
 
           {!form ? (
             loadError ? (
@@ -643,24 +689,36 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
           {loaded && <DataSection notifications={loaded.notifications !== false} onToggle={toggleNotifications} />}
         </div>
 
-        {form && (
-          <footer className="settings-foot">
-            <div className="settings-feedback">
-              {error && (
-                <p id={errorId} className="settings-error" role="alert">
-                  {error.message}
-                </p>
-              )}
-              {error?.report && <CopyDetailsButton report={error.report} />}
-              <p className="settings-saved" role="status">
-                {saved ? 'Saved.' : ''}
+        <footer className="settings-foot">
+          <div className="settings-feedback">
+            {error && (
+              <p id={errorId} className="settings-error" role="alert">
+                {error.message}
               </p>
-            </div>
-            <button type="submit" form={formId} className="btn btn-primary" aria-disabled={saving || undefined}>
-              Save
-            </button>
-          </footer>
-        )}
+            )}
+            {error?.report && <CopyDetailsButton report={error.report} />}
+            <p className="settings-saved" role="status">
+              {saved ?? ''}
+            </p>
+            {!dirty && !saved && !error && (
+              <p id={id('clean')} className="settings-clean">
+                No changes to save.
+              </p>
+            )}
+          </div>
+          <button
+            // Enter in a settings field saves too (the button submits their form, when it is there).
+            type={form ? 'submit' : 'button'}
+            form={form ? formId : undefined}
+            className="btn btn-primary"
+            aria-disabled={saving || !dirty || undefined}
+            aria-describedby={!dirty && !saved && !error ? id('clean') : undefined}
+            onClick={form ? undefined : () => void onSave()}
+          >
+            {saving && <span className="btn-spinner" aria-hidden="true" />}
+            Save
+          </button>
+        </footer>
       </div>
     </div>,
     document.body,

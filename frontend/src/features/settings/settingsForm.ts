@@ -1,6 +1,6 @@
 // The settings form's state and its conversion to and from chat.Settings.
-// Pure, unit-tested. Fields the form does not edit (the provider, saved on
-// its own through SaveProvider, and whatever later versions add) are
+// Pure, unit-tested. Fields the form does not edit (the provider, saved
+// through SaveProvider, and whatever later versions add) are
 // carried through untouched.
 import type { Risk, Settings } from '../../api/types';
 import { RISK_LOCAL_NETWORK, RISKS } from '../../api/types';

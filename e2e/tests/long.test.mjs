@@ -204,7 +204,9 @@ test('the conversation list comes in pages as it scrolls, and its search runs in
 
   // Scrolled to its end again and again, the list reads page after page,
   // down to the oldest conversation.
-  const oldest = u.convList.getByRole('button', { name: 'Filler conversation 1', exact: true });
+  // A row is named by its title, then its marks ("Agent: Errand"…).
+  const rowNamed = (title) => u.convList.getByRole('button', { name: new RegExp(`^${title}(?!\\d)`) });
+  const oldest = rowNamed('Filler conversation 1');
   const t0 = Date.now();
   await eventually(async () => {
     await u.convList.evaluate((el) => el.scrollTo(0, el.scrollHeight));
@@ -219,7 +221,7 @@ test('the conversation list comes in pages as it scrolls, and its search runs in
   await search.fill('conversation 123');
   await eventually(async () => {
     assert.equal(await count(), 1);
-    assert.ok(await u.convList.getByRole('button', { name: 'Filler conversation 123', exact: true }).isVisible());
+    assert.ok(await rowNamed('Filler conversation 123').isVisible());
   }, { what: 'the one match' });
   await search.fill('no such title');
   await page.getByText('No conversations match.').waitFor({ state: 'visible' });

@@ -106,7 +106,8 @@ test('add server-everything, call its echo tool, approve it and see the result',
       `transcript: ${show(items)}`,
     );
   });
-  const result = page.getByRole('button', { name: 'Result of everything__echo' });
+  // The call's row opens to its arguments and its result.
+  const result = page.getByRole('button', { name: 'Used tool everything__echo' });
   await result.click();
   await eventually(async () =>
     assert.match((await page.locator('.tool-body').last().textContent()) ?? '', /Echo: hello from the MCP server/),
@@ -116,7 +117,7 @@ test('add server-everything, call its echo tool, approve it and see the result',
   // An image a tool returns is shown as an image.
   await sendMessage(page, '[mcp-image] show me');
   await waitForStatus(page, 'Completed');
-  await page.getByRole('button', { name: 'Result of everything__get-tiny-image' }).click();
+  await page.getByRole('button', { name: 'Used tool everything__get-tiny-image' }).click();
   const img = page.getByRole('img', { name: 'Image returned by the tool (image/png)' });
   await img.waitFor({ state: 'visible' });
   await eventually(async () => assert.ok((await img.evaluate((el) => el.naturalWidth)) > 0, 'the image decoded'));

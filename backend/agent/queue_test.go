@@ -23,10 +23,9 @@ func countText(req compat.Request, text string) int {
 	return n
 }
 
-// queued is a script that, while it answers request at, has queue run:
-// the person adds messages while the task's step is under way.
-func queuedScript(t *testing.T, at int, queue func(), replies ...compat.Reply) func(*compat.Request) compat.Reply {
-	next := script(t, replies...)
+// queuedScript answers with next and, while it answers request at, has
+// queue run: the person adds messages while the task's step is under way.
+func queuedScript(at int, queue func(), next func(*compat.Request) compat.Reply) func(*compat.Request) compat.Reply {
 	var mu sync.Mutex
 	n := 0
 	return func(req *compat.Request) compat.Reply {
@@ -44,16 +43,16 @@ func queuedScript(t *testing.T, at int, queue func(), replies ...compat.Reply) f
 func TestQueuedMessagesReachTheNextStepOnceAndInOrder(t *testing.T) {
 	var h *harness
 	var conv string
-	h = newHarness(t, queuedScript(t, 1, func() {
+	h = newHarness(t, queuedScript(1, func() {
 		for _, text := range []string{"Also add a title", "And a date"} {
 			m, err := h.runner.Queue(context.Background(), conv, text)
 			require.NoError(t, err)
 			assert.Equal(t, chat.DeliveryQueued, m.Delivery)
 		}
-	},
+	}, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("list_files", `{}`)}},
 		complete("done"),
-	), harnessOpts{})
+	)), harnessOpts{})
 	conv = h.conversation()
 	task := h.start(conv, "Write notes")
 	h.events.waitStatus(task.ID, chat.StatusCompleted)
@@ -80,10 +79,10 @@ func TestQueuedMessagesReachTheNextStepOnceAndInOrder(t *testing.T) {
 func TestAMessageQueuedAsTheTaskFinishesKeepsItGoing(t *testing.T) {
 	var h *harness
 	var conv string
-	h = newHarness(t, queuedScript(t, 1, func() {
+	h = newHarness(t, queuedScript(1, func() {
 		_, err := h.runner.Queue(context.Background(), conv, "One more thing")
 		require.NoError(t, err)
-	}, complete("first done"), complete("second done")), harnessOpts{})
+	}, script(t, complete("first done"), complete("second done"))), harnessOpts{})
 	conv = h.conversation()
 	task := h.start(conv, "Do it")
 	done := h.events.waitStatus(task.ID, chat.StatusCompleted)
@@ -161,4 +160,20 @@ func TestQueueRefusesBadInput(t *testing.T) {
 	for _, m := range h.messages(conv) {
 		assert.Empty(t, m.Delivery, "nothing refused was stored")
 	}
+}
+
+func TestTheDemoModelTakesAQueuedMessage(t *testing.T) {
+	var h *harness
+	var conv string
+	h = newHarness(t, queuedScript(1, func() {
+		_, err := h.runner.Queue(context.Background(), conv, "Also pack light")
+		require.NoError(t, err)
+	}, demoScript), harnessOpts{})
+	conv = h.conversation()
+	task := h.start(conv, "Plan a trip")
+	h.events.waitStatus(task.ID, chat.StatusWaitingUser)
+	require.NoError(t, h.runner.Respond(context.Background(), task.ID, "A short summary"))
+	done := h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	assert.Contains(t, done.Summary, "Also pack light", "the demo model answered the queued message")
 }

@@ -130,8 +130,8 @@ export const TranscriptItemView = memo(function TranscriptItemView({
             {item.kind === 'answer' && <span className="bubble-kicker">Your answer</span>}
             <PersonText text={item.text} />
           </div>
-          {item.kind === 'user' && item.delivery && <DeliveryLabel delivery={item.delivery} />}
           <CopyButton text={item.text} label="Copy message" className="message-copy" />
+          {item.kind === 'user' && item.delivery && <DeliveryLabel delivery={item.delivery} />}
         </div>
       );
     case 'notice':

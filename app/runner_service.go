@@ -56,6 +56,18 @@ func (s *AgentTaskRunner) start(conversationID, text string, mode chat.TaskMode)
 	return s.runner.StartTask(ctx, conversationID, text, mode)
 }
 
+// QueueMessage adds the person's message to the conversation's working
+// task without stopping it: stored as queued, it reaches the model at the
+// task's next step.
+func (s *AgentTaskRunner) QueueMessage(conversationID, text string) (chat.Message, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.Message{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.Queue(ctx, conversationID, text)
+}
+
 // StopTask stops a task at once. Stopping a task that has ended is not an
 // error: Stopped is false and Message says how it ended.
 func (s *AgentTaskRunner) StopTask(taskID string) (agent.StopResult, error) {

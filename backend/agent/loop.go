@@ -79,7 +79,9 @@ func (rn *run) steps(ctx context.Context) error {
 			return err
 		}
 		if done {
-			return rn.complete(summary)
+			if more, err := rn.completeUnlessQueued(summary); err != nil || !more {
+				return err
+			}
 		}
 	}
 	rn.forgetRestored()
@@ -93,6 +95,11 @@ func (rn *run) steps(ctx context.Context) error {
 			if err := rn.stepDelay(ctx); err != nil {
 				return err
 			}
+		}
+		// What the person added while the last step ran reaches the
+		// model now, after that step's tool results.
+		if _, err := rn.takeQueued(); err != nil {
+			return err
 		}
 		if err := rn.update(func(t *chat.Task) {
 			t.Status = chat.StatusThinking
@@ -112,7 +119,12 @@ func (rn *run) steps(ctx context.Context) error {
 			// in a row is taken as the end: a model that never calls
 			// task_complete must not loop all night.
 			if mode == chat.ModeChat || st.textStreak >= 2 {
-				return rn.complete(truncate(resp.Content, 280))
+				more, err := rn.completeUnlessQueued(truncate(resp.Content, 280))
+				if err != nil || !more {
+					return err
+				}
+				st.textStreak = 0
+				continue
 			}
 			if err := rn.update(func(t *chat.Task) { t.Status = chat.StatusRunning }); err != nil {
 				return err
@@ -126,7 +138,9 @@ func (rn *run) steps(ctx context.Context) error {
 			return err
 		}
 		if done {
-			return rn.complete(summary)
+			if more, err := rn.completeUnlessQueued(summary); err != nil || !more {
+				return err
+			}
 		}
 	}
 }

@@ -79,9 +79,14 @@ func (w *window) load(ctx context.Context, st chat.Store, convID string) error {
 	if err != nil {
 		return err
 	}
-	w.msgs = msgs
-	for i, m := range msgs {
-		w.index[m.ID] = i
+	// A queued message joins the view when its task delivers it.
+	w.msgs = msgs[:0]
+	for _, m := range msgs {
+		if m.Delivery == chat.DeliveryQueued {
+			continue
+		}
+		w.index[m.ID] = len(w.msgs)
+		w.msgs = append(w.msgs, m)
 	}
 	w.loaded = true
 	return nil

@@ -77,6 +77,10 @@ type Message struct {
 	// closed while it ran ("" otherwise). On an assistant message, cut_off:
 	// Errand closed while it streamed; a resumed task writes it again.
 	Outcome ToolOutcome `json:"outcome,omitempty"`
+	// Delivery is set on a message the person added while their task
+	// worked: queued until the task's next step gives it to the model,
+	// not_delivered when the task ended first ("" otherwise).
+	Delivery Delivery `json:"delivery,omitempty"`
 	// Step is the task step that produced the message (0 outside tasks).
 	Step int `json:"step,omitempty"`
 	// Streaming is true while the model is still writing the message.
@@ -102,6 +106,14 @@ const (
 	OutcomeDenied  ToolOutcome = "denied"
 	OutcomeStopped ToolOutcome = "stopped"
 	OutcomeCutOff  ToolOutcome = "cut_off"
+)
+
+// Delivery is where a message added during a task is on its way to the model.
+type Delivery string
+
+const (
+	DeliveryQueued       Delivery = "queued"
+	DeliveryNotDelivered Delivery = "not_delivered"
 )
 
 // TaskStatus is where a task is in its life.
@@ -387,6 +399,9 @@ type Store interface {
 	AppendContent(ctx context.Context, id, text string) (Appended, error)
 	// UpdateMessage replaces a message's content, tool calls and streaming flag.
 	UpdateMessage(ctx context.Context, m Message) (Message, error)
+	// TakeQueued moves the task's queued messages, in order, to the end of
+	// the conversation as delivered and returns them as stored.
+	TakeQueued(ctx context.Context, taskID string) ([]Message, error)
 	// FinishTask stores the task's final state together with the messages
 	// that close it (notices, results for unanswered tool calls).
 	FinishTask(ctx context.Context, t Task, msgs []Message) ([]Message, error)

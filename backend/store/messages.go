@@ -15,7 +15,7 @@ import (
 // whose text continues in chunks (chunked) is completed by withChunks.
 const messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
 	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome`
+	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery`
 
 // scanMessage reads a row of messageCols; chunked tells whether the
 // message's text continues in message_chunks.
@@ -26,7 +26,7 @@ func scanMessage(row interface{ Scan(...any) error }) (m chat.Message, chunked b
 	var u chat.Usage
 	err = row.Scan(&m.Seq, &m.ID, &m.ConversationID, &taskID, &m.Role, &m.Content, &calls,
 		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Step, &m.Streaming, &m.Rev, &created,
-		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome)
+		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome, &m.Delivery)
 	if err != nil {
 		return m, chunked, err
 	}
@@ -110,11 +110,11 @@ func insertMessage(ctx context.Context, q queryer, m chat.Message) (chat.Message
 	// A message created streaming may take chunks (see AppendContent).
 	err := q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
 		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
 		m.ID, m.ConversationID, nullable(m.TaskID), string(m.Role), m.Content, encodeCalls(m.ToolCalls),
 		m.ToolCallID, m.ToolName, m.IsError, m.Step, m.Streaming, m.Rev, ms(m.CreatedAt),
-		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome)).Scan(&m.Seq)
+		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome), string(m.Delivery)).Scan(&m.Seq)
 	if err != nil {
 		return m, fmt.Errorf("insert message: %w", err)
 	}
@@ -210,6 +210,46 @@ func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message
 	})
 	if err != nil {
 		return out, fmt.Errorf("update message: %w", err)
+	}
+	return out, nil
+}
+
+// TakeQueued moves the task's queued messages to the end of the
+// conversation as delivered: the model sees them after the step that was
+// running when they were added.
+func (s *Store) TakeQueued(ctx context.Context, taskID string) ([]chat.Message, error) {
+	var out []chat.Message
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = moveQueued(ctx, tx, taskID, "")
+		return err
+	})
+	return out, err
+}
+
+// moveQueued gives the task's queued messages, in order, new places at the
+// end of the conversation (the same id, a higher rev) marked to.
+func moveQueued(ctx context.Context, q queryer, taskID string, to chat.Delivery) ([]chat.Message, error) {
+	queued, err := messagesWhere(ctx, q, `WHERE task_id = ? AND delivery = ? ORDER BY seq`, taskID, string(chat.DeliveryQueued))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]chat.Message, 0, len(queued))
+	for _, m := range queued {
+		if _, err := q.ExecContext(ctx, `DELETE FROM messages WHERE id = ?`, m.ID); err != nil {
+			return nil, fmt.Errorf("move queued message: %w", err)
+		}
+		rev := m.Rev + 1
+		m.Delivery = to
+		stored, err := insertMessage(ctx, q, m)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := q.ExecContext(ctx, `UPDATE messages SET rev = ? WHERE seq = ?`, rev, stored.Seq); err != nil {
+			return nil, fmt.Errorf("move queued message: %w", err)
+		}
+		stored.Rev = rev
+		out = append(out, stored)
 	}
 	return out, nil
 }

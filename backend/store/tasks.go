@@ -309,6 +309,16 @@ func (s *Store) FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message
 			return err
 		}
 		out = append(out, closed...)
+		// Messages still queued for a task that ended stay, after its
+		// end, as the person's, marked not delivered; an interrupted
+		// task keeps its queue for when it resumes.
+		if t.Status != chat.StatusInterrupted {
+			left, err := moveQueued(ctx, tx, t.ID, chat.DeliveryNotDelivered)
+			if err != nil {
+				return err
+			}
+			out = append(out, left...)
+		}
 		return touch(ctx, tx, t.ConversationID, time.Now())
 	})
 	return out, err

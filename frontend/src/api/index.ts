@@ -87,6 +87,11 @@ export function sendChat(conversationId: string, text: string): Promise<Task> {
   return call(() => Runner.SendChat(conversationId, text));
 }
 
+/** Adds a message to the conversation's working task: queued for its next step. */
+export function queueMessage(conversationId: string, text: string): Promise<Message> {
+  return call(() => Runner.QueueMessage(conversationId, text));
+}
+
 export function stopTask(taskId: string): Promise<StopResult> {
   return call(() => Runner.StopTask(taskId));
 }

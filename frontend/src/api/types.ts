@@ -40,6 +40,9 @@ export interface ToolCall {
 /** How a tool call ended when it did not simply run (chat.ToolOutcome). */
 export type ToolOutcome = 'denied' | 'stopped' | 'cut_off';
 
+/** Where a message added while the agent worked is on its way to the model (chat.Delivery). */
+export type Delivery = 'queued' | 'not_delivered';
+
 export interface Message {
   id: string;
   conversationId: string;
@@ -52,6 +55,8 @@ export interface Message {
   isError?: boolean;
   /** On a tool result: how a call ended that did not simply run ('' or absent otherwise). */
   outcome?: ToolOutcome;
+  /** Added while the agent worked: queued until its next step, not_delivered if the task ended first. */
+  delivery?: Delivery;
   step?: number;
   streaming?: boolean;
   /** The model call's usage and cost, on the assistant message of each step. */

@@ -9,6 +9,7 @@ import { askConfirm } from './confirm';
 import { loadFirstConversations } from './conversationList';
 import { useConversationsStore } from './conversations';
 import { useDraftsStore } from './drafts';
+import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
 import { applyTask, forgetConversation, loadConversation } from './sync';
@@ -123,6 +124,24 @@ export async function sendMessage(conversationId: string, text: string): Promise
     return true;
   } catch (err) {
     reportError(err, agentMode ? 'Could not start the task' : 'Could not send the message');
+    return false;
+  }
+}
+
+/**
+ * Adds a message while the conversation's task works, without stopping it:
+ * it shows as Queued until the task's next step gives it to the model.
+ */
+export async function queueMessage(conversationId: string, text: string): Promise<boolean> {
+  const body = text.trim();
+  if (!body) return false;
+  try {
+    const m = await api.queueMessage(conversationId, body);
+    if (m) useMessagesStore.getState().upsert(m);
+    useDraftsStore.getState().setDraft(conversationId, '');
+    return true;
+  } catch (err) {
+    reportError(err, 'Could not add the message');
     return false;
   }
 }

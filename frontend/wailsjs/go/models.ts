@@ -548,6 +548,7 @@ export namespace chat {
 	    toolName?: string;
 	    isError?: boolean;
 	    outcome?: string;
+	    delivery?: string;
 	    step?: number;
 	    streaming?: boolean;
 	    usage?: Usage;
@@ -574,6 +575,7 @@ export namespace chat {
 	        this.toolName = source["toolName"];
 	        this.isError = source["isError"];
 	        this.outcome = source["outcome"];
+	        this.delivery = source["delivery"];
 	        this.step = source["step"];
 	        this.streaming = source["streaming"];
 	        this.usage = this.convertValues(source["usage"], Usage);

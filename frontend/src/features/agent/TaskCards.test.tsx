@@ -139,7 +139,8 @@ describe('FailedCard', () => {
     // The ended task came back to life from Retry's answer.
     await waitFor(() => expect(useTasksStore.getState().activeByConversation[C]).toBe('t1'));
     expect(screen.queryByRole('region', { name: 'Task failed' })).not.toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+    // Working again: what the person types now is queued for its next step.
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
   });
 

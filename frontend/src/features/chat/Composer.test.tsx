@@ -1,12 +1,13 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversation, deferred, resetStores, summary, task } from '../../test/fixtures';
+import { conversation, deferred, message, resetStores, summary, task } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   startTask: vi.fn(),
   sendChat: vi.fn(),
   stopTask: vi.fn(),
+  queueMessage: vi.fn(),
   userResponse: vi.fn(),
   setAgentMode: vi.fn(),
   loadConversation: vi.fn(),
@@ -16,6 +17,7 @@ vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 import * as api from '../../api';
 import { ApiError } from '../../api/errors';
 import { useConversationsStore } from '../../stores/conversations';
+import { useMessagesStore } from '../../stores/messages';
 import { useNoticesStore } from '../../stores/notices';
 import { handleTaskUpdate } from '../../stores/sync';
 import { Composer } from './Composer';
@@ -44,10 +46,38 @@ describe('Composer', () => {
     expect(api.startTask).toHaveBeenCalledWith(C, 'Plan my week');
     expect(api.sendChat).not.toHaveBeenCalled();
     await waitFor(() => expect(textbox).toHaveValue(''));
-    // The returned task is running: Stop replaces Send, the textarea is disabled.
+    // The returned task is running: Stop appears, and the person may go on typing.
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Send' })).not.toBeInTheDocument();
-    expect(textbox).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    expect(textbox).toBeEnabled();
+  });
+
+  it('while the agent works, Enter queues the message without stopping the task', async () => {
+    handleTaskUpdate(task('t1', C, { status: 'tool_executing', stepCount: 2 }));
+    vi.mocked(api.queueMessage).mockResolvedValue(message('q1', C, { delivery: 'queued', taskId: 't1' }));
+    useMessagesStore.getState().beginLoad(C);
+    useMessagesStore.getState().finishLoad(C, []);
+    const { user, textbox } = setup();
+    await user.type(textbox, 'Also add a date{Enter}');
+    expect(api.queueMessage).toHaveBeenCalledWith(C, 'Also add a date');
+    expect(api.startTask).not.toHaveBeenCalled();
+    expect(api.stopTask).not.toHaveBeenCalled();
+    await waitFor(() => expect(textbox).toHaveValue(''));
+    expect(useMessagesStore.getState().byConversation[C]?.byId['q1']?.delivery).toBe('queued');
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
+  });
+
+  it('a refused queue keeps the text and says why', async () => {
+    handleTaskUpdate(task('t1', C, { status: 'thinking', stepCount: 1 }));
+    vi.mocked(api.queueMessage).mockRejectedValue(
+      new ApiError('conflict', 'no task is working in this conversation, so there is nothing to add the message to'),
+    );
+    const { user, textbox } = setup();
+    await user.type(textbox, 'Late words');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(useNoticesStore.getState().items).toHaveLength(1));
+    expect(useNoticesStore.getState().items[0]?.message).toMatch(/no task is working/);
+    expect(textbox).toHaveValue('Late words');
   });
 
   it('Shift+Enter inserts a newline instead of sending', async () => {
@@ -108,7 +138,6 @@ describe('Composer', () => {
       message: '',
     });
     const { user, textbox } = setup();
-    expect(textbox).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Stop' }));
     expect(api.stopTask).toHaveBeenCalledWith('t1');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument());

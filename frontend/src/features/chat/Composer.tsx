@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
-import { replyToTask, sendMessage, setAgentMode, stopTaskConfirmed } from '../../stores/actions';
+import { queueMessage, replyToTask, sendMessage, setAgentMode, stopTaskConfirmed } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useDraftsStore } from '../../stores/drafts';
 import { useConversationAgent } from '../../stores/agents';
@@ -26,7 +26,8 @@ export function Composer({ conversationId }: { conversationId: string }) {
   // hint, else its definition's (canUserType) while a task is on.
   const hint = task?.input;
   const held = !!task && (hint?.disabled ?? (agent ? !agent.canUserType && waiting : false));
-  const canSubmit = !pending && text.trim() !== '' && !busy && !blocked && !held;
+  // While the agent works, what the person sends is queued for its next step.
+  const canSubmit = !pending && text.trim() !== '' && !blocked && !held;
   const endable = !!agent?.allowEarlyTermination;
 
   // When the agent asks something, put the cursor where the answer goes.
@@ -57,7 +58,9 @@ export function Composer({ conversationId }: { conversationId: string }) {
     if (!canSubmit) return;
     const ok = waiting && task
       ? await run(() => replyToTask(conversationId, task.id, text))
-      : await run(() => sendMessage(conversationId, text));
+      : busy
+        ? await run(() => queueMessage(conversationId, text))
+        : await run(() => sendMessage(conversationId, text));
     if (ok) textareaRef.current?.focus();
   };
 
@@ -95,7 +98,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
     : waiting
     ? task?.pendingQuestion || 'The agent is waiting for your answer'
     : busy
-      ? 'The agent is working… you can stop it at any time'
+      ? 'The agent is working… a message sent now reaches it at its next step'
       : agentMode
         ? `Hand ${agent?.name ?? 'Errand'} a task…`
         : 'Send a message…';
@@ -110,7 +113,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
           rows={1}
           value={text}
           placeholder={placeholder}
-          disabled={busy || !!blocked || held}
+          disabled={!!blocked || held}
           aria-describedby={blocked ? `${conversationId}-composer-blocked` : undefined}
           onChange={(e) => setDraft(conversationId, e.target.value)}
           onKeyDown={onKeyDown}
@@ -152,8 +155,13 @@ export function Composer({ conversationId }: { conversationId: string }) {
                 Reply
               </button>
             )}
-            {!busy && !waiting && (
-              <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
+            {!waiting && (
+              <button
+                type="submit"
+                className="btn btn-primary"
+                disabled={!canSubmit}
+                title={busy ? 'Queued: the agent reads it at its next step, without stopping' : undefined}
+              >
                 Send
               </button>
             )}

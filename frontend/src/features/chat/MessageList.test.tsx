@@ -53,6 +53,31 @@ describe('MessageList', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Ready');
   });
 
+  it('labels a message sent while the agent worked Queued until the task delivers it', () => {
+    seed(
+      message('p', C, { role: 'user', content: 'Write notes', seq: 1 }),
+      message('q', C, { role: 'user', content: 'Also add a date', seq: 2, delivery: 'queued', rev: 1 }),
+    );
+    render(<MessageList conversationId={C} />);
+    const queued = screen.getByText('Also add a date').closest('.row')!;
+    expect(queued).toHaveTextContent('Queued');
+    expect(screen.getByText('Write notes').closest('.row')).not.toHaveTextContent('Queued');
+    // Delivered at the next step: moved after that step's messages, unlabelled.
+    act(() => {
+      handleTaskMessage({ conversationId: C, taskId: 't', message: message('r', C, { content: 'Listed the files', seq: 3 }) });
+      handleTaskMessage({ conversationId: C, taskId: 't', message: message('q', C, { role: 'user', content: 'Also add a date', seq: 4, rev: 2 }) });
+    });
+    expect(screen.queryByText('Queued')).not.toBeInTheDocument();
+    const texts = rows().map((r) => r.textContent ?? '');
+    expect(texts.findIndex((t) => t.includes('Also add a date'))).toBeGreaterThan(texts.findIndex((t) => t.includes('Listed the files')));
+  });
+
+  it('says when a queued message was not delivered because the task ended', () => {
+    seed(message('q', C, { role: 'user', content: 'Too late', seq: 5, delivery: 'not_delivered' }));
+    render(<MessageList conversationId={C} />);
+    expect(screen.getByText('Too late').closest('.row')).toHaveTextContent('Not delivered · the next task you start sees it');
+  });
+
   it('renders model output without HTML', () => {
     seed(message('a', C, { content: '<img src=x onerror="alert(1)"><b>bold</b>\nsecond line' }));
     const { container } = render(<MessageList conversationId={C} />);

@@ -1,4 +1,5 @@
 import { memo, useId, useState, type Ref } from 'react';
+import type { Delivery } from '../../api/types';
 import { LiveQuestion } from '../agents/QuestionWidget';
 import { useTasksStore } from '../../stores/tasks';
 import { CopyButton, Markdown } from './Markdown';
@@ -94,6 +95,19 @@ function QuestionBody({ item }: { item: Extract<TranscriptItem, { kind: 'questio
   );
 }
 
+/** Where a message sent while the agent worked is: queued, or not delivered. */
+function DeliveryLabel({ delivery }: { delivery: Delivery }) {
+  return delivery === 'queued' ? (
+    <span className="delivery-label" title="The agent reads it at its next step">
+      Queued
+    </span>
+  ) : (
+    <span className="delivery-label delivery-missed" title="The task ended before reading it">
+      Not delivered · the next task you start sees it
+    </span>
+  );
+}
+
 /**
  * One transcript item. Memoized on the item object, which transcript.ts
  * caches per stored message: while a reply streams, only its row renders.
@@ -117,6 +131,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
             <PersonText text={item.text} />
           </div>
           <CopyButton text={item.text} label="Copy message" className="message-copy" />
+          {item.kind === 'user' && item.delivery && <DeliveryLabel delivery={item.delivery} />}
         </div>
       );
     case 'notice':

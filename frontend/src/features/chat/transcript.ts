@@ -1,9 +1,9 @@
 // Turns stored messages into what the transcript shows. Pure, so the
 // display rules are unit-tested without rendering.
-import type { Message, ToolCall, ToolOutcome } from '../../api/types';
+import type { Delivery, Message, ToolCall, ToolOutcome } from '../../api/types';
 
 export type TranscriptItem =
-  | { kind: 'user'; key: string; text: string }
+  | { kind: 'user'; key: string; text: string; delivery?: Delivery }
   | { kind: 'answer'; key: string; text: string }
   | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error' }
   | { kind: 'summary'; key: string; summaryId: string }
@@ -73,7 +73,11 @@ function computeItems(m: Message): TranscriptItem[] {
   const content = typeof m.content === 'string' ? m.content : '';
   switch (m.role) {
     case 'user':
-      items.push({ kind: 'user', key: m.id, text: content });
+      items.push(
+        m.delivery === 'queued' || m.delivery === 'not_delivered'
+          ? { kind: 'user', key: m.id, text: content, delivery: m.delivery }
+          : { kind: 'user', key: m.id, text: content },
+      );
       break;
     case 'system':
       if (typeof m.summaryId === 'string' && m.summaryId !== '') {

@@ -17,6 +17,8 @@ export function GetSummary(arg1:string):Promise<chat.Summary>;
 
 export function GetTask(arg1:string):Promise<chat.Task>;
 
+export function QueueMessage(arg1:string,arg2:string):Promise<chat.Message>;
+
 export function ResumeTask(arg1:string):Promise<chat.Task>;
 
 export function RetryTask(arg1:string):Promise<chat.Task>;

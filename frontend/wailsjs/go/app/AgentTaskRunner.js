@@ -30,6 +30,10 @@ export function GetTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['GetTask'](arg1);
 }
 
+export function QueueMessage(arg1, arg2) {
+  return window['go']['app']['AgentTaskRunner']['QueueMessage'](arg1, arg2);
+}
+
 export function ResumeTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['ResumeTask'](arg1);
 }

@@ -1,0 +1,87 @@
+package agent
+
+import (
+	"context"
+	"strings"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+// Queue stores a message the person adds while the conversation's task
+// works, marked queued, and publishes it: the task's next step gives it
+// to the model (see takeQueued). A task waiting for an answer takes the
+// text as the answer instead (Respond).
+func (r *Runner) Queue(ctx context.Context, conversationID, text string) (chat.Message, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return chat.Message{}, chat.Errorf(chat.CodeInvalid, "the message is empty")
+	}
+	if err := chat.CheckMessage(text); err != nil {
+		return chat.Message{}, err
+	}
+	r.mu.Lock()
+	rn := r.byConv[conversationID]
+	r.mu.Unlock()
+	if rn == nil {
+		return chat.Message{}, errNothingToQueue
+	}
+	m := rn.newMessage(chat.RoleUser, text)
+	m.Delivery = chat.DeliveryQueued
+	return rn.queue(ctx, m)
+}
+
+var errNothingToQueue = chat.Errorf(chat.CodeConflict,
+	"no task is working in this conversation, so there is nothing to add the message to; send it to start a new task")
+
+// queue stores m unless the task has ended or waits for an answer. The
+// model's view (win) leaves it out until takeQueued delivers it.
+func (rn *run) queue(ctx context.Context, m chat.Message) (chat.Message, error) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done {
+		return m, errNothingToQueue
+	}
+	if rn.task.Status == chat.StatusWaitingUser {
+		return m, chat.Errorf(chat.CodeConflict, "the task is waiting for your answer; send the text as the answer")
+	}
+	stored, err := rn.r.opts.Store.AddMessage(ctx, m)
+	if err != nil {
+		return m, err
+	}
+	rn.r.opts.Events.MessageStored(stored)
+	return stored, nil
+}
+
+// takeQueued delivers the messages the person added while the task
+// worked, in order, at a step boundary (after the last step's tool
+// results): they move to the end of the transcript, lose their queued
+// mark, and join the model's view. It returns how many there were.
+func (rn *run) takeQueued() (int, error) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.done {
+		return 0, errEnded
+	}
+	ctx, cancel := storeCtx()
+	defer cancel()
+	msgs, err := rn.r.opts.Store.TakeQueued(ctx, rn.task.ID)
+	if err != nil {
+		return 0, err
+	}
+	rn.win.observe(msgs...)
+	for _, m := range msgs {
+		rn.r.opts.Events.MessageStored(m)
+	}
+	return len(msgs), nil
+}
+
+// completeUnlessQueued completes the task, unless the person added a
+// message meanwhile: then the task goes on with it (the person asked for
+// more before it ended). It reports whether the task goes on.
+func (rn *run) completeUnlessQueued(summary string) (bool, error) {
+	n, err := rn.takeQueued()
+	if err != nil || n > 0 {
+		return n > 0, err
+	}
+	return false, rn.complete(summary)
+}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
+import { trapTab } from '../lib/focusTrap';
 import { answerConfirm, useConfirmStore, type ConfirmRequest } from '../stores/confirm';
 
 /** The question askConfirm puts to the person, as a modal dialog. */
@@ -26,18 +27,7 @@ function Dialog({ request }: { request: ConfirmRequest }) {
       answerConfirm(false);
       return;
     }
-    if (e.key === 'Tab') {
-      const buttons = Array.from(boxRef.current?.querySelectorAll<HTMLElement>('button') ?? []);
-      const first = buttons[0];
-      const last = buttons[buttons.length - 1];
-      if (e.shiftKey && document.activeElement === first) {
-        e.preventDefault();
-        last?.focus();
-      } else if (!e.shiftKey && document.activeElement === last) {
-        e.preventDefault();
-        first?.focus();
-      }
-    }
+    trapTab(e, boxRef.current);
   };
 
   // Over everything, the settings dialog included.

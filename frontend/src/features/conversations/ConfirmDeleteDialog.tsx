@@ -5,6 +5,7 @@ import { useConversationsStore } from '../../stores/conversations';
 import { useTasksStore } from '../../stores/tasks';
 import { displayTitle } from '../chat/ChatHeader';
 import { useDeleteRequest } from './deleteRequest';
+import { trapTab } from '../../lib/focusTrap';
 
 /**
  * Asks before a conversation is deleted. If its task is still running it
@@ -59,20 +60,7 @@ function Dialog({ id }: { id: string }) {
       if (!busy) close();
       return;
     }
-    if (e.key === 'Tab') {
-      // Keep focus inside the dialog.
-      const focusable = Array.from(boxRef.current?.querySelectorAll<HTMLElement>('button:not(:disabled)') ?? []);
-      if (focusable.length === 0) return;
-      const first = focusable[0]!;
-      const last = focusable[focusable.length - 1]!;
-      if (e.shiftKey && document.activeElement === first) {
-        e.preventDefault();
-        last.focus();
-      } else if (!e.shiftKey && document.activeElement === last) {
-        e.preventDefault();
-        first.focus();
-      }
-    }
+    trapTab(e, boxRef.current);
   };
 
   return (

@@ -25,12 +25,15 @@ export function selectConversation(id: string): Promise<void> {
  * the open one first: a new conversation reuses it rather than storing
  * another empty one.
  */
+/** Conversations whose first message is on its way to Go: not empty any more. */
+const sending = new Set<string>();
+
 function emptyConversation(): string | undefined {
   const s = useConversationsStore.getState();
   const tasks = useTasksStore.getState();
   const isEmpty = (id: string) => {
     const c = s.byId[id];
-    return !!c && c.title === '' && !c.titleSet && !tasks.activeByConversation[id];
+    return !!c && c.title === '' && !c.titleSet && !tasks.activeByConversation[id] && !sending.has(id);
   };
   if (s.selectedId && isEmpty(s.selectedId)) return s.selectedId;
   return s.order.find(isEmpty);
@@ -117,6 +120,7 @@ export async function sendMessage(conversationId: string, text: string): Promise
   if (!body) return false;
   const conv = useConversationsStore.getState().byId[conversationId];
   const agentMode = conv?.agentMode ?? true;
+  sending.add(conversationId);
   try {
     const task = agentMode ? await api.startTask(conversationId, body) : await api.sendChat(conversationId, body);
     if (task) applyTask(task, 'snapshot');
@@ -125,6 +129,8 @@ export async function sendMessage(conversationId: string, text: string): Promise
   } catch (err) {
     reportError(err, agentMode ? 'Could not start the task' : 'Could not send the message');
     return false;
+  } finally {
+    sending.delete(conversationId);
   }
 }
 

@@ -6,6 +6,7 @@ import { conversation, resetStores, summary, task } from '../../test/fixtures';
 vi.mock('../../api', () => ({
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
+  startTask: vi.fn(),
   stopTask: vi.fn(),
   deleteConversation: vi.fn(),
   renameConversation: vi.fn(),
@@ -15,7 +16,7 @@ vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), quitApp: v
 import * as api from '../../api';
 import * as events from '../../events';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { selectConversation } from '../../stores/actions';
+import { selectConversation, sendMessage } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { handleTaskUpdate } from '../../stores/sync';
 import { useDeleteRequest } from '../conversations/deleteRequest';
@@ -134,6 +135,25 @@ describe('app shortcuts', () => {
     await userEvent.keyboard('{Control>}n{/Control}');
     await waitFor(() => expect(useConversationsStore.getState().selectedId).toBe('new1'));
     expect(api.createConversation).toHaveBeenCalledTimes(1);
+  });
+
+  it('Ctrl+N right after the first message was sent, before Go answered, opens a new conversation', async () => {
+    let n = 0;
+    vi.mocked(api.createConversation).mockImplementation(async () =>
+      conversation(`new${++n}`, { title: '', updatedAt: `2026-02-0${n}T00:00:00Z` }),
+    );
+    vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ conversation: conversation(id, { title: '' }), messages: [], tasks: [] }));
+    let answer: (t: ReturnType<typeof task>) => void = () => {};
+    vi.mocked(api.startTask).mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    render(<Harness />);
+    await userEvent.keyboard('{Control>}n{/Control}');
+    await waitFor(() => expect(useConversationsStore.getState().selectedId).toBe('new1'));
+    const sent = sendMessage('new1', 'Find a quiet cafe');
+    await userEvent.keyboard('{Control>}n{/Control}');
+    await waitFor(() => expect(useConversationsStore.getState().selectedId).toBe('new2'));
+    expect(api.createConversation).toHaveBeenCalledTimes(2);
+    answer(task('t1', 'new1', { status: 'running' }));
+    await act(() => sent);
   });
 
   it('Ctrl+Q quits (Go asks first when tasks are at work)', async () => {

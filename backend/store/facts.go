@@ -12,7 +12,7 @@ import (
 
 const factCols = `id, ifnull(conversation_id, ''), key, value, created_at, updated_at`
 
-func scanFact(row interface{ Scan(...any) error }) (chat.Fact, error) {
+func scanFact(row rowScanner) (chat.Fact, error) {
 	var f chat.Fact
 	var created, updated int64
 	err := row.Scan(&f.ID, &f.ConversationID, &f.Key, &f.Value, &created, &updated)
@@ -37,25 +37,12 @@ func owner(conversationID string) any {
 // conversation's first, then the global ones, each most recently updated
 // first. An empty conversationID gives the global facts alone.
 func (s *Store) Facts(ctx context.Context, conversationID string) ([]chat.Fact, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+factCols+` FROM facts
-		WHERE ifnull(conversation_id, '') IN ('', ?)
+	return factsWhere(ctx, s.db, `WHERE ifnull(conversation_id, '') IN ('', ?)
 		ORDER BY conversation_id IS NULL, updated_at DESC, rowid DESC`, conversationID)
-	if err != nil {
-		return nil, fmt.Errorf("list facts: %w", err)
-	}
-	defer rows.Close()
-	out := []chat.Fact{}
-	for rows.Next() {
-		f, err := scanFact(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list facts: %w", err)
-		}
-		out = append(out, f)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list facts: %w", err)
-	}
-	return out, nil
+}
+
+func factsWhere(ctx context.Context, q queryer, where string, args ...any) ([]chat.Fact, error) {
+	return collect(ctx, q, "list facts", scanFact, `SELECT `+factCols+` FROM facts `+where, args...)
 }
 
 // GetFact returns one fact or a CodeNotFound error.

@@ -13,20 +13,8 @@ import (
 
 // MCPServers returns the configured MCP servers, in the order they were added.
 func (s *Store) MCPServers(ctx context.Context) ([]chat.MCPServer, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT config, created_at, updated_at FROM mcp_servers ORDER BY created_at, rowid`)
-	if err != nil {
-		return nil, fmt.Errorf("list MCP servers: %w", err)
-	}
-	defer rows.Close()
-	out := []chat.MCPServer{}
-	for rows.Next() {
-		m, err := scanMCPServer(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list MCP servers: %w", err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return collect(ctx, s.db, "list MCP servers", scanMCPServer,
+		`SELECT config, created_at, updated_at FROM mcp_servers ORDER BY created_at, rowid`)
 }
 
 // MCPServer returns one server or a CodeNotFound error.
@@ -44,7 +32,7 @@ func mcpServerByID(ctx context.Context, q interface {
 	return m, err
 }
 
-func scanMCPServer(row interface{ Scan(...any) error }) (chat.MCPServer, error) {
+func scanMCPServer(row rowScanner) (chat.MCPServer, error) {
 	var raw string
 	var created, updated int64
 	var m chat.MCPServer

@@ -12,7 +12,7 @@ import (
 
 const planCols = `task_id, revision, conversation_id, steps, note, created_at`
 
-func scanPlan(row interface{ Scan(...any) error }) (chat.Plan, error) {
+func scanPlan(row rowScanner) (chat.Plan, error) {
 	var p chat.Plan
 	var steps string
 	var created int64
@@ -84,18 +84,5 @@ func (s *Store) ConversationPlans(ctx context.Context, conversationID string) ([
 }
 
 func (s *Store) plansWhere(ctx context.Context, where string, args ...any) ([]chat.Plan, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+planCols+` FROM plans WHERE `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list plans: %w", err)
-	}
-	defer rows.Close()
-	out := []chat.Plan{}
-	for rows.Next() {
-		p, err := scanPlan(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list plans: %w", err)
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return collect(ctx, s.db, "list plans", scanPlan, `SELECT `+planCols+` FROM plans WHERE `+where, args...)
 }

@@ -36,37 +36,7 @@ func (s *Store) ConversationRecord(ctx context.Context, id string) (chat.Convers
 }
 
 func summariesWhere(ctx context.Context, q queryer, where string, args ...any) ([]chat.Summary, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+summaryCols+` FROM summaries `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read summaries: %w", err)
-	}
-	defer rows.Close()
-	out := []chat.Summary{}
-	for rows.Next() {
-		sum, err := scanSummary(rows)
-		if err != nil {
-			return nil, fmt.Errorf("read summaries: %w", err)
-		}
-		out = append(out, sum)
-	}
-	return out, rows.Err()
-}
-
-func factsWhere(ctx context.Context, q queryer, where string, args ...any) ([]chat.Fact, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+factCols+` FROM facts `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read facts: %w", err)
-	}
-	defer rows.Close()
-	out := []chat.Fact{}
-	for rows.Next() {
-		f, err := scanFact(rows)
-		if err != nil {
-			return nil, fmt.Errorf("read facts: %w", err)
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return collect(ctx, q, "read summaries", scanSummary, `SELECT `+summaryCols+` FROM summaries `+where, args...)
 }
 
 // ImportConversations stores whole conversations — their rows as given,

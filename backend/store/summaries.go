@@ -10,7 +10,7 @@ import (
 
 const summaryCols = `id, conversation_id, through_seq, text, tool_log, created_at`
 
-func scanSummary(row interface{ Scan(...any) error }) (chat.Summary, error) {
+func scanSummary(row rowScanner) (chat.Summary, error) {
 	var s chat.Summary
 	var created int64
 	err := row.Scan(&s.ID, &s.ConversationID, &s.ThroughSeq, &s.Text, &s.ToolLog, &created)

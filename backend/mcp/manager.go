@@ -151,6 +151,9 @@ func (m *Manager) States() []State {
 
 // Tools offers the tools of the servers that are enabled: a tools.Source.
 // A failed server's tools stay on offer, so that the next call restarts it.
+// Generation changes whenever the list Tools returns does.
+func (m *Manager) Generation() uint64 { return m.gen.Load() }
+
 func (m *Manager) Tools() ([]tools.Tool, uint64) {
 	gen := m.gen.Load()
 	m.mu.Lock()

@@ -13,6 +13,8 @@ import (
 // MCP servers that are ready. Generation changes whenever the list does.
 type Source interface {
 	Tools() (list []Tool, generation uint64)
+	// Generation is Tools' generation alone, cheap to ask at every step.
+	Generation() uint64
 }
 
 // Asker asks the person a question on behalf of a running tool (an MCP
@@ -56,12 +58,12 @@ func (l *Live) Registry() *Registry {
 	if l.src == nil {
 		return l.reg
 	}
-	extra, gen := l.src.Tools()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if gen == l.gen {
+	if l.src.Generation() == l.gen {
 		return l.reg
 	}
+	extra, gen := l.src.Tools()
 	all := append(append([]Tool(nil), l.fixed...), extra...)
 	reg, err := NewRegistry(l.specs, all)
 	if err != nil {

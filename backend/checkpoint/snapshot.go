@@ -14,6 +14,7 @@ type Snapshot struct {
 	Workspace string
 	Files     map[string]string
 	Skipped   map[string]bool
+	exclude   []string // as they were, for Record to walk the same files
 }
 
 // Snapshot keeps every file of the workspace (but the excluded folders and
@@ -22,9 +23,10 @@ type Snapshot struct {
 func (k *Keeper) Snapshot(ctx context.Context, workspace string) (*Snapshot, error) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
-	s := &Snapshot{Workspace: workspace, Files: map[string]string{}, Skipped: map[string]bool{}}
-	err := k.walk(ctx, workspace, func(rel, abs string, size int64) error {
-		if size > k.opts.MaxFileBytes {
+	opts := k.options()
+	s := &Snapshot{Workspace: workspace, Files: map[string]string{}, Skipped: map[string]bool{}, exclude: opts.Exclude}
+	err := walk(ctx, workspace, opts.Exclude, func(rel, abs string, size int64) error {
+		if size > opts.MaxFileBytes {
 			s.Skipped[rel] = true
 			return nil
 		}
@@ -56,7 +58,7 @@ func (k *Keeper) Record(ctx context.Context, taskID string, s *Snapshot) (Record
 	defer k.unpin(s.Files)
 	var r Recorded
 	now := map[string]bool{}
-	err := k.walk(ctx, s.Workspace, func(rel, abs string, size int64) error {
+	err := walk(ctx, s.Workspace, s.exclude, func(rel, abs string, size int64) error {
 		now[rel] = true
 		if s.Skipped[rel] {
 			r.Unkept = append(r.Unkept, rel)
@@ -98,7 +100,7 @@ func (k *Keeper) record(ctx context.Context, taskID, workspace, rel, before stri
 
 // walk calls fn for each regular file under workspace, skipping the
 // excluded folders; links are not followed.
-func (k *Keeper) walk(ctx context.Context, workspace string, fn func(rel, abs string, size int64) error) error {
+func walk(ctx context.Context, workspace string, exclude []string, fn func(rel, abs string, size int64) error) error {
 	return filepath.WalkDir(workspace, func(abs string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -107,7 +109,7 @@ func (k *Keeper) walk(ctx context.Context, workspace string, fn func(rel, abs st
 			return err
 		}
 		if d.IsDir() {
-			if abs != workspace && slices.Contains(k.opts.Exclude, d.Name()) {
+			if abs != workspace && slices.Contains(exclude, d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil

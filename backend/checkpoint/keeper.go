@@ -81,6 +81,9 @@ func (k *Keeper) options() Options {
 	return k.opts
 }
 
+// Limit is the bytes the contents kept may take.
+func (k *Keeper) Limit() int64 { return k.options().MaxBytes }
+
 // Size is the bytes of contents kept now.
 func (k *Keeper) Size() int64 { return k.blobs.size.Load() }
 

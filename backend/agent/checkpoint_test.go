@@ -27,14 +27,14 @@ func runCommand(command string) compat.Reply {
 // checkpointed is a harness whose tools keep checkpoints, with writes and
 // commands approved in advance.
 func checkpointed(t *testing.T, opts checkpoint.Options, replies ...compat.Reply) (*harness, *checkpoint.Keeper) {
-	h, k, _ := checkpointedIn(t, opts, replies...)
+	h, k, _ := checkpointedIn(t, opts, script(t, replies...))
 	return h, k
 }
 
-func checkpointedIn(t *testing.T, opts checkpoint.Options, replies ...compat.Reply) (*harness, *checkpoint.Keeper, string) {
+func checkpointedIn(t *testing.T, opts checkpoint.Options, model func(*compat.Request) compat.Reply) (*harness, *checkpoint.Keeper, string) {
 	t.Helper()
 	var k *checkpoint.Keeper
-	h := newHarness(t, script(t, replies...), harnessOpts{checkpoints: func(taskID, ws string) tools.Checkpoints {
+	h := newHarness(t, model, harnessOpts{checkpoints: func(taskID, ws string) tools.Checkpoints {
 		return k.ForTask(taskID, ws)
 	}})
 	var err error
@@ -129,7 +129,7 @@ func TestAFileEditedSinceTheTaskIsAConflictResolvedPerFile(t *testing.T) {
 }
 
 func TestAChangeThatCannotBeCheckpointedIsRefused(t *testing.T) {
-	h, _, dir := checkpointedIn(t, checkpoint.Defaults, writeFile("a.txt", "new"), runCommand("echo x > a.txt"), complete("done"))
+	h, _, dir := checkpointedIn(t, checkpoint.Defaults, script(t, writeFile("a.txt", "new"), runCommand("echo x > a.txt"), complete("done")))
 	conv := h.conversation()
 	ws := h.workspace(conv)
 	put(t, ws, "a.txt", "old")
@@ -175,4 +175,22 @@ func TestUndoOfAPrunedCheckpointIsRefusedAndChangesNothing(t *testing.T) {
 	_, err = k.Undo(ctx, second.ID, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{big("b"), big("c")}, contents(t, ws, "a.txt", "c.txt"))
+}
+
+func TestTheDemoModelWritesAFileThatIsUndone(t *testing.T) {
+	h, k, _ := checkpointedIn(t, checkpoint.Defaults, demoScript)
+	conv := h.conversation()
+	ws := h.workspace(conv)
+	put(t, ws, "hello.txt", "mine")
+	task := h.start(conv, "write hello.txt: Hello from the demo")
+	done := h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	assert.Equal(t, []string{"Hello from the demo\n"}, contents(t, ws, "hello.txt"))
+
+	changed, err := k.Changes(context.Background(), task.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []chat.ChangedFile{{Path: "hello.txt", Change: "changed"}}, changed.Files)
+	_, err = k.Undo(context.Background(), task.ID, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"mine"}, contents(t, ws, "hello.txt"))
 }

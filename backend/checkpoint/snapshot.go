@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,11 @@ func (k *Keeper) Snapshot(ctx context.Context, workspace string) (*Snapshot, err
 			return nil
 		}
 		hash, err := k.keep(abs)
-		if err == nil {
+		switch {
+		case unreadable(err): // kept out, as a file over the bound is
+			s.Skipped[rel] = true
+			return nil
+		case err == nil:
 			s.Files[rel] = hash
 		}
 		return err
@@ -66,6 +71,10 @@ func (k *Keeper) Record(ctx context.Context, taskID string, s *Snapshot) (Record
 		}
 		before, had := s.Files[rel]
 		after, err := k.current(abs)
+		if unreadable(err) {
+			r.Unkept = append(r.Unkept, rel)
+			return nil
+		}
 		if err != nil || (had && before == after) {
 			return err
 		}
@@ -102,7 +111,10 @@ func (k *Keeper) record(ctx context.Context, taskID, workspace, rel, before stri
 // excluded folders; links are not followed.
 func walk(ctx context.Context, workspace string, exclude []string, fn func(rel, abs string, size int64) error) error {
 	return filepath.WalkDir(workspace, func(abs string, d fs.DirEntry, err error) error {
-		if err != nil {
+		switch {
+		case err != nil && abs != workspace && unreadable(err):
+			return skip(d) // a folder that cannot be read, or a file gone meanwhile
+		case err != nil:
 			return err
 		}
 		if err := ctx.Err(); err != nil {
@@ -118,6 +130,9 @@ func walk(ctx context.Context, workspace string, exclude []string, fn func(rel, 
 			return nil
 		}
 		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -127,4 +142,17 @@ func walk(ctx context.Context, workspace string, exclude []string, fn func(rel, 
 		}
 		return fn(filepath.ToSlash(rel), abs, info.Size())
 	})
+}
+
+// unreadable is a file or folder of the workspace that cannot be read
+// (permissions) or is gone since it was listed: left out, not an error.
+func unreadable(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)
+}
+
+func skip(d fs.DirEntry) error {
+	if d != nil && d.IsDir() {
+		return filepath.SkipDir
+	}
+	return nil
 }

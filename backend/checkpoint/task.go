@@ -45,7 +45,7 @@ func (t taskKeeper) BeforeCommand(ctx context.Context) (func(context.Context) (s
 		if err != nil || len(rec.Unkept) == 0 {
 			return "", err
 		}
-		return fmt.Sprintf("these changed files are over the %d MB a checkpoint keeps of a file, so Undo changes cannot restore them: %s",
+		return fmt.Sprintf("these files could not be kept before the command (over %d MB, or unreadable), so Undo changes cannot restore them: %s",
 			t.k.options().MaxFileBytes>>20, strings.Join(rec.Unkept, ", ")), nil
 	}, nil
 }

@@ -18,16 +18,21 @@ type Snapshot struct {
 	exclude   []string // as they were, for Record to walk the same files
 }
 
-// Snapshot keeps every file of the workspace (but the excluded folders and
-// files over the bound) before a command that may change any of them.
+// Snapshot keeps every file of the workspace (but the excluded folders,
+// files over the bound, and what does not fit the storage limit) before a
+// command that may change any of them.
 // Record must follow, also when the command fails.
 func (k *Keeper) Snapshot(ctx context.Context, workspace string) (*Snapshot, error) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	opts := k.options()
 	s := &Snapshot{Workspace: workspace, Files: map[string]string{}, Skipped: map[string]bool{}, exclude: opts.Exclude}
+	start := k.Size()
 	err := walk(ctx, workspace, opts.Exclude, func(rel, abs string, size int64) error {
-		if size > opts.MaxFileBytes {
+		// A file over the bound is not kept, nor one that would make this
+		// snapshot alone outgrow the storage limit (a huge workspace):
+		// what it keeps must fit once older checkpoints are pruned.
+		if size > opts.MaxFileBytes || k.Size()-start+size > opts.MaxBytes {
 			s.Skipped[rel] = true
 			return nil
 		}

@@ -45,9 +45,17 @@ func (t taskKeeper) BeforeCommand(ctx context.Context) (func(context.Context) (s
 		if err != nil || len(rec.Unkept) == 0 {
 			return "", err
 		}
-		return fmt.Sprintf("these files could not be kept before the command (over %d MB, or unreadable), so Undo changes cannot restore them: %s",
-			t.k.options().MaxFileBytes>>20, strings.Join(rec.Unkept, ", ")), nil
+		return fmt.Sprintf("these files could not be kept before the command (over %d MB, unreadable, or past the storage limit), so Undo changes cannot restore them: %s",
+			t.k.options().MaxFileBytes>>20, listed(rec.Unkept, 10)), nil
 	}, nil
+}
+
+// listed names the first max paths, and how many more there are.
+func listed(paths []string, max int) string {
+	if len(paths) <= max {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:max], ", "), len(paths)-max)
 }
 
 // Changes lists the files the task left different; a task that changed

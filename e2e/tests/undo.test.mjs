@@ -131,4 +131,25 @@ test('Settings shows the space checkpoints take, and saves their limit and exclu
     const storage = await page.evaluate(() => window.go.app.Checkpoints.Storage());
     assert.equal(storage.limitBytes, 50 * 1024 * 1024);
   });
+  await group.getByText(/^Checkpoints take \d+ bytes of 50\.0 MB now\.$/).waitFor();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}));
+
+test('a task stopped after changing a file offers Undo changes above the composer', { timeout: 120_000 }, stack.test(async (page) => {
+  await fs.writeFile(file(), 'Before the stopped task\n');
+  await sendMessage(page, '[write-then-ask] then wait');
+  await page.getByText('Shall I go on?').first().waitFor();
+  await eventually(async () => assert.equal(await readIfExists(file()), 'Hello from Errand'));
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  // Stopping a task that waits for an answer is confirmed first.
+  await page.getByRole('button', { name: 'Stop task', exact: true }).click();
+  await waitForStatus(page, 'Stopped');
+
+  const panel = page.locator('.agent-panel').getByRole('region', { name: 'Files this task changed' });
+  await panel.getByRole('button', { name: 'Files changed (1)' }).waitFor();
+  await shot(page, panel, 'stopped');
+  await panel.getByRole('button', { name: 'Undo changes' }).click();
+  await eventually(async () => assert.equal(await readIfExists(file()), 'Before the stopped task\n'));
+  await panel.getByRole('button', { name: 'Redo changes' }).waitFor();
 }));

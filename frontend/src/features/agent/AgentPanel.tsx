@@ -27,7 +27,7 @@ export function AgentPanel({ conversationId }: { conversationId: string }) {
     card = <FailedCard key={latest.id} task={latest} />;
   } else if (!active && latest?.status === 'cancelled') {
     // A stopped task has no Task complete card: what it changed is undone here.
-    card = <FilesChangedCard key={latest.id} taskId={latest.id} />;
+    card = <FilesChangedCard key={latest.id} taskId={latest.id} className="agent-card" lead="The stopped task changed files:" />;
   }
   if (!card) return null;
   return <div className="agent-panel">{card}</div>;

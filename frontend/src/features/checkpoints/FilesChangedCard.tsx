@@ -141,7 +141,16 @@ function outcomeText(direction: Direction, restored: number, kept: number): stri
  * changed after the task is a conflict chosen per file; a checkpoint pruned
  * past the storage limit can no longer be undone, and says so.
  */
-export function FilesChangedCard({ taskId }: { taskId: string }) {
+export function FilesChangedCard({
+  taskId,
+  className = '',
+  lead = '',
+}: {
+  taskId: string;
+  className?: string;
+  /** A line above the card's controls, when it stands on its own. */
+  lead?: string;
+}) {
   const { changed, setChanged, loadError } = useFilesChanged(taskId);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -183,7 +192,8 @@ export function FilesChangedCard({ taskId }: { taskId: string }) {
   if (!changed || changed.files.length === 0) return null;
   const canRevert = !changed.pruned && !busy && !conflicts;
   return (
-    <section className="files-card" role="region" aria-label="Files this task changed">
+    <section className={`files-card ${className}`.trim()} role="region" aria-label="Files this task changed">
+      {lead && <p className="files-note">{lead}</p>}
       <div className="files-head">
         <button type="button" className="files-toggle" aria-expanded={open} aria-controls={listId} onClick={() => setOpen((o) => !o)}>
           <span className="chevron" aria-hidden="true">

@@ -592,7 +592,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                     Before a task changes a file, Errand keeps what was there, so the task’s “Undo changes” can put it
                     back. The oldest checkpoints are removed past the limit.
                   </p>
-                  <CheckpointStorageLine />
+                  <CheckpointStorageLine key={loaded?.checkpointLimitMb} />
                   <NumberField
                     id={id('checkpoint-limit')}
                     label="Storage limit"

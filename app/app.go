@@ -56,9 +56,10 @@ type App struct {
 	Archive       *Archive
 	Window        *Window
 	// devBound are services bound in the development build only.
-	devBound []any
-	MCP      *MCP
-	Agents   *Agents
+	devBound    []any
+	MCP         *MCP
+	Agents      *Agents
+	Checkpoints *Checkpoints
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -113,6 +114,13 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	models := &models{store: st, resolver: a.resolver, demoURL: demoURL}
 	workspaces := filepath.Join(cfg.DataDir, "workspaces")
 	a.mcp = newMCPManager(ctx, st, a.secrets, a.events)
+	keeper, err := openKeeper(ctx, cfg.DataDir, st)
+	if err != nil {
+		stopDemo()
+		st.Close()
+		unlock()
+		return nil, err
+	}
 	a.runner = agent.New(agent.Options{
 		Store:     st,
 		Providers: models.forConversation,
@@ -121,8 +129,9 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		Workspace: func(ctx context.Context, conversationID string) (*tools.Workspace, error) {
 			return openWorkspace(ctx, st, workspaces, cfg.DataDir, conversationID)
 		},
-		Facts:      st,
-		ToolSource: a.mcp,
+		Facts:       st,
+		ToolSource:  a.mcp,
+		Checkpoints: keeper.ForTask,
 	})
 	if interrupted, waiting, err := a.runner.Recover(ctx); err != nil {
 		slog.Error("recover unfinished tasks", "err", err)
@@ -136,7 +145,8 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.Archive = &Archive{store: st}
 	a.Archive.dialogs, devBound = withDevDialogs(dialogs)
 	a.devBound = devBound
-	a.Settings = &Settings{store: st, runner: a.runner}
+	a.Settings = &Settings{store: st, runner: a.runner, keeper: keeper}
+	a.Checkpoints = &Checkpoints{keeper: keeper, tasks: st, events: a.events}
 	a.Memory = &Memory{store: st, events: a.events}
 	a.Window = &Window{notifier: a.notifier}
 	a.MCP = &MCP{store: st, manager: a.mcp, env: a.secrets}
@@ -147,7 +157,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 
 // Bound lists the services to bind to the frontend.
 func (a *App) Bound() []any {
-	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window, a.MCP, a.Agents}, a.devBound...)
+	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window, a.MCP, a.Agents, a.Checkpoints}, a.devBound...)
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and

@@ -1,8 +1,11 @@
 package app
 
 import (
+	"log/slog"
+
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/checkpoint"
 	"github.com/errand-app/errand/backend/tools"
 )
 
@@ -10,6 +13,7 @@ import (
 type Settings struct {
 	store  chat.Store
 	runner *agent.Runner
+	keeper *checkpoint.Keeper
 }
 
 // GetSettings returns the current settings.
@@ -35,6 +39,10 @@ func (s *Settings) SaveSettings(st chat.Settings) (chat.Settings, error) {
 		return chat.Settings{}, err
 	}
 	s.runner.SettingsChanged(ctx)
+	s.keeper.SetOptions(keeperOptions(st))
+	if err := s.keeper.Prune(ctx); err != nil {
+		slog.Warn("prune checkpoints to the new limit", "err", err)
+	}
 	return s.store.Settings(ctx)
 }
 

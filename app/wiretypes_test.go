@@ -61,6 +61,10 @@ var wireTypes = map[string]reflect.Type{
 	"AgentDefinition":     reflect.TypeOf(chat.AgentDefinition{}),
 	"FormField":           reflect.TypeOf(chat.FormField{}),
 	"InputHint":           reflect.TypeOf(chat.InputHint{}),
+	"ChangedFile":         reflect.TypeOf(chat.ChangedFile{}),
+	"FilesChanged":        reflect.TypeOf(chat.FilesChanged{}),
+	"UndoOutcome":         reflect.TypeOf(chat.UndoOutcome{}),
+	"CheckpointStorage":   reflect.TypeOf(CheckpointStorage{}),
 }
 
 // frontendOnly lists interfaces in types.ts that no Go type sends. Each

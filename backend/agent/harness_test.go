@@ -41,6 +41,8 @@ type harnessOpts struct {
 	contextLength int
 	// toolSource offers more tools (MCP servers').
 	toolSource tools.Source
+	// checkpoints keeps what the tools change, for undo.
+	checkpoints func(taskID, workspace string) tools.Checkpoints
 }
 
 func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
@@ -65,8 +67,9 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 			Workspace: func(_ context.Context, convID string) (*tools.Workspace, error) {
 				return tools.OpenWorkspace(filepath.Join(h.workspaces, convID))
 			},
-			Facts:      st,
-			ToolSource: o.toolSource,
+			Facts:       st,
+			ToolSource:  o.toolSource,
+			Checkpoints: o.checkpoints,
 		})
 	}
 	h.runner = h.newRunner()

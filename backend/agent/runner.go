@@ -84,6 +84,9 @@ type Options struct {
 	// Facts is the memory behind remember and forget. Without it the
 	// agent has no memory, whatever the settings say.
 	Facts Facts
+	// Checkpoints, when set, keeps what a task's tools change in its
+	// workspace, so the task's changes can be undone.
+	Checkpoints func(taskID, workspace string) tools.Checkpoints
 }
 
 // Runner is the AgentTaskRunner. It is safe for concurrent use.

@@ -130,6 +130,9 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 		return tools.Result{Content: "The workspace folder cannot be used: " + chat.ErrorMessage(err), IsError: true}, nil
 	}
 	env := tools.Env{Workspace: ws, Ask: rn.toolAsker(call)}
+	if ws != nil && rn.r.opts.Checkpoints != nil {
+		env.Checkpoints = rn.r.opts.Checkpoints(rn.snapshot().ID, ws.Dir())
+	}
 	if rn.needsApproval(ctx, tool) {
 		ok, reason, res, err := rn.approve(ctx, call, tool, env, args)
 		if err != nil || !ok {

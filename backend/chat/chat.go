@@ -304,6 +304,12 @@ type Settings struct {
 	// MCPCallTimeoutSec is how long one MCP tool call may take before it
 	// is cancelled.
 	MCPCallTimeoutSec int `json:"mcpCallTimeoutSec"`
+	// CheckpointLimitMB bounds the file contents kept to undo tasks'
+	// changes; the oldest checkpoints are pruned past it.
+	CheckpointLimitMB int `json:"checkpointLimitMb"`
+	// CheckpointExclude names the folders a workspace snapshot skips
+	// wherever they are (before run_command).
+	CheckpointExclude []string `json:"checkpointExclude"`
 }
 
 // ProviderConfig says which OpenAI-compatible server answers, and with
@@ -324,6 +330,8 @@ func DefaultSettings() Settings {
 		MemoryEnabled:     true,
 		Notifications:     true,
 		MCPCallTimeoutSec: 120,
+		CheckpointLimitMB: 1024,
+		CheckpointExclude: []string{".git", "node_modules"},
 		Prices: map[string]Price{
 			"gpt-4o-mini":  {InputPerMTok: 0.15, OutputPerMTok: 0.60},
 			"gpt-4o":       {InputPerMTok: 2.50, OutputPerMTok: 10.00},

@@ -47,3 +47,20 @@ type UndoOutcome struct {
 	Kept      []string `json:"kept"`
 	Conflicts []string `json:"conflicts"`
 }
+
+// FilesChanged is what a task did to the files, as the person sees it:
+// each file created, changed or deleted, and whether the changes are
+// undone now or can no longer be (pruned).
+type FilesChanged struct {
+	TaskID string        `json:"taskId"`
+	Undone bool          `json:"undone"`
+	Pruned bool          `json:"pruned"`
+	Files  []ChangedFile `json:"files"`
+}
+
+// ChangedFile is one file of FilesChanged; Change is "created",
+// "changed" or "deleted".
+type ChangedFile struct {
+	Path   string `json:"path"`
+	Change string `json:"change"`
+}

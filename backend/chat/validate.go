@@ -29,6 +29,10 @@ const (
 	MaxStepDelayMS  = 60000
 	// MaxMCPCallTimeoutSec bounds the MCP call timeout.
 	MaxMCPCallTimeoutSec = 3600
+	// The checkpoint storage limit, in MB, and how many folders it may skip.
+	MinCheckpointLimitMB = 10
+	MaxCheckpointLimitMB = 1 << 20
+	MaxCheckpointExclude = 100
 	// MaxSystemPromptLen bounds the agent's instructions, in bytes.
 	MaxSystemPromptLen = 20000
 	// MaxModelNameLen bounds a model's name, in bytes.
@@ -224,12 +228,21 @@ func CheckSettings(st Settings) error {
 		return Errorf(CodeInvalid, "the delay between steps must be between 0 and %d ms", MaxStepDelayMS)
 	case st.MCPCallTimeoutSec < 1 || st.MCPCallTimeoutSec > MaxMCPCallTimeoutSec:
 		return Errorf(CodeInvalid, "the MCP call timeout must be between 1 and %d seconds", MaxMCPCallTimeoutSec)
+	case st.CheckpointLimitMB < MinCheckpointLimitMB || st.CheckpointLimitMB > MaxCheckpointLimitMB:
+		return Errorf(CodeInvalid, "the checkpoint storage limit must be between %d and %d MB", MinCheckpointLimitMB, MaxCheckpointLimitMB)
+	case len(st.CheckpointExclude) > MaxCheckpointExclude:
+		return Errorf(CodeInvalid, "at most %d folders can be excluded from checkpoints", MaxCheckpointExclude)
 	case len(st.SystemPrompt) > MaxSystemPromptLen:
 		return Errorf(CodeInvalid, "the system prompt is longer than %d characters", MaxSystemPromptLen)
 	case len(st.Prices) > MaxModelEntries:
 		return Errorf(CodeInvalid, "the price table has %d models; the most it takes is %d", len(st.Prices), MaxModelEntries)
 	case len(st.ContextLengths) > MaxModelEntries:
 		return Errorf(CodeInvalid, "the context-length table has %d models; the most it takes is %d", len(st.ContextLengths), MaxModelEntries)
+	}
+	for _, name := range st.CheckpointExclude {
+		if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
+			return Errorf(CodeInvalid, "an excluded folder is a folder name such as node_modules, not %s", Quote(name))
+		}
 	}
 	for model, n := range st.ContextLengths {
 		if err := checkTableModel("a context length", model); err != nil {

@@ -132,3 +132,21 @@ func hashFile(path string) (string, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// read returns up to max bytes of the content with hash ("" is no file,
+// so no bytes); more reports that there was more.
+func (b *blobs) read(hash string, max int64) (data []byte, more bool, err error) {
+	if hash == "" || hash == notAFile {
+		return nil, false, nil
+	}
+	f, err := b.open(hash)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, max+1))
+	if int64(len(data)) > max {
+		return data[:max], true, err
+	}
+	return data, false, err
+}

@@ -2,6 +2,7 @@ package checkpoint_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -238,4 +239,27 @@ func TestAPathOutsideTheWorkspaceIsRefused(t *testing.T) {
 	id := f.task()
 	err := f.k.BeforeWrite(f.ctx, id, f.ws, "../escape.txt")
 	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
+}
+
+func TestASnapshotKeepsNoMoreThanTheStorageLimit(t *testing.T) {
+	opts := checkpoint.Defaults
+	opts.MaxBytes = 2500
+	f := newFixture(t, opts)
+	for i := range 10 {
+		f.write(fmt.Sprintf("f%02d.txt", i), fmt.Sprintf("%01000d", i))
+	}
+	id := f.task()
+	snap, err := f.k.Snapshot(f.ctx, f.ws)
+	require.NoError(t, err)
+	assert.Len(t, snap.Files, 2, "kept while they fit the limit")
+	assert.Len(t, snap.Skipped, 8)
+	f.write("f00.txt", "changed")
+	rec, err := f.k.Record(f.ctx, id, snap)
+	require.NoError(t, err)
+	assert.Equal(t, 1, rec.Changed)
+	assert.Len(t, rec.Unkept, 8, "the files not kept are named")
+	assert.LessOrEqual(t, f.k.Size(), opts.MaxBytes)
+	_, err = f.k.Undo(f.ctx, id, nil)
+	require.NoError(t, err, "the checkpoint was not pruned to make room for itself")
+	assert.Equal(t, fmt.Sprintf("%01000d", 0), f.read("f00.txt"))
 }

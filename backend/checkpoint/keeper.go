@@ -45,7 +45,9 @@ var Defaults = Options{MaxBytes: 1 << 30, MaxFileBytes: 20 << 20, Exclude: []str
 type Keeper struct {
 	repo  Repo
 	blobs *blobs
-	opts  Options
+	// opts may change while Errand runs (Settings); optsMu guards it.
+	optsMu sync.Mutex
+	opts   Options
 	// mu is held for reading while a content is kept and recorded, and
 	// for writing while pruning, so a prune never removes a content whose
 	// record is on its way. pinned counts the contents of snapshots whose
@@ -64,6 +66,23 @@ func New(dir string, repo Repo, opts Options) (*Keeper, error) {
 	}
 	return &Keeper{repo: repo, blobs: b, opts: opts, pinned: map[string]int{}, stamps: stamps{m: map[string]stamp{}}}, nil
 }
+
+// SetOptions changes the bounds and the excluded folders; a lower bound
+// is applied at the next prune.
+func (k *Keeper) SetOptions(o Options) {
+	k.optsMu.Lock()
+	defer k.optsMu.Unlock()
+	k.opts = o
+}
+
+func (k *Keeper) options() Options {
+	k.optsMu.Lock()
+	defer k.optsMu.Unlock()
+	return k.opts
+}
+
+// Limit is the bytes the contents kept may take.
+func (k *Keeper) Limit() int64 { return k.options().MaxBytes }
 
 // Size is the bytes of contents kept now.
 func (k *Keeper) Size() int64 { return k.blobs.size.Load() }
@@ -178,7 +197,7 @@ func (k *Keeper) keepAfter(ctx context.Context, c chat.FileChange, abs string) (
 func (k *Keeper) Prune(ctx context.Context) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	for k.Size() > k.opts.MaxBytes {
+	for k.Size() > k.options().MaxBytes {
 		_, ok, err := k.repo.PruneOldestCheckpoint(ctx)
 		if err != nil || !ok {
 			return err

@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -14,22 +15,33 @@ type Snapshot struct {
 	Workspace string
 	Files     map[string]string
 	Skipped   map[string]bool
+	exclude   []string // as they were, for Record to walk the same files
 }
 
-// Snapshot keeps every file of the workspace (but the excluded folders and
-// files over the bound) before a command that may change any of them.
+// Snapshot keeps every file of the workspace (but the excluded folders,
+// files over the bound, and what does not fit the storage limit) before a
+// command that may change any of them.
 // Record must follow, also when the command fails.
 func (k *Keeper) Snapshot(ctx context.Context, workspace string) (*Snapshot, error) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
-	s := &Snapshot{Workspace: workspace, Files: map[string]string{}, Skipped: map[string]bool{}}
-	err := k.walk(ctx, workspace, func(rel, abs string, size int64) error {
-		if size > k.opts.MaxFileBytes {
+	opts := k.options()
+	s := &Snapshot{Workspace: workspace, Files: map[string]string{}, Skipped: map[string]bool{}, exclude: opts.Exclude}
+	start := k.Size()
+	err := walk(ctx, workspace, opts.Exclude, func(rel, abs string, size int64) error {
+		// A file over the bound is not kept, nor one that would make this
+		// snapshot alone outgrow the storage limit (a huge workspace):
+		// what it keeps must fit once older checkpoints are pruned.
+		if size > opts.MaxFileBytes || k.Size()-start+size > opts.MaxBytes {
 			s.Skipped[rel] = true
 			return nil
 		}
 		hash, err := k.keep(abs)
-		if err == nil {
+		switch {
+		case unreadable(err): // kept out, as a file over the bound is
+			s.Skipped[rel] = true
+			return nil
+		case err == nil:
 			s.Files[rel] = hash
 		}
 		return err
@@ -56,7 +68,7 @@ func (k *Keeper) Record(ctx context.Context, taskID string, s *Snapshot) (Record
 	defer k.unpin(s.Files)
 	var r Recorded
 	now := map[string]bool{}
-	err := k.walk(ctx, s.Workspace, func(rel, abs string, size int64) error {
+	err := walk(ctx, s.Workspace, s.exclude, func(rel, abs string, size int64) error {
 		now[rel] = true
 		if s.Skipped[rel] {
 			r.Unkept = append(r.Unkept, rel)
@@ -64,6 +76,10 @@ func (k *Keeper) Record(ctx context.Context, taskID string, s *Snapshot) (Record
 		}
 		before, had := s.Files[rel]
 		after, err := k.current(abs)
+		if unreadable(err) {
+			r.Unkept = append(r.Unkept, rel)
+			return nil
+		}
 		if err != nil || (had && before == after) {
 			return err
 		}
@@ -98,16 +114,19 @@ func (k *Keeper) record(ctx context.Context, taskID, workspace, rel, before stri
 
 // walk calls fn for each regular file under workspace, skipping the
 // excluded folders; links are not followed.
-func (k *Keeper) walk(ctx context.Context, workspace string, fn func(rel, abs string, size int64) error) error {
+func walk(ctx context.Context, workspace string, exclude []string, fn func(rel, abs string, size int64) error) error {
 	return filepath.WalkDir(workspace, func(abs string, d fs.DirEntry, err error) error {
-		if err != nil {
+		switch {
+		case err != nil && abs != workspace && unreadable(err):
+			return skip(d) // a folder that cannot be read, or a file gone meanwhile
+		case err != nil:
 			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if abs != workspace && slices.Contains(k.opts.Exclude, d.Name()) {
+			if abs != workspace && slices.Contains(exclude, d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -116,6 +135,9 @@ func (k *Keeper) walk(ctx context.Context, workspace string, fn func(rel, abs st
 			return nil
 		}
 		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -125,4 +147,17 @@ func (k *Keeper) walk(ctx context.Context, workspace string, fn func(rel, abs st
 		}
 		return fn(filepath.ToSlash(rel), abs, info.Size())
 	})
+}
+
+// unreadable is a file or folder of the workspace that cannot be read
+// (permissions) or is gone since it was listed: left out, not an error.
+func unreadable(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)
+}
+
+func skip(d fs.DirEntry) error {
+	if d != nil && d.IsDir() {
+		return filepath.SkipDir
+	}
+	return nil
 }

@@ -361,15 +361,16 @@ func (t WriteFile) Preview(_ context.Context, env Env, args json.RawMessage) (st
 	return Diff(a.Path, old, a.Content), nil
 }
 
-func (t WriteFile) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
+func (t WriteFile) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
 	a, old, err := t.plan(env, args)
 	if err != nil {
 		return errorResult("%v", err)
 	}
-	if err := env.Workspace.WriteFile(a.Path, []byte(a.Content)); err != nil {
+	note, err := keptWrite(ctx, env, a.Path, func() error { return env.Workspace.WriteFile(a.Path, []byte(a.Content)) })
+	if err != nil {
 		return errorResult("%v", err)
 	}
-	return Result{Content: fmt.Sprintf("Wrote %d bytes to %s.\n%s", len(a.Content), a.Path, Diff(a.Path, old, a.Content))}, nil
+	return Result{Content: fmt.Sprintf("Wrote %d bytes to %s.\n%s%s", len(a.Content), a.Path, Diff(a.Path, old, a.Content), note)}, nil
 }
 
 // currentText is a file's text, or "" when it does not exist yet.
@@ -444,15 +445,16 @@ func (t EditFile) Preview(_ context.Context, env Env, args json.RawMessage) (str
 	return Diff(p, old, next), nil
 }
 
-func (t EditFile) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
+func (t EditFile) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
 	p, old, next, err := t.plan(env, args)
 	if err != nil {
 		return errorResult("%v", err)
 	}
-	if err := env.Workspace.WriteFile(p, []byte(next)); err != nil {
+	note, err := keptWrite(ctx, env, p, func() error { return env.Workspace.WriteFile(p, []byte(next)) })
+	if err != nil {
 		return errorResult("%v", err)
 	}
-	return Result{Content: "Edited " + p + ".\n" + Diff(p, old, next)}, nil
+	return Result{Content: "Edited " + p + ".\n" + Diff(p, old, next) + note}, nil
 }
 
 // countOverlapping counts the places sub starts in s, overlapping ones too:

@@ -61,7 +61,13 @@ func (RunCommand) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	cmd := exec.CommandContext(runCtx, shell(), shellFlag(), a.Command)
+	return keptCommand(ctx, env, func() (Result, error) { return runShell(ctx, runCtx, env, a.Command, timeout) })
+}
+
+// runShell runs command in the workspace until runCtx ends (ctx is the
+// task's: its end is the caller's error).
+func runShell(ctx, runCtx context.Context, env Env, command string, timeout time.Duration) (Result, error) {
+	cmd := exec.CommandContext(runCtx, shell(), shellFlag(), command)
 	cmd.Dir = env.Workspace.Dir()
 	// The output goes through a pipe of our own, not one exec copies: Wait
 	// then returns when the shell exits, even if a background child still

@@ -42,6 +42,24 @@ type Env struct {
 	// Output, when set, gets a command's output as it arrives, from
 	// another goroutine (the result still holds all of it).
 	Output func(text string)
+	// Checkpoints, when set, keeps what the tools change in the workspace
+	// so the task's changes can be undone.
+	Checkpoints Checkpoints
+}
+
+// Checkpoints keeps the state of workspace files around a tool's change.
+// Paths are relative to the workspace, with forward slashes. A tool whose
+// before-state cannot be kept changes nothing: a change that could not be
+// undone is refused rather than made silently.
+type Checkpoints interface {
+	// BeforeWrite keeps the file's state before the tool changes it.
+	BeforeWrite(ctx context.Context, rel string) error
+	// AfterWrite keeps its state after the change (also after a failed one).
+	AfterWrite(ctx context.Context, rel string) error
+	// BeforeCommand keeps the workspace's files before a command that may
+	// change any of them; the returned func records what changed and must
+	// be called once the command is over, whatever its outcome.
+	BeforeCommand(ctx context.Context) (after func(ctx context.Context) (string, error), err error)
 }
 
 // Result is what the model is told.

@@ -18,6 +18,7 @@
 //	[table]     a table of seven columns of long words, wider than a bubble, then task_complete
 //	[write]     write_file hello.txt "Hello from Errand" (needs approval), then "Result: <the tool's
 //	            result>" + task_complete, so a denial's reason shows in the reply
+//	[write-then-ask] write_file hello.txt, then ask_user "Shall I go on?" (Yes/No) and wait
 //	[command]   run_command "ls -la && echo done" (needs approval), then "Result: <the tool's result>"
 //	            + task_complete
 //	[loop]      send_update "Update N" at steps 1 to 3, then task_complete at step 4

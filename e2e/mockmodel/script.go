@@ -145,6 +145,8 @@ func script(req *compat.Request) compat.Reply {
 			return compat.Reply{Status: 400, ErrorMessage: failMessage}
 		}
 		return call("Recovered.", "task_complete", map[string]any{"summary": "Finished after a retry"})
+	case strings.Contains(prompt, "[write-then-ask]"):
+		return writeThenAsk(tail)
 	case strings.Contains(prompt, "[write]"):
 		if result, ok := toolResult(tail, "write_file"); ok {
 			return call("Result: "+result, "task_complete", map[string]any{"summary": "Finished the write task"})
@@ -312,4 +314,16 @@ func call(text, tool string, args map[string]any) compat.Reply {
 		panic(err) // maps of strings always marshal
 	}
 	return compat.Reply{Text: text, ToolCalls: []chat.ToolCall{{Name: tool, Arguments: string(data)}}}
+}
+
+// writeThenAsk writes hello.txt, then asks a question and waits: the
+// test stops the task there, with a file changed (tests/undo.test.mjs).
+func writeThenAsk(tail []compat.Message) compat.Reply {
+	if _, ok := toolResult(tail, "write_file"); !ok {
+		return call("I will write the file.", "write_file", map[string]any{"path": writePath, "content": writeContent})
+	}
+	if answer, ok := askAnswer(tail); ok {
+		return call("", "task_complete", map[string]any{"summary": "Answered: " + answer})
+	}
+	return call("", "ask_user", map[string]any{"question": "Shall I go on?", "choices": []string{"Yes", "No"}})
 }

@@ -22,6 +22,8 @@ vi.mock('./api', () => ({
   stopTask: vi.fn(),
   userResponse: vi.fn(),
   setViewing: vi.fn(async () => {}),
+  // A stopped task's Files changed card (none here).
+  filesChanged: vi.fn(async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] })),
 }));
 
 let handlers: EventHandlers | null = null;
@@ -33,6 +35,7 @@ vi.mock('./events', () => ({
     };
   }),
   onOpenConversation: vi.fn(() => () => {}),
+  onFilesChanged: vi.fn(() => () => {}),
 }));
 
 import * as api from './api';

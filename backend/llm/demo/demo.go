@@ -3,7 +3,8 @@
 // configured. In agent mode it walks through a task the way a real model
 // would use Errand's tools (a progress update, a question, an answer that
 // depends on the reply, task_complete), or, for a message that starts with
-// "remember" or "forget", calls that memory tool; in chat mode it says what
+// "remember" or "forget", calls that memory tool, or, for "write PATH:
+// TEXT", writes that file (to try "Undo changes"); in chat mode it says what
 // it is and how to connect a real model.
 package demo
 

@@ -76,6 +76,9 @@ func agentReply(req *compat.Request) compat.Reply {
 		if r, ok := mcpStart(req, prompt); ok {
 			return r
 		}
+		if r, ok := writeStart(req, prompt); ok {
+			return r
+		}
 		return withCall(req, intro, ToolSendUpdate, map[string]any{"message": "Planning: " + echo(prompt)})
 	}
 	last := tail[len(tail)-1]
@@ -99,6 +102,8 @@ func agentReply(req *compat.Request) compat.Reply {
 		return finish(req)
 	case echoTool(req):
 		return mcpDone(req, name, last.Text())
+	case ToolWriteFile:
+		return writeDone(req, last.Text())
 	default:
 		return finish(req)
 	}

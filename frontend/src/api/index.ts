@@ -3,6 +3,7 @@
 import * as AgentsSvc from '../../wailsjs/go/app/Agents';
 import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
 import * as ArchiveSvc from '../../wailsjs/go/app/Archive';
+import * as CheckpointsSvc from '../../wailsjs/go/app/Checkpoints';
 import * as Convs from '../../wailsjs/go/app/Conversations';
 import * as HealthSvc from '../../wailsjs/go/app/Health';
 import * as MCPSvc from '../../wailsjs/go/app/MCP';
@@ -14,6 +15,10 @@ import { ApiError, toApiError } from './errors';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
   AgentDefinition,
+  CheckpointStorage,
+  FileChoice,
+  FilesChanged,
+  UndoOutcome,
   Conversation,
   ConversationPage,
   ConversationSummary,
@@ -271,6 +276,34 @@ function normalizeSettings(s: Settings): Settings {
 /** The built-in agent instructions (what an empty systemPrompt means). */
 export function defaultSystemPrompt(): Promise<string> {
   return call(() => SettingsSvc.DefaultSystemPrompt());
+}
+
+// ---- Checkpoints ----
+
+/** The files a finished task changed (an empty list when none). */
+export async function filesChanged(taskId: string): Promise<FilesChanged> {
+  const c = await call<FilesChanged>(() => CheckpointsSvc.FilesChanged(taskId));
+  return { ...c, files: c.files ?? [] };
+}
+
+/** The diff of what the task did to one file. */
+export function fileDiff(taskId: string, path: string): Promise<string> {
+  return call(() => CheckpointsSvc.FileDiff(taskId, path));
+}
+
+/** Restores the files as they were before the task; conflicts without a choice change nothing and come back. */
+export function undoChanges(taskId: string, choices: Record<string, FileChoice> = {}): Promise<UndoOutcome> {
+  return call(() => CheckpointsSvc.UndoChanges(taskId, choices));
+}
+
+/** Puts the task's changes back after an undo, with the same conflict rules. */
+export function redoChanges(taskId: string, choices: Record<string, FileChoice> = {}): Promise<UndoOutcome> {
+  return call(() => CheckpointsSvc.RedoChanges(taskId, choices));
+}
+
+/** The space checkpoints take on disk, and their limit. */
+export function checkpointStorage(): Promise<CheckpointStorage> {
+  return call(() => CheckpointsSvc.Storage());
 }
 
 // ---- Memory ----

@@ -221,7 +221,43 @@ export interface Settings {
   notifications?: boolean;
   /** How long one MCP tool call may take, in seconds; Go always sends it. */
   mcpCallTimeoutSec?: number;
+  /** The most the file contents kept for "Undo changes" may take, in MB; Go always sends it. */
+  checkpointLimitMb?: number;
+  /** Folder names a workspace snapshot skips wherever they are; Go always sends it. */
+  checkpointExclude?: string[];
   [extra: string]: unknown;
+}
+
+/** One file a task changed (chat.ChangedFile). */
+export interface ChangedFile {
+  path: string;
+  change: 'created' | 'changed' | 'deleted';
+}
+
+/** What a task did to the files (chat.FilesChanged); also the payload of checkpoint:filesChanged. */
+export interface FilesChanged {
+  taskId: string;
+  /** The changes are undone now ("Redo changes" puts them back). */
+  undone: boolean;
+  /** The contents were pruned past the storage limit: the changes can no longer be undone. */
+  pruned: boolean;
+  files: ChangedFile[];
+}
+
+/** How one conflicting file is resolved: keep it as it is now, or restore the state the undo goes back to. */
+export type FileChoice = 'keep' | 'restore';
+
+/** What an undo or redo did (chat.UndoOutcome). With conflicts, nothing was changed. */
+export interface UndoOutcome {
+  restored: string[];
+  kept: string[];
+  conflicts: string[];
+}
+
+/** The disk space checkpoints take, and their limit (app.CheckpointStorage). */
+export interface CheckpointStorage {
+  usedBytes: number;
+  limitBytes: number;
 }
 
 /** A piece of a search result's snippet; match marks the words found. Plain text, never markup. */

@@ -4,6 +4,7 @@ import { BrowserOpenURL, EventsOn, Quit } from '../../wailsjs/runtime/runtime';
 import type {
   Conversation,
   FactsChangedEvent,
+  FilesChanged,
   MCPServerState,
   MessageDeltaEvent,
   Task,
@@ -20,6 +21,7 @@ export const EVENTS = {
   factsChanged: 'agent:factsChanged',
   openConversation: 'app:openConversation',
   mcpServer: 'mcp:server',
+  filesChanged: 'checkpoint:filesChanged',
 } as const;
 
 export type Unsubscribe = () => void;
@@ -103,6 +105,14 @@ const isFactsChanged = (v: unknown): v is FactsChangedEvent => isObject(v) && ty
 /** Facts changed (by the agent or the person): open memory views reload. */
 export function onFactsChanged(cb: (ev: FactsChangedEvent) => void): Unsubscribe {
   return on(EVENTS.factsChanged, isFactsChanged, cb);
+}
+
+const isFilesChanged = (v: unknown): v is FilesChanged =>
+  isObject(v) && typeof v.taskId === 'string' && typeof v.undone === 'boolean' && Array.isArray(v.files);
+
+/** A task's changes were undone or redone: the payload is what is stored now. */
+export function onFilesChanged(cb: (ev: FilesChanged) => void): Unsubscribe {
+  return on(EVENTS.filesChanged, isFilesChanged, cb);
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v !== '';

@@ -39,6 +39,20 @@ export namespace agent {
 
 export namespace app {
 	
+	export class CheckpointStorage {
+	    usedBytes: number;
+	    limitBytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CheckpointStorage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.usedBytes = source["usedBytes"];
+	        this.limitBytes = source["limitBytes"];
+	    }
+	}
 	export class ModelInfo {
 	    model: string;
 	    baseUrl: string;
@@ -242,6 +256,20 @@ export namespace chat {
 	        this.arguments = source["arguments"];
 	        this.preview = source["preview"];
 	        this.address = source["address"];
+	    }
+	}
+	export class ChangedFile {
+	    path: string;
+	    change: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangedFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.change = source["change"];
 	    }
 	}
 	export class Conversation {
@@ -690,6 +718,42 @@ export namespace chat {
 		    return a;
 		}
 	}
+	export class FilesChanged {
+	    taskId: string;
+	    undone: boolean;
+	    pruned: boolean;
+	    files: ChangedFile[];
+	
+	    static createFrom(source: any = {}) {
+	        return new FilesChanged(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.taskId = source["taskId"];
+	        this.undone = source["undone"];
+	        this.pruned = source["pruned"];
+	        this.files = this.convertValues(source["files"], ChangedFile);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	
 	
@@ -876,6 +940,8 @@ export namespace chat {
 	    memoryEnabled: boolean;
 	    notifications: boolean;
 	    mcpCallTimeoutSec: number;
+	    checkpointLimitMb: number;
+	    checkpointExclude: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -893,6 +959,8 @@ export namespace chat {
 	        this.memoryEnabled = source["memoryEnabled"];
 	        this.notifications = source["notifications"];
 	        this.mcpCallTimeoutSec = source["mcpCallTimeoutSec"];
+	        this.checkpointLimitMb = source["checkpointLimitMb"];
+	        this.checkpointExclude = source["checkpointExclude"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -957,6 +1025,22 @@ export namespace chat {
 	}
 	
 	
+	export class UndoOutcome {
+	    restored: string[];
+	    kept: string[];
+	    conflicts: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new UndoOutcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.restored = source["restored"];
+	        this.kept = source["kept"];
+	        this.conflicts = source["conflicts"];
+	    }
+	}
 
 }
 

@@ -15,8 +15,10 @@ vi.mock('../../api', () => ({
   userResponse: vi.fn(),
   setAgentMode: vi.fn(),
   loadConversation: vi.fn(),
+  // The failed or stopped task's Files changed card (none here).
+  filesChanged: vi.fn(async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] })),
 }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFilesChanged: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import type { Task } from '../../api/types';

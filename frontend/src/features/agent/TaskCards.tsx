@@ -5,6 +5,7 @@ import type { ErrorReport } from '../../lib/errorDetails';
 import { stopTask } from '../../stores/actions';
 import { continueTask, dismissTask, resumeTask, retryTask } from '../../stores/agentActions';
 import { LiveQuestion } from '../agents/QuestionWidget';
+import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { pauseReasonText } from './format';
 
 function usePending() {
@@ -107,6 +108,7 @@ export function FailedCard({ task }: { task: Task }) {
         </button>
         <CopyDetailsButton report={report} />
       </div>
+      <FilesChangedCard taskId={task.id} />
     </section>
   );
 }

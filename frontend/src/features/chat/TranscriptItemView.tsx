@@ -3,6 +3,7 @@ import type { Delivery } from '../../api/types';
 import { LiveQuestion } from '../agents/QuestionWidget';
 import { useTasksStore } from '../../stores/tasks';
 import { CopyButton, Markdown } from './Markdown';
+import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { SummaryMarker } from './SummaryMarker';
 import { questionEndLabel } from './toolCall';
 import { ToolCallRow } from './ToolCallRow';
@@ -209,6 +210,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
               <StepBadge step={item.step} />
             </span>
             <Markdown text={item.summary} />
+            {item.taskId && <FilesChangedCard taskId={item.taskId} />}
           </div>
         </div>
       );

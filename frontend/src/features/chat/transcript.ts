@@ -10,7 +10,7 @@ export type TranscriptItem =
   | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string; cutOff?: boolean }
   | { kind: 'update'; key: string; text: string; step: number }
   | { kind: 'question'; key: string; question: string; choices: string[]; step: number; taskId: string }
-  | { kind: 'complete'; key: string; summary: string; step: number }
+  | { kind: 'complete'; key: string; summary: string; step: number; taskId: string }
   | { kind: 'toolCall'; key: string; name: string; args: string; callId: string; taskId: string; step: number }
   | { kind: 'toolResult'; key: string; name: string; content: string; isError: boolean; outcome: ToolOutcome | '' };
 
@@ -123,7 +123,7 @@ function computeItems(m: Message): TranscriptItem[] {
             });
             break;
           case 'task_complete':
-            items.push({ kind: 'complete', key, summary: stringArg(call, 'summary'), step: take() });
+            items.push({ kind: 'complete', key, summary: stringArg(call, 'summary'), step: take(), taskId: m.taskId ?? '' });
             break;
           default:
             items.push({

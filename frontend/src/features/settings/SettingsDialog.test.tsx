@@ -408,4 +408,15 @@ describe('settings form', () => {
       /needs a model name/,
     );
   });
+
+  it('edits the checkpoint limit and the excluded folders', () => {
+    const s = settings({ checkpointLimitMb: 1024, checkpointExclude: ['.git', 'node_modules'] });
+    const form = formFromSettings(s);
+    expect(form.checkpointExclude).toBe('.git, node_modules');
+    expect(settingsFromForm(form, s)).toEqual(s);
+    const edited = { ...form, checkpointLimitMb: '50', checkpointExclude: '.git,\n dist , .git' };
+    expect(settingsFromForm(edited, s)).toMatchObject({ checkpointLimitMb: 50, checkpointExclude: ['.git', 'dist'] });
+    expect(checkForm({ ...form, checkpointLimitMb: '5' })?.field).toBe('checkpoints');
+    expect(checkForm({ ...form, checkpointExclude: 'build/out' })?.message).toMatch(/folder name such as node_modules, not "build\/out"/);
+  });
 });

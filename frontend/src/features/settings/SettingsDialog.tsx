@@ -12,10 +12,12 @@ import type { SettingsSection } from '../../stores/settingsView';
 import { DataSection } from '../archive/DataSection';
 import { McpSection } from '../mcp/McpSection';
 import { AgentsSection } from '../agents/AgentsSection';
+import { CheckpointStorageLine } from '../checkpoints/CheckpointStorageLine';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import { DEMO } from './providerForm';
 import {
+  checkCheckpoints,
   checkForm,
   checkPrompt,
   checkTable,
@@ -58,6 +60,7 @@ function fieldOf(message: string): Field | undefined {
   if (/time limit/i.test(message)) return 'maxMinutes';
   if (/spend limit/i.test(message)) return 'maxCostUsd';
   if (/delay/i.test(message)) return 'stepDelayMs';
+  if (/checkpoint|excluded folder/i.test(message)) return 'checkpoints';
   if (/price|model|context length/i.test(message)) return 'prices';
   return undefined;
 }
@@ -236,7 +239,9 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     setForm((f) => (f ? fn(f) : f));
     setSaved(null);
   };
-  const setField = (field: 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs') => (v: string) =>
+  const setField = (
+    field: 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'checkpointLimitMb' | 'checkpointExclude',
+  ) => (v: string) =>
     edit((f) => ({ ...f, [field]: v }));
   const setRow = (key: number, patch: Partial<PriceRow>) =>
     edit((f) => ({ ...f, prices: f.prices.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
@@ -277,7 +282,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
   const checkSettings = (f: SettingsForm): { message: string; field?: Field } | null => {
     const dup = duplicateModel(f);
     if (dup) return { message: `The model ${dup} is listed twice in the model table.`, field: 'prices' };
-    return checkTable(f) ?? checkPrompt(f);
+    return checkTable(f) ?? checkPrompt(f) ?? checkCheckpoints(f);
   };
 
   /** Why the settings were not saved, from Go's reason or (when the bridge lost it) the form. */
@@ -579,6 +584,43 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                   unit="ms"
                 />
               </fieldset>
+
+              {form.checkpointLimitMb !== '' && (
+                <fieldset className="settings-group" aria-describedby={bad('checkpoints') ? errorId : undefined}>
+                  <legend>Checkpoints (Undo changes)</legend>
+                  <p className="settings-help">
+                    Before a task changes a file, Errand keeps what was there, so the task’s “Undo changes” can put it
+                    back. The oldest checkpoints are removed past the limit.
+                  </p>
+                  <CheckpointStorageLine key={loaded?.checkpointLimitMb} />
+                  <NumberField
+                    id={id('checkpoint-limit')}
+                    label="Storage limit"
+                    value={form.checkpointLimitMb}
+                    onChange={setField('checkpointLimitMb')}
+                    invalid={bad('checkpoints')}
+                    errorId={errorId}
+                    step="1"
+                    min="10"
+                    unit="MB"
+                  />
+                  <div className="settings-field">
+                    <label htmlFor={id('checkpoint-exclude')}>Folders not kept</label>
+                    <input
+                      id={id('checkpoint-exclude')}
+                      className="errand-input"
+                      value={form.checkpointExclude}
+                      aria-invalid={bad('checkpoints') || undefined}
+                      aria-describedby={`${id('checkpoint-exclude')}-help`}
+                      onChange={(e) => setField('checkpointExclude')(e.target.value)}
+                    />
+                    <p id={`${id('checkpoint-exclude')}-help`} className="settings-help">
+                      Folder names, separated by commas, skipped wherever they are when the workspace is kept before a
+                      command runs (what a command changes in them cannot be undone).
+                    </p>
+                  </div>
+                </fieldset>
+              )}
 
               <fieldset className="settings-group" aria-describedby={bad('prices') ? errorId : undefined}>
                 <legend>Prices and context lengths</legend>

@@ -26,6 +26,10 @@ export interface SettingsForm {
   prices: PriceRow[];
   /** The agent's instructions as shown: the built-in text unless a custom one is stored. */
   systemPrompt: string;
+  /** The checkpoint storage limit, in MB. */
+  checkpointLimitMb: string;
+  /** Folder names a snapshot skips, comma-separated. */
+  checkpointExclude: string;
 }
 
 /**
@@ -82,7 +86,14 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
     autoApprove,
     prices: rows,
     systemPrompt: custom.trim() !== '' ? custom : defaultPrompt,
+    checkpointLimitMb: str(s.checkpointLimitMb),
+    checkpointExclude: (s.checkpointExclude ?? []).join(', '),
   };
+}
+
+/** The excluded folders as typed: names separated by commas or new lines. */
+export function excludedFolders(text: string): string[] {
+  return [...new Set(text.split(/[,\n]/).map((n) => n.trim()).filter((n) => n !== ''))];
 }
 
 /** A number field's value; '' and junk become NaN (sent as null, which Go refuses with its reason). */
@@ -124,10 +135,13 @@ export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPr
     prices,
     contextLengths,
     systemPrompt: isDefaultPrompt(form.systemPrompt, defaultPrompt) ? '' : form.systemPrompt,
+    ...('checkpointLimitMb' in loaded || form.checkpointLimitMb !== ''
+      ? { checkpointLimitMb: parseNumber(form.checkpointLimitMb), checkpointExclude: excludedFolders(form.checkpointExclude) }
+      : {}),
   };
 }
 
-export type Field = 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'prices' | 'systemPrompt';
+export type Field = 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'prices' | 'systemPrompt' | 'checkpoints';
 
 /** Go's limit on the instructions. */
 export const MAX_PROMPT = 20000;
@@ -154,7 +168,21 @@ export function checkForm(form: SettingsForm): { field: Field; message: string }
   if (!Number.isInteger(delay) || delay < 0 || delay > 60000) {
     return { field: 'stepDelayMs', message: 'The delay between steps must be a whole number from 0 to 60000 ms.' };
   }
-  return checkTable(form) ?? checkPrompt(form);
+  return checkTable(form) ?? checkPrompt(form) ?? checkCheckpoints(form);
+}
+
+/** The checkpoint limit is a whole number of MB in Go's range, and each excluded folder a plain name. */
+export function checkCheckpoints(form: SettingsForm): { field: Field; message: string } | null {
+  if (form.checkpointLimitMb === '') return null; // an older Go that has no such setting
+  const mb = parseNumber(form.checkpointLimitMb);
+  if (!Number.isInteger(mb) || mb < 10 || mb > 1048576) {
+    return { field: 'checkpoints', message: 'The checkpoint storage limit must be a whole number from 10 to 1048576 MB.' };
+  }
+  const odd = excludedFolders(form.checkpointExclude).find((n) => n === '.' || n === '..' || /[/\\]/.test(n));
+  if (odd !== undefined) {
+    return { field: 'checkpoints', message: `An excluded folder is a folder name such as node_modules, not "${odd}".` };
+  }
+  return null;
 }
 
 /** The instructions fit Go's limit. */

@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+import * as api from '../../api';
+import type { CheckpointStorage } from '../../api/types';
+
+/** A size for people: 0 bytes, 12.3 KB, 4.5 MB, 1.2 GB. */
+export function formatBytes(n: number): string {
+  if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(1)} GB`;
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MB`;
+  if (n >= 1 << 10) return `${(n / (1 << 10)).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
+
+/** What checkpoints take on disk now, for the Settings section. */
+export function CheckpointStorageLine() {
+  const [storage, setStorage] = useState<CheckpointStorage | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    api.checkpointStorage().then(
+      (s) => live && setStorage(s),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (failed) return <p className="settings-help">The space checkpoints take could not be read.</p>;
+  if (!storage) return null;
+  return (
+    <p className="settings-help checkpoint-storage">
+      Checkpoints take <strong>{formatBytes(storage.usedBytes)}</strong> of {formatBytes(storage.limitBytes)} now.
+    </p>
+  );
+}

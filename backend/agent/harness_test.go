@@ -87,7 +87,7 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 func (h *harness) conversation() string {
 	h.t.Helper()
 	now := time.Now().UTC()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: now, UpdatedAt: now}
 	require.NoError(h.t, h.store.CreateConversation(context.Background(), c))
 	return c.ID
 }

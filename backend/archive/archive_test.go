@@ -35,7 +35,7 @@ func at(min int) time.Time { return clock.Add(time.Duration(min) * time.Minute) 
 func fill(t *testing.T, s *store.Store, title string) string {
 	t.Helper()
 	ctx := context.Background()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, Model: "gpt-4o", CreatedAt: at(0), UpdatedAt: at(0)}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, Model: "gpt-4o", CreatedAt: at(0), UpdatedAt: at(0)}
 	require.NoError(t, s.CreateConversation(ctx, c))
 	_, err := s.RenameConversation(ctx, c.ID, title)
 	require.NoError(t, err)
@@ -165,7 +165,7 @@ func TestExportThenImportGivesTheSameConversationWithNewIDs(t *testing.T) {
 func TestAnUnfinishedTaskIsImportedAsCancelled(t *testing.T) {
 	ctx := context.Background()
 	src := openStore(t)
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: at(0), UpdatedAt: at(0)}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: at(0), UpdatedAt: at(0)}
 	require.NoError(t, src.CreateConversation(ctx, c))
 	task := chat.Task{ID: uuid.NewString(), ConversationID: c.ID, Mode: chat.ModeAgent, Status: chat.StatusWaitingUser,
 		OriginalPrompt: "Ask me", StartedAt: at(1), Rev: 1, PendingQuestion: "Which one?", PendingChoices: []string{"a", "b"}}
@@ -250,7 +250,7 @@ func TestBadArchivesAreRefusedAndNothingIsImported(t *testing.T) {
 		{"another JSON", `{"mcpServers":{}}`, "not a conversation or backup"},
 		{"truncated", string(good[:len(good)/2]), "not a conversation or backup"},
 		{"newer", strings.Replace(string(good), `"version":1`, `"version":2`, 1), "newer version of Errand"},
-		{"wrong type", strings.Replace(string(good), `"agentMode":true`, `"agentMode":"yes"`, 1), "damaged"},
+		{"wrong type", strings.Replace(string(good), `"mode":"agent"`, `"mode":7`, 1), "damaged"},
 		{"unknown field", strings.Replace(string(good), `"version":1`, `"version":1,"extra":1`, 1), "damaged"},
 		{"second conversation bad", string(halfBad), "unknown role"},
 		{"huge", `{"format":"errand.conversation","version":1,"conversations":[{"messages":[{"content":"` +

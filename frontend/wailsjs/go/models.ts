@@ -248,7 +248,7 @@ export namespace chat {
 	    id: string;
 	    title: string;
 	    titleSet: boolean;
-	    agentMode: boolean;
+	    mode: string;
 	    workspace: string;
 	    model: string;
 	    agentId: string;
@@ -266,11 +266,80 @@ export namespace chat {
 	        this.id = source["id"];
 	        this.title = source["title"];
 	        this.titleSet = source["titleSet"];
-	        this.agentMode = source["agentMode"];
+	        this.mode = source["mode"];
 	        this.workspace = source["workspace"];
 	        this.model = source["model"];
 	        this.agentId = source["agentId"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ModeDecision {
+	    by: string;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModeDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.by = source["by"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class PlanStep {
+	    title: string;
+	    status: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlanStep(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.status = source["status"];
+	    }
+	}
+	export class Plan {
+	    taskId: string;
+	    conversationId: string;
+	    revision: number;
+	    steps: PlanStep[];
+	    note?: string;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Plan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.taskId = source["taskId"];
+	        this.conversationId = source["conversationId"];
+	        this.revision = source["revision"];
+	        this.steps = this.convertValues(source["steps"], PlanStep);
+	        this.note = source["note"];
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	    }
 	
@@ -381,6 +450,10 @@ export namespace chat {
 	    activeMs: number;
 	    contextTokens: number;
 	    contextLimit: number;
+	    plan?: Plan;
+	    reflecting?: boolean;
+	    reflections?: number;
+	    decision?: ModeDecision;
 	
 	    static createFrom(source: any = {}) {
 	        return new Task(source);
@@ -418,6 +491,10 @@ export namespace chat {
 	        this.activeMs = source["activeMs"];
 	        this.contextTokens = source["contextTokens"];
 	        this.contextLimit = source["contextLimit"];
+	        this.plan = this.convertValues(source["plan"], Plan);
+	        this.reflecting = source["reflecting"];
+	        this.reflections = source["reflections"];
+	        this.decision = this.convertValues(source["decision"], ModeDecision);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -442,7 +519,7 @@ export namespace chat {
 	    id: string;
 	    title: string;
 	    titleSet: boolean;
-	    agentMode: boolean;
+	    mode: string;
 	    workspace: string;
 	    model: string;
 	    agentId: string;
@@ -461,7 +538,7 @@ export namespace chat {
 	        this.id = source["id"];
 	        this.title = source["title"];
 	        this.titleSet = source["titleSet"];
-	        this.agentMode = source["agentMode"];
+	        this.mode = source["mode"];
 	        this.workspace = source["workspace"];
 	        this.model = source["model"];
 	        this.agentId = source["agentId"];
@@ -553,6 +630,7 @@ export namespace chat {
 	    streaming?: boolean;
 	    usage?: Usage;
 	    costUsd?: number;
+	    rerunOf?: string;
 	    summaryId?: string;
 	    seq: number;
 	    rev: number;
@@ -580,6 +658,7 @@ export namespace chat {
 	        this.streaming = source["streaming"];
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.costUsd = source["costUsd"];
+	        this.rerunOf = source["rerunOf"];
 	        this.summaryId = source["summaryId"];
 	        this.seq = source["seq"];
 	        this.rev = source["rev"];
@@ -780,6 +859,9 @@ export namespace chat {
 		    return a;
 		}
 	}
+	
+	
+	
 	export class Price {
 	    inputPerMTok: number;
 	    outputPerMTok: number;
@@ -876,6 +958,9 @@ export namespace chat {
 	    memoryEnabled: boolean;
 	    notifications: boolean;
 	    mcpCallTimeoutSec: number;
+	    defaultMode: string;
+	    reflectionRounds: number;
+	    autoAskModel: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -893,6 +978,9 @@ export namespace chat {
 	        this.memoryEnabled = source["memoryEnabled"];
 	        this.notifications = source["notifications"];
 	        this.mcpCallTimeoutSec = source["mcpCallTimeoutSec"];
+	        this.defaultMode = source["defaultMode"];
+	        this.reflectionRounds = source["reflectionRounds"];
+	        this.autoAskModel = source["autoAskModel"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

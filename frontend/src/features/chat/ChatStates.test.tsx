@@ -12,7 +12,9 @@ vi.mock('../../api', () => ({
   sendChat: vi.fn(),
   stopTask: vi.fn(),
   userResponse: vi.fn(),
-  setAgentMode: vi.fn(),
+  setMode: vi.fn(),
+  send: vi.fn(),
+  rerunMessage: vi.fn(),
   loadConversation: vi.fn(),
 }));
 vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));

@@ -71,7 +71,7 @@ describe('chat states', () => {
     render(<View />);
     prompt();
     act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 1 })));
-    expect(statusText()).toBe('Thinking…');
+    expect(statusText()).toBe('Planning…');
     expect(screen.getByRole('status')).toHaveTextContent('Step 1');
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
     // The person may type while it works: Send queues for the next step.

@@ -20,7 +20,7 @@ const PAUSE_REASONS: Record<string, string> = {
  */
 export function describeTask(task: Task | undefined, writing = false): string {
   if (!task) return 'Ready';
-  const phase = phaseOf(task);
+  const phase = phaseOf(task, writing);
   if (phase) return phase;
   // A string switch, so statuses newer than this file read sensibly too.
   const status: string = task.status;
@@ -58,14 +58,14 @@ export function describeTask(task: Task | undefined, writing = false): string {
  * model works: Checking the result… (a reflection), the plan's current
  * step, or Planning… at the first step of a task with no plan yet.
  */
-function phaseOf(task: Task): string | null {
+function phaseOf(task: Task, writing: boolean): string | null {
   if (task.mode === 'chat' || (task.status !== 'thinking' && task.status !== 'running')) return null;
   if (task.reflecting) return 'Checking the result…';
   if (task.plan) {
     const step = currentStep(task.plan);
     return step ? `${step.title}…` : null;
   }
-  return task.stepCount <= 1 ? 'Planning…' : null;
+  return task.stepCount <= 1 && !writing ? 'Planning…' : null;
 }
 
 type Tone = 'idle' | 'live' | 'waiting' | 'done' | 'stopped' | 'error';

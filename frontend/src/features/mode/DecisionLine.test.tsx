@@ -98,7 +98,7 @@ describe('conversation plan', () => {
     act(() => handleTaskUpdate(task('t', C, { status: 'running', plan: plan(steps), rev: 1 })));
     const region = screen.getByRole('region', { name: 'Plan' });
     expect(within(region).getByRole('button', { name: /Plan · 0 of 2/ })).toBeInTheDocument();
-    const done = plan([{ ...steps[0], status: 'done' }, { ...steps[1], status: 'done' }]);
+    const done = plan(steps.map((s) => ({ ...s, status: 'done' as const })));
     act(() => handleTaskUpdate(task('t', C, { status: 'completed', plan: { ...done, revision: 2 }, rev: 2 })));
     expect(screen.getByRole('button', { name: /Plan · 2 of 2/ })).toBeInTheDocument();
   });

@@ -200,7 +200,7 @@ func TestUnknownToolAndBadArgumentsGetErrorResults(t *testing.T) {
 	require.Len(t, results, 6)
 	assert.True(t, results[0].IsError)
 	assert.Contains(t, results[0].Content, `unknown tool "delete_everything"`)
-	assert.Contains(t, results[0].Content, "task_complete, ask_user, send_update, remember, forget, list_files")
+	assert.Contains(t, results[0].Content, "task_complete, ask_user, send_update, remember, forget, update_plan, reflect, list_files")
 	assert.True(t, results[1].IsError)
 	assert.Contains(t, results[1].Content, "not valid JSON")
 	assert.False(t, results[2].IsError)

@@ -290,3 +290,19 @@ func TestMarkdownIsReadableAndFoldsToolCalls(t *testing.T) {
 	assert.Contains(t, md, "> _Stopped by user")
 	assert.NotContains(t, md, "## Plan", "no plans exist yet")
 }
+
+func TestMarkdownShowsTheNewestPlanAsAChecklist(t *testing.T) {
+	old := &chat.Plan{Steps: []chat.PlanStep{{Title: "Old", Status: chat.StepDone}}}
+	p := &chat.Plan{Revision: 2, Note: "Done when <b> is checked.", Steps: []chat.PlanStep{
+		{Title: "Read", Status: chat.StepDone},
+		{Title: "Write <b>", Status: chat.StepInProgress},
+		{Title: "Polish", Status: chat.StepSkipped},
+		{Title: "Check", Status: chat.StepPending},
+	}}
+	r := chat.ConversationRecord{Conversation: chat.Conversation{Title: "Planned"}, Tasks: []chat.Task{{Plan: old}, {}, {Plan: p}}}
+	var buf bytes.Buffer
+	require.NoError(t, Markdown(&buf, r))
+	md := buf.String()
+	assert.Contains(t, md, "## Plan · 1 of 4\n\n- [x] Read\n- [ ] Write &lt;b&gt; _(in progress)_\n- [ ] ~~Polish~~ _(skipped)_\n- [ ] Check\n\n> Done when <b> is checked.\n")
+	assert.NotContains(t, md, "Old")
+}

@@ -249,11 +249,12 @@ func TestBadArchivesAreRefusedAndNothingIsImported(t *testing.T) {
 		{"not JSON", "hello", "not a conversation or backup"},
 		{"another JSON", `{"mcpServers":{}}`, "not a conversation or backup"},
 		{"truncated", string(good[:len(good)/2]), "not a conversation or backup"},
-		{"newer", strings.Replace(string(good), `"version":1`, `"version":2`, 1), "newer version of Errand"},
+		{"newer", strings.Replace(string(good), `"version":2`, `"version":3`, 1), "newer version of Errand"},
 		{"wrong type", strings.Replace(string(good), `"mode":"agent"`, `"mode":7`, 1), "damaged"},
-		{"unknown field", strings.Replace(string(good), `"version":1`, `"version":1,"extra":1`, 1), "damaged"},
+		{"unknown field", strings.Replace(string(good), `"version":2`, `"version":2,"extra":1`, 1), "damaged"},
+		{"unknown mode", strings.Replace(string(good), `"mode":"agent"`, `"mode":"sometimes"`, 1), "unknown mode"},
 		{"second conversation bad", string(halfBad), "unknown role"},
-		{"huge", `{"format":"errand.conversation","version":1,"conversations":[{"messages":[{"content":"` +
+		{"huge", `{"format":"errand.conversation","version":2,"conversations":[{"messages":[{"content":"` +
 			strings.Repeat("a", 2<<20) + `"}]}]}`, "larger than 1 MB"},
 	}
 	dst := openStore(t)
@@ -305,4 +306,24 @@ func TestMarkdownShowsTheNewestPlanAsAChecklist(t *testing.T) {
 	md := buf.String()
 	assert.Contains(t, md, "## Plan · 1 of 4\n\n- [x] Read\n- [ ] Write &lt;b&gt; _(in progress)_\n- [ ] ~~Polish~~ _(skipped)_\n- [ ] Check\n\n> Done when <b> is checked.\n")
 	assert.NotContains(t, md, "Old")
+}
+
+func TestAVersion1FileKeepsWhatItsAgentModeSwitchSaid(t *testing.T) {
+	ctx := context.Background()
+	src := openStore(t)
+	f, err := Conversation(ctx, src, fill(t, src, "Old"))
+	require.NoError(t, err)
+	good, err := json.Marshal(f)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		on   string
+		want chat.TaskMode
+	}{{"true", chat.ModeAgent}, {"false", chat.ModeChat}} {
+		v1 := strings.Replace(strings.Replace(string(good), `"version":2`, `"version":1`, 1), `"mode":"agent"`, `"agentMode":`+tc.on, 1)
+		read, err := Read(strings.NewReader(v1))
+		require.NoError(t, err)
+		convs, err := Import(ctx, openStore(t), read)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, convs[0].Mode)
+	}
 }

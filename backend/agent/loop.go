@@ -85,6 +85,12 @@ func (rn *run) steps(ctx context.Context) error {
 		}
 	}
 	rn.forgetRestored()
+	// A reflection cut off by a restart is over: the task works again.
+	if rn.snapshot().Reflecting {
+		if err := rn.update(func(t *chat.Task) { t.Reflecting = false }); err != nil {
+			return err
+		}
+	}
 
 	mode := rn.snapshot().Mode
 	for {

@@ -29,6 +29,9 @@ func (s *Store) CreateConversation(ctx context.Context, c chat.Conversation) err
 }
 
 func insertConversation(ctx context.Context, q queryer, c chat.Conversation) error {
+	if c.Mode == "" {
+		c.Mode = chat.ModeAuto
+	}
 	_, err := q.ExecContext(ctx,
 		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.Title, c.TitleSet, string(c.Mode), ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model, c.AgentID)

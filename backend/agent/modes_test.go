@@ -141,3 +141,21 @@ func TestAModelWithoutToolsAnswersDirectlyAndAutoStopsChoosingTasks(t *testing.T
 	assert.Equal(t, chat.ModeAgent, after.Mode, "until the settings change")
 	h.events.waitStatus(after.ID, chat.StatusCompleted)
 }
+
+func TestAnUnsureAutoDecisionAsksTheModelWhenTheSettingAllows(t *testing.T) {
+	h := newHarness(t, script(t,
+		compat.Reply{Text: "chat"},
+		compat.Reply{Text: "Lisbon on a budget: walk, eat at tascas."},
+	), harnessOpts{})
+	h.settings(func(s *chat.Settings) { s.AutoAskModel = true })
+	conv := h.autoConversation()
+	task := h.send(conv, "Plan a weekend trip to Lisbon for two, on a budget")
+	assert.Equal(t, chat.ModeChat, task.Mode, "the model's answer wins over the unsure local decision")
+	assert.Equal(t, "asked the model", task.Decision.Reason)
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 2)
+	assert.Empty(t, reqs[0].Tools)
+	assert.Equal(t, classifyPrompt, reqs[0].Messages[0].Text())
+	assert.Len(t, h.messages(conv), 2, "the classification is not part of the transcript")
+}

@@ -119,4 +119,9 @@ test('Auto answers a question directly and runs a file request as a task; a clic
     const items = await transcript(page);
     assert.deepEqual(items.filter((i) => i.kind === 'user').map((i) => i.text.trim()), ['hello'], `the command is not part of the message: ${show(items)}`);
   });
+
+  // The re-run conversation: both decision lines, for a look.
+  await openConversation(page, 'What is the capital of France?');
+  await eventually(async () => assert.equal((await decisions(page)).length, 2));
+  await page.screenshot({ path: 'artifacts/plan-auto.png' });
 }));

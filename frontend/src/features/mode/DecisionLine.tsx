@@ -38,7 +38,7 @@ export function DecisionLine({
         {direct ? 'Answered directly' : 'Working on it as a task'}
         {how}
       </span>
-      <span aria-hidden="true">·</span>
+      <span aria-hidden="true"> · </span>
       <button
         type="button"
         className="link-button decision-rerun"

@@ -12,8 +12,8 @@ import (
 //	           progress, then ask_user "Go on?" (Yes), then every step done, then task_complete;
 //	           its reflection finds the goal achieved
 //	[reflect]  update_plan "Write the report", then task_complete "First draft"; the first reflection
-//	           finds "the report has no title", after which task_complete "Added the title"; the second
-//	           reflection finds the goal achieved
+//	           finds "the report has no title", after which the step is done and task_complete "Added
+//	           the title"; the second reflection finds the goal achieved
 //
 // Any other task's reflection (a request offering reflect and no
 // task_complete) finds the goal achieved.
@@ -77,8 +77,13 @@ func reflectTask(tail []compat.Message) compat.Reply {
 		})
 	case count(tail, "reflect") == 0:
 		return call("Here is the report.", "task_complete", map[string]any{"summary": "First draft"})
+	case count(tail, "update_plan") == 1:
+		return call("Added a title.", "update_plan", map[string]any{
+			"steps": []map[string]any{{"title": "Write the report", "status": "done"}},
+			"note":  "Done when the report has a title.",
+		})
 	}
-	return call("Added a title.", "task_complete", map[string]any{"summary": "Added the title"})
+	return call("", "task_complete", map[string]any{"summary": "Added the title"})
 }
 
 // planOf is the [plan] plan with its first done steps done and the next in progress.

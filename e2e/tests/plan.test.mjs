@@ -69,6 +69,7 @@ test('a reflection that finds an unmet criterion sends the task on; the next let
     assert.equal(reflections.length, 2, `two reflections: ${show(items)}`);
     const done = items.filter((i) => i.kind === 'complete').map((i) => i.text.trim());
     assert.deepEqual(done, ['First draft', 'Added the title'], `the task went on after the first: ${show(items)}`);
+    assert.match((await planHead(page).textContent()) ?? '', /Plan · 1 of 1/);
   }, { what: 'both reflections and both completions' });
   const [row] = await page.getByRole('log', { name: 'Conversation' }).locator('.tool-row').filter({ hasText: 'reflect' }).all();
   await row.click();

@@ -100,10 +100,9 @@ var controls = []control{
 	},
 	{
 		spec: tools.Spec{
-			Name: ToolUpdatePlan,
-			Description: "Write or revise your plan for the task, shown to the user as a checklist. Send the whole plan each time. " +
-				"Put the success criteria (how to tell the task is done) in note.",
-			Schema: planSchema(),
+			Name:        ToolUpdatePlan,
+			Description: "Write or revise your plan (the whole plan each time), shown as a checklist. note: the success criteria.",
+			Schema:      planSchema(),
 		},
 		parse: parseUpdatePlan,
 	},

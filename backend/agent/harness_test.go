@@ -328,3 +328,10 @@ func contains(list []string, sub string) bool {
 	}
 	return false
 }
+
+// roomFor gives the test model a context window in which a test's large
+// requests (hundreds of choices, an over-long fact) are sent whole, not
+// compacted first: those tests are not about compaction.
+func roomFor(h *harness) {
+	h.settings(func(s *chat.Settings) { s.ContextLengths = map[string]int{"test-model": 32768} })
+}

@@ -20,7 +20,7 @@ func planSchema() map[string]any {
 	}, "title", "status")
 	return tools.Object(map[string]any{
 		"steps": map[string]any{"type": "array", "items": step},
-		"note":  stringProp("The success criteria, and anything else worth keeping in view."),
+		"note":  map[string]any{"type": "string"},
 	}, "steps")
 }
 

@@ -42,7 +42,7 @@ func TestUndoChangesThroughTheService(t *testing.T) {
 	svc := &Checkpoints{keeper: keeper, tasks: st, events: events}
 
 	now := time.Now().UTC()
-	conv := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	conv := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: now, UpdatedAt: now}
 	require.NoError(t, st.CreateConversation(ctx, conv))
 	task := chat.Task{ID: uuid.NewString(), ConversationID: conv.ID, Mode: chat.ModeAgent,
 		Status: chat.StatusRunning, OriginalPrompt: "work", StartedAt: now, Rev: 1}

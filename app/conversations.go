@@ -48,12 +48,17 @@ func (w *windowContext) get() context.Context {
 	return w.ctx
 }
 
-// CreateConversation starts a new, empty conversation in agent mode.
+// CreateConversation starts a new, empty conversation in the settings'
+// default mode.
 func (s *Conversations) CreateConversation() (chat.Conversation, error) {
-	now := time.Now().UTC()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
 	ctx, cancel := callCtx()
 	defer cancel()
+	st, err := s.store.Settings(ctx)
+	if err != nil {
+		return chat.Conversation{}, err
+	}
+	now := time.Now().UTC()
+	c := chat.Conversation{ID: uuid.NewString(), Mode: st.DefaultMode, CreatedAt: now, UpdatedAt: now}
 	if err := s.store.CreateConversation(ctx, c); err != nil {
 		return chat.Conversation{}, err
 	}
@@ -204,14 +209,14 @@ func (s *Conversations) RenameConversation(id, title string) (chat.Conversation,
 	return s.store.RenameConversation(ctx, id, title)
 }
 
-// SetAgentMode remembers the conversation's "Agent mode" toggle.
-func (s *Conversations) SetAgentMode(id string, on bool) (chat.Conversation, error) {
+// SetMode remembers the conversation's mode: "auto", "agent" or "chat".
+func (s *Conversations) SetMode(id, mode string) (chat.Conversation, error) {
 	if err := requireID("conversation", id); err != nil {
 		return chat.Conversation{}, err
 	}
 	ctx, cancel := callCtx()
 	defer cancel()
-	return s.store.SetAgentMode(ctx, id, on)
+	return s.store.SetMode(ctx, id, chat.TaskMode(mode))
 }
 
 // DeleteConversation deletes a conversation, stopping its task first.

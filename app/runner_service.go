@@ -42,6 +42,32 @@ func (s *AgentTaskRunner) StartProactive(conversationID string) (chat.Task, erro
 	return s.runner.StartProactive(ctx, conversationID)
 }
 
+// Send answers the person's message in the conversation's mode: Auto
+// decides between a task and a direct answer; a leading /task or /chat
+// forces one (with nothing after it, it is an error).
+func (s *AgentTaskRunner) Send(conversationID, text string) (chat.Task, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.Task{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.Send(ctx, conversationID, text)
+}
+
+// RerunMessage answers the person's message again the other way: mode
+// "agent" runs it as a task, "chat" just answers it.
+func (s *AgentTaskRunner) RerunMessage(conversationID, messageID, mode string) (chat.Task, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.Task{}, err
+	}
+	if err := requireID("message", messageID); err != nil {
+		return chat.Task{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.RerunMessage(ctx, conversationID, messageID, chat.TaskMode(mode))
+}
+
 // SendChat sends a simple chat message: one streamed reply, no agent loop.
 func (s *AgentTaskRunner) SendChat(conversationID, text string) (chat.Task, error) {
 	return s.start(conversationID, text, chat.ModeChat)

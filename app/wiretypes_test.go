@@ -52,6 +52,7 @@ var wireTypes = map[string]reflect.Type{
 	"Fact":                reflect.TypeOf(chat.Fact{}),
 	"Plan":                reflect.TypeOf(chat.Plan{}),
 	"PlanStep":            reflect.TypeOf(chat.PlanStep{}),
+	"ModeDecision":        reflect.TypeOf(chat.ModeDecision{}),
 	"FactsChangedEvent":   reflect.TypeOf(FactsChanged{}),
 	"SearchHit":           reflect.TypeOf(chat.SearchHit{}),
 	"SnippetPart":         reflect.TypeOf(chat.SnippetPart{}),

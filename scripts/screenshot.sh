@@ -57,12 +57,12 @@ xvfb-run -a -s "-screen 0 1200x820x24" bash -euo pipefail -c '
   # is open and running, so the list shows its badges.
   xdotool key ctrl+n
   sleep 0.8
-  xdotool type --delay 15 "Find a quiet cafe near Alfama with good Wi-Fi"
+  xdotool type --delay 15 "/task Find a quiet cafe near Alfama with good Wi-Fi"
   xdotool key Return
   sleep 0.2
   xdotool key ctrl+n
   sleep 0.6
-  xdotool type --delay 15 "Draft a packing list for a rainy weekend"
+  xdotool type --delay 15 "/task Draft a packing list for a rainy weekend"
   # Let the window catch up with the typing (it lags on a loaded machine).
   sleep 0.8
   xdotool key Return

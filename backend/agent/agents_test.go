@@ -77,7 +77,7 @@ func TestARequestIsBuiltFromTheAgentsDefinition(t *testing.T) {
 	require.Len(t, reqs, 2)
 	first := reqs[0]
 	assert.Equal(t, "reader-model", first.Model, "the agent's model")
-	assert.ElementsMatch(t, []string{"read_file", ToolTaskComplete, ToolAskUser, ToolSendUpdate, ToolRemember, ToolForget}, toolNames(first),
+	assert.ElementsMatch(t, []string{"read_file", ToolTaskComplete, ToolAskUser, ToolSendUpdate, ToolRemember, ToolForget, ToolUpdatePlan}, toolNames(first),
 		"only the agent's tools plus the control tools")
 	system := first.Messages[0].Text()
 	assert.True(t, strings.HasPrefix(system, reader.Instructions), "the agent's instructions come first")
@@ -87,7 +87,7 @@ func TestARequestIsBuiltFromTheAgentsDefinition(t *testing.T) {
 	// The call outside the definition was refused like an unknown tool.
 	res := lastMessages(reqs[1], 1)[0]
 	assert.Contains(t, res, `unknown tool "write_file"`)
-	assert.Contains(t, res, "The tools you can use are: task_complete, ask_user, send_update, remember, forget, read_file")
+	assert.Contains(t, res, "The tools you can use are: task_complete, ask_user, send_update, remember, forget, update_plan, read_file")
 	_, err := h.store.Agent(context.Background(), "reader")
 	require.NoError(t, err)
 	assert.NoFileExists(t, h.workspace(conv)+"/a.txt")
@@ -229,6 +229,7 @@ func TestABadWidgetGetsAnErrorResultAndTheTaskGoesOn(t *testing.T) {
 	}
 	replies = append(replies, complete("gave up asking"))
 	h := newHarness(t, script(t, replies...), harnessOpts{})
+	roomFor(h)
 	conv := h.conversation()
 	task := h.start(conv, "Ask me")
 	done := h.events.waitEnded(task.ID)

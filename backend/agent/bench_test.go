@@ -236,7 +236,7 @@ func newPacedBenchEnv(b *testing.B, script func(*compat.Request) compat.Reply, p
 func (e *benchEnv) conversation(b *testing.B) string {
 	b.Helper()
 	now := time.Now().UTC()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: now, UpdatedAt: now}
 	if err := e.store.CreateConversation(context.Background(), c); err != nil {
 		b.Fatal(err)
 	}

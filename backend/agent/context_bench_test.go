@@ -133,7 +133,7 @@ func seedConversation(b *testing.B, st *store.Store, n int) string {
 	b.Helper()
 	ctx := context.Background()
 	now := time.Now().UTC()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: now, UpdatedAt: now}
 	if err := st.CreateConversation(ctx, c); err != nil {
 		b.Fatal(err)
 	}

@@ -20,6 +20,10 @@ const (
 	// offered only while memory is on.
 	ToolRemember = "remember"
 	ToolForget   = "forget"
+	// ToolUpdatePlan writes and revises the task's plan; ToolReflect is
+	// the answer to a reflection, offered only then.
+	ToolUpdatePlan = "update_plan"
+	ToolReflect    = "reflect"
 )
 
 // outcome is what carrying out a control call gives the loop: the result
@@ -93,6 +97,25 @@ var controls = []control{
 			Schema:      tools.Object(map[string]any{"key": stringProp("The key of the fact to forget.")}, "key"),
 		},
 		parse: parseForget,
+	},
+	{
+		spec: tools.Spec{
+			Name:        ToolUpdatePlan,
+			Description: "Write or revise your plan (the whole plan each time), shown as a checklist. note: the success criteria.",
+			Schema:      planSchema(),
+		},
+		parse: parseUpdatePlan,
+	},
+	{
+		spec: tools.Spec{
+			Name:        ToolReflect,
+			Description: "Answer a reflection: whether the task's goal is achieved, and the issues still open. Only during a reflection.",
+			Schema: tools.Object(map[string]any{
+				"goal_achieved": map[string]any{"type": "boolean", "description": "True only when every success criterion is met."},
+				"issues":        map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "What is still missing or wrong; empty when the goal is achieved."},
+			}, "goal_achieved", "issues"),
+		},
+		parse: parseReflect,
 	},
 }
 
@@ -174,8 +197,12 @@ func parseTaskComplete(args json.RawMessage) (act, error) {
 	if a.Summary = strings.TrimSpace(a.Summary); a.Summary == "" {
 		return nil, fmt.Errorf(`task_complete needs a non-empty "summary" string`)
 	}
-	return func(context.Context, *run, string) (outcome, error) {
-		return outcome{res: tools.Result{Content: "The task is marked complete."}, summary: a.Summary, done: true}, nil
+	return func(_ context.Context, rn *run, _ string) (outcome, error) {
+		res := "The task is marked complete."
+		if rn.willReflect() {
+			res = "Before the task is accepted, Errand checks the result against the plan."
+		}
+		return outcome{res: tools.Result{Content: res}, summary: a.Summary, done: true}, nil
 	}, nil
 }
 

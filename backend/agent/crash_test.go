@@ -237,7 +237,7 @@ func crashChild(dbPath string) {
 	var convs []string
 	for i := 0; i < 3; i++ {
 		now := time.Now()
-		c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+		c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: now, UpdatedAt: now}
 		if err := st.CreateConversation(ctx, c); err == nil {
 			convs = append(convs, c.ID)
 		}

@@ -68,6 +68,7 @@ func (r *Runner) deliver(ctx context.Context, taskID string, kind waitKind, id s
 func (r *Runner) SettingsChanged(ctx context.Context) {
 	s := r.loadSettings(ctx)
 	r.mu.Lock()
+	clear(r.noTools)
 	runs := make([]*run, 0, len(r.runs))
 	for _, rn := range r.runs {
 		runs = append(runs, rn)

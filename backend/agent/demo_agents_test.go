@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -77,4 +78,29 @@ func TestTheDemoModelRunsTheQuiz(t *testing.T) {
 	done := h.events.waitEnded(task.ID)
 	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
 	assert.Equal(t, "Demo quiz: 2 out of 3 right.", done.Summary)
+}
+
+func TestTheDemoModelPlansReflectsAndLetsAutoDecide(t *testing.T) {
+	h := newHarness(t, demoScript, harnessOpts{})
+	conv := h.autoConversation()
+	ctx := context.Background()
+
+	hi := h.send(conv, "Hi, what can you do?")
+	assert.Equal(t, chat.ModeChat, hi.Mode, "a greeting is answered directly")
+	h.events.waitStatus(hi.ID, chat.StatusCompleted)
+
+	task := h.send(conv, "Create a file with a packing list for a weekend trip to Lisbon")
+	assert.Equal(t, chat.ModeAgent, task.Mode, "a file request runs as a task")
+	asked := h.events.waitStatus(task.ID, chat.StatusWaitingUser)
+	require.NotNil(t, asked.Plan, "the demo writes a plan first")
+	assert.Equal(t, "Plan · 0 of 3", fmt.Sprintf("Plan · %d of %d", asked.Plan.Done(), len(asked.Plan.Steps)))
+	require.NoError(t, h.runner.Respond(ctx, task.ID, "A short summary"))
+	done := h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	assert.Equal(t, 3, done.Plan.Done())
+	assert.Equal(t, 1, done.Reflections, "the demo's result was checked once")
+	res := resultsOf(h.messages(conv), ToolReflect)
+	require.Len(t, res, 1)
+	assert.False(t, res[0].IsError)
+	assert.Contains(t, res[0].Content, "The goal is achieved")
 }

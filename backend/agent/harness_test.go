@@ -90,7 +90,7 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 func (h *harness) conversation() string {
 	h.t.Helper()
 	now := time.Now().UTC()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: now, UpdatedAt: now}
 	require.NoError(h.t, h.store.CreateConversation(context.Background(), c))
 	return c.ID
 }
@@ -330,4 +330,11 @@ func contains(list []string, sub string) bool {
 		}
 	}
 	return false
+}
+
+// roomFor gives the test model a context window in which a test's large
+// requests (hundreds of choices, an over-long fact) are sent whole, not
+// compacted first: those tests are not about compaction.
+func roomFor(h *harness) {
+	h.settings(func(s *chat.Settings) { s.ContextLengths = map[string]int{"test-model": 32768} })
 }

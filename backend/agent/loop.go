@@ -79,12 +79,18 @@ func (rn *run) steps(ctx context.Context) error {
 			return err
 		}
 		if done {
-			if more, err := rn.completeUnlessQueued(summary); err != nil || !more {
+			if more, err := rn.settle(ctx, st, summary); err != nil || !more {
 				return err
 			}
 		}
 	}
 	rn.forgetRestored()
+	// A reflection cut off by a restart is over: the task works again.
+	if rn.snapshot().Reflecting {
+		if err := rn.update(func(t *chat.Task) { t.Reflecting = false }); err != nil {
+			return err
+		}
+	}
 
 	mode := rn.snapshot().Mode
 	for {
@@ -109,6 +115,14 @@ func (rn *run) steps(ctx context.Context) error {
 			return err
 		}
 		resp, err := rn.callModel(ctx, mode)
+		if errors.Is(err, llm.ErrNoTools) && mode == chat.ModeAgent {
+			// The model cannot use tools: it answers directly instead.
+			if err := rn.fallBackToChat(); err != nil {
+				return err
+			}
+			mode = chat.ModeChat
+			resp, err = rn.callModel(ctx, mode)
+		}
 		if err != nil {
 			return err
 		}
@@ -138,7 +152,7 @@ func (rn *run) steps(ctx context.Context) error {
 			return err
 		}
 		if done {
-			if more, err := rn.completeUnlessQueued(summary); err != nil || !more {
+			if more, err := rn.settle(ctx, st, summary); err != nil || !more {
 				return err
 			}
 		}
@@ -177,14 +191,20 @@ func (rn *run) stepDelay(ctx context.Context) error {
 // streamed text as it arrives, then the finished message with its tool
 // calls, usage and cost.
 func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response, error) {
-	opts := rn.r.opts
 	settings := rn.r.settings(ctx)
 	system, tools := rn.systemPrompt(settings, mode), []llm.Tool(nil)
 	if mode == chat.ModeAgent {
 		tools = rn.r.agentTools(settings, rn.def)
 	}
+	return rn.callModelWith(ctx, system, tools, mode == chat.ModeAgent)
+}
+
+// callModelWith is callModel with the instructions and tools given.
+func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Tool, agentMode bool) (llm.Response, error) {
+	opts := rn.r.opts
+	settings := rn.r.settings(ctx)
 	// The facts to remember, read for every request: an edit reaches the next one.
-	system = rn.withMemory(ctx, system, settings, mode == chat.ModeAgent)
+	system = rn.withMemory(ctx, system, settings, agentMode)
 
 	start := time.Now()
 	var v view
@@ -198,7 +218,7 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 		if attempt > 0 {
 			squeeze = 0.5
 		}
-		if v, err = rn.buildRequest(ctx, system, tools, mode == chat.ModeAgent, squeeze); err != nil {
+		if v, err = rn.buildRequest(ctx, system, tools, agentMode, squeeze); err != nil {
 			return llm.Response{}, err
 		}
 		w := newStreamWriter(rn, opts.FlushInterval)

@@ -49,7 +49,8 @@ func (r *Runner) agentTools(s chat.Settings, def chat.AgentDefinition) []llm.Too
 	all := r.definitions(s)
 	out := all[:0:0]
 	for _, t := range all {
-		if isControl(t.Name) || def.Allows(t.Name) {
+		// reflect is offered only in a reflection (see run.reflect).
+		if t.Name != ToolReflect && (isControl(t.Name) || def.Allows(t.Name)) {
 			out = append(out, t)
 		}
 	}

@@ -128,6 +128,7 @@ func TestBadRememberCallsGetErrorResultsAndStoreNothing(t *testing.T) {
 		}},
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"done"}`)}},
 	), harnessOpts{})
+	roomFor(h)
 	conv := h.conversation()
 	task := h.start(conv, "Remember my key")
 	h.events.waitStatus(task.ID, chat.StatusCompleted)

@@ -10,6 +10,7 @@ const AgenticRules = `## Agentic Mode
 You are operating in agentic mode. You have the autonomy to work through multi-step tasks independently.
 
 ### Behavior Rules
+- Before multi-step work, plan: call update_plan with the steps and, in note, the success criteria. Keep it current (in_progress, done, skipped).
 - Work step by step. After each meaningful step, send a message to the user explaining what you did and what you plan to do next.
 - Use available tools to accomplish your task. Execute tools as needed without asking for permission unless the action is destructive or irreversible.
 - If you need information from the user, use the ask_user tool. Do not guess.
@@ -20,6 +21,7 @@ You are operating in agentic mode. You have the autonomy to work through multi-s
 - task_complete: Call this when the task is finished. Include a summary of what was accomplished.
 - ask_user: Call this when you need input from the user. Include a clear question.
 - send_update: Call this to send a progress message without stopping work.
+- update_plan: Write or revise your plan; task_complete is checked against it.
 - ask_user and send_update take input {disabled, placeholder}: the user's text box, e.g. disabled while a form is the answer.`
 
 // opening stands, in a proactive agent's first request, where the person's
@@ -37,3 +39,16 @@ const ChatSystemPrompt = `You are Errand, a helpful assistant in a desktop app. 
 // API wants the conversation to end with the user's turn, and the model must
 // be told how to finish instead of being left to ramble.
 const nudge = `(automatic) Continue working on the task. If it is complete, call task_complete with a summary; if you need input from the user, call ask_user.`
+
+// reflectionPrompt asks the model, after task_complete in a task with a
+// plan, to check the result against the plan and its criteria; %s are the
+// plan, its note and the summary the model gave.
+const reflectionPrompt = `
+
+## Reflection
+You called task_complete. Before the task is accepted, check the result honestly against the plan and its success criteria, using the conversation above (the tool results are the evidence). Do not do any more work now: answer only by calling the reflect tool with goal_achieved (true only if every criterion is met) and issues (what is still missing or wrong, one short item each; empty when the goal is achieved).
+
+Plan:
+%s
+Success criteria: %s
+Summary given: %s`

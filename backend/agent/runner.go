@@ -107,6 +107,9 @@ type Runner struct {
 	// compacting holds the conversations CompactNow works on: no task
 	// starts there meanwhile.
 	compacting map[string]bool
+	// noTools holds the models that refused tools: Auto mode answers
+	// directly with them until the settings change.
+	noTools map[string]bool
 
 	// afterDecision, when set (by tests), runs in a task's loop right after
 	// it has taken the person's decision, before it acts on it.
@@ -126,7 +129,7 @@ func New(opts Options) *Runner {
 	if err != nil {
 		panic(err)
 	}
-	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}}
+	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, noTools: map[string]bool{}}
 }
 
 // settings are the person's settings as the store holds them; whoever
@@ -167,17 +170,24 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 	if mode != chat.ModeAgent && mode != chat.ModeChat {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "unknown task mode %q", mode)
 	}
-	return r.begin(ctx, conversationID, text, mode)
+	return r.begin(ctx, conversationID, text, mode, beginning{})
 }
 
 // StartProactive starts a task of the conversation's agent with no message
 // from the person: a proactive agent speaks first. Any other agent is
 // refused.
 func (r *Runner) StartProactive(ctx context.Context, conversationID string) (chat.Task, error) {
-	return r.begin(ctx, conversationID, "", chat.ModeAgent)
+	return r.begin(ctx, conversationID, "", chat.ModeAgent, beginning{})
 }
 
-func (r *Runner) begin(ctx context.Context, conversationID, text string, mode chat.TaskMode) (chat.Task, error) {
+// beginning is how a task came to run in its mode: the decision to show,
+// and the person's message it answers again, if it re-runs one.
+type beginning struct {
+	decision *chat.ModeDecision
+	rerunOf  string
+}
+
+func (r *Runner) begin(ctx context.Context, conversationID, text string, mode chat.TaskMode, how beginning) (chat.Task, error) {
 	conv, err := r.opts.Store.GetConversation(ctx, conversationID)
 	if err != nil {
 		return chat.Task{}, err
@@ -201,6 +211,7 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 		Model:          provider.Model(),
 		Limits:         def.Limits.Over(r.settings(ctx).Limits),
 		AgentID:        def.ID,
+		Decision:       how.decision,
 		Rev:            1,
 	}
 	if task.SwitchedFrom, err = r.switchedFrom(ctx, conversationID, def); err != nil {
@@ -214,6 +225,7 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 			TaskID:         task.ID,
 			Role:           chat.RoleUser,
 			Content:        text,
+			RerunOf:        how.rerunOf,
 			CreatedAt:      now,
 		}
 	}

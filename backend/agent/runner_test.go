@@ -53,7 +53,7 @@ func TestTaskRunsToCompletion(t *testing.T) {
 	require.Len(t, reqs, 2)
 	assert.Equal(t, "system", reqs[0].Messages[0].Role)
 	assert.Equal(t, "user: Write a plan", lastMessages(reqs[0], 1)[0])
-	assert.Len(t, reqs[0].Tools, 5+len(tools.Builtin()), "the control tools, memory included, and the built-ins")
+	assert.Len(t, reqs[0].Tools, 6+len(tools.Builtin()), "the control tools, memory and update_plan included (reflect only in a reflection), and the built-ins")
 	assert.True(t, reqs[0].Stream)
 	assert.Equal(t, []chat.TaskStatus{chat.StatusRunning, chat.StatusThinking, chat.StatusCompleted},
 		compactStatuses(h.events.statuses(task.ID)))
@@ -200,7 +200,7 @@ func TestUnknownToolAndBadArgumentsGetErrorResults(t *testing.T) {
 	require.Len(t, results, 6)
 	assert.True(t, results[0].IsError)
 	assert.Contains(t, results[0].Content, `unknown tool "delete_everything"`)
-	assert.Contains(t, results[0].Content, "task_complete, ask_user, send_update, remember, forget, list_files")
+	assert.Contains(t, results[0].Content, "task_complete, ask_user, send_update, remember, forget, update_plan, reflect, list_files")
 	assert.True(t, results[1].IsError)
 	assert.Contains(t, results[1].Content, "not valid JSON")
 	assert.False(t, results[2].IsError)

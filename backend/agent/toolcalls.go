@@ -112,6 +112,9 @@ func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCal
 // offered refuses a call to a tool the task's agent does not have, as the
 // registry refuses an unknown tool: the model is told which tools it can use.
 func (rn *run) offered(name string) error {
+	if rn.snapshot().Reflecting && name != ToolReflect {
+		return fmt.Errorf("%w: during a reflection only reflect can be called; %s was not run", tools.ErrInvalidCall, name)
+	}
 	if isControl(name) || rn.def.Allows(name) {
 		return nil
 	}

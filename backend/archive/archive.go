@@ -28,7 +28,9 @@ import (
 const (
 	FormatConversation = "errand.conversation"
 	FormatBackup       = "errand.backup"
-	Version            = 1
+	// Version 2: a conversation's mode (auto, agent, chat) replaced its
+	// agentMode switch; version 1 files are read with agentMode mapped.
+	Version = 2
 )
 
 // MaxBytes is the largest archive Errand reads.
@@ -130,13 +132,61 @@ func readUpTo(r io.Reader, limit int) (File, error) {
 	if head.Version < 1 {
 		return File{}, chat.Errorf(chat.CodeInvalid, "this file has no valid format version")
 	}
+	if head.Version == 1 {
+		if b, err = fromVersion1(b); err != nil {
+			return File{}, chat.Wrap(chat.CodeInvalid, err, "the file is damaged: %s", describe(err))
+		}
+	}
 	var f File
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return File{}, chat.Wrap(chat.CodeInvalid, err, "the file is damaged: %s", describe(err))
 	}
+	for _, r := range f.Conversations {
+		if _, err := chat.ParseMode(string(r.Conversation.Mode)); err != nil {
+			return File{}, chat.Errorf(chat.CodeInvalid, "the file is damaged: a conversation has the unknown mode %s", chat.Quote(string(r.Conversation.Mode)))
+		}
+	}
 	return f, nil
+}
+
+// fromVersion1 rewrites a version 1 file's conversations: agentMode
+// true is the mode agent, false chat.
+func fromVersion1(b []byte) ([]byte, error) {
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, err
+	}
+	var convs []map[string]json.RawMessage
+	if raw, ok := f["conversations"]; ok {
+		if err := json.Unmarshal(raw, &convs); err != nil {
+			return nil, err
+		}
+	}
+	for _, rec := range convs {
+		var c map[string]json.RawMessage
+		if err := json.Unmarshal(rec["conversation"], &c); err != nil {
+			return nil, err
+		}
+		var on bool
+		if raw, ok := c["agentMode"]; ok {
+			if err := json.Unmarshal(raw, &on); err != nil {
+				return nil, err
+			}
+		}
+		delete(c, "agentMode")
+		mode := chat.ModeChat
+		if on {
+			mode = chat.ModeAgent
+		}
+		c["mode"], _ = json.Marshal(mode)
+		rec["conversation"], _ = json.Marshal(c)
+	}
+	if convs != nil {
+		f["conversations"], _ = json.Marshal(convs)
+	}
+	return json.Marshal(f)
 }
 
 func describe(err error) string {

@@ -35,7 +35,7 @@ func at(min int) time.Time { return clock.Add(time.Duration(min) * time.Minute) 
 func fill(t *testing.T, s *store.Store, title string) string {
 	t.Helper()
 	ctx := context.Background()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, Model: "gpt-4o", CreatedAt: at(0), UpdatedAt: at(0)}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, Model: "gpt-4o", CreatedAt: at(0), UpdatedAt: at(0)}
 	require.NoError(t, s.CreateConversation(ctx, c))
 	_, err := s.RenameConversation(ctx, c.ID, title)
 	require.NoError(t, err)
@@ -165,7 +165,7 @@ func TestExportThenImportGivesTheSameConversationWithNewIDs(t *testing.T) {
 func TestAnUnfinishedTaskIsImportedAsCancelled(t *testing.T) {
 	ctx := context.Background()
 	src := openStore(t)
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: at(0), UpdatedAt: at(0)}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: at(0), UpdatedAt: at(0)}
 	require.NoError(t, src.CreateConversation(ctx, c))
 	task := chat.Task{ID: uuid.NewString(), ConversationID: c.ID, Mode: chat.ModeAgent, Status: chat.StatusWaitingUser,
 		OriginalPrompt: "Ask me", StartedAt: at(1), Rev: 1, PendingQuestion: "Which one?", PendingChoices: []string{"a", "b"}}
@@ -249,11 +249,12 @@ func TestBadArchivesAreRefusedAndNothingIsImported(t *testing.T) {
 		{"not JSON", "hello", "not a conversation or backup"},
 		{"another JSON", `{"mcpServers":{}}`, "not a conversation or backup"},
 		{"truncated", string(good[:len(good)/2]), "not a conversation or backup"},
-		{"newer", strings.Replace(string(good), `"version":1`, `"version":2`, 1), "newer version of Errand"},
-		{"wrong type", strings.Replace(string(good), `"agentMode":true`, `"agentMode":"yes"`, 1), "damaged"},
-		{"unknown field", strings.Replace(string(good), `"version":1`, `"version":1,"extra":1`, 1), "damaged"},
+		{"newer", strings.Replace(string(good), `"version":2`, `"version":3`, 1), "newer version of Errand"},
+		{"wrong type", strings.Replace(string(good), `"mode":"agent"`, `"mode":7`, 1), "damaged"},
+		{"unknown field", strings.Replace(string(good), `"version":2`, `"version":2,"extra":1`, 1), "damaged"},
+		{"unknown mode", strings.Replace(string(good), `"mode":"agent"`, `"mode":"sometimes"`, 1), "unknown mode"},
 		{"second conversation bad", string(halfBad), "unknown role"},
-		{"huge", `{"format":"errand.conversation","version":1,"conversations":[{"messages":[{"content":"` +
+		{"huge", `{"format":"errand.conversation","version":2,"conversations":[{"messages":[{"content":"` +
 			strings.Repeat("a", 2<<20) + `"}]}]}`, "larger than 1 MB"},
 	}
 	dst := openStore(t)
@@ -289,4 +290,40 @@ func TestMarkdownIsReadableAndFoldsToolCalls(t *testing.T) {
 	assert.Contains(t, md, "There are two files")
 	assert.Contains(t, md, "> _Stopped by user")
 	assert.NotContains(t, md, "## Plan", "no plans exist yet")
+}
+
+func TestMarkdownShowsTheNewestPlanAsAChecklist(t *testing.T) {
+	old := &chat.Plan{Steps: []chat.PlanStep{{Title: "Old", Status: chat.StepDone}}}
+	p := &chat.Plan{Revision: 2, Note: "Done when <b> is checked.", Steps: []chat.PlanStep{
+		{Title: "Read", Status: chat.StepDone},
+		{Title: "Write <b>", Status: chat.StepInProgress},
+		{Title: "Polish", Status: chat.StepSkipped},
+		{Title: "Check", Status: chat.StepPending},
+	}}
+	r := chat.ConversationRecord{Conversation: chat.Conversation{Title: "Planned"}, Tasks: []chat.Task{{Plan: old}, {}, {Plan: p}}}
+	var buf bytes.Buffer
+	require.NoError(t, Markdown(&buf, r))
+	md := buf.String()
+	assert.Contains(t, md, "## Plan · 1 of 4\n\n- [x] Read\n- [ ] Write &lt;b&gt; _(in progress)_\n- [ ] ~~Polish~~ _(skipped)_\n- [ ] Check\n\n> Done when <b> is checked.\n")
+	assert.NotContains(t, md, "Old")
+}
+
+func TestAVersion1FileKeepsWhatItsAgentModeSwitchSaid(t *testing.T) {
+	ctx := context.Background()
+	src := openStore(t)
+	f, err := Conversation(ctx, src, fill(t, src, "Old"))
+	require.NoError(t, err)
+	good, err := json.Marshal(f)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		on   string
+		want chat.TaskMode
+	}{{"true", chat.ModeAgent}, {"false", chat.ModeChat}} {
+		v1 := strings.Replace(strings.Replace(string(good), `"version":2`, `"version":1`, 1), `"mode":"agent"`, `"agentMode":`+tc.on, 1)
+		read, err := Read(strings.NewReader(v1))
+		require.NoError(t, err)
+		convs, err := Import(ctx, openStore(t), read)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, convs[0].Mode)
+	}
 }

@@ -33,6 +33,7 @@ func Markdown(w io.Writer, r chat.ConversationRecord) error {
 		b.WriteString(quote(last.Text))
 		b.WriteString("\n")
 	}
+	writePlan(&b, r.Tasks)
 	b.WriteString("## Messages\n\n")
 	results := map[string]chat.Message{}
 	for _, m := range r.Messages {
@@ -45,6 +46,36 @@ func Markdown(w io.Writer, r chat.ConversationRecord) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// planMarks are a plan step's checkbox and how its status reads.
+var planMarks = map[chat.StepStatus]string{
+	chat.StepPending:    "- [ ] %s",
+	chat.StepInProgress: "- [ ] %s _(in progress)_",
+	chat.StepDone:       "- [x] %s",
+	chat.StepSkipped:    "- [ ] ~~%s~~ _(skipped)_",
+}
+
+// writePlan writes the newest plan of the conversation's tasks as a
+// checklist, with its note (the success criteria).
+func writePlan(b *strings.Builder, tasks []chat.Task) {
+	var p *chat.Plan
+	for _, t := range tasks {
+		if t.Plan != nil {
+			p = t.Plan
+		}
+	}
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(b, "## Plan · %d of %d\n\n", p.Done(), len(p.Steps))
+	for _, s := range p.Steps {
+		fmt.Fprintf(b, planMarks[s.Status]+"\n", escapeLine(s.Title))
+	}
+	if p.Note != "" {
+		b.WriteString("\n" + quote(p.Note))
+	}
+	b.WriteString("\n")
 }
 
 func writeMessage(b *strings.Builder, m chat.Message, results map[string]chat.Message, summaries map[string]chat.Summary) {

@@ -16,9 +16,10 @@ type Conversation struct {
 	// TitleSet is true once the user renamed the conversation; until then
 	// the title follows the first message.
 	TitleSet bool `json:"titleSet"`
-	// AgentMode is remembered per conversation: true routes new messages to
-	// the agent loop, false to simple chat.
-	AgentMode bool `json:"agentMode"`
+	// Mode is remembered per conversation: ModeAgent routes new messages to
+	// the agent loop, ModeChat to a direct reply, and ModeAuto decides for
+	// each message.
+	Mode TaskMode `json:"mode"`
 	// Workspace is the folder the agent's file and shell tools work in;
 	// empty means the conversation's default folder.
 	Workspace string `json:"workspace"`
@@ -89,6 +90,10 @@ type Message struct {
 	// each step.
 	Usage   *Usage  `json:"usage,omitempty"`
 	CostUSD float64 `json:"costUsd,omitempty"`
+	// RerunOf is set on a person's message stored again to answer it
+	// another way ("Run as a task instead"): the id of the message it
+	// repeats. The window does not show it a second time.
+	RerunOf string `json:"rerunOf,omitempty"`
 	// SummaryID is set on the notice "Earlier messages summarised": the
 	// summary the model sees in place of the messages before it.
 	SummaryID string `json:"summaryId,omitempty"`
@@ -225,7 +230,33 @@ type Task struct {
 	// (0 when unknown): how full the context window is.
 	ContextTokens int `json:"contextTokens"`
 	ContextLimit  int `json:"contextLimit"`
+	// Plan is the task's newest plan (update_plan), if it has one.
+	Plan *Plan `json:"plan,omitempty"`
+	// Reflecting is true while Errand checks the result against the plan
+	// before accepting task_complete; Reflections counts those checks.
+	Reflecting  bool `json:"reflecting,omitempty"`
+	Reflections int  `json:"reflections,omitempty"`
+	// Decision says how the task's mode was chosen, when it was not simply
+	// the conversation's Agent or Chat mode.
+	Decision *ModeDecision `json:"decision,omitempty"`
 }
+
+// ModeDecision is how a message's mode was chosen: By is "auto" (Errand
+// decided in Auto mode), "forced" (/task or /chat), "rerun" (the person
+// asked for the other way) or "fallback" (the model refused tools, so it
+// answered directly).
+type ModeDecision struct {
+	By     string `json:"by"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// How a mode was decided (ModeDecision.By).
+const (
+	DecidedAuto     = "auto"
+	DecidedForced   = "forced"
+	DecidedRerun    = "rerun"
+	DecidedFallback = "fallback"
+)
 
 // Summary stands in, for the model, for a conversation's messages up to
 // and including ThroughSeq: what compaction made of them. The messages
@@ -310,7 +341,19 @@ type Settings struct {
 	// CheckpointExclude names the folders a workspace snapshot skips
 	// wherever they are (before run_command).
 	CheckpointExclude []string `json:"checkpointExclude"`
+	// DefaultMode is a new conversation's mode: auto, agent or chat.
+	DefaultMode TaskMode `json:"defaultMode"`
+	// ReflectionRounds is how many times, at most, a task with a plan is
+	// checked against it before task_complete is accepted; 0 turns
+	// reflection off.
+	ReflectionRounds int `json:"reflectionRounds"`
+	// AutoAskModel lets Auto mode ask the model (one short call) when its
+	// local decision is unsure.
+	AutoAskModel bool `json:"autoAskModel"`
 }
+
+// MaxReflectionRounds bounds the ReflectionRounds setting.
+const MaxReflectionRounds = 5
 
 // ProviderConfig says which OpenAI-compatible server answers, and with
 // which model by default.
@@ -332,6 +375,8 @@ func DefaultSettings() Settings {
 		MCPCallTimeoutSec: 120,
 		CheckpointLimitMB: 1024,
 		CheckpointExclude: []string{".git", "node_modules"},
+		DefaultMode:       ModeAuto,
+		ReflectionRounds:  2,
 		Prices: map[string]Price{
 			"gpt-4o-mini":  {InputPerMTok: 0.15, OutputPerMTok: 0.60},
 			"gpt-4o":       {InputPerMTok: 2.50, OutputPerMTok: 10.00},
@@ -373,7 +418,12 @@ type Store interface {
 	GetConversation(ctx context.Context, id string) (Conversation, error)
 	ListConversations(ctx context.Context) ([]ConversationSummary, error)
 	RenameConversation(ctx context.Context, id, title string) (Conversation, error)
-	SetAgentMode(ctx context.Context, id string, on bool) (Conversation, error)
+	// SetMode sets the conversation's mode (auto, agent or chat).
+	SetMode(ctx context.Context, id string, mode TaskMode) (Conversation, error)
+	// SavePlan stores the task's next plan revision (see CleanPlan).
+	SavePlan(ctx context.Context, taskID string, steps []PlanStep, note string) (Plan, error)
+	// Message returns one message or a CodeNotFound error.
+	Message(ctx context.Context, id string) (Message, error)
 	SetWorkspace(ctx context.Context, id, dir string) (Conversation, error)
 	SetModel(ctx context.Context, id, model string) (Conversation, error)
 	DeleteConversation(ctx context.Context, id string) error

@@ -238,6 +238,11 @@ func CheckSettings(st Settings) error {
 		return Errorf(CodeInvalid, "the price table has %d models; the most it takes is %d", len(st.Prices), MaxModelEntries)
 	case len(st.ContextLengths) > MaxModelEntries:
 		return Errorf(CodeInvalid, "the context-length table has %d models; the most it takes is %d", len(st.ContextLengths), MaxModelEntries)
+	case st.ReflectionRounds < 0 || st.ReflectionRounds > MaxReflectionRounds:
+		return Errorf(CodeInvalid, "the reflection rounds must be between 0 (off) and %d", MaxReflectionRounds)
+	}
+	if _, err := ParseMode(string(st.DefaultMode)); err != nil {
+		return Errorf(CodeInvalid, "the default mode must be auto, agent or chat, not %s", Quote(string(st.DefaultMode)))
 	}
 	for _, name := range st.CheckpointExclude {
 		if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {

@@ -33,7 +33,7 @@ func newFixture(t testing.TB, opts checkpoint.Options) *fixture {
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	now := time.Now().UTC()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: now, UpdatedAt: now}
 	require.NoError(t, s.CreateConversation(ctx, c))
 	k, err := checkpoint.New(filepath.Join(dir, "checkpoints"), s, opts)
 	require.NoError(t, err)

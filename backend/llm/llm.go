@@ -44,6 +44,10 @@ type Response struct {
 // said the request is longer than the model's context length.
 var ErrContextFull = errors.New("the request is longer than the model's context length")
 
+// ErrNoTools is in the chain of a Provider's error when the server said
+// the model does not support tools (function calling).
+var ErrNoTools = errors.New("the model does not support tools")
+
 // Provider streams one reply. onText receives text as it arrives, in order,
 // on the calling goroutine. Stream returns when the reply is complete, the
 // context is cancelled (ctx.Err() is returned, wrapped or not) or the model

@@ -13,12 +13,12 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
-const conversationCols = `id, title, title_set, agent_mode, created_at, updated_at, workspace, model, agent_id`
+const conversationCols = `id, title, title_set, mode, created_at, updated_at, workspace, model, agent_id`
 
 func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, error) {
 	var c chat.Conversation
 	var created, updated int64
-	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.AgentMode, &created, &updated, &c.Workspace, &c.Model, &c.AgentID)
+	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.Mode, &created, &updated, &c.Workspace, &c.Model, &c.AgentID)
 	c.CreatedAt, c.UpdatedAt = fromMS(created), fromMS(updated)
 	return c, err
 }
@@ -29,9 +29,12 @@ func (s *Store) CreateConversation(ctx context.Context, c chat.Conversation) err
 }
 
 func insertConversation(ctx context.Context, q queryer, c chat.Conversation) error {
+	if c.Mode == "" {
+		c.Mode = chat.ModeAuto
+	}
 	_, err := q.ExecContext(ctx,
 		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.Title, c.TitleSet, c.AgentMode, ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model, c.AgentID)
+		c.ID, c.Title, c.TitleSet, string(c.Mode), ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model, c.AgentID)
 	if err != nil {
 		return fmt.Errorf("create conversation: %w", err)
 	}
@@ -73,10 +76,14 @@ func (s *Store) RenameConversation(ctx context.Context, id, title string) (chat.
 		`UPDATE conversations SET title = ?, title_set = 1 WHERE id = ?`, title, id)
 }
 
-// SetAgentMode remembers the conversation's agent mode toggle.
-func (s *Store) SetAgentMode(ctx context.Context, id string, on bool) (chat.Conversation, error) {
+// SetMode remembers the conversation's mode: auto, agent or chat.
+func (s *Store) SetMode(ctx context.Context, id string, mode chat.TaskMode) (chat.Conversation, error) {
+	m, err := chat.ParseMode(string(mode))
+	if err != nil {
+		return chat.Conversation{}, err
+	}
 	return s.updateConversation(ctx, id,
-		`UPDATE conversations SET agent_mode = ? WHERE id = ?`, on, id)
+		`UPDATE conversations SET mode = ? WHERE id = ?`, string(m), id)
 }
 
 // SetWorkspace sets the conversation's workspace folder ("" for the default).

@@ -15,7 +15,7 @@ import (
 // whose text continues in chunks (chunked) is completed by withChunks.
 const messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
 	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery`
+	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, rerun_of`
 
 // scanMessage reads a row of messageCols; chunked tells whether the
 // message's text continues in message_chunks.
@@ -26,7 +26,7 @@ func scanMessage(row interface{ Scan(...any) error }) (m chat.Message, chunked b
 	var u chat.Usage
 	err = row.Scan(&m.Seq, &m.ID, &m.ConversationID, &taskID, &m.Role, &m.Content, &calls,
 		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Step, &m.Streaming, &m.Rev, &created,
-		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome, &m.Delivery)
+		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome, &m.Delivery, &m.RerunOf)
 	if err != nil {
 		return m, chunked, err
 	}
@@ -110,11 +110,11 @@ func insertMessage(ctx context.Context, q queryer, m chat.Message) (chat.Message
 	// A message created streaming may take chunks (see AppendContent).
 	err := q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
 		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, rerun_of)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
 		m.ID, m.ConversationID, nullable(m.TaskID), string(m.Role), m.Content, encodeCalls(m.ToolCalls),
 		m.ToolCallID, m.ToolName, m.IsError, m.Step, m.Streaming, m.Rev, ms(m.CreatedAt),
-		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome), string(m.Delivery)).Scan(&m.Seq)
+		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome), string(m.Delivery), m.RerunOf).Scan(&m.Seq)
 	if err != nil {
 		return m, fmt.Errorf("insert message: %w", err)
 	}
@@ -358,4 +358,16 @@ func messagesWhere(ctx context.Context, q queryer, where string, args ...any) ([
 		}
 	}
 	return out, nil
+}
+
+// Message returns one message or a CodeNotFound error.
+func (s *Store) Message(ctx context.Context, id string) (chat.Message, error) {
+	msgs, err := messagesWhere(ctx, s.db, `WHERE id = ?`, id)
+	if err != nil {
+		return chat.Message{}, err
+	}
+	if len(msgs) == 0 {
+		return chat.Message{}, notFound("message", id)
+	}
+	return msgs[0], nil
 }

@@ -24,7 +24,7 @@ func seedConversations(t testing.TB, s *Store, n int) []chat.Conversation {
 	for i := range out {
 		at := base.Add(time.Duration(i/3) * time.Second)
 		out[i] = chat.Conversation{ID: uuid.NewString(), Title: fmt.Sprintf("Conversation %d", i),
-			AgentMode: true, CreatedAt: at, UpdatedAt: at}
+			Mode: chat.ModeAgent, CreatedAt: at, UpdatedAt: at}
 		require.NoError(t, s.CreateConversation(context.Background(), out[i]))
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -24,7 +24,7 @@ func openTemp(t *testing.T) (*Store, string) {
 func newConversation(t testing.TB, s *Store) chat.Conversation {
 	t.Helper()
 	now := time.Now().UTC()
-	c := chat.Conversation{ID: uuid.NewString(), AgentMode: true, CreatedAt: now, UpdatedAt: now}
+	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: now, UpdatedAt: now}
 	require.NoError(t, s.CreateConversation(context.Background(), c))
 	return c
 }
@@ -212,7 +212,7 @@ func TestListOrdersByActivityAndDeleteCascades(t *testing.T) {
 	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(s.DeleteConversation(ctx, a.ID)))
 }
 
-func TestRenameAndAgentMode(t *testing.T) {
+func TestRenameAndMode(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -220,9 +220,14 @@ func TestRenameAndAgentMode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Trip", got.Title)
 	assert.True(t, got.TitleSet)
-	got, err = s.SetAgentMode(ctx, c.ID, false)
+	got, err = s.SetMode(ctx, c.ID, chat.ModeChat)
 	require.NoError(t, err)
-	assert.False(t, got.AgentMode)
+	assert.Equal(t, chat.ModeChat, got.Mode)
+	_, err = s.SetMode(ctx, c.ID, "sometimes")
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "an unknown mode is refused")
+	got, err = s.GetConversation(ctx, c.ID)
+	require.NoError(t, err)
+	assert.Equal(t, chat.ModeChat, got.Mode, "and changes nothing")
 
 	// A renamed conversation keeps its title when a task starts.
 	task, prompt := newTask(c.ID, "something else")

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -127,11 +128,18 @@ type taskUI struct {
 	Fields       []chat.FormField `json:"fields,omitempty"`
 	Input        *chat.InputHint  `json:"input,omitempty"`
 	SwitchedFrom string           `json:"switchedFrom,omitempty"`
+	// The newest plan revision is kept here too (the plans table holds
+	// them all), so that every read of a task shows it.
+	Plan        *chat.Plan         `json:"plan,omitempty"`
+	Reflecting  bool               `json:"reflecting,omitempty"`
+	Reflections int                `json:"reflections,omitempty"`
+	Decision    *chat.ModeDecision `json:"decision,omitempty"`
 }
 
 func uiOf(t chat.Task) string {
-	u := taskUI{Multiple: t.PendingMultiple, AllowOther: t.PendingAllowOther, Fields: t.PendingFields, Input: t.Input, SwitchedFrom: t.SwitchedFrom}
-	if !u.Multiple && !u.AllowOther && len(u.Fields) == 0 && u.Input == nil && u.SwitchedFrom == "" {
+	u := taskUI{Multiple: t.PendingMultiple, AllowOther: t.PendingAllowOther, Fields: t.PendingFields, Input: t.Input, SwitchedFrom: t.SwitchedFrom,
+		Plan: t.Plan, Reflecting: t.Reflecting, Reflections: t.Reflections, Decision: t.Decision}
+	if reflect.ValueOf(u).IsZero() {
 		return ""
 	}
 	b, _ := json.Marshal(u)
@@ -140,6 +148,7 @@ func uiOf(t chat.Task) string {
 
 func (u taskUI) apply(t *chat.Task) {
 	t.PendingMultiple, t.PendingAllowOther, t.PendingFields, t.Input, t.SwitchedFrom = u.Multiple, u.AllowOther, u.Fields, u.Input, u.SwitchedFrom
+	t.Plan, t.Reflecting, t.Reflections, t.Decision = u.Plan, u.Reflecting, u.Reflections, u.Decision
 }
 
 func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Task, error) {

@@ -312,11 +312,15 @@ export class Stack {
    *   env: false starts the app without the model-server environment
    *   variables (on the demo model until a provider is saved in Settings);
    *   mockArgs are extra mockmodel flags.
+   *   mode is the default mode for new conversations ('agent' unless a
+   *   file says otherwise: most tests hand Errand tasks), set in Settings
+   *   at start, and the mode of the conversation open at start.
    */
-  constructor(name, { env = true, mockArgs = [] } = {}) {
+  constructor(name, { env = true, mockArgs = [], mode = 'agent' } = {}) {
     this.name = name;
     this.env = env;
     this.mockArgs = mockArgs;
+    this.mode = mode;
     this.procs = [];
     this.console = [];
     this.failed = false;
@@ -348,6 +352,7 @@ export class Stack {
       this.page.on('pageerror', (e) => this.#note(`pageerror: ${e.stack || e}`));
       this.page.on('requestfailed', (r) => this.#note(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
       await this.open();
+      await this.#defaultMode();
     } catch (err) {
       this.failed = true;
       await this.saveArtifacts('before', err);
@@ -367,6 +372,19 @@ export class Stack {
     this.procs.push(this.app.proc);
     this.url = this.app.url;
     await this.open();
+  }
+
+  /** Makes this.mode the default mode and the mode of every conversation so far, then reloads. */
+  async #defaultMode() {
+    const set = await this.page.evaluate(async (mode) => {
+      const app = window.go.app;
+      const settings = await app.Settings.GetSettings();
+      if (settings.defaultMode === mode) return false;
+      await app.Settings.SaveSettings({ ...settings, defaultMode: mode });
+      for (const c of (await app.Conversations.ListConversations()) ?? []) await app.Conversations.SetMode(c.id, mode);
+      return true;
+    }, this.mode);
+    if (set) await this.open({ reload: true });
   }
 
   #note(line) {

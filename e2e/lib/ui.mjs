@@ -47,7 +47,9 @@ export function ui(page) {
     newConversation: sidebar
       .getByRole('button', { name: 'New conversation', exact: true })
       .and(page.locator(':not(nav *)')),
-    agentMode: page.getByRole('checkbox', { name: 'Agent mode' }),
+    mode: page.getByRole('radiogroup', { name: 'Mode' }),
+    /** The Mode radio group's Agent option, as the old on/off switch: unchecking picks Chat. */
+    agentMode: agentSwitch(page),
     status: page.getByRole('status'),
     log: page.getByRole('log', { name: 'Conversation' }),
     choices: page.getByRole('group', { name: 'Suggested answers' }),
@@ -58,18 +60,30 @@ export function ui(page) {
   };
 }
 
+/** The Mode control as an on/off switch for Agent (off is Chat), for the tests written for the old switch. */
+function agentSwitch(page) {
+  const option = (name) => page.getByRole('radiogroup', { name: 'Mode' }).getByRole('radio', { name, exact: true });
+  return {
+    isChecked: () => option('Agent').isChecked(),
+    isEnabled: () => option('Agent').isEnabled(),
+    check: () => option('Agent').check(),
+    uncheck: () => option('Chat').check(),
+  };
+}
+
 export function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
  * The transcript as shown, in order: [{kind, text}] with kind one of
- * user, answer, agent, update, question, complete, notice, tool, other.
- * agent items also say whether they are still streaming.
+ * user, answer, agent, update, question, complete, notice, tool, decision,
+ * other. agent items also say whether they are still streaming. A reply
+ * the conversation's own mode decided has no decision item.
  */
 export function transcript(page) {
   return page.getByRole('log', { name: 'Conversation' }).evaluate((log) =>
-    Array.from(log.children).map((el) => {
+    Array.from(log.children).filter((el) => !el.classList.contains('is-empty')).map((el) => {
       const text = (sel) => el.querySelector(sel)?.textContent ?? '';
       if (el.querySelector('.bubble-answer')) return { kind: 'answer', text: text('.text') };
       if (el.querySelector('.bubble-user')) return { kind: 'user', text: text('.text') };
@@ -80,6 +94,7 @@ export function transcript(page) {
       if (el.querySelector('.card-question')) return { kind: 'question', text: text('.text') };
       if (el.querySelector('.card-complete')) return { kind: 'complete', text: text('.text') };
       if (el.classList.contains('notice-row')) return { kind: 'notice', text: el.textContent ?? '' };
+      if (el.classList.contains('decision-row')) return { kind: 'decision', text: el.textContent ?? '' };
       if (el.classList.contains('tool-row')) return { kind: 'tool', text: el.textContent ?? '' };
       return { kind: 'other', text: el.textContent ?? '' };
     }),

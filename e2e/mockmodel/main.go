@@ -29,6 +29,7 @@
 //	            "Result: <the tool's result>" + task_complete
 //	[mcp-image] everything__get-tiny-image, then "Here is the image." + task_complete
 //	[facts]     "Facts: <the facts in the system prompt, as key: value, joined by | >" + task_complete
+//	[plan], [reflect]  a plan and its reflections (see plan.go)
 //	[chat]      "Echo: <prompt>", as is any request without tools
 //	(none)      "Done: <prompt>" + task_complete
 //

@@ -86,6 +86,9 @@ func script(req *compat.Request) compat.Reply {
 	if len(req.Messages) > 0 && strings.Contains(req.Messages[0].Text(), "[form-agent]") {
 		return formAgent(req)
 	}
+	if r, ok := planScript(req); ok {
+		return r
+	}
 	p := promptIndex(req.Messages)
 	if p < 0 {
 		return compat.Reply{Text: "Echo: "}

@@ -74,7 +74,7 @@ func run(ctx context.Context, dir string, n int, title string, fillers int, note
 	for i := 1; i <= fillers; i++ {
 		when := at.Add(-time.Duration(fillers-i+1) * time.Minute)
 		c := chat.Conversation{ID: id("conv"), Title: fmt.Sprintf("Filler conversation %d", i), TitleSet: true,
-			AgentMode: true, CreatedAt: when, UpdatedAt: when}
+			Mode: chat.ModeAgent, CreatedAt: when, UpdatedAt: when}
 		r := chat.ConversationRecord{Conversation: c}
 		if notes {
 			r.Messages = []chat.Message{{ID: id("msg"), ConversationID: c.ID, Role: chat.RoleUser, Seq: 1,
@@ -89,7 +89,7 @@ func run(ctx context.Context, dir string, n int, title string, fillers int, note
 		at = at.Add(time.Second)
 		return at
 	}
-	conv := chat.Conversation{ID: id("conv"), Title: title, TitleSet: true, AgentMode: true, CreatedAt: at, UpdatedAt: at}
+	conv := chat.Conversation{ID: id("conv"), Title: title, TitleSet: true, Mode: chat.ModeAgent, CreatedAt: at, UpdatedAt: at}
 	if err := st.CreateConversation(ctx, conv); err != nil {
 		return err
 	}

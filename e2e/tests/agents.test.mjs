@@ -83,7 +83,7 @@ test('an agent with only read_file: the model sees only it, the control tools an
   await sendMessage(page, '[tools] what can you use?');
   await waitForAgentText(
     page,
-    /^Tools: ask_user, forget, read_file, remember, send_update, task_complete \| Instructions: You are Reader\. Read files, never write them\.$/,
+    /^Tools: ask_user, forget, read_file, remember, send_update, task_complete, update_plan \| Instructions: You are Reader\. Read files, never write them\.$/,
   );
   await waitForStatus(page, 'Completed');
   await shot(page, 'picker', page.locator('.chat'));

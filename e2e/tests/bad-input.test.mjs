@@ -79,7 +79,7 @@ test('a call Go refuses shows Go\'s reason', { timeout: 60_000 }, stack.test(asy
   const alert = page.getByRole('alert').first();
   await alert.waitFor({ state: 'visible' });
   const text = (await alert.textContent()) ?? '';
-  assert.match(text, /^Could not start the task/, `toast: ${text}`);
+  assert.match(text, /^Could not send the message/, `toast: ${text}`);
   assert.doesNotMatch(text, /\[object Object\]/, `toast: ${text}`);
   assert.match(text, /no conversation|not found|no longer exists/i, `toast: ${text}`);
   // The toast's own close button does not clash with a task's Dismiss.

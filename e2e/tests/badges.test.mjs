@@ -108,7 +108,7 @@ test('Esc stops the running task at once, like the Stop button', { timeout: 120_
   await page.keyboard.press('Control+N');
   await eventually(async () => assert.equal((await u.title.textContent())?.trim(), 'New conversation'));
   await sendMessage(page, '[slow] a long story to interrupt');
-  await waitForStatus(page, /^(Working|Thinking|Writing)…$/);
+  await waitForStatus(page, /^(Working|Thinking|Planning|Writing)…$/);
   await eventually(async () => {
     const items = await transcript(page);
     assert.ok(items.some((i) => i.kind === 'agent' && /word5\b/.test(i.text)), `transcript: ${show(items)}`);

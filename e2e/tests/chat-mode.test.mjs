@@ -1,4 +1,4 @@
-// Agent mode off: one plain chat reply, no agent loop; the setting is kept per conversation.
+// Chat mode: one plain chat reply, no agent loop; the mode is kept per conversation.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Stack } from '../lib/harness.mjs';
@@ -61,7 +61,7 @@ test('with agent mode off a message gets one chat reply, and the toggle is remem
     stored.tasks.map((t) => [t.mode, t.status, t.stepCount]),
     [['chat', 'completed', 1]],
   );
-  assert.equal(stored.conversation.agentMode, false);
+  assert.equal(stored.conversation.mode, 'chat');
 
   // Another conversation has its own setting…
   await u.newConversation.click();

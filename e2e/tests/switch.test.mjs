@@ -112,7 +112,7 @@ test('a task keeps running while another conversation is used', { timeout: 120_0
     { what: 'A to keep streaming' },
   );
   assert.ok(last < 400, `A finished (${last} words) before we could stop it`);
-  await waitForStatus(page, /^(Working|Thinking|Writing)…/, { timeout: 1 });
+  await waitForStatus(page, /^(Working|Thinking|Planning|Writing)…/, { timeout: 1 });
 
   await u.stop.click();
   await waitForStatus(page, 'Stopped');

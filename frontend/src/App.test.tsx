@@ -15,7 +15,9 @@ vi.mock('./api', () => ({
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
   renameConversation: vi.fn(),
-  setAgentMode: vi.fn(),
+  setMode: vi.fn(),
+  send: vi.fn(),
+  rerunMessage: vi.fn(),
   deleteConversation: vi.fn(),
   startTask: vi.fn(),
   sendChat: vi.fn(),
@@ -179,7 +181,7 @@ describe('App', () => {
   it('a task started from the composer shows progress, then the stop notice', async () => {
     vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a')], nextCursor: '' });
     vi.mocked(api.loadConversation).mockResolvedValue(view('a'));
-    vi.mocked(api.startTask).mockResolvedValue(task('t', 'a', { status: 'running' }));
+    vi.mocked(api.send).mockResolvedValue(task('t', 'a', { status: 'running' }));
     const user = userEvent.setup();
     render(<App />);
     const box = await screen.findByRole('textbox', { name: 'Message' });

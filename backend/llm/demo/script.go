@@ -42,6 +42,11 @@ const (
 // that starts with "echo" an MCP server's echo tool (see mcpStart), then
 // reports its result with task_complete. Anything else, including a
 // runner's "(automatic)" nudge, gets task_complete alone.
+//
+// When the request offers update_plan, step 1 writes a plan first (then
+// the update), and step 3's answer marks every step done before
+// task_complete; a reflection (a request offering reflect alone) finds
+// the goal achieved.
 func Reply(req *compat.Request) compat.Reply {
 	var r compat.Reply
 	switch {
@@ -49,6 +54,8 @@ func Reply(req *compat.Request) compat.Reply {
 		r = summaryReply(req)
 	case len(req.Tools) == 0:
 		r = chatReply(req)
+	case reflecting(req):
+		r = reflectReply(req)
 	default:
 		r = agentReply(req)
 	}
@@ -67,7 +74,7 @@ func agentReply(req *compat.Request) compat.Reply {
 	prompt := req.Messages[u].Text()
 	tail := req.Messages[u+1:]
 	if len(tail) == 0 {
-		if strings.HasPrefix(strings.TrimSpace(prompt), nudgePrefix) {
+		if isNudge(prompt) {
 			return finish(req)
 		}
 		if r, ok := memoryStart(req, prompt); ok {
@@ -79,6 +86,9 @@ func agentReply(req *compat.Request) compat.Reply {
 		if r, ok := writeStart(req, prompt); ok {
 			return r
 		}
+		if planned(req) {
+			return withCall(req, intro, ToolUpdatePlan, planArgs(0))
+		}
 		return withCall(req, intro, ToolSendUpdate, map[string]any{"message": "Planning: " + echo(prompt)})
 	}
 	last := tail[len(tail)-1]
@@ -86,6 +96,8 @@ func agentReply(req *compat.Request) compat.Reply {
 		return finish(req)
 	}
 	switch name := calledTool(tail, last.ToolCallID); name {
+	case ToolUpdatePlan:
+		return afterPlan(req, prompt, tail)
 	case ToolSendUpdate:
 		return withCall(req, "", ToolAskUser, map[string]any{
 			"question": question,
@@ -95,9 +107,7 @@ func agentReply(req *compat.Request) compat.Reply {
 		return memoryDone(req, name, last.Text())
 	case ToolAskUser:
 		text, shape := answer(prompt, last.Text())
-		return withCall(req, text, ToolTaskComplete, map[string]any{
-			"summary": "Demo task finished: answered “" + echo(prompt) + "” as " + shape + ".",
-		})
+		return withPlanDone(req, text, prompt, shape)
 	case "":
 		return finish(req)
 	case echoTool(req):
@@ -155,7 +165,7 @@ func chatReply(req *compat.Request) compat.Reply {
 		text += " “" + said + "”"
 	}
 	text += ". To chat with a real model, choose Connect a model (or Settings) and pick a provider. " +
-		"Meanwhile, switch on agent mode to see how a task runs: a plan, progress updates, a question for you and a summary."
+		"Meanwhile, choose the Agent mode (or start a message with /task) to see how a task runs: a plan, progress updates, a question for you, a check of the result and a summary."
 	return compat.Reply{Text: text}
 }
 

@@ -212,6 +212,9 @@ func (p *Provider) explain(err error) error {
 		case code == http.StatusBadRequest && (apiErr.Code == "context_length_exceeded" || isContextFull(detail)):
 			msg = "The model's context window is full"
 			cause = fmt.Errorf("%w: %w", llm.ErrContextFull, err)
+		case code == http.StatusBadRequest && refusesTools(detail):
+			msg = "The model does not support tools"
+			cause = fmt.Errorf("%w: %w", llm.ErrNoTools, err)
 		case code >= 500:
 			msg = fmt.Sprintf("The model server failed (HTTP %d)", code)
 		default:
@@ -228,6 +231,15 @@ func (p *Provider) explain(err error) error {
 		return chat.Wrap(chat.CodeModel, err, "Could not reach %s: %v", p.cfg.BaseURL, err)
 	}
 	return chat.Wrap(chat.CodeModel, err, "The model's reply could not be read: %v", err)
+}
+
+// refusesTools recognises the servers' wording for a model without tool
+// calling: Ollama's "... does not support tools", LM Studio's and others'
+// "... does not support function calling" or "tools are not supported".
+func refusesTools(detail string) bool {
+	d := strings.ToLower(detail)
+	return strings.Contains(d, "does not support tools") || strings.Contains(d, "does not support function") ||
+		strings.Contains(d, "tools are not supported") || strings.Contains(d, "tool use is not supported")
 }
 
 func isContextFull(detail string) bool {

@@ -80,6 +80,7 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 		{compat.Reply{Status: 400, ErrorMessage: "Input exceeds 8192.", ErrorCode: "context_length_exceeded"}, "The model's context window is full"},
 		{compat.Reply{Status: 500, ErrorMessage: "boom"}, "The model server failed (HTTP 500)"},
 		{compat.Reply{Status: 429, ErrorMessage: "slow down"}, "rate limiting"},
+		{compat.Reply{Status: 400, ErrorMessage: "registry.ollama.ai/library/gemma:2b does not support tools"}, "The model does not support tools"},
 	}
 	for _, c := range cases {
 		_, p := serve(t, c.reply)
@@ -88,6 +89,7 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 		assert.Equal(t, chat.CodeModel, chat.ErrorCode(err))
 		assert.Contains(t, err.Error(), c.want)
 		assert.Equal(t, strings.Contains(c.want, "context window"), errors.Is(err, llm.ErrContextFull), c.want)
+		assert.Equal(t, strings.Contains(c.want, "support tools"), errors.Is(err, llm.ErrNoTools), c.want)
 	}
 
 	srv := compat.NewServer(nil)

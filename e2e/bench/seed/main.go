@@ -136,7 +136,7 @@ func (g *gen) begin(ctx context.Context) error {
 	}
 	g.tx = tx
 	if g.insConv, err = tx.PrepareContext(ctx, `INSERT INTO conversations
-		(id, title, title_set, agent_mode, created_at, updated_at) VALUES (?, ?, 0, 1, ?, ?)`); err != nil {
+		(id, title, title_set, mode, created_at, updated_at) VALUES (?, ?, 0, 'agent', ?, ?)`); err != nil {
 		return err
 	}
 	if g.insTask, err = tx.PrepareContext(ctx, `INSERT INTO tasks (id, conversation_id, mode, status,

@@ -20,6 +20,7 @@ import type {
   FilesChanged,
   UndoOutcome,
   Conversation,
+  ConversationMode,
   ConversationPage,
   ConversationSummary,
   ConversationView,
@@ -40,6 +41,7 @@ import type {
   StopResult,
   Summary,
   Task,
+  TaskMode,
   Verdict,
   WorkspaceInfo,
 } from './types';
@@ -79,17 +81,22 @@ export function getSummary(summaryId: string): Promise<Summary> {
   return call(() => Runner.GetSummary(summaryId));
 }
 
-export function startTask(conversationId: string, text: string): Promise<Task> {
-  return call(() => Runner.StartTask(conversationId, text));
-}
-
 /** Starts the conversation's proactive agent: it speaks first. */
 export function startProactive(conversationId: string): Promise<Task> {
   return call(() => Runner.StartProactive(conversationId));
 }
 
-export function sendChat(conversationId: string, text: string): Promise<Task> {
-  return call(() => Runner.SendChat(conversationId, text));
+/**
+ * Answers the person's message in the conversation's mode (Auto decides);
+ * a leading /task or /chat forces one.
+ */
+export function send(conversationId: string, text: string): Promise<Task> {
+  return call(() => Runner.Send(conversationId, text));
+}
+
+/** Answers the person's message again the other way: 'agent' runs it as a task, 'chat' just answers. */
+export function rerunMessage(conversationId: string, messageId: string, mode: TaskMode): Promise<Task> {
+  return call(() => Runner.RerunMessage(conversationId, messageId, mode));
 }
 
 /** Adds a message to the conversation's working task: queued for its next step. */
@@ -203,8 +210,9 @@ export function setAgent(id: string, agentId: string): Promise<Conversation> {
   return call(() => Convs.SetAgent(id, agentId));
 }
 
-export function setAgentMode(id: string, on: boolean): Promise<Conversation> {
-  return call(() => Convs.SetAgentMode(id, on));
+/** Remembers the conversation's mode: auto, agent or chat. */
+export function setMode(id: string, mode: ConversationMode): Promise<Conversation> {
+  return call(() => Convs.SetMode(id, mode));
 }
 
 export function deleteConversation(id: string): Promise<void> {

@@ -12,8 +12,8 @@ export interface Conversation {
   title: string;
   /** True once the user renamed the conversation. */
   titleSet: boolean;
-  /** Remembered per conversation: true routes messages to the agent loop. */
-  agentMode: boolean;
+  /** Remembered per conversation: auto decides per message; agent and chat always run that way. */
+  mode: ConversationMode;
   /** The folder the agent's file and shell tools work in; '' means the default one. */
   workspace?: string;
   /** The model this conversation uses; '' (or absent) means the default one. */
@@ -63,6 +63,8 @@ export interface Message {
   usage?: Usage;
   costUsd?: number;
   /** Set on the notice "Earlier messages summarised": the summary the model sees instead of the messages before it. */
+  /** Set on the person's message stored again to answer it the other way: the message it repeats (not shown twice). */
+  rerunOf?: string;
   summaryId?: string;
   seq: number;
   rev: number;
@@ -154,6 +156,21 @@ export interface Task {
   contextTokens?: number;
   /** The model's context length at that request (0: unknown). */
   contextLimit?: number;
+  /** The task's newest plan (update_plan), if it has one. */
+  plan?: Plan;
+  /** True while Errand checks the result against the plan before accepting task_complete. */
+  reflecting?: boolean;
+  /** How many reflections the task has had. */
+  reflections?: number;
+  /** How the task's mode was chosen, when not simply the conversation's Agent or Chat mode. */
+  decision?: ModeDecision;
+}
+
+/** How a message's mode was chosen (chat.ModeDecision). */
+export interface ModeDecision {
+  /** auto: Errand decided; forced: /task or /chat; rerun: the person asked; fallback: the model refused tools. */
+  by: 'auto' | 'forced' | 'rerun' | 'fallback';
+  reason?: string;
 }
 
 /** What a tool can do: set by the tool, never by the model. */
@@ -225,6 +242,12 @@ export interface Settings {
   checkpointLimitMb?: number;
   /** Folder names a workspace snapshot skips wherever they are; Go always sends it. */
   checkpointExclude?: string[];
+  /** A new conversation's mode; Go always sends it, auto by default. */
+  defaultMode?: ConversationMode;
+  /** At most this many reflections before task_complete is accepted; 0 turns reflection off. Go always sends it. */
+  reflectionRounds?: number;
+  /** Auto mode may ask the model (one short call) when its local decision is unsure. */
+  autoAskModel?: boolean;
   [extra: string]: unknown;
 }
 

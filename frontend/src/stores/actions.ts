@@ -3,7 +3,7 @@
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
 import { loadAgents } from './agents';
-import type { Task } from '../api/types';
+import type { ConversationMode, Task, TaskMode } from '../api/types';
 import { useAppStore } from './app';
 import { askConfirm } from './confirm';
 import { loadFirstConversations } from './conversationList';
@@ -112,22 +112,36 @@ async function runInit(): Promise<void> {
 }
 
 /**
- * Sends the composer's text: a task when agent mode is on, a simple chat
- * reply otherwise. The draft is cleared only on success.
+ * Sends the composer's text; Go answers it in the conversation's mode (in
+ * Auto it decides between a task and a direct answer; /task and /chat
+ * force one). The draft is cleared only on success.
  */
 export async function sendMessage(conversationId: string, text: string): Promise<boolean> {
   const body = text.trim();
   if (!body) return false;
-  const conv = useConversationsStore.getState().byId[conversationId];
-  const agentMode = conv?.agentMode ?? true;
   sending.add(conversationId);
   try {
-    const task = agentMode ? await api.startTask(conversationId, body) : await api.sendChat(conversationId, body);
+    const task = await api.send(conversationId, body);
     if (task) applyTask(task, 'snapshot');
     useDraftsStore.getState().setDraft(conversationId, '');
     return true;
   } catch (err) {
-    reportError(err, agentMode ? 'Could not start the task' : 'Could not send the message');
+    reportError(err, 'Could not send the message');
+    return false;
+  } finally {
+    sending.delete(conversationId);
+  }
+}
+
+/** Answers the person's message again the other way ("Run as a task instead" / "Just answer instead"). */
+export async function rerunMessage(conversationId: string, messageId: string, mode: TaskMode): Promise<boolean> {
+  sending.add(conversationId);
+  try {
+    const task = await api.rerunMessage(conversationId, messageId, mode);
+    if (task) applyTask(task, 'snapshot');
+    return true;
+  } catch (err) {
+    reportError(err, mode === 'agent' ? 'Could not run it as a task' : 'Could not answer it directly');
     return false;
   } finally {
     sending.delete(conversationId);
@@ -212,18 +226,18 @@ export async function renameConversation(id: string, title: string): Promise<boo
   }
 }
 
-export async function setAgentMode(id: string, on: boolean): Promise<boolean> {
+export async function setMode(id: string, mode: ConversationMode): Promise<boolean> {
   const store = useConversationsStore.getState();
   const prev = store.byId[id];
   if (!prev) return false;
-  store.patch(id, { agentMode: on });
+  store.patch(id, { mode });
   try {
-    const c = await api.setAgentMode(id, on);
+    const c = await api.setMode(id, mode);
     useConversationsStore.getState().upsert(c);
     return true;
   } catch (err) {
-    useConversationsStore.getState().patch(id, { agentMode: prev.agentMode });
-    reportError(err, 'Could not change agent mode');
+    useConversationsStore.getState().patch(id, { mode: prev.mode });
+    reportError(err, 'Could not change the mode');
     return false;
   }
 }

@@ -48,7 +48,7 @@ function entryOf(c: Conversation | ConversationSummary, prev: ConversationEntry 
     id: c.id,
     title: c.title ?? '',
     titleSet: !!c.titleSet,
-    agentMode: c.agentMode ?? true,
+    mode: c.mode ?? 'auto',
     workspace: c.workspace ?? prev?.workspace,
     model: c.model ?? prev?.model,
     agentId: c.agentId ?? prev?.agentId,

@@ -12,7 +12,9 @@ vi.mock('../api', () => ({
   stopTask: vi.fn(),
   userResponse: vi.fn(),
   renameConversation: vi.fn(),
-  setAgentMode: vi.fn(),
+  setMode: vi.fn(),
+  send: vi.fn(),
+  rerunMessage: vi.fn(),
   deleteConversation: vi.fn(),
 }));
 vi.mock('../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
@@ -182,7 +184,7 @@ describe('sync', () => {
   it('load applies the conversation, its tasks and its active task', async () => {
     load.mockResolvedValueOnce(
       view('a', {
-        conversation: conversation('a', { title: 'Loaded title', agentMode: false }),
+        conversation: conversation('a', { title: 'Loaded title', mode: 'chat' }),
         tasks: [task('old', 'a', { status: 'completed' }), task('t', 'a', { status: 'waiting_user' })],
         activeTask: task('t', 'a', { status: 'waiting_user' }),
       }),

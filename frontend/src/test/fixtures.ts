@@ -17,7 +17,7 @@ export function conversation(id: string, over: Partial<Conversation> = {}): Conv
     id,
     title: `Conversation ${id}`,
     titleSet: false,
-    agentMode: true,
+    mode: 'agent',
     createdAt: '2026-01-01T10:00:00Z',
     updatedAt: '2026-01-01T10:00:00Z',
     ...over,

@@ -276,7 +276,7 @@ export namespace chat {
 	    id: string;
 	    title: string;
 	    titleSet: boolean;
-	    agentMode: boolean;
+	    mode: string;
 	    workspace: string;
 	    model: string;
 	    agentId: string;
@@ -294,11 +294,80 @@ export namespace chat {
 	        this.id = source["id"];
 	        this.title = source["title"];
 	        this.titleSet = source["titleSet"];
-	        this.agentMode = source["agentMode"];
+	        this.mode = source["mode"];
 	        this.workspace = source["workspace"];
 	        this.model = source["model"];
 	        this.agentId = source["agentId"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ModeDecision {
+	    by: string;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModeDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.by = source["by"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class PlanStep {
+	    title: string;
+	    status: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlanStep(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.status = source["status"];
+	    }
+	}
+	export class Plan {
+	    taskId: string;
+	    conversationId: string;
+	    revision: number;
+	    steps: PlanStep[];
+	    note?: string;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Plan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.taskId = source["taskId"];
+	        this.conversationId = source["conversationId"];
+	        this.revision = source["revision"];
+	        this.steps = this.convertValues(source["steps"], PlanStep);
+	        this.note = source["note"];
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	    }
 	
@@ -409,6 +478,10 @@ export namespace chat {
 	    activeMs: number;
 	    contextTokens: number;
 	    contextLimit: number;
+	    plan?: Plan;
+	    reflecting?: boolean;
+	    reflections?: number;
+	    decision?: ModeDecision;
 	
 	    static createFrom(source: any = {}) {
 	        return new Task(source);
@@ -446,6 +519,10 @@ export namespace chat {
 	        this.activeMs = source["activeMs"];
 	        this.contextTokens = source["contextTokens"];
 	        this.contextLimit = source["contextLimit"];
+	        this.plan = this.convertValues(source["plan"], Plan);
+	        this.reflecting = source["reflecting"];
+	        this.reflections = source["reflections"];
+	        this.decision = this.convertValues(source["decision"], ModeDecision);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -470,7 +547,7 @@ export namespace chat {
 	    id: string;
 	    title: string;
 	    titleSet: boolean;
-	    agentMode: boolean;
+	    mode: string;
 	    workspace: string;
 	    model: string;
 	    agentId: string;
@@ -489,7 +566,7 @@ export namespace chat {
 	        this.id = source["id"];
 	        this.title = source["title"];
 	        this.titleSet = source["titleSet"];
-	        this.agentMode = source["agentMode"];
+	        this.mode = source["mode"];
 	        this.workspace = source["workspace"];
 	        this.model = source["model"];
 	        this.agentId = source["agentId"];
@@ -581,6 +658,7 @@ export namespace chat {
 	    streaming?: boolean;
 	    usage?: Usage;
 	    costUsd?: number;
+	    rerunOf?: string;
 	    summaryId?: string;
 	    seq: number;
 	    rev: number;
@@ -608,6 +686,7 @@ export namespace chat {
 	        this.streaming = source["streaming"];
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.costUsd = source["costUsd"];
+	        this.rerunOf = source["rerunOf"];
 	        this.summaryId = source["summaryId"];
 	        this.seq = source["seq"];
 	        this.rev = source["rev"];
@@ -844,6 +923,9 @@ export namespace chat {
 		    return a;
 		}
 	}
+	
+	
+	
 	export class Price {
 	    inputPerMTok: number;
 	    outputPerMTok: number;
@@ -942,6 +1024,9 @@ export namespace chat {
 	    mcpCallTimeoutSec: number;
 	    checkpointLimitMb: number;
 	    checkpointExclude: string[];
+	    defaultMode: string;
+	    reflectionRounds: number;
+	    autoAskModel: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -961,6 +1046,9 @@ export namespace chat {
 	        this.mcpCallTimeoutSec = source["mcpCallTimeoutSec"];
 	        this.checkpointLimitMb = source["checkpointLimitMb"];
 	        this.checkpointExclude = source["checkpointExclude"];
+	        this.defaultMode = source["defaultMode"];
+	        this.reflectionRounds = source["reflectionRounds"];
+	        this.autoAskModel = source["autoAskModel"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -11,7 +11,9 @@ vi.mock('../../api', () => ({
   startTask: vi.fn(),
   sendChat: vi.fn(),
   userResponse: vi.fn(),
-  setAgentMode: vi.fn(),
+  setMode: vi.fn(),
+  send: vi.fn(),
+  rerunMessage: vi.fn(),
   loadConversation: vi.fn(),
 }));
 vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));

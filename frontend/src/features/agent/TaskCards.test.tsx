@@ -13,7 +13,9 @@ vi.mock('../../api', () => ({
   startTask: vi.fn(),
   sendChat: vi.fn(),
   userResponse: vi.fn(),
-  setAgentMode: vi.fn(),
+  setMode: vi.fn(),
+  send: vi.fn(),
+  rerunMessage: vi.fn(),
   loadConversation: vi.fn(),
   // The failed or stopped task's Files changed card (none here).
   filesChanged: vi.fn(async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] })),
@@ -249,6 +251,6 @@ describe('InterruptedCard', () => {
     expect(box).toHaveAccessibleDescription(/interrupted when Errand closed still holds this conversation: resume or dismiss it above/);
     expect(screen.getByText(/resume or dismiss it above to start a new one/)).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Send' }));
-    expect(api.startTask).not.toHaveBeenCalled();
+    expect(api.send).not.toHaveBeenCalled();
   });
 });

@@ -12,7 +12,9 @@ vi.mock('../../api', () => ({
   sendChat: vi.fn(),
   stopTask: vi.fn(),
   userResponse: vi.fn(),
-  setAgentMode: vi.fn(),
+  setMode: vi.fn(),
+  send: vi.fn(),
+  rerunMessage: vi.fn(),
   loadConversation: vi.fn(),
   filesChanged: vi.fn(async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] })),
 }));
@@ -70,7 +72,7 @@ describe('chat states', () => {
     render(<View />);
     prompt();
     act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 1 })));
-    expect(statusText()).toBe('Thinking…');
+    expect(statusText()).toBe('Planning…');
     expect(screen.getByRole('status')).toHaveTextContent('Step 1');
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
     // The person may type while it works: Send queues for the next step.

@@ -3,6 +3,7 @@ import { ConversationBar } from '../agent/ConversationBar';
 import { ChatHeader, DemoBanner } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
+import { ConversationPlan } from '../plan/ConversationPlan';
 
 export function ChatView({ conversationId }: { conversationId: string }) {
   return (
@@ -10,6 +11,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
       <ChatHeader conversationId={conversationId} />
       <ConversationBar conversationId={conversationId} />
       <DemoBanner />
+      <ConversationPlan conversationId={conversationId} />
       <MessageList conversationId={conversationId} />
       <div className="chat-footer">
         <AgentPanel conversationId={conversationId} />

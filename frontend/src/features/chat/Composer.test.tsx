@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversation, deferred, message, resetStores, summary, task } from '../../test/fixtures';
@@ -9,7 +9,9 @@ vi.mock('../../api', () => ({
   stopTask: vi.fn(),
   queueMessage: vi.fn(),
   userResponse: vi.fn(),
-  setAgentMode: vi.fn(),
+  setMode: vi.fn(),
+  send: vi.fn(),
+  rerunMessage: vi.fn(),
   loadConversation: vi.fn(),
 }));
 vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
@@ -38,13 +40,12 @@ beforeEach(() => {
 });
 
 describe('Composer', () => {
-  it('Enter sends through StartTask in agent mode and clears the text', async () => {
-    vi.mocked(api.startTask).mockResolvedValue(task('t1', C, { status: 'running' }));
+  it('Enter sends through Send (Go picks the mode) and clears the text', async () => {
+    vi.mocked(api.send).mockResolvedValue(task('t1', C, { status: 'running' }));
     const { user, textbox } = setup();
-    expect(screen.getByRole('checkbox', { name: 'Agent mode' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Agent' })).toBeChecked();
     await user.type(textbox, 'Plan my week{Enter}');
-    expect(api.startTask).toHaveBeenCalledWith(C, 'Plan my week');
-    expect(api.sendChat).not.toHaveBeenCalled();
+    expect(api.send).toHaveBeenCalledWith(C, 'Plan my week');
     await waitFor(() => expect(textbox).toHaveValue(''));
     // The returned task is running: Stop appears, and the person may go on typing.
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
@@ -60,7 +61,7 @@ describe('Composer', () => {
     const { user, textbox } = setup();
     await user.type(textbox, 'Also add a date{Enter}');
     expect(api.queueMessage).toHaveBeenCalledWith(C, 'Also add a date');
-    expect(api.startTask).not.toHaveBeenCalled();
+    expect(api.send).not.toHaveBeenCalled();
     expect(api.stopTask).not.toHaveBeenCalled();
     await waitFor(() => expect(textbox).toHaveValue(''));
     expect(useMessagesStore.getState().byConversation[C]?.byId['q1']?.delivery).toBe('queued');
@@ -84,31 +85,36 @@ describe('Composer', () => {
     const { user, textbox } = setup();
     await user.type(textbox, 'line one{Shift>}{Enter}{/Shift}line two');
     expect(textbox).toHaveValue('line one\nline two');
-    expect(api.startTask).not.toHaveBeenCalled();
+    expect(api.send).not.toHaveBeenCalled();
   });
 
-  it('with agent mode off, Send uses SendChat', async () => {
-    useConversationsStore.getState().upsert(conversation(C, { agentMode: false }));
-    vi.mocked(api.sendChat).mockResolvedValue(task('t1', C, { mode: 'chat' }));
-    const { user, textbox } = setup();
-    expect(screen.getByRole('checkbox', { name: 'Agent mode' })).not.toBeChecked();
-    await user.type(textbox, 'hello');
-    await user.click(screen.getByRole('button', { name: 'Send' }));
-    expect(api.sendChat).toHaveBeenCalledWith(C, 'hello');
-    expect(api.startTask).not.toHaveBeenCalled();
+  it('shows the conversation\'s mode in the Mode radio group', () => {
+    useConversationsStore.getState().upsert(conversation(C, { mode: 'chat' }));
+    setup();
+    const group = screen.getByRole('radiogroup', { name: 'Mode' });
+    expect(within(group).getByRole('radio', { name: 'Chat' })).toBeChecked();
+    expect(within(group).getByRole('radio', { name: 'Agent' })).not.toBeChecked();
   });
 
-  it('toggling agent mode calls SetAgentMode', async () => {
-    vi.mocked(api.setAgentMode).mockResolvedValue(conversation(C, { agentMode: false }));
+  it('choosing a mode calls SetMode and keeps the choice Go stored', async () => {
+    vi.mocked(api.setMode).mockResolvedValue(conversation(C, { mode: 'auto' }));
     const { user } = setup();
-    const toggle = screen.getByRole('checkbox', { name: 'Agent mode' });
-    await user.click(toggle);
-    expect(api.setAgentMode).toHaveBeenCalledWith(C, false);
-    await waitFor(() => expect(toggle).not.toBeChecked());
+    const auto = screen.getByRole('radio', { name: 'Auto' });
+    await user.click(auto);
+    expect(api.setMode).toHaveBeenCalledWith(C, 'auto');
+    await waitFor(() => expect(auto).toBeChecked());
+  });
+
+  it('puts the mode back and says so when Go refuses it', async () => {
+    vi.mocked(api.setMode).mockRejectedValue(new ApiError('internal', 'disk full'));
+    const { user } = setup();
+    await user.click(screen.getByRole('radio', { name: 'Chat' }));
+    await waitFor(() => expect(screen.getByRole('radio', { name: 'Agent' })).toBeChecked());
+    expect(useNoticesStore.getState().items[0]?.message).toMatch(/disk full/);
   });
 
   it('keeps the typed text and shows an alert when the call fails', async () => {
-    vi.mocked(api.startTask).mockRejectedValue(new ApiError('conflict', 'A task is already running'));
+    vi.mocked(api.send).mockRejectedValue(new ApiError('conflict', 'A task is already running'));
     const { user, textbox } = setup();
     await user.type(textbox, 'do the thing{Enter}');
     await waitFor(() => expect(useNoticesStore.getState().items).toHaveLength(1));
@@ -118,14 +124,14 @@ describe('Composer', () => {
 
   it('disables Send while the call is in flight', async () => {
     const pending = deferred<ReturnType<typeof task>>();
-    vi.mocked(api.startTask).mockReturnValue(pending.promise);
+    vi.mocked(api.send).mockReturnValue(pending.promise);
     const { user, textbox } = setup();
     await user.type(textbox, 'go');
     const send = screen.getByRole('button', { name: 'Send' });
     await user.click(send);
     expect(send).toBeDisabled();
     await user.click(send);
-    expect(api.startTask).toHaveBeenCalledTimes(1);
+    expect(api.send).toHaveBeenCalledTimes(1);
     await act(async () => pending.resolve(task('t1', C, { status: 'completed' })));
     await waitFor(() => expect(textbox).toHaveValue(''));
   });
@@ -189,7 +195,7 @@ describe('Composer', () => {
     await waitFor(() => expect(textbox).toHaveValue(''));
     await user.type(textbox, 'again{Enter}');
     expect(api.userResponse).toHaveBeenLastCalledWith('t1', 'again');
-    expect(api.startTask).not.toHaveBeenCalled();
+    expect(api.send).not.toHaveBeenCalled();
   });
 
   it('a conflict on reply keeps the text and reports it', async () => {

@@ -1,14 +1,16 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
-import { queueMessage, replyToTask, sendMessage, setAgentMode, stopTaskConfirmed } from '../../stores/actions';
+import type { ConversationMode } from '../../api/types';
+import { queueMessage, replyToTask, sendMessage, setMode, stopTaskConfirmed } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useDraftsStore } from '../../stores/drafts';
 import { useConversationAgent } from '../../stores/agents';
 import { useActiveTask } from '../../stores/tasks';
 import { composerBlocked } from '../agent/format';
+import { ModeControl } from '../mode/ModeControl';
 
 export function Composer({ conversationId }: { conversationId: string }) {
-  const agentMode = useConversationsStore((s) => s.byId[conversationId]?.agentMode ?? true);
+  const mode = useConversationsStore((s) => s.byId[conversationId]?.mode ?? 'auto');
   const text = useDraftsStore((s) => s.drafts[conversationId] ?? '');
   const setDraft = useDraftsStore((s) => s.setDraft);
   const task = useActiveTask(conversationId);
@@ -80,10 +82,10 @@ export function Composer({ conversationId }: { conversationId: string }) {
     if (task) void run(() => stopTaskConfirmed(task));
   };
 
-  const onToggleMode = async (on: boolean) => {
+  const onMode = async (m: ConversationMode) => {
     setModePending(true);
     try {
-      await setAgentMode(conversationId, on);
+      await setMode(conversationId, m);
     } finally {
       setModePending(false);
     }
@@ -99,9 +101,11 @@ export function Composer({ conversationId }: { conversationId: string }) {
     ? task?.pendingQuestion || 'The agent is waiting for your answer'
     : busy
       ? 'The agent is working… a message sent now reaches it at its next step'
-      : agentMode
+      : mode === 'agent'
         ? `Hand ${agent?.name ?? 'Errand'} a task…`
-        : 'Send a message…';
+        : mode === 'auto'
+          ? 'Ask, or hand over a task… (/task or /chat to choose)'
+          : 'Send a message…';
 
   return (
     <form className={`composer${waiting ? ' composer-waiting' : ''}`} onSubmit={onSubmit}>
@@ -119,21 +123,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
           onKeyDown={onKeyDown}
         />
         <div className="composer-bar">
-          <label className="switch" title="Agent mode: Errand works by itself over many steps. Off: one chat reply.">
-            <input
-              type="checkbox"
-              aria-label="Agent mode"
-              checked={agentMode}
-              disabled={modePending}
-              onChange={(e) => void onToggleMode(e.target.checked)}
-            />
-            <span className="switch-track" aria-hidden="true">
-              <span className="switch-thumb" />
-            </span>
-            <span className="switch-label" aria-hidden="true">
-              Agent mode
-            </span>
-          </label>
+          <ModeControl value={mode} disabled={modePending} onChange={(m) => void onMode(m)} />
           {blocked ? (
             <span id={`${conversationId}-composer-blocked`} className="composer-hint composer-blocked">
               {blocked.hint}

@@ -46,6 +46,7 @@ const ESTIMATES: Record<TranscriptItem['kind'], number> = {
   user: 48,
   answer: 66,
   notice: 28,
+  decision: 24,
   summary: 28,
   agent: 96,
   update: 64,

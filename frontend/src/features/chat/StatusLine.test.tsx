@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Task } from '../../api/types';
+import type { Plan, Task } from '../../api/types';
 import { message, resetStores, task } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
@@ -141,5 +141,27 @@ describe('StatusLine', () => {
     expect(describeTask(t({ status: 'paused' }))).toBe('Paused');
     expect(describeTask(t({ status: 'interrupted' }))).toBe('Interrupted');
     expect(describeTask(undefined)).toBe('Ready');
+  });
+});
+
+describe('StatusLine phases', () => {
+  beforeEach(() => resetStores());
+  const plan = (steps: Plan['steps']): Plan => ({ taskId: 't', conversationId: C, revision: 1, steps, updatedAt: '2026-01-01T10:00:00Z' });
+
+  it('names the phase: Planning…, the current plan step, Checking the result…', () => {
+    render(<StatusLine conversationId={C} />);
+    const text = () => screen.getByRole('status').querySelector('.status-text')?.textContent;
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 1, rev: 1 })));
+    expect(text()).toBe('Planning…');
+    const p = plan([
+      { title: 'Read the notes', status: 'done' },
+      { title: 'Write the summary', status: 'in_progress' },
+    ]);
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 3, plan: p, rev: 2 })));
+    expect(text()).toBe('Write the summary…');
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 4, plan: p, reflecting: true, rev: 3 })));
+    expect(text()).toBe('Checking the result…');
+    act(() => handleTaskUpdate(task('t', C, { status: 'tool_executing', currentTool: 'write_file', stepCount: 5, plan: p, rev: 4 })));
+    expect(text()).toBe('Running write_file…');
   });
 });

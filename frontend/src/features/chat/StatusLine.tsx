@@ -5,6 +5,7 @@ import { useNow } from '../../lib/useNow';
 import { useMessagesStore } from '../../stores/messages';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
 import { TaskMeta } from '../agent/TaskMeta';
+import { currentStep } from '../plan/plan';
 
 const PAUSE_REASONS: Record<string, string> = {
   steps: 'step limit reached',
@@ -19,6 +20,8 @@ const PAUSE_REASONS: Record<string, string> = {
  */
 export function describeTask(task: Task | undefined, writing = false): string {
   if (!task) return 'Ready';
+  const phase = phaseOf(task, writing);
+  if (phase) return phase;
   // A string switch, so statuses newer than this file read sensibly too.
   const status: string = task.status;
   switch (status) {
@@ -48,6 +51,21 @@ export function describeTask(task: Task | undefined, writing = false): string {
     default:
       return isTerminal(task.status) ? 'Ended' : 'Working…';
   }
+}
+
+/**
+ * Where an agent task is in think → plan → execute → reflect, while the
+ * model works: Checking the result… (a reflection), the plan's current
+ * step, or Planning… at the first step of a task with no plan yet.
+ */
+function phaseOf(task: Task, writing: boolean): string | null {
+  if (task.mode === 'chat' || (task.status !== 'thinking' && task.status !== 'running')) return null;
+  if (task.reflecting) return 'Checking the result…';
+  if (task.plan) {
+    const step = currentStep(task.plan);
+    return step ? `${step.title}…` : null;
+  }
+  return task.stepCount <= 1 && !writing ? 'Planning…' : null;
 }
 
 type Tone = 'idle' | 'live' | 'waiting' | 'done' | 'stopped' | 'error';

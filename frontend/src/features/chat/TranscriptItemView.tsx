@@ -7,6 +7,7 @@ import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { SummaryMarker } from './SummaryMarker';
 import { questionEndLabel } from './toolCall';
 import { ToolCallRow } from './ToolCallRow';
+import { DecisionLine } from '../mode/DecisionLine';
 import { type TranscriptItem } from './transcript';
 
 /** A message from the person this long is folded until they open it. */
@@ -135,6 +136,8 @@ export const TranscriptItemView = memo(function TranscriptItemView({
           {item.kind === 'user' && item.delivery && <DeliveryLabel delivery={item.delivery} />}
         </div>
       );
+    case 'decision':
+      return <DecisionLine rowRef={rowRef} index={index} conversationId={conversationId} taskId={item.taskId} messageId={item.messageId} />;
     case 'notice':
       // A task's failure: its reason is in the failed card (and the
       // status line says Failed); here, a row that opens to it.

@@ -45,3 +45,13 @@ describe('a tool call row says what happened', () => {
     expect(questionEndLabel('')).toBe('Question failed');
   });
 });
+
+describe('plan and reflection rows', () => {
+  it('say how far the plan is and what the reflection found', () => {
+    const steps = '[{"title":"a","status":"done"},{"title":"b","status":"pending"}]';
+    expect(callLabel('update_plan', 'done', callGist('update_plan', `{"steps":${steps}}`))).toBe('Used tool update_plan: 1 of 2 steps done');
+    expect(callGist('reflect', '{"goal_achieved":true,"issues":[]}')).toBe('goal achieved');
+    expect(callGist('reflect', '{"goal_achieved":false,"issues":["no title","no date"]}')).toBe('goal not achieved — no title; no date');
+    expect(callGist('reflect', 'not json')).toBe('');
+  });
+});

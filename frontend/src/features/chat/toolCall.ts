@@ -18,12 +18,30 @@ export function callState(callId: string, result: Message | undefined, task: Tas
   return 'open';
 }
 
-/** The call's gist for its row: run_command's command, else nothing. */
+/**
+ * The call's gist for its row: run_command's command, a plan's progress,
+ * a reflection's verdict; else nothing.
+ */
 export function callGist(name: string, args: string): string {
-  if (name !== 'run_command') return '';
-  const cmd = parseArgs(args)?.command;
-  if (typeof cmd !== 'string') return '';
-  const line = cmd.replace(/\s+/g, ' ').trim();
+  const a = parseArgs(args);
+  switch (name) {
+    case 'run_command':
+      return typeof a?.command === 'string' ? short(a.command) : '';
+    case 'update_plan': {
+      const steps = Array.isArray(a?.steps) ? (a.steps as { status?: unknown }[]) : null;
+      return steps ? `${steps.filter((s) => s?.status === 'done').length} of ${steps.length} steps done` : '';
+    }
+    case 'reflect': {
+      if (typeof a?.goal_achieved !== 'boolean') return '';
+      const issues = Array.isArray(a.issues) ? a.issues.filter((i): i is string => typeof i === 'string') : [];
+      return a.goal_achieved ? 'goal achieved' : short(`goal not achieved — ${issues.join('; ')}`);
+    }
+  }
+  return '';
+}
+
+function short(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 

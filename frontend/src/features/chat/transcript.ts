@@ -6,6 +6,7 @@ export type TranscriptItem =
   | { kind: 'user'; key: string; text: string; delivery?: Delivery }
   | { kind: 'answer'; key: string; text: string }
   | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error' }
+  | { kind: 'decision'; key: string; taskId: string; messageId: string }
   | { kind: 'summary'; key: string; summaryId: string }
   | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string; cutOff?: boolean }
   | { kind: 'update'; key: string; text: string; step: number }
@@ -73,11 +74,19 @@ function computeItems(m: Message): TranscriptItem[] {
   const content = typeof m.content === 'string' ? m.content : '';
   switch (m.role) {
     case 'user':
-      items.push(
-        m.delivery === 'queued' || m.delivery === 'not_delivered'
-          ? { kind: 'user', key: m.id, text: content, delivery: m.delivery }
-          : { kind: 'user', key: m.id, text: content },
-      );
+      // A message re-run the other way is not shown twice: its reply is
+      // introduced by the decision line alone.
+      if (!m.rerunOf) {
+        items.push(
+          m.delivery === 'queued' || m.delivery === 'not_delivered'
+            ? { kind: 'user', key: m.id, text: content, delivery: m.delivery }
+            : { kind: 'user', key: m.id, text: content },
+        );
+      }
+      // How its task's mode was chosen, shown when Errand (or a command) chose it.
+      if (m.taskId && !m.delivery) {
+        items.push({ kind: 'decision', key: `${m.id}:decision`, taskId: m.taskId, messageId: m.rerunOf || m.id });
+      }
       break;
     case 'system':
       if (typeof m.summaryId === 'string' && m.summaryId !== '') {

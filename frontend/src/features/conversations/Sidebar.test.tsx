@@ -68,6 +68,22 @@ describe('Sidebar', () => {
     expect(titles()).toEqual(['Gamma', 'Beta', 'Alpha']);
   });
 
+  it('shows the running task\'s plan on its row, live, and not once the task has ended', () => {
+    render(<Sidebar />);
+    const steps = [
+      { title: 'Read the notes', status: 'done' as const },
+      { title: 'Write the summary', status: 'in_progress' as const },
+    ];
+    const plan = { taskId: 'tb', conversationId: 'b', revision: 1, steps, updatedAt: '2026-01-01T10:00:00Z' };
+    act(() => handleTaskUpdate(task('tb', 'b', { status: 'thinking', stepCount: 2, plan, rev: 1 })));
+    expect(row('Beta')).toHaveTextContent('Plan · 1 of 2 · Write the summary');
+    const done = { ...plan, revision: 2, steps: steps.map((s) => ({ ...s, status: 'done' as const })) };
+    act(() => handleTaskUpdate(task('tb', 'b', { status: 'thinking', stepCount: 3, plan: done, rev: 2 })));
+    expect(row('Beta')).toHaveTextContent('Plan · 2 of 2');
+    act(() => handleTaskUpdate(task('tb', 'b', { status: 'completed', stepCount: 3, plan: done, rev: 3 })));
+    expect(row('Beta')).not.toHaveTextContent('Plan ·');
+  });
+
   it('marks a running task, a question waiting and unread messages; opening clears unread', async () => {
     render(<Sidebar />);
     act(() => handleTaskUpdate(task('tb', 'b', { status: 'thinking', stepCount: 1 })));

@@ -14,6 +14,7 @@ import { SettingsButton } from '../settings/SettingsButton';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { requestDelete } from './deleteRequest';
 import { newConversation } from './newConversation';
+import { PlanBadge } from '../plan/PlanChecklist';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 export const NEW_SHORTCUT = isMac ? '⌘N' : 'Ctrl+N';
@@ -73,6 +74,11 @@ const ConversationRow = memo(function ConversationRow({ id, index, start, tabSto
     const tid = s.activeByConversation[id];
     const t = tid ? s.byId[tid] : undefined;
     return !!t && isBusy(t.status);
+  });
+  // The running task's plan, compactly: "Plan · 2 of 5 · current step".
+  const plan = useTasksStore((s) => {
+    const tid = s.activeByConversation[id];
+    return tid ? s.byId[tid]?.plan : undefined;
   });
   const [renaming, setRenaming] = useState(false);
   const rowRef = useRef<HTMLButtonElement>(null);
@@ -151,6 +157,7 @@ const ConversationRow = memo(function ConversationRow({ id, index, start, tabSto
                 {agent.name}
               </span>
             )}
+            {plan && <PlanBadge plan={plan} />}
             {live && (
               <span className="live-dot" title="Working">
                 <span className="sr-only">Working</span>

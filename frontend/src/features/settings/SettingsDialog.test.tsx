@@ -39,6 +39,9 @@ function settings(over: Partial<Settings> = {}): Settings {
     prices: { 'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 }, 'errand-demo': { inputPerMTok: 0, outputPerMTok: 0 } },
     contextLengths: { 'gpt-4o-mini': 128000 },
     systemPrompt: '',
+    defaultMode: 'auto',
+    reflectionRounds: 2,
+    autoAskModel: false,
     // Saved through SaveProvider: it must come back unchanged.
     provider: { preset: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
     // A field a later version adds: it must come back unchanged too.
@@ -122,6 +125,9 @@ describe('Settings', () => {
       },
       contextLengths: { 'gpt-4o-mini': 128000 },
       systemPrompt: '',
+      defaultMode: 'auto',
+      reflectionRounds: 2,
+      autoAskModel: false,
       provider: { preset: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
       futureField: { x: 1 },
     });
@@ -396,6 +402,21 @@ describe('settings form', () => {
     expect(settingsFromForm(form, s).autoApprove).toEqual({ read_only: true, writes: false, destructive: false });
   });
 
+  it('Default mode, reflection rounds and asking the model are saved with the rest', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings());
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    await user.selectOptions(within(dialog).getByLabelText('Default mode'), 'Agent');
+    const rounds = within(dialog).getByLabelText('Reflection rounds');
+    await user.clear(rounds);
+    await user.type(rounds, '0');
+    await user.click(within(dialog).getByLabelText('Ask the model when Auto is unsure'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenCalledWith(
+      expect.objectContaining({ defaultMode: 'agent', reflectionRounds: 0, autoAskModel: true }),
+    );
+  });
+
   it('round-trips and checks what it can', () => {
     const s = settings();
     const form = formFromSettings(s);
@@ -404,6 +425,7 @@ describe('settings form', () => {
     expect(checkForm({ ...form, maxSteps: '1.5' })?.field).toBe('maxSteps');
     expect(checkForm({ ...form, maxMinutes: '' })?.field).toBe('maxMinutes');
     expect(checkForm({ ...form, stepDelayMs: '-1' })?.field).toBe('stepDelayMs');
+    expect(checkForm({ ...form, reflectionRounds: '9' })?.field).toBe('reflectionRounds');
     expect(checkForm({ ...form, prices: [...form.prices, { key: 99, model: ' ', input: '0', output: '0', context: '' }] })?.message).toMatch(
       /needs a model name/,
     );

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { createPortal } from 'react-dom';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
-import type { ProviderView, Risk, Settings } from '../../api/types';
+import type { ConversationMode, ProviderView, Risk, Settings } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { SettingsError } from './SettingsError';
 import { askConfirm } from '../../stores/confirm';
@@ -61,6 +61,7 @@ function fieldOf(message: string): Field | undefined {
   if (/spend limit/i.test(message)) return 'maxCostUsd';
   if (/delay/i.test(message)) return 'stepDelayMs';
   if (/checkpoint|excluded folder/i.test(message)) return 'checkpoints';
+  if (/reflection/i.test(message)) return 'reflectionRounds';
   if (/price|model|context length/i.test(message)) return 'prices';
   return undefined;
 }
@@ -240,7 +241,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     setSaved(null);
   };
   const setField = (
-    field: 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'checkpointLimitMb' | 'checkpointExclude',
+    field: 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'reflectionRounds' | 'checkpointLimitMb' | 'checkpointExclude',
   ) => (v: string) =>
     edit((f) => ({ ...f, [field]: v }));
   const setRow = (key: number, patch: Partial<PriceRow>) =>
@@ -567,6 +568,56 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                     : 'Yours replace Errand’s built-in instructions; Reset to default brings those back.'}{' '}
                   Applies to tasks started after you save. At most {MAX_PROMPT.toLocaleString('en-US')} characters.
                 </p>
+              </fieldset>
+
+              <fieldset className="settings-group">
+                <legend>Modes and reflection</legend>
+                <div className="settings-field">
+                  <label htmlFor={id('default-mode')}>Default mode</label>
+                  <select
+                    id={id('default-mode')}
+                    className="errand-input"
+                    value={form.defaultMode}
+                    aria-describedby={id('default-mode-help')}
+                    onChange={(e) => edit((f) => ({ ...f, defaultMode: e.target.value as ConversationMode }))}
+                  >
+                    <option value="auto">Auto</option>
+                    <option value="agent">Agent</option>
+                    <option value="chat">Chat</option>
+                  </select>
+                  <p id={id('default-mode-help')} className="settings-help">
+                    A new conversation&apos;s mode. Auto decides for each message between a direct answer and a task;
+                    /task or /chat at the start of a message forces one.
+                  </p>
+                </div>
+                <ul className="settings-toggles">
+                  <li className="settings-toggle">
+                    <input
+                      id={id('auto-ask')}
+                      type="checkbox"
+                      checked={form.autoAskModel}
+                      aria-describedby={id('auto-ask-help')}
+                      onChange={(e) => edit((f) => ({ ...f, autoAskModel: e.target.checked }))}
+                    />
+                    <div>
+                      <label htmlFor={id('auto-ask')}>Ask the model when Auto is unsure</label>
+                      <p id={id('auto-ask-help')} className="settings-help">
+                        One short extra call to the model, only when the quick local decision is a close one.
+                      </p>
+                    </div>
+                  </li>
+                </ul>
+                <NumberField
+                  id={id('reflection')}
+                  label="Reflection rounds"
+                  help="Before a task with a plan completes, Errand checks the result against the plan, at most this many times. 0 turns reflection off."
+                  value={form.reflectionRounds}
+                  onChange={setField('reflectionRounds')}
+                  invalid={bad('reflectionRounds')}
+                  errorId={errorId}
+                  step="1"
+                  min="0"
+                />
               </fieldset>
 
               <fieldset className="settings-group">

@@ -2,7 +2,7 @@
 // Pure, unit-tested. Fields the form does not edit (the provider, saved
 // through SaveProvider, and whatever later versions add) are
 // carried through untouched.
-import type { Risk, Settings } from '../../api/types';
+import type { ConversationMode, Risk, Settings } from '../../api/types';
 import { RISK_LOCAL_NETWORK, RISKS } from '../../api/types';
 
 /** A row of the model table: a model's prices and context length. */
@@ -30,6 +30,12 @@ export interface SettingsForm {
   checkpointLimitMb: string;
   /** Folder names a snapshot skips, comma-separated. */
   checkpointExclude: string;
+  /** A new conversation's mode. */
+  defaultMode: ConversationMode;
+  /** At most this many reflections before a task with a plan completes; 0 is off. */
+  reflectionRounds: string;
+  /** Auto mode may ask the model when its local decision is unsure. */
+  autoAskModel: boolean;
 }
 
 /**
@@ -88,6 +94,9 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
     systemPrompt: custom.trim() !== '' ? custom : defaultPrompt,
     checkpointLimitMb: str(s.checkpointLimitMb),
     checkpointExclude: (s.checkpointExclude ?? []).join(', '),
+    defaultMode: s.defaultMode ?? 'auto',
+    reflectionRounds: str(s.reflectionRounds ?? 2),
+    autoAskModel: !!s.autoAskModel,
   };
 }
 
@@ -135,13 +144,24 @@ export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPr
     prices,
     contextLengths,
     systemPrompt: isDefaultPrompt(form.systemPrompt, defaultPrompt) ? '' : form.systemPrompt,
+    defaultMode: form.defaultMode,
+    reflectionRounds: parseNumber(form.reflectionRounds),
+    autoAskModel: form.autoAskModel,
     ...('checkpointLimitMb' in loaded || form.checkpointLimitMb !== ''
       ? { checkpointLimitMb: parseNumber(form.checkpointLimitMb), checkpointExclude: excludedFolders(form.checkpointExclude) }
       : {}),
   };
 }
 
-export type Field = 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'prices' | 'systemPrompt' | 'checkpoints';
+export type Field =
+  | 'maxSteps'
+  | 'maxMinutes'
+  | 'maxCostUsd'
+  | 'stepDelayMs'
+  | 'reflectionRounds'
+  | 'prices'
+  | 'systemPrompt'
+  | 'checkpoints';
 
 /** Go's limit on the instructions. */
 export const MAX_PROMPT = 20000;
@@ -163,6 +183,10 @@ export function checkForm(form: SettingsForm): { field: Field; message: string }
   const cost = parseNumber(form.maxCostUsd);
   if (!(cost > 0 && cost <= 10000)) {
     return { field: 'maxCostUsd', message: 'The spend limit must be more than $0 and at most $10000.' };
+  }
+  const rounds = parseNumber(form.reflectionRounds);
+  if (!Number.isInteger(rounds) || rounds < 0 || rounds > 5) {
+    return { field: 'reflectionRounds', message: 'The reflection rounds must be a whole number from 0 (off) to 5.' };
   }
   const delay = parseNumber(form.stepDelayMs);
   if (!Number.isInteger(delay) || delay < 0 || delay > 60000) {

@@ -7,6 +7,7 @@ vi.mock('../../api', () => ({
   createConversation: vi.fn(),
   loadConversation: vi.fn(),
   startTask: vi.fn(),
+  send: vi.fn(),
   stopTask: vi.fn(),
   deleteConversation: vi.fn(),
   renameConversation: vi.fn(),
@@ -144,7 +145,7 @@ describe('app shortcuts', () => {
     );
     vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ conversation: conversation(id, { title: '' }), messages: [], tasks: [] }));
     let answer: (t: ReturnType<typeof task>) => void = () => {};
-    vi.mocked(api.startTask).mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    vi.mocked(api.send).mockImplementation(() => new Promise((resolve) => (answer = resolve)));
     render(<Harness />);
     await userEvent.keyboard('{Control>}n{/Control}');
     await waitFor(() => expect(useConversationsStore.getState().selectedId).toBe('new1'));

@@ -19,9 +19,13 @@ export function GetTask(arg1:string):Promise<chat.Task>;
 
 export function QueueMessage(arg1:string,arg2:string):Promise<chat.Message>;
 
+export function RerunMessage(arg1:string,arg2:string,arg3:string):Promise<chat.Task>;
+
 export function ResumeTask(arg1:string):Promise<chat.Task>;
 
 export function RetryTask(arg1:string):Promise<chat.Task>;
+
+export function Send(arg1:string,arg2:string):Promise<chat.Task>;
 
 export function SendChat(arg1:string,arg2:string):Promise<chat.Task>;
 

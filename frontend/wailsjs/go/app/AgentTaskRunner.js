@@ -34,12 +34,20 @@ export function QueueMessage(arg1, arg2) {
   return window['go']['app']['AgentTaskRunner']['QueueMessage'](arg1, arg2);
 }
 
+export function RerunMessage(arg1, arg2, arg3) {
+  return window['go']['app']['AgentTaskRunner']['RerunMessage'](arg1, arg2, arg3);
+}
+
 export function ResumeTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['ResumeTask'](arg1);
 }
 
 export function RetryTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['RetryTask'](arg1);
+}
+
+export function Send(arg1, arg2) {
+  return window['go']['app']['AgentTaskRunner']['Send'](arg1, arg2);
 }
 
 export function SendChat(arg1, arg2) {

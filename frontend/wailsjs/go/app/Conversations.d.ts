@@ -35,7 +35,7 @@ export function SearchMessages(arg1:string,arg2:number):Promise<Array<chat.Searc
 
 export function SetAgent(arg1:string,arg2:string):Promise<chat.Conversation>;
 
-export function SetAgentMode(arg1:string,arg2:boolean):Promise<chat.Conversation>;
+export function SetMode(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SetModel(arg1:string,arg2:string):Promise<chat.Conversation>;
 

@@ -66,8 +66,8 @@ export function SetAgent(arg1, arg2) {
   return window['go']['app']['Conversations']['SetAgent'](arg1, arg2);
 }
 
-export function SetAgentMode(arg1, arg2) {
-  return window['go']['app']['Conversations']['SetAgentMode'](arg1, arg2);
+export function SetMode(arg1, arg2) {
+  return window['go']['app']['Conversations']['SetMode'](arg1, arg2);
 }
 
 export function SetModel(arg1, arg2) {

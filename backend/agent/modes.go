@@ -1,0 +1,152 @@
+package agent
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/mode"
+)
+
+// classifyTimeout bounds Auto mode's classification call.
+const classifyTimeout = 15 * time.Second
+
+// classifyPrompt is the one cheap call Auto mode may make when its local
+// decision is unsure.
+const classifyPrompt = `Decide how an assistant should handle the user's message. Answer with one word: "task" if it needs several steps or tools (files, code, running commands, fetching pages), "chat" if a direct answer will do.`
+
+// noToolsNotice tells the person why a message was answered directly.
+const noToolsNotice = "The model %s does not support tools, so Errand answered directly instead of working on a task. " +
+	"To let Errand work on tasks, choose a model that supports tools (function calling) in Settings — for example llama3.1, qwen2.5 or mistral-nemo on Ollama, or any OpenAI model. " +
+	"Until the settings change, Auto mode answers directly with this model."
+
+// Send answers the person's message in the conversation's mode: a leading
+// /task or /chat forces one; in Auto, Errand decides (see decide). The
+// task records how its mode was chosen.
+func (r *Runner) Send(ctx context.Context, conversationID, text string) (chat.Task, error) {
+	forced, rest, ok, err := mode.Forced(text)
+	if err != nil {
+		return chat.Task{}, err
+	}
+	if ok {
+		return r.startAs(ctx, conversationID, rest, forced, beginning{decision: &chat.ModeDecision{By: chat.DecidedForced}})
+	}
+	conv, err := r.opts.Store.GetConversation(ctx, conversationID)
+	if err != nil {
+		return chat.Task{}, err
+	}
+	if conv.Mode == chat.ModeAgent || conv.Mode == chat.ModeChat {
+		return r.startAs(ctx, conversationID, text, conv.Mode, beginning{})
+	}
+	m, d, err := r.decide(ctx, conv, text)
+	if err != nil {
+		return chat.Task{}, err
+	}
+	return r.startAs(ctx, conversationID, text, m, beginning{decision: d})
+}
+
+// startAs is StartTask with how the mode was chosen.
+func (r *Runner) startAs(ctx context.Context, conversationID, text string, m chat.TaskMode, how beginning) (chat.Task, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "the message is empty")
+	}
+	return r.begin(ctx, conversationID, text, m, how)
+}
+
+// decide is Auto mode's choice for one message: the local decision, and,
+// when it is unsure and the settings allow, one short classification call.
+// A model that refused tools is only ever answered directly.
+func (r *Runner) decide(ctx context.Context, conv chat.Conversation, text string) (chat.TaskMode, *chat.ModeDecision, error) {
+	def := r.agentOf(ctx, conv.AgentID)
+	provider, err := r.provider(ctx, conv.ID, def.Model)
+	if err != nil {
+		return "", nil, err
+	}
+	if r.refusesTools(provider.Model()) {
+		return chat.ModeChat, &chat.ModeDecision{By: chat.DecidedAuto, Reason: "the model does not support tools"}, nil
+	}
+	depth := 0
+	if _, had, err := r.opts.Store.LastTaskAgent(ctx, conv.ID); err != nil {
+		return "", nil, err
+	} else if had {
+		depth = 2
+	}
+	d := mode.Decide(text, depth)
+	reason := strings.Join(d.Reasons, ", ")
+	if !d.Sure && r.settings(ctx).AutoAskModel {
+		if m, ok := classify(ctx, provider, text); ok {
+			return m, &chat.ModeDecision{By: chat.DecidedAuto, Reason: "asked the model"}, nil
+		}
+	}
+	return d.Mode, &chat.ModeDecision{By: chat.DecidedAuto, Reason: reason}, nil
+}
+
+// classify asks the model whether text is a task; ok is false when the
+// call failed or the answer was neither.
+func classify(ctx context.Context, p llm.Provider, text string) (chat.TaskMode, bool) {
+	ctx, cancel := context.WithTimeout(ctx, classifyTimeout)
+	defer cancel()
+	resp, err := p.Stream(ctx, llm.Request{Messages: []llm.Message{
+		{Role: chat.RoleSystem, Content: classifyPrompt},
+		{Role: chat.RoleUser, Content: text},
+	}}, func(string) {})
+	if err != nil {
+		slog.Warn("auto mode: the classification call failed; the local decision stands", "err", chat.Details(err))
+		return "", false
+	}
+	switch a := strings.ToLower(resp.Content); {
+	case strings.Contains(a, "task"):
+		return chat.ModeAgent, true
+	case strings.Contains(a, "chat"):
+		return chat.ModeChat, true
+	}
+	return "", false
+}
+
+// RerunMessage answers the person's message again, the other way: mode
+// is "agent" (run as a task) or "chat" (just answer). The new reply is
+// added after the conversation's last; the person's words are not shown
+// again.
+func (r *Runner) RerunMessage(ctx context.Context, conversationID, messageID string, m chat.TaskMode) (chat.Task, error) {
+	if m != chat.ModeAgent && m != chat.ModeChat {
+		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "a message is re-run as agent or chat, not %s", chat.Quote(string(m)))
+	}
+	msg, err := r.opts.Store.Message(ctx, messageID)
+	if err != nil {
+		return chat.Task{}, err
+	}
+	if msg.ConversationID != conversationID || msg.Role != chat.RoleUser {
+		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "only your own messages in this conversation can be re-run")
+	}
+	orig := msg.ID
+	if msg.RerunOf != "" {
+		orig = msg.RerunOf
+	}
+	return r.startAs(ctx, conversationID, msg.Content, m, beginning{decision: &chat.ModeDecision{By: chat.DecidedRerun}, rerunOf: orig})
+}
+
+func (r *Runner) refusesTools(model string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.noTools[model]
+}
+
+// fallBackToChat turns the task into a direct answer after the model
+// refused tools: the person is told why and what to do, and Auto mode
+// stops choosing a task for this model until the settings change.
+func (rn *run) fallBackToChat() error {
+	model := rn.provider.Model()
+	rn.r.mu.Lock()
+	rn.r.noTools[model] = true
+	rn.r.mu.Unlock()
+	slog.Warn("the model does not support tools; answering directly", "task", rn.snapshot().ID, "model", model)
+	notice := rn.newMessage(chat.RoleSystem, strings.Replace(noToolsNotice, "%s", chat.Quote(model), 1))
+	return rn.record(func(t *chat.Task) {
+		t.Mode = chat.ModeChat
+		t.Decision = &chat.ModeDecision{By: chat.DecidedFallback, Reason: "the model does not support tools"}
+	}, notice)
+}

@@ -1,0 +1,205 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/tools"
+)
+
+func planSchema() map[string]any {
+	statuses := []string{string(chat.StepPending), string(chat.StepInProgress), string(chat.StepDone), string(chat.StepSkipped)}
+	step := tools.Object(map[string]any{
+		"title":  map[string]any{"type": "string"},
+		"status": map[string]any{"type": "string", "enum": statuses},
+	}, "title", "status")
+	return tools.Object(map[string]any{
+		"steps": map[string]any{"type": "array", "items": step},
+		"note":  map[string]any{"type": "string"},
+	}, "steps")
+}
+
+// parseUpdatePlan refuses what chat.CleanPlan refuses (no steps, too many,
+// an empty title, an unknown status): the model is told what is wrong.
+func parseUpdatePlan(args json.RawMessage) (act, error) {
+	var a struct {
+		Steps []chat.PlanStep `json:"steps"`
+		Note  string          `json:"note"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return nil, err
+	}
+	steps, note, err := chat.CleanPlan(a.Steps, a.Note)
+	if err != nil {
+		return nil, fmt.Errorf("update_plan: %s", chat.ErrorMessage(err))
+	}
+	return func(ctx context.Context, rn *run, _ string) (outcome, error) {
+		p, err := rn.savePlan(ctx, steps, note)
+		if err != nil {
+			return outcome{}, err
+		}
+		return outcome{res: tools.Result{Content: fmt.Sprintf("The plan is saved (revision %d): %d of %d steps done.", p.Revision, p.Done(), len(p.Steps))}}, nil
+	}, nil
+}
+
+// savePlan stores the plan's next revision, then the task showing it
+// (and publishes the task).
+func (rn *run) savePlan(ctx context.Context, steps []chat.PlanStep, note string) (chat.Plan, error) {
+	sctx, cancel := storeCtx()
+	defer cancel()
+	p, err := rn.r.opts.Store.SavePlan(sctx, rn.snapshot().ID, steps, note)
+	if err != nil {
+		return p, err
+	}
+	return p, rn.update(func(t *chat.Task) { t.Plan = &p })
+}
+
+// verdict is a reflection's answer.
+type verdict struct {
+	GoalAchieved bool     `json:"goal_achieved"`
+	Issues       []string `json:"issues"`
+}
+
+func parseReflect(args json.RawMessage) (act, error) {
+	var v verdict
+	if err := json.Unmarshal(args, &v); err != nil {
+		return nil, err
+	}
+	issues := v.Issues[:0]
+	for _, s := range v.Issues {
+		if s = strings.TrimSpace(s); s != "" {
+			issues = append(issues, s)
+		}
+	}
+	v.Issues = issues
+	if !v.GoalAchieved && len(v.Issues) == 0 {
+		return nil, fmt.Errorf(`reflect: name the open issues when goal_achieved is false`)
+	}
+	return func(ctx context.Context, rn *run, _ string) (outcome, error) {
+		if !rn.snapshot().Reflecting {
+			return outcome{res: tools.Result{IsError: true, Content: "reflect answers a reflection, and there is none now: Errand asks for one after task_complete. " +
+				"Carry on with the task, and call task_complete when it is done."}}, nil
+		}
+		rn.mu.Lock()
+		rn.verdict = &v
+		rn.mu.Unlock()
+		return outcome{res: tools.Result{Content: rn.verdictNote(v)}}, nil
+	}, nil
+}
+
+// verdictNote is the reflect call's result: what the model (and the person,
+// in the transcript) reads next.
+func (rn *run) verdictNote(v verdict) string {
+	switch {
+	case v.GoalAchieved:
+		return "The goal is achieved; the task completes."
+	case rn.lastReflection():
+		return "The goal is not fully achieved, and the reflection rounds are used up: the task completes with these issues listed as still open:\n- " + strings.Join(v.Issues, "\n- ")
+	}
+	return "The goal is not achieved yet. Still open:\n- " + strings.Join(v.Issues, "\n- ") +
+		"\n\nWork on these now (keep the plan up to date), then call task_complete again."
+}
+
+// lastReflection reports whether the reflection under way is the last one
+// the settings allow.
+func (rn *run) lastReflection() bool {
+	return rn.snapshot().Reflections >= rn.r.settings(rn.ctx).ReflectionRounds
+}
+
+// willReflect reports whether task_complete is checked before it is
+// accepted: the task has a plan, and reflection rounds are left.
+func (rn *run) willReflect() bool {
+	t := rn.snapshot()
+	rounds := rn.r.settings(rn.ctx).ReflectionRounds
+	return t.Mode == chat.ModeAgent && t.Plan != nil && rounds > 0 && t.Reflections < rounds
+}
+
+// settle is what follows task_complete: a task with a plan is first
+// checked against it (reflect). When the goal is not achieved and rounds
+// are left, more is true and the loop goes on with the issues; otherwise
+// the task completes (listing what is still open), unless the person
+// queued a message meanwhile.
+func (rn *run) settle(ctx context.Context, st *loopState, summary string) (more bool, err error) {
+	if rn.willReflect() {
+		v, err := rn.reflect(ctx, st, summary)
+		if err != nil {
+			return false, err
+		}
+		if v != nil && !v.GoalAchieved {
+			if !rn.lastReflection() {
+				return true, nil
+			}
+			summary += "\n\nStill open:\n- " + strings.Join(v.Issues, "\n- ")
+		}
+	}
+	return rn.completeUnlessQueued(summary)
+}
+
+// reflect runs one reflection: a model call, counted as a step, that sees
+// the plan, its criteria and the results and may only call reflect. A
+// reply without a verdict lets the task complete.
+func (rn *run) reflect(ctx context.Context, st *loopState, summary string) (*verdict, error) {
+	if err := rn.checkLimits(ctx); err != nil {
+		return nil, err
+	}
+	rn.mu.Lock()
+	rn.verdict = nil
+	rn.mu.Unlock()
+	if err := rn.update(func(t *chat.Task) {
+		t.Status = chat.StatusThinking
+		t.StepCount++
+		t.Reflections++
+		t.Reflecting = true
+		t.CurrentTool = ""
+	}); err != nil {
+		return nil, err
+	}
+	settings := rn.r.settings(ctx)
+	t := rn.snapshot()
+	system := rn.systemPrompt(settings, chat.ModeAgent) + fmt.Sprintf(reflectionPrompt, planText(*t.Plan), orNone(t.Plan.Note), summary)
+	var offer []llm.Tool
+	for _, d := range rn.r.definitions(settings) {
+		if d.Name == ToolReflect {
+			offer = append(offer, d)
+		}
+	}
+	resp, err := rn.callModelWith(ctx, system, offer, true)
+	if err != nil {
+		return nil, err
+	}
+	if len(resp.ToolCalls) > 0 {
+		if _, _, err := rn.runToolCalls(ctx, st, resp.ToolCalls); err != nil {
+			return nil, err
+		}
+	}
+	if err := rn.update(func(t *chat.Task) { t.Reflecting = false }); err != nil {
+		return nil, err
+	}
+	rn.mu.Lock()
+	v := rn.verdict
+	rn.mu.Unlock()
+	if v == nil {
+		slog.Warn("the reflection gave no verdict; the task completes", "task", t.ID)
+	}
+	return v, nil
+}
+
+func planText(p chat.Plan) string {
+	var b strings.Builder
+	for i, s := range p.Steps {
+		fmt.Fprintf(&b, "%d. [%s] %s\n", i+1, s.Status, s.Title)
+	}
+	return b.String()
+}
+
+func orNone(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "(none written)"
+	}
+	return s
+}

@@ -92,6 +92,15 @@ type Message struct {
 	// SummaryID is set on the notice "Earlier messages summarised": the
 	// summary the model sees in place of the messages before it.
 	SummaryID string `json:"summaryId,omitempty"`
+	// ParentID is the message this one continues in the conversation's
+	// tree ("" for a first message). A message with several children has
+	// several continuations: versions, of which the current branch shows one.
+	ParentID string `json:"parentId,omitempty"`
+	// Versions counts this message with its siblings (the other children
+	// of its parent), and Version is its place among them from 1, oldest
+	// first; both are 0 on a message that has no siblings.
+	Versions int `json:"versions,omitempty"`
+	Version  int `json:"version,omitempty"`
 	// Seq orders messages within the whole database; it only grows.
 	Seq int64 `json:"seq"`
 	// Rev counts the updates of this message; a higher Rev is newer.

@@ -114,10 +114,11 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	workspaces := filepath.Join(cfg.DataDir, "workspaces")
 	a.mcp = newMCPManager(ctx, st, a.secrets, a.events)
 	a.runner = agent.New(agent.Options{
-		Store:     st,
-		Providers: models.forConversation,
-		Events:    a.events,
-		Tools:     tools.Builtin(),
+		Store:         st,
+		Providers:     models.forConversation,
+		ModelProvider: models.forModel,
+		Events:        a.events,
+		Tools:         tools.Builtin(),
 		Workspace: func(ctx context.Context, conversationID string) (*tools.Workspace, error) {
 			return openWorkspace(ctx, st, workspaces, cfg.DataDir, conversationID)
 		},

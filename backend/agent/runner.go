@@ -68,6 +68,9 @@ type Options struct {
 	// start (or resumption) of each task; it wins over Provider.
 	// agentModel is the model the task's agent asks for ("" for none).
 	Providers func(ctx context.Context, conversationID, agentModel string) (llm.Provider, error)
+	// ModelProvider, when set, is the provider of a model chosen by name
+	// (a variation's); without it variations use the conversation's model.
+	ModelProvider func(ctx context.Context, model string) (llm.Provider, error)
 	// FlushInterval is the shortest time between two stored and published
 	// pieces of streamed text for one task. Default 1/60 s.
 	FlushInterval time.Duration
@@ -164,17 +167,25 @@ func (r *Runner) StartTask(ctx context.Context, conversationID, text string, mod
 	if mode != chat.ModeAgent && mode != chat.ModeChat {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "unknown task mode %q", mode)
 	}
-	return r.begin(ctx, conversationID, text, mode)
+	return r.begin(ctx, conversationID, text, mode, nil)
 }
 
 // StartProactive starts a task of the conversation's agent with no message
 // from the person: a proactive agent speaks first. Any other agent is
 // refused.
 func (r *Runner) StartProactive(ctx context.Context, conversationID string) (chat.Task, error) {
-	return r.begin(ctx, conversationID, "", chat.ModeAgent)
+	return r.begin(ctx, conversationID, "", chat.ModeAgent, nil)
 }
 
-func (r *Runner) begin(ctx context.Context, conversationID, text string, mode chat.TaskMode) (chat.Task, error) {
+// branchFrom says where on the conversation's tree a task starts: after
+// the message after ("" for the start), with a prompt message of its own
+// or none (it answers the message after).
+type branchFrom struct {
+	after    string
+	noPrompt bool
+}
+
+func (r *Runner) begin(ctx context.Context, conversationID, text string, mode chat.TaskMode, from *branchFrom) (chat.Task, error) {
 	conv, err := r.opts.Store.GetConversation(ctx, conversationID)
 	if err != nil {
 		return chat.Task{}, err
@@ -204,7 +215,7 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 		return chat.Task{}, err
 	}
 	var prompt chat.Message
-	if text != "" {
+	if text != "" && (from == nil || !from.noPrompt) {
 		prompt = chat.Message{
 			ID:             uuid.NewString(),
 			ConversationID: conversationID,
@@ -232,7 +243,11 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 		return chat.Task{}, chat.Errorf(chat.CodeConflict,
 			"this conversation is being summarised for the model; try again in a moment")
 	}
-	prompt, err = r.opts.Store.StartTask(ctx, task, prompt)
+	if from == nil {
+		prompt, err = r.opts.Store.StartTask(ctx, task, prompt)
+	} else {
+		prompt, err = r.opts.Store.StartTaskFrom(ctx, task, prompt, from.after)
+	}
 	if err != nil {
 		r.mu.Unlock()
 		return chat.Task{}, err

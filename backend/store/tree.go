@@ -84,13 +84,23 @@ func refuseWhileRunning(ctx context.Context, q queryer, conversationID, what str
 	return nil
 }
 
-// cutAfter takes the current branch's messages after seq off the branch:
-// they stay, as the most recently left continuation of the message at seq.
-func cutAfter(ctx context.Context, q queryer, conversationID string, seq int64) error {
+// nextSwitch is the number the conversation's next switch gives the
+// messages it takes off the branch.
+func nextSwitch(ctx context.Context, q queryer, conversationID string) (int64, error) {
 	var next int64
 	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(off_branch), 0) + 1 FROM messages
 		WHERE conversation_id = ?`, conversationID).Scan(&next); err != nil {
-		return fmt.Errorf("switch branch: %w", err)
+		return 0, fmt.Errorf("switch branch: %w", err)
+	}
+	return next, nil
+}
+
+// cutAfter takes the current branch's messages after seq off the branch:
+// they stay, as the most recently left continuation of the message at seq.
+func cutAfter(ctx context.Context, q queryer, conversationID string, seq int64) error {
+	next, err := nextSwitch(ctx, q, conversationID)
+	if err != nil {
+		return err
 	}
 	if _, err := q.ExecContext(ctx, `UPDATE messages SET off_branch = ?
 		WHERE conversation_id = ? AND off_branch = 0 AND seq > ?`, next, conversationID, seq); err != nil {
@@ -159,6 +169,9 @@ func switchTo(ctx context.Context, q queryer, conversationID, id string) error {
 // a task runs in the conversation; no message is lost either way.
 func (s *Store) SwitchBranch(ctx context.Context, conversationID, id string) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if n, err := node(ctx, tx, conversationID, id); err != nil || n.offBranch == 0 {
+			return err // on the branch already: nothing changes
+		}
 		if err := refuseWhileRunning(ctx, tx, conversationID, "the branch cannot be switched"); err != nil {
 			return err
 		}
@@ -346,4 +359,83 @@ func copyTasks(ctx context.Context, q queryer, msgs []chat.Message, conversation
 		ids[old] = t.ID
 	}
 	return ids, nil
+}
+
+// LastTurn is the last task on the conversation's current branch and the
+// message it answers: its prompt, or for a task that has none of its own
+// (a regenerated reply, a proactive agent's turn) the message before it.
+func (s *Store) LastTurn(ctx context.Context, conversationID string) (chat.Turn, error) {
+	var turn chat.Turn
+	err := s.readTx(ctx, "read the last turn", func(tx *sql.Tx) error {
+		var taskID string
+		err := tx.QueryRowContext(ctx, `SELECT task_id FROM messages WHERE conversation_id = ? AND off_branch = 0
+			AND task_id IS NOT NULL ORDER BY seq DESC LIMIT 1`, conversationID).Scan(&taskID)
+		if isNoRows(err) {
+			return chat.Errorf(chat.CodeInvalid, "there is no reply here to regenerate yet")
+		}
+		if err != nil {
+			return err
+		}
+		ts, err := tasks(ctx, tx, `WHERE id = ?`, taskID)
+		if err != nil || len(ts) == 0 {
+			return err
+		}
+		turn.Task = ts[0]
+		var first string
+		var parent sql.NullString
+		var role chat.Role
+		if err := tx.QueryRowContext(ctx, `SELECT id, parent_id, role FROM messages WHERE task_id = ? AND off_branch = 0
+			ORDER BY seq LIMIT 1`, taskID).Scan(&first, &parent, &role); err != nil {
+			return err
+		}
+		turn.AfterID = parent.String
+		if role == chat.RoleUser {
+			turn.AfterID = first
+		}
+		return nil
+	})
+	return turn, err
+}
+
+// GetMessage returns one message of the conversation, or CodeNotFound.
+func (s *Store) GetMessage(ctx context.Context, conversationID, id string) (chat.Message, error) {
+	ms, err := messagesWhere(ctx, s.db, `WHERE id = ? AND conversation_id = ?`, id, conversationID)
+	if err != nil {
+		return chat.Message{}, err
+	}
+	if len(ms) == 0 {
+		return chat.Message{}, chat.Errorf(chat.CodeNotFound, "no message with id %s in this conversation: it may have been deleted", chat.Quote(id))
+	}
+	return ms[0], nil
+}
+
+// AddVersion stores m as another version of the message id: a child of
+// that message's parent beside it, off the current branch.
+func (s *Store) AddVersion(ctx context.Context, m chat.Message, of string) (chat.Message, error) {
+	var out chat.Message
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		n, err := node(ctx, tx, m.ConversationID, of)
+		if err != nil {
+			return err
+		}
+		stored, err := insertMessage(ctx, tx, m)
+		if err != nil {
+			return err
+		}
+		next, err := nextSwitch(ctx, tx, m.ConversationID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ?, off_branch = ? WHERE seq = ?`,
+			nullable(n.parent), next, stored.Seq); err != nil {
+			return fmt.Errorf("add version: %w", err)
+		}
+		ms, err := messagesWhere(ctx, tx, `WHERE seq = ?`, stored.Seq)
+		if err != nil {
+			return err
+		}
+		out = ms[0]
+		return nil
+	})
+	return out, err
 }

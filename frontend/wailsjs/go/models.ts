@@ -554,6 +554,9 @@ export namespace chat {
 	    usage?: Usage;
 	    costUsd?: number;
 	    summaryId?: string;
+	    parentId?: string;
+	    versions?: number;
+	    version?: number;
 	    seq: number;
 	    rev: number;
 	    // Go type: time
@@ -581,6 +584,9 @@ export namespace chat {
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.costUsd = source["costUsd"];
 	        this.summaryId = source["summaryId"];
+	        this.parentId = source["parentId"];
+	        this.versions = source["versions"];
+	        this.version = source["version"];
 	        this.seq = source["seq"];
 	        this.rev = source["rev"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);

@@ -96,15 +96,16 @@ func (r *Runner) Variations(ctx context.Context, conversationID, id string, mode
 	if err != nil {
 		return nil, err
 	}
-	var history []chat.Message
-	for _, m := range branch {
-		if m.Seq < reply.Seq {
-			history = append(history, m)
+	at := -1
+	for i, m := range branch {
+		if m.ID == id {
+			at = i
 		}
 	}
-	if len(history) == len(branch) {
+	if at < 0 {
 		return nil, chat.Errorf(chat.CodeInvalid, "this reply is not on the branch shown; show it first")
 	}
+	history := branch[:at]
 	req := llm.Request{Messages: buildContext(ChatSystemPrompt, history, false)}
 	replies := make([]llm.Response, VariationCount)
 	errs := make([]error, VariationCount)

@@ -20,7 +20,7 @@ import (
 // and the other children of its parent (a queued message is nobody's
 // version: it moves). Followed by "AND s.seq <= messages.seq)", it counts
 // those up to it instead; otherwise close it with ")".
-const versionCount = `(SELECT count(*) FROM messages s WHERE s.conversation_id = messages.conversation_id
+const versionCount = `(SELECT count(*) FROM messages s INDEXED BY messages_parent WHERE s.conversation_id = messages.conversation_id
 	AND s.parent_id IS messages.parent_id AND s.delivery != 'queued'`
 
 // onBranch is the SQL condition of a task with a message on its
@@ -154,7 +154,7 @@ func switchTo(ctx context.Context, q queryer, conversationID, id string) error {
 	_, err = q.ExecContext(ctx, `WITH RECURSIVE down(id) AS (
 			SELECT ?
 			UNION ALL
-			SELECT (SELECT c.id FROM messages c WHERE c.conversation_id = ? AND c.parent_id = down.id
+			SELECT (SELECT c.id FROM messages c INDEXED BY messages_parent WHERE c.conversation_id = ? AND c.parent_id = down.id
 				AND c.delivery != 'queued' ORDER BY c.off_branch DESC, c.seq DESC LIMIT 1)
 			FROM down WHERE down.id IS NOT NULL)
 		UPDATE messages SET off_branch = 0 WHERE id IN (SELECT id FROM down WHERE id IS NOT NULL)`, id, conversationID)
@@ -209,7 +209,7 @@ func (s *Store) ShowVersion(ctx context.Context, conversationID, id string, step
 // siblings are the ids of the children of parent ("" for the first
 // messages), oldest first.
 func siblings(ctx context.Context, q queryer, conversationID, parent string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id FROM messages WHERE conversation_id = ? AND parent_id IS ?
+	rows, err := q.QueryContext(ctx, `SELECT id FROM messages INDEXED BY messages_parent WHERE conversation_id = ? AND parent_id IS ?
 		AND delivery != 'queued' ORDER BY seq`, conversationID, nullable(parent))
 	if err != nil {
 		return nil, fmt.Errorf("read versions: %w", err)
@@ -282,7 +282,7 @@ func (s *Store) DeleteBranch(ctx context.Context, conversationID, id string) err
 		_, err = tx.ExecContext(ctx, `WITH RECURSIVE sub(id) AS (
 				SELECT ?
 				UNION ALL
-				SELECT m.id FROM messages m JOIN sub ON m.conversation_id = ? AND m.parent_id = sub.id)
+				SELECT m.id FROM messages m INDEXED BY messages_parent JOIN sub ON m.conversation_id = ? AND m.parent_id = sub.id)
 			DELETE FROM messages WHERE id IN (SELECT id FROM sub)`, id, conversationID)
 		if err != nil {
 			return fmt.Errorf("delete branch: %w", err)

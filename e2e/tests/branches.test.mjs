@@ -56,7 +56,7 @@ test(
     await lastRow(page, 'user').getByRole('button', { name: 'Edit message' }).click();
     const editor = page.getByRole('textbox', { name: 'Edited message' });
     await editor.fill('   ');
-    assert.equal(await page.getByRole('button', { name: 'Send', exact: true }).first().isDisabled(), true, 'an empty edit cannot be sent');
+    assert.equal(await page.getByRole('button', { name: 'Send edited message' }).isDisabled(), true, 'an empty edit cannot be sent');
     await editor.fill(EDITED);
     if (process.env.ERRAND_E2E_SHOTS) await page.screenshot({ path: `${process.env.ERRAND_E2E_SHOTS}/branches-editor.png` });
     await editor.press('Enter');

@@ -42,7 +42,13 @@ export function MessageEditor({ conversationId, messageId, text }: { conversatio
         <button type="button" className="btn btn-ghost" onClick={() => startEditing(null)}>
           Cancel
         </button>
-        <button type="button" className="btn btn-primary" disabled={empty || pending} onClick={() => void send()}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          aria-label="Send edited message"
+          disabled={empty || pending}
+          onClick={() => void send()}
+        >
           Send
         </button>
       </div>

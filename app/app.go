@@ -122,10 +122,11 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		return nil, err
 	}
 	a.runner = agent.New(agent.Options{
-		Store:     st,
-		Providers: models.forConversation,
-		Events:    a.events,
-		Tools:     tools.Builtin(),
+		Store:         st,
+		Providers:     models.forConversation,
+		ModelProvider: models.forModel,
+		Events:        a.events,
+		Tools:         tools.Builtin(),
 		Workspace: func(ctx context.Context, conversationID string) (*tools.Workspace, error) {
 			return openWorkspace(ctx, st, workspaces, cfg.DataDir, conversationID)
 		},

@@ -175,13 +175,18 @@ func (s *Conversations) GetMessagesAfter(conversationID, afterMessageID string, 
 
 // GetMessagesAround returns about limit messages (1 to 500) of a
 // conversation around the message messageID, that message included: how
-// a message far back is opened.
+// a message far back is opened. A message on another branch makes that
+// branch current first (refused while a task runs there).
 func (s *Conversations) GetMessagesAround(conversationID, messageID string, limit int) (chat.MessagePage, error) {
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.MessagePage{}, err
 	}
 	ctx, cancel := callCtx()
 	defer cancel()
+	// A message on another branch (a search hit) opens that branch.
+	if err := s.store.SwitchBranch(ctx, conversationID, messageID); err != nil {
+		return chat.MessagePage{Messages: []chat.Message{}}, err
+	}
 	return s.store.MessagesAround(ctx, conversationID, messageID, limit)
 }
 

@@ -90,6 +90,12 @@ func (m *models) forConversation(ctx context.Context, conversationID, agentModel
 	if model == "" {
 		model = agentModel
 	}
+	return m.forModel(ctx, model)
+}
+
+// forModel is the provider of a model chosen by name ("" for the
+// default): the runner's ModelProvider option.
+func (m *models) forModel(ctx context.Context, model string) (llm.Provider, error) {
 	c, err := m.choose(ctx, model)
 	if err != nil {
 		return nil, err

@@ -214,3 +214,31 @@ func (s *AgentTaskRunner) GetSummary(summaryID string) (chat.Summary, error) {
 	defer cancel()
 	return s.runner.GetSummary(ctx, summaryID)
 }
+
+// Regenerate runs the last task of the conversation's current branch again
+// (a chat reply or an agent task): the new reply is another version beside
+// the old one. mode is "" to keep the task's mode, or "agent" or "chat" to
+// run the prompt as a task or as a chat reply. Refused while a task runs.
+func (s *AgentTaskRunner) Regenerate(conversationID, mode string) (chat.Task, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.Task{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.Regenerate(ctx, conversationID, chat.TaskMode(mode))
+}
+
+// EditMessage sends text in place of the person's message messageID: a
+// new branch from the message before it; the old one stays as another
+// version. An empty text is refused, and so is an edit while a task runs.
+func (s *AgentTaskRunner) EditMessage(conversationID, messageID, text string) (chat.Task, error) {
+	if err := requireID("conversation", conversationID); err != nil {
+		return chat.Task{}, err
+	}
+	if err := requireID("message", messageID); err != nil {
+		return chat.Task{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.EditAndResend(ctx, conversationID, messageID, text)
+}

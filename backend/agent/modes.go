@@ -108,25 +108,25 @@ func classify(ctx context.Context, p llm.Provider, text string) (chat.TaskMode, 
 }
 
 // RerunMessage answers the person's message again, the other way: mode
-// is "agent" (run as a task) or "chat" (just answer). The new reply is
-// added after the conversation's last; the person's words are not shown
-// again.
+// is "agent" (run as a task) or "chat" (just answer). The message is sent
+// again as a new version of itself (a branch from the message before it),
+// so the first answer stays one click away on its version arrows.
 func (r *Runner) RerunMessage(ctx context.Context, conversationID, messageID string, m chat.TaskMode) (chat.Task, error) {
 	if m != chat.ModeAgent && m != chat.ModeChat {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "a message is re-run as agent or chat, not %s", chat.Quote(string(m)))
 	}
-	msg, err := r.opts.Store.Message(ctx, messageID)
+	if err := r.idle(conversationID, "a message cannot be re-run"); err != nil {
+		return chat.Task{}, err
+	}
+	msg, err := r.opts.Store.GetMessage(ctx, conversationID, messageID)
 	if err != nil {
 		return chat.Task{}, err
 	}
-	if msg.ConversationID != conversationID || msg.Role != chat.RoleUser {
+	if msg.Role != chat.RoleUser {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "only your own messages in this conversation can be re-run")
 	}
-	orig := msg.ID
-	if msg.RerunOf != "" {
-		orig = msg.RerunOf
-	}
-	return r.startAs(ctx, conversationID, msg.Content, m, beginning{decision: &chat.ModeDecision{By: chat.DecidedRerun}, rerunOf: orig})
+	how := beginning{decision: &chat.ModeDecision{By: chat.DecidedRerun}, from: &branchFrom{after: msg.ParentID}}
+	return r.startAs(ctx, conversationID, msg.Content, m, how)
 }
 
 func (r *Runner) refusesTools(model string) bool {

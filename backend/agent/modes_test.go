@@ -78,7 +78,7 @@ func TestSlashCommandsForceTheModeAndAnEmptyOneIsAnError(t *testing.T) {
 	assert.Equal(t, "hi", h.prompt(conv, task.ID).Content, "the command is not part of the message")
 }
 
-func TestRerunAnswersTheSameMessageTheOtherWayWithoutRepeatingIt(t *testing.T) {
+func TestRerunAnswersTheSameMessageTheOtherWayAsANewVersion(t *testing.T) {
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Paris."},
 		complete("looked it up"),
@@ -98,9 +98,12 @@ func TestRerunAnswersTheSameMessageTheOtherWayWithoutRepeatingIt(t *testing.T) {
 	assert.Equal(t, chat.DecidedRerun, again.Decision.By)
 	h.events.waitStatus(again.ID, chat.StatusCompleted)
 	repeat := h.prompt(conv, again.ID)
-	assert.Equal(t, asked.ID, repeat.RerunOf, "the window knows not to show it twice")
+	assert.NotEqual(t, asked.ID, repeat.ID)
+	assert.Equal(t, asked.ParentID, repeat.ParentID, "the re-run is a version of the message, beside the first")
+	assert.Equal(t, 2, repeat.Versions)
 	reqs := h.server.Requests()
 	assert.Equal(t, []string{"user: What is the capital of France?"}, lastMessages(reqs[1], 1), "the model is asked the same message")
+	assert.NotContains(t, lastMessages(reqs[1], 10), "assistant: Paris.", "the first answer is on the other version, not in the context")
 }
 
 func TestAModelWithoutToolsAnswersDirectlyAndAutoStopsChoosingTasks(t *testing.T) {

@@ -68,6 +68,9 @@ type Options struct {
 	// start (or resumption) of each task; it wins over Provider.
 	// agentModel is the model the task's agent asks for ("" for none).
 	Providers func(ctx context.Context, conversationID, agentModel string) (llm.Provider, error)
+	// ModelProvider, when set, is the provider of a model chosen by name
+	// (a variation's); without it variations use the conversation's model.
+	ModelProvider func(ctx context.Context, model string) (llm.Provider, error)
 	// FlushInterval is the shortest time between two stored and published
 	// pieces of streamed text for one task. Default 1/60 s.
 	FlushInterval time.Duration
@@ -180,11 +183,20 @@ func (r *Runner) StartProactive(ctx context.Context, conversationID string) (cha
 	return r.begin(ctx, conversationID, "", chat.ModeAgent, beginning{})
 }
 
-// beginning is how a task came to run in its mode: the decision to show,
-// and the person's message it answers again, if it re-runs one.
+// beginning is how a task came to run: the decision that chose its mode
+// (to show), and where on the conversation's tree it starts (nil: at the
+// current branch's end).
 type beginning struct {
 	decision *chat.ModeDecision
-	rerunOf  string
+	from     *branchFrom
+}
+
+// branchFrom says where on the conversation's tree a task starts: after
+// the message after ("" for the start), with a prompt message of its own
+// or none (it answers the message after).
+type branchFrom struct {
+	after    string
+	noPrompt bool
 }
 
 func (r *Runner) begin(ctx context.Context, conversationID, text string, mode chat.TaskMode, how beginning) (chat.Task, error) {
@@ -218,14 +230,13 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 		return chat.Task{}, err
 	}
 	var prompt chat.Message
-	if text != "" {
+	if text != "" && (how.from == nil || !how.from.noPrompt) {
 		prompt = chat.Message{
 			ID:             uuid.NewString(),
 			ConversationID: conversationID,
 			TaskID:         task.ID,
 			Role:           chat.RoleUser,
 			Content:        text,
-			RerunOf:        how.rerunOf,
 			CreatedAt:      now,
 		}
 	}
@@ -247,7 +258,11 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 		return chat.Task{}, chat.Errorf(chat.CodeConflict,
 			"this conversation is being summarised for the model; try again in a moment")
 	}
-	prompt, err = r.opts.Store.StartTask(ctx, task, prompt)
+	if how.from == nil {
+		prompt, err = r.opts.Store.StartTask(ctx, task, prompt)
+	} else {
+		prompt, err = r.opts.Store.StartTaskFrom(ctx, task, prompt, how.from.after)
+	}
 	if err != nil {
 		r.mu.Unlock()
 		return chat.Task{}, err

@@ -90,18 +90,31 @@ type Message struct {
 	// each step.
 	Usage   *Usage  `json:"usage,omitempty"`
 	CostUSD float64 `json:"costUsd,omitempty"`
-	// RerunOf is set on a person's message stored again to answer it
-	// another way ("Run as a task instead"): the id of the message it
-	// repeats. The window does not show it a second time.
-	RerunOf string `json:"rerunOf,omitempty"`
 	// SummaryID is set on the notice "Earlier messages summarised": the
 	// summary the model sees in place of the messages before it.
 	SummaryID string `json:"summaryId,omitempty"`
+	// ParentID is the message this one continues in the conversation's
+	// tree ("" for a first message). A message with several children has
+	// several continuations: versions, of which the current branch shows one.
+	ParentID string `json:"parentId,omitempty"`
+	// Versions counts this message with its siblings (the other children
+	// of its parent), and Version is its place among them from 1, oldest
+	// first; both are 0 on a message that has no siblings.
+	Versions int `json:"versions,omitempty"`
+	Version  int `json:"version,omitempty"`
 	// Seq orders messages within the whole database; it only grows.
 	Seq int64 `json:"seq"`
 	// Rev counts the updates of this message; a higher Rev is newer.
 	Rev       int       `json:"rev"`
 	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Turn is a task on a conversation's branch and where it starts: AfterID
+// is its prompt, the message it answers (the message before its first
+// one, for a task with no prompt of its own).
+type Turn struct {
+	Task    Task
+	AfterID string
 }
 
 // ToolOutcome is how a tool call ended when it did not simply run.
@@ -448,6 +461,29 @@ type Store interface {
 	// fails with CodeConflict if the conversation already has an active task.
 	StartTask(ctx context.Context, t Task, prompt Message) (Message, error)
 	GetTask(ctx context.Context, id string) (Task, error)
+	// StartTaskFrom is StartTask on a new branch of the conversation's
+	// tree, after the message afterID ("" for its start): what followed
+	// it stays, as another version. A prompt with no ID stores no message:
+	// the task answers the message afterID.
+	StartTaskFrom(ctx context.Context, t Task, prompt Message, afterID string) (Message, error)
+	// LastTurn is the last task on the conversation's current branch and
+	// where it starts; CodeInvalid when the branch has no task.
+	LastTurn(ctx context.Context, conversationID string) (Turn, error)
+	// AddVersion stores m as another version of the message of: a child
+	// of its parent beside it, off the current branch.
+	AddVersion(ctx context.Context, m Message, of string) (Message, error)
+	// SwitchBranch makes the branch through the message id current (the
+	// continuation below it last shown); CodeConflict while a task runs.
+	SwitchBranch(ctx context.Context, conversationID, id string) error
+	// ShowVersion makes the version step places from the message id
+	// current among it and its siblings, and returns that version's id.
+	ShowVersion(ctx context.Context, conversationID, id string, step int) (string, error)
+	// CopyBranch stores c with a copy of the branch up to the message id.
+	CopyBranch(ctx context.Context, conversationID, id string, c Conversation) ([]Message, error)
+	// DeleteBranch deletes a version that is not shown, and what follows it.
+	DeleteBranch(ctx context.Context, conversationID, id string) error
+	// GetMessage returns one message of the conversation, or CodeNotFound.
+	GetMessage(ctx context.Context, conversationID, id string) (Message, error)
 	UpdateTask(ctx context.Context, t Task) error
 	// AddMessage stores a message, assigning Seq and Rev, and bumps the
 	// conversation's activity time.

@@ -13,9 +13,12 @@ import (
 
 // messageCols are a message's columns as its row holds them. A message
 // whose text continues in chunks (chunked) is completed by withChunks.
+// The last two count the message's versions: it and its siblings, and
+// those of them up to it (see versionCount).
 const messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
 	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, rerun_of`
+	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery,
+	coalesce(parent_id, ''), ` + versionCount + `), ` + versionCount + ` AND s.seq <= messages.seq)`
 
 // scanMessage reads a row of messageCols; chunked tells whether the
 // message's text continues in message_chunks.
@@ -26,9 +29,13 @@ func scanMessage(row interface{ Scan(...any) error }) (m chat.Message, chunked b
 	var u chat.Usage
 	err = row.Scan(&m.Seq, &m.ID, &m.ConversationID, &taskID, &m.Role, &m.Content, &calls,
 		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Step, &m.Streaming, &m.Rev, &created,
-		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome, &m.Delivery, &m.RerunOf)
+		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome, &m.Delivery,
+		&m.ParentID, &m.Versions, &m.Version)
 	if err != nil {
 		return m, chunked, err
+	}
+	if m.Versions < 2 || m.Delivery == chat.DeliveryQueued {
+		m.Versions, m.Version = 0, 0
 	}
 	if u.PromptTokens != 0 || u.CompletionTokens != 0 {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
@@ -107,16 +114,27 @@ func insertMessage(ctx context.Context, q queryer, m chat.Message) (chat.Message
 	if m.Usage != nil {
 		u = *m.Usage
 	}
+	// A new message continues the current branch.
+	parent, err := branchTip(ctx, q, m.ConversationID)
+	if err != nil {
+		return m, err
+	}
+	m.ParentID = parent
 	// A message created streaming may take chunks (see AppendContent).
-	err := q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
+	err = q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
 		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, rerun_of)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, parent_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq, `+versionCount+`)`,
 		m.ID, m.ConversationID, nullable(m.TaskID), string(m.Role), m.Content, encodeCalls(m.ToolCalls),
 		m.ToolCallID, m.ToolName, m.IsError, m.Step, m.Streaming, m.Rev, ms(m.CreatedAt),
-		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome), string(m.Delivery), m.RerunOf).Scan(&m.Seq)
+		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome), string(m.Delivery),
+		nullable(parent)).Scan(&m.Seq, &m.Versions)
 	if err != nil {
 		return m, fmt.Errorf("insert message: %w", err)
+	}
+	m.Version = m.Versions // the newest of its versions
+	if m.Versions < 2 || m.Delivery == chat.DeliveryQueued {
+		m.Versions, m.Version = 0, 0
 	}
 	if err := touch(ctx, q, m.ConversationID, m.CreatedAt); err != nil {
 		return m, err
@@ -292,7 +310,7 @@ func finishStreams(ctx context.Context, q queryer, taskID string, cutOff bool) (
 	return out, nil
 }
 
-// Messages returns a conversation's messages in order.
+// Messages returns a conversation's current branch in order.
 func (s *Store) Messages(ctx context.Context, conversationID string) ([]chat.Message, error) {
 	return messages(ctx, s.db, conversationID)
 }
@@ -326,8 +344,9 @@ func (s *Store) TaskCalls(ctx context.Context, taskID string) ([]chat.Message, e
 	return out, rows.Err()
 }
 
+// messages are the conversation's current branch, in order.
 func messages(ctx context.Context, q queryer, conversationID string) ([]chat.Message, error) {
-	return messagesWhere(ctx, q, `WHERE conversation_id = ? ORDER BY seq`, conversationID)
+	return messagesWhere(ctx, q, `WHERE conversation_id = ? AND off_branch = 0 ORDER BY seq`, conversationID)
 }
 
 func messagesWhere(ctx context.Context, q queryer, where string, args ...any) ([]chat.Message, error) {

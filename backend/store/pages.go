@@ -188,7 +188,7 @@ func openTasks(ctx context.Context, q queryer, conversationID string, msgs []cha
 		}
 	}
 	where := `WHERE conversation_id = ? AND (` + activeTask + `
-		OR rowid = (SELECT rowid FROM tasks WHERE conversation_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1)`
+		OR rowid = (SELECT rowid FROM tasks WHERE conversation_id = ? AND ` + onBranch + ` ORDER BY started_at DESC, rowid DESC LIMIT 1)`
 	if len(ids) > 0 {
 		where += ` OR id IN (` + placeholders(len(ids)) + `)`
 	}
@@ -302,7 +302,7 @@ func (s *Store) messagePage(ctx context.Context, conversationID, at string, limi
 
 // messagesBefore reads up to limit messages with a seq below seq, in order.
 func messagesBefore(ctx context.Context, q queryer, conversationID string, seq int64, limit int) (chat.MessagePage, error) {
-	msgs, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+	msgs, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND off_branch = 0 AND seq < ? ORDER BY seq DESC LIMIT ?`,
 		conversationID, seq, limit+1)
 	if err != nil {
 		return chat.MessagePage{}, err
@@ -320,7 +320,7 @@ func messagesBefore(ctx context.Context, q queryer, conversationID string, seq i
 
 // messagesAfter reads up to limit messages with a seq above seq, in order.
 func messagesAfter(ctx context.Context, q queryer, conversationID string, seq int64, limit int) (chat.MessagePage, error) {
-	msgs, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+	msgs, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND off_branch = 0 AND seq > ? ORDER BY seq LIMIT ?`,
 		conversationID, seq, limit+1)
 	if err != nil {
 		return chat.MessagePage{}, err

@@ -178,8 +178,9 @@ func seedMessages(t testing.TB, s *Store, convID, otherID string, n int) []strin
 	ctx := context.Background()
 	tx, err := s.db.BeginTx(ctx, nil)
 	require.NoError(t, err)
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO messages (id, conversation_id, role, content, created_at)
-		VALUES (?, ?, 'user', ?, ?)`)
+	// Each message continues the one before it, as on a real branch.
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO messages (id, conversation_id, role, content, created_at, parent_id)
+		VALUES (?, ?, 'user', ?, ?, (SELECT id FROM messages WHERE conversation_id = ?2 ORDER BY seq DESC LIMIT 1))`)
 	require.NoError(t, err)
 	ids := make([]string, n)
 	now := time.Now().UnixMilli()

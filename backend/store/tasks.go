@@ -183,6 +183,12 @@ func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message)
 	if err := chat.CheckMessage(prompt.Content); err != nil {
 		return prompt, err
 	}
+	return s.startTask(ctx, t, prompt, nil)
+}
+
+// startTask stores the task and its prompt (none when prompt.ID is ""),
+// after branch, when set, has chosen where on the tree they go.
+func (s *Store) startTask(ctx context.Context, t chat.Task, prompt chat.Message, branch func(*sql.Tx) error) (chat.Message, error) {
 	if err := checkNumbers(t); err != nil {
 		return prompt, err
 	}
@@ -198,6 +204,11 @@ func (s *Store) StartTask(ctx context.Context, t chat.Task, prompt chat.Message)
 		if len(active) > 0 {
 			return chat.Errorf(chat.CodeConflict,
 				"this conversation already has a task in progress (%s); stop it or wait for it to finish", active[0].Status)
+		}
+		if branch != nil {
+			if err := branch(tx); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO tasks (`+taskCols+`) VALUES (`+placeholders(strings.Count(taskCols, ",")+1)+`)`,

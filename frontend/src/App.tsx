@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { ConfirmDialog } from './components/ConfirmDialog';
+import { BranchDialog } from './features/branches/BranchDialog';
+import { VariationsView } from './features/branches/VariationsView';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { Notices } from './components/Notices';
 import { ChatView } from './features/chat/ChatView';
@@ -64,6 +66,8 @@ export function App() {
         </main>
         <Notices />
         <SearchDialog />
+        <BranchDialog />
+        <VariationsView />
         <ConfirmDialog />
       </div>
     </ErrorBoundary>

@@ -3,6 +3,7 @@ package demo
 import (
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -155,12 +156,24 @@ func summaryReply(req *compat.Request) compat.Reply {
 	return compat.Reply{Text: text + ". Each task ran its steps and finished."}
 }
 
+// openers start the chat replies in turn: a regenerated reply or a
+// variation reads differently from the one before, as a real model's would.
+var openers = []string{
+	"Hi! I'm Errand's offline demo model.",
+	"Hello, this is Errand's offline demo model speaking.",
+	"Hey there! You're talking to Errand's offline demo model.",
+	"Greetings from Errand's offline demo model.",
+}
+
+// replies counts the chat replies given (safe for concurrent use).
+var replies atomic.Uint64
+
 func chatReply(req *compat.Request) compat.Reply {
 	said := ""
 	if u := lastUser(req.Messages); u >= 0 {
 		said = echo(req.Messages[u].Text())
 	}
-	text := "Hi! I'm Errand's offline demo model. No real model is connected, so I can't really answer"
+	text := openers[replies.Add(1)%uint64(len(openers))] + " No real model is connected, so I can't really answer"
 	if said != "" {
 		text += " “" + said + "”"
 	}

@@ -71,6 +71,19 @@ async function call<T>(fn: () => Promise<unknown>): Promise<T> {
 
 // ---- AgentTaskRunner ----
 
+/**
+ * Runs the last task of the conversation's branch again: a new version of its reply.
+ * mode '' keeps the task's mode; 'agent' or 'chat' runs the prompt as a task or as a chat reply.
+ */
+export function regenerate(conversationId: string, mode: '' | 'agent' | 'chat' = ''): Promise<Task> {
+  return call(() => Runner.Regenerate(conversationId, mode));
+}
+
+/** Sends text in place of the person's message: a new branch from there, the old one kept as a version. */
+export function editMessage(conversationId: string, messageId: string, text: string): Promise<Task> {
+  return call(() => Runner.EditMessage(conversationId, messageId, text));
+}
+
 /** Summarises the conversation's older messages for the model now; resolves to the notice added. */
 export function compactNow(conversationId: string): Promise<Message> {
   return call(() => Runner.CompactNow(conversationId));
@@ -163,9 +176,8 @@ export async function listConversations(): Promise<ConversationSummary[]> {
  * whole usage, read together.
  */
 export async function loadConversation(id: string, limit = MESSAGE_PAGE): Promise<ConversationView> {
-  const view = await call<ConversationView>(() => Convs.OpenConversation(id, limit));
   // Go encodes empty slices as null.
-  return { ...view, messages: view.messages ?? [], tasks: view.tasks ?? [] };
+  return viewOf(await call<ConversationView>(() => Convs.OpenConversation(id, limit)));
 }
 
 /**
@@ -194,6 +206,30 @@ export async function getMessagesAfter(conversationId: string, afterMessageId: s
 /** About limit messages around messageId, that message included. */
 export async function getMessagesAround(conversationId: string, messageId: string, limit = MESSAGE_PAGE): Promise<MessagePage> {
   return messagePage(await call<MessagePage>(() => Convs.GetMessagesAround(conversationId, messageId, limit)));
+}
+
+function viewOf(view: ConversationView): ConversationView {
+  return { ...view, messages: view.messages ?? [], tasks: view.tasks ?? [] };
+}
+
+/** Shows the previous (-1) or next (1) version of a message; resolves to the conversation on that branch. */
+export async function showVersion(conversationId: string, messageId: string, step: -1 | 1, limit = MESSAGE_PAGE): Promise<ConversationView> {
+  return viewOf(await call<ConversationView>(() => Convs.ShowVersion(conversationId, messageId, step, limit)));
+}
+
+/** Makes the branch through a message current ("Keep this one"); resolves to the conversation on it. */
+export async function switchBranch(conversationId: string, messageId: string, limit = MESSAGE_PAGE): Promise<ConversationView> {
+  return viewOf(await call<ConversationView>(() => Convs.SwitchBranch(conversationId, messageId, limit)));
+}
+
+/** Three more replies in place of a reply, one per model ('' for the conversation's), kept off the branch. */
+export async function variations(conversationId: string, messageId: string, models: string[]): Promise<Message[]> {
+  return (await call<Message[] | null>(() => Convs.Variations(conversationId, messageId, models))) ?? [];
+}
+
+/** Copies the history up to a message into a new conversation; its workspace folder shared or copied. */
+export function branchIntoConversation(conversationId: string, messageId: string, copyWorkspace: boolean): Promise<Conversation> {
+  return call(() => Convs.BranchIntoConversation(conversationId, messageId, copyWorkspace));
 }
 
 /** Finds the newest messages holding every word of query, across every conversation (taken literally). */

@@ -63,9 +63,12 @@ export interface Message {
   usage?: Usage;
   costUsd?: number;
   /** Set on the notice "Earlier messages summarised": the summary the model sees instead of the messages before it. */
-  /** Set on the person's message stored again to answer it the other way: the message it repeats (not shown twice). */
-  rerunOf?: string;
   summaryId?: string;
+  /** The message this one continues in the conversation's tree (absent on a first message). */
+  parentId?: string;
+  /** This message and its siblings (other continuations of its parent), and its place among them from 1; absent when it has none. */
+  versions?: number;
+  version?: number;
   seq: number;
   rev: number;
   createdAt: Timestamp;

@@ -3,7 +3,7 @@
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
 import { loadAgents } from './agents';
-import type { ConversationMode, Task, TaskMode } from '../api/types';
+import type { ConversationMode, Task } from '../api/types';
 import { useAppStore } from './app';
 import { askConfirm } from './confirm';
 import { loadFirstConversations } from './conversationList';
@@ -127,21 +127,6 @@ export async function sendMessage(conversationId: string, text: string): Promise
     return true;
   } catch (err) {
     reportError(err, 'Could not send the message');
-    return false;
-  } finally {
-    sending.delete(conversationId);
-  }
-}
-
-/** Answers the person's message again the other way ("Run as a task instead" / "Just answer instead"). */
-export async function rerunMessage(conversationId: string, messageId: string, mode: TaskMode): Promise<boolean> {
-  sending.add(conversationId);
-  try {
-    const task = await api.rerunMessage(conversationId, messageId, mode);
-    if (task) applyTask(task, 'snapshot');
-    return true;
-  } catch (err) {
-    reportError(err, mode === 'agent' ? 'Could not run it as a task' : 'Could not answer it directly');
     return false;
   } finally {
     sending.delete(conversationId);

@@ -3,7 +3,7 @@
 // never loaded only get their sidebar state (activity, unread, active task).
 import * as api from '../api';
 import { MESSAGE_PAGE } from '../api/pageSizes';
-import type { Conversation, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
+import type { Conversation, ConversationView, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
 import { isTerminal, needsPerson } from '../api/types';
 import { subscribeAll, type Unsubscribe } from '../events';
 import { useConversationsStore } from './conversations';
@@ -98,6 +98,20 @@ export function loadConversation(id: string): Promise<void> {
   };
   t.promise = run();
   return t.promise;
+}
+
+/**
+ * Shows a conversation as Go has just read it on another branch: its
+ * window holds that view only (the other branch's messages leave it).
+ */
+export function showView(view: ConversationView): void {
+  const id = view.conversation.id;
+  useConversationsStore.getState().upsert(view.conversation);
+  const tasks = [...(view.tasks ?? [])];
+  if (view.activeTask) tasks.push(view.activeTask);
+  applyTasks(tasks, 'snapshot');
+  useUsageStore.getState().setBaseline(id, view);
+  useMessagesStore.getState().replaceWindow(id, { messages: view.messages ?? [], hasOlder: !!view.hasOlder, hasNewer: false });
 }
 
 /** Asks for a reload, coalesced and throttled per conversation. */

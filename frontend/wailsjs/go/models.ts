@@ -658,8 +658,10 @@ export namespace chat {
 	    streaming?: boolean;
 	    usage?: Usage;
 	    costUsd?: number;
-	    rerunOf?: string;
 	    summaryId?: string;
+	    parentId?: string;
+	    versions?: number;
+	    version?: number;
 	    seq: number;
 	    rev: number;
 	    // Go type: time
@@ -686,8 +688,10 @@ export namespace chat {
 	        this.streaming = source["streaming"];
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.costUsd = source["costUsd"];
-	        this.rerunOf = source["rerunOf"];
 	        this.summaryId = source["summaryId"];
+	        this.parentId = source["parentId"];
+	        this.versions = source["versions"];
+	        this.version = source["version"];
 	        this.seq = source["seq"];
 	        this.rev = source["rev"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);

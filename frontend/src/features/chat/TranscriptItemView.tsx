@@ -9,6 +9,9 @@ import { questionEndLabel } from './toolCall';
 import { ToolCallRow } from './ToolCallRow';
 import { DecisionLine } from '../mode/DecisionLine';
 import { type TranscriptItem } from './transcript';
+import { MessageEditor } from '../branches/MessageEditor';
+import { MessageTools } from '../branches/MessageTools';
+import { useBranchUI } from '../branches/state';
 
 /** A message from the person this long is folded until they open it. */
 export const FOLD_CHARS = 900;
@@ -110,6 +113,36 @@ function DeliveryLabel({ delivery }: { delivery: Delivery }) {
   );
 }
 
+/** The person's message: its bubble with its tools, or, while they edit it, the editor. */
+function UserRow({
+  row,
+  conversationId,
+  item,
+}: {
+  row: { ref?: Ref<HTMLDivElement>; 'data-index'?: number; 'data-found'?: true };
+  conversationId: string;
+  item: Extract<TranscriptItem, { kind: 'user' }>;
+}) {
+  const editing = useBranchUI((s) => s.editing === item.key);
+  if (editing) {
+    return (
+      <div {...row} className="row row-user">
+        <MessageEditor conversationId={conversationId} messageId={item.key} text={item.text} />
+      </div>
+    );
+  }
+  return (
+    <div {...row} className="row row-user">
+      <div className="bubble bubble-user">
+        <PersonText text={item.text} />
+      </div>
+      <CopyButton text={item.text} label="Copy message" className="message-copy" />
+      {item.delivery && <DeliveryLabel delivery={item.delivery} />}
+      {!item.delivery && <MessageTools conversationId={conversationId} messageId={item.key} />}
+    </div>
+  );
+}
+
 /**
  * One transcript item. Memoized on the item object, which transcript.ts
  * caches per stored message: while a reply streams, only its row renders.
@@ -125,15 +158,15 @@ export const TranscriptItemView = memo(function TranscriptItemView({
   const row = { ref: rowRef, 'data-index': index, 'data-found': found || undefined };
   switch (item.kind) {
     case 'user':
+      return <UserRow row={row} conversationId={conversationId} item={item} />;
     case 'answer':
       return (
         <div {...row} className="row row-user">
-          <div className={`bubble bubble-user${item.kind === 'answer' ? ' bubble-answer' : ''}`}>
-            {item.kind === 'answer' && <span className="bubble-kicker">Your answer</span>}
+          <div className="bubble bubble-user bubble-answer">
+            <span className="bubble-kicker">Your answer</span>
             <PersonText text={item.text} />
           </div>
           <CopyButton text={item.text} label="Copy message" className="message-copy" />
-          {item.kind === 'user' && item.delivery && <DeliveryLabel delivery={item.delivery} />}
         </div>
       );
     case 'decision':
@@ -174,6 +207,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
             )}
           </div>
           {!item.streaming && item.text !== '' && <CopyButton text={item.text} label="Copy message" className="message-copy" />}
+          {!item.streaming && <MessageTools conversationId={conversationId} messageId={item.key} />}
         </div>
       );
     case 'update':

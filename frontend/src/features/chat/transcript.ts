@@ -74,18 +74,14 @@ function computeItems(m: Message): TranscriptItem[] {
   const content = typeof m.content === 'string' ? m.content : '';
   switch (m.role) {
     case 'user':
-      // A message re-run the other way is not shown twice: its reply is
-      // introduced by the decision line alone.
-      if (!m.rerunOf) {
-        items.push(
-          m.delivery === 'queued' || m.delivery === 'not_delivered'
-            ? { kind: 'user', key: m.id, text: content, delivery: m.delivery }
-            : { kind: 'user', key: m.id, text: content },
-        );
-      }
+      items.push(
+        m.delivery === 'queued' || m.delivery === 'not_delivered'
+          ? { kind: 'user', key: m.id, text: content, delivery: m.delivery }
+          : { kind: 'user', key: m.id, text: content },
+      );
       // How its task's mode was chosen, shown when Errand (or a command) chose it.
       if (m.taskId && !m.delivery) {
-        items.push({ kind: 'decision', key: `${m.id}:decision`, taskId: m.taskId, messageId: m.rerunOf || m.id });
+        items.push({ kind: 'decision', key: `${m.id}:decision`, taskId: m.taskId, messageId: m.id });
       }
       break;
     case 'system':

@@ -4,7 +4,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message, Plan } from '../../api/types';
-import { message, resetStores, summary, task } from '../../test/fixtures';
+import { conversation, message, resetStores, summary, task } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   send: vi.fn(),
@@ -50,9 +50,16 @@ beforeEach(() => {
 });
 
 describe('decision line', () => {
-  it('says a reply was answered directly and re-runs it as a task', async () => {
+  it('says a reply was answered directly and re-runs it as a task, shown as the message\'s second version', async () => {
     const user = userEvent.setup();
-    vi.mocked(api.rerunMessage).mockResolvedValue(task('t2', C, { status: 'running', decision: { by: 'rerun' } }));
+    const rerun = task('t2', C, { status: 'running', decision: { by: 'rerun' }, rev: 1 });
+    vi.mocked(api.rerunMessage).mockResolvedValue(rerun);
+    vi.mocked(api.loadConversation).mockResolvedValue({
+      conversation: conversation(C),
+      messages: [message('u2', C, { role: 'user', content: 'What is 2+2?', taskId: 't2', seq: 3, versions: 2, version: 2 })],
+      tasks: [],
+      activeTask: rerun,
+    });
     render(<View />);
     msg(message('u', C, { role: 'user', content: 'What is 2+2?', taskId: 't', seq: 1 }));
     act(() => handleTaskUpdate(task('t', C, { mode: 'chat', status: 'completed', decision: { by: 'auto' }, rev: 2 })));
@@ -61,9 +68,11 @@ describe('decision line', () => {
     expect(log).toHaveTextContent('Answered directly');
     await user.click(within(log).getByRole('button', { name: 'Run as a task instead' }));
     expect(api.rerunMessage).toHaveBeenCalledWith(C, 'u', 'agent');
+    expect(await within(log).findByText('Working on it as a task')).toBeInTheDocument();
+    expect(within(log).queryByText('4')).toBeNull();
   });
 
-  it('says a task is being worked on, offers a direct answer once it ends, and never shows a re-run message twice', () => {
+  it('says a task is being worked on, offers a direct answer once it ends, and says how a re-run was answered', () => {
     render(<View />);
     msg(message('u', C, { role: 'user', content: 'Write notes.txt', taskId: 't', seq: 1 }));
     act(() => handleTaskUpdate(task('t', C, { status: 'running', decision: { by: 'auto' }, rev: 1 })));
@@ -73,9 +82,8 @@ describe('decision line', () => {
     act(() => handleTaskUpdate(task('t', C, { status: 'completed', decision: { by: 'auto' }, rev: 2 })));
     expect(within(log).getByRole('button', { name: 'Just answer instead' })).toBeEnabled();
 
-    msg(message('u2', C, { role: 'user', content: 'Write notes.txt', taskId: 't2', rerunOf: 'u', seq: 3 }));
+    msg(message('u2', C, { role: 'user', content: 'Write notes.txt', taskId: 't2', seq: 3 }));
     act(() => handleTaskUpdate(task('t2', C, { mode: 'chat', status: 'completed', decision: { by: 'rerun' }, rev: 1 })));
-    expect(within(log).getAllByText('Write notes.txt')).toHaveLength(1);
     expect(log).toHaveTextContent('Answered directly');
   });
 

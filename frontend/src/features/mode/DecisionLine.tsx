@@ -1,5 +1,5 @@
 import type { Ref } from 'react';
-import { rerunMessage } from '../../stores/actions';
+import { rerunMessage } from '../../stores/branchActions';
 import { useActiveTask, useTasksStore } from '../../stores/tasks';
 import './mode.css';
 

@@ -13,11 +13,15 @@ export function DenyTool(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function DismissTask(arg1:string):Promise<chat.Task>;
 
+export function EditMessage(arg1:string,arg2:string,arg3:string):Promise<chat.Task>;
+
 export function GetSummary(arg1:string):Promise<chat.Summary>;
 
 export function GetTask(arg1:string):Promise<chat.Task>;
 
 export function QueueMessage(arg1:string,arg2:string):Promise<chat.Message>;
+
+export function Regenerate(arg1:string,arg2:string):Promise<chat.Task>;
 
 export function RerunMessage(arg1:string,arg2:string,arg3:string):Promise<chat.Task>;
 

@@ -22,6 +22,10 @@ export function DismissTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['DismissTask'](arg1);
 }
 
+export function EditMessage(arg1, arg2, arg3) {
+  return window['go']['app']['AgentTaskRunner']['EditMessage'](arg1, arg2, arg3);
+}
+
 export function GetSummary(arg1) {
   return window['go']['app']['AgentTaskRunner']['GetSummary'](arg1);
 }
@@ -32,6 +36,10 @@ export function GetTask(arg1) {
 
 export function QueueMessage(arg1, arg2) {
   return window['go']['app']['AgentTaskRunner']['QueueMessage'](arg1, arg2);
+}
+
+export function Regenerate(arg1, arg2) {
+  return window['go']['app']['AgentTaskRunner']['Regenerate'](arg1, arg2);
 }
 
 export function RerunMessage(arg1, arg2, arg3) {

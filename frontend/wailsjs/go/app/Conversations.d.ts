@@ -3,6 +3,8 @@
 import {chat} from '../models';
 import {app} from '../models';
 
+export function BranchIntoConversation(arg1:string,arg2:string,arg3:boolean):Promise<chat.Conversation>;
+
 export function ChooseWorkspace(arg1:string):Promise<chat.Conversation>;
 
 export function ConversationModel(arg1:string):Promise<app.ModelInfo>;
@@ -40,6 +42,12 @@ export function SetMode(arg1:string,arg2:string):Promise<chat.Conversation>;
 export function SetModel(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SetWorkspace(arg1:string,arg2:string):Promise<chat.Conversation>;
+
+export function ShowVersion(arg1:string,arg2:string,arg3:number,arg4:number):Promise<chat.ConversationView>;
+
+export function SwitchBranch(arg1:string,arg2:string,arg3:number):Promise<chat.ConversationView>;
+
+export function Variations(arg1:string,arg2:string,arg3:Array<string>):Promise<Array<chat.Message>>;
 
 export function Workspace(arg1:string):Promise<app.WorkspaceInfo>;
 

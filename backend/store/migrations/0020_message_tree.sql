@@ -1,0 +1,20 @@
+-- A conversation is a tree of messages: each message keeps its parent
+-- (NULL for a first message), so a message can have several
+-- continuations (a regenerated reply, an edited message). The current
+-- branch is the path the person sees and the model is given: its messages
+-- have off_branch = 0. A message taken off the branch gets the
+-- conversation's next switch number, so the most recently left
+-- continuation of a message is the one with the highest number: switching
+-- back to a version restores the branch below it as it was.
+ALTER TABLE messages ADD COLUMN parent_id TEXT;
+ALTER TABLE messages ADD COLUMN off_branch INTEGER NOT NULL DEFAULT 0;
+-- Existing conversations are one branch: each message's parent is the
+-- message before it (a queued message is nobody's parent: it moves).
+UPDATE messages SET parent_id = (SELECT p.id FROM messages p
+    WHERE p.conversation_id = messages.conversation_id AND p.seq < messages.seq AND p.delivery != 'queued'
+    ORDER BY p.seq DESC LIMIT 1);
+-- Pages of the current branch walk this index; a switch touches only the
+-- rows of the part that diverges.
+CREATE INDEX messages_branch ON messages (conversation_id, off_branch, seq);
+-- A message's versions (its parent's children) and the walk down a branch.
+CREATE INDEX messages_parent ON messages (conversation_id, parent_id, seq);

@@ -30,7 +30,10 @@ const (
 	FormatBackup       = "errand.backup"
 	// Version 2: a conversation's mode (auto, agent, chat) replaced its
 	// agentMode switch; version 1 files are read with agentMode mapped.
-	Version = 2
+	// Version 3: every version of each message, with its parent and its
+	// place off the current branch (an older Errand would take them all
+	// for one branch); a file without parents is one branch, in order.
+	Version = 3
 )
 
 // MaxBytes is the largest archive Errand reads.

@@ -110,6 +110,7 @@ func normal(t *testing.T, r chat.ConversationRecord) chat.ConversationRecord {
 		rename(&m.ConversationID)
 		rename(&m.TaskID)
 		rename(&m.SummaryID)
+		rename(&m.ParentID)
 		m.Seq, m.Rev = seqs[m.Seq], 0
 	}
 	for i := range out.Tasks {
@@ -243,18 +244,19 @@ func TestBadArchivesAreRefusedAndNothingIsImported(t *testing.T) {
 	halfBad, err := json.Marshal(second)
 	require.NoError(t, err)
 
+	version := fmt.Sprintf(`"version":%d`, Version)
 	cases := []struct {
 		name, file, says string
 	}{
 		{"not JSON", "hello", "not a conversation or backup"},
 		{"another JSON", `{"mcpServers":{}}`, "not a conversation or backup"},
 		{"truncated", string(good[:len(good)/2]), "not a conversation or backup"},
-		{"newer", strings.Replace(string(good), `"version":2`, `"version":3`, 1), "newer version of Errand"},
+		{"newer", strings.Replace(string(good), version, fmt.Sprintf(`"version":%d`, Version+1), 1), "newer version of Errand"},
 		{"wrong type", strings.Replace(string(good), `"mode":"agent"`, `"mode":7`, 1), "damaged"},
-		{"unknown field", strings.Replace(string(good), `"version":2`, `"version":2,"extra":1`, 1), "damaged"},
+		{"unknown field", strings.Replace(string(good), version, version+`,"extra":1`, 1), "damaged"},
 		{"unknown mode", strings.Replace(string(good), `"mode":"agent"`, `"mode":"sometimes"`, 1), "unknown mode"},
 		{"second conversation bad", string(halfBad), "unknown role"},
-		{"huge", `{"format":"errand.conversation","version":2,"conversations":[{"messages":[{"content":"` +
+		{"huge", `{"format":"errand.conversation",` + version + `,"conversations":[{"messages":[{"content":"` +
 			strings.Repeat("a", 2<<20) + `"}]}]}`, "larger than 1 MB"},
 	}
 	dst := openStore(t)
@@ -319,7 +321,7 @@ func TestAVersion1FileKeepsWhatItsAgentModeSwitchSaid(t *testing.T) {
 		on   string
 		want chat.TaskMode
 	}{{"true", chat.ModeAgent}, {"false", chat.ModeChat}} {
-		v1 := strings.Replace(strings.Replace(string(good), `"version":2`, `"version":1`, 1), `"mode":"agent"`, `"agentMode":`+tc.on, 1)
+		v1 := strings.Replace(strings.Replace(string(good), fmt.Sprintf(`"version":%d`, Version), `"version":1`, 1), `"mode":"agent"`, `"agentMode":`+tc.on, 1)
 		read, err := Read(strings.NewReader(v1))
 		require.NoError(t, err)
 		convs, err := Import(ctx, openStore(t), read)

@@ -74,25 +74,9 @@ func freshRecord(r chat.ConversationRecord) (chat.ConversationRecord, error) {
 		s.ID, s.ConversationID = ids[s.ID], c.ID
 		sums = append(sums, s)
 	}
-	msgs := make([]chat.Message, 0, len(r.Messages))
-	var lastSeq int64
-	for i, m := range r.Messages {
-		if !knownRole(m.Role) {
-			return r, chat.Errorf(chat.CodeInvalid, "message %d has the unknown role %s", i+1, chat.Quote(string(m.Role)))
-		}
-		if i > 0 && m.Seq <= lastSeq {
-			return r, chat.Errorf(chat.CodeInvalid, "the messages are out of order at message %d", i+1)
-		}
-		lastSeq = m.Seq
-		var err error
-		if m.TaskID, err = ref(ids, m.TaskID, "task", i); err != nil {
-			return r, err
-		}
-		if m.SummaryID, err = ref(ids, m.SummaryID, "summary", i); err != nil {
-			return r, err
-		}
-		m.ID, m.ConversationID, m.Streaming = uuid.NewString(), c.ID, false
-		msgs = append(msgs, m)
+	msgs, err := freshMessages(r, ids, c.ID)
+	if err != nil {
+		return r, err
 	}
 	facts := make([]chat.Fact, 0, len(r.Facts))
 	for _, f := range r.Facts {
@@ -103,6 +87,56 @@ func freshRecord(r chat.ConversationRecord) (chat.ConversationRecord, error) {
 		facts = append(facts, f)
 	}
 	return chat.ConversationRecord{Conversation: c, Messages: msgs, Tasks: tasks, Summaries: sums, Facts: facts}, nil
+}
+
+// freshMessages checks the record's messages and gives each a new id in
+// the conversation conversationID; the tasks and summaries they name
+// (ids maps their old ids to new ones), and their parents, follow. Every
+// version is kept: a parent must come before its children, and the
+// current branch (OffBranch 0) must be one path from a first message.
+func freshMessages(r chat.ConversationRecord, ids map[string]string, conversationID string) ([]chat.Message, error) {
+	tree := r.InTree()
+	msgs := make([]chat.Message, 0, len(r.Messages))
+	newIDs := map[string]string{"": ""}   // old message id → new
+	onBranch := map[string]bool{"": true} // messages of the current branch, and its start
+	continued := map[string]bool{}        // those with a continuation on it
+	var lastSeq int64
+	for i, m := range r.Messages {
+		if !knownRole(m.Role) {
+			return nil, chat.Errorf(chat.CodeInvalid, "message %d has the unknown role %s", i+1, chat.Quote(string(m.Role)))
+		}
+		if i > 0 && m.Seq <= lastSeq {
+			return nil, chat.Errorf(chat.CodeInvalid, "the messages are out of order at message %d", i+1)
+		}
+		lastSeq = m.Seq
+		if _, dup := newIDs[m.ID]; dup {
+			return nil, chat.Errorf(chat.CodeInvalid, "message %d has a missing or repeated id", i+1)
+		}
+		var err error
+		if m.TaskID, err = ref(ids, m.TaskID, "task", i); err != nil {
+			return nil, err
+		}
+		if m.SummaryID, err = ref(ids, m.SummaryID, "summary", i); err != nil {
+			return nil, err
+		}
+		parent, ok := newIDs[m.ParentID]
+		if !ok {
+			return nil, chat.Errorf(chat.CodeInvalid, "message %d continues a message that is not before it in the file", i+1)
+		}
+		if m.OffBranch < 0 {
+			return nil, chat.Errorf(chat.CodeInvalid, "message %d has a negative place off the branch", i+1)
+		}
+		newIDs[m.ID] = uuid.NewString()
+		m.ID, m.ParentID, m.ConversationID, m.Streaming = newIDs[m.ID], parent, conversationID, false
+		if tree && m.OffBranch == 0 && m.Delivery != chat.DeliveryQueued { // a queued message is nobody's version
+			if !onBranch[parent] || continued[parent] {
+				return nil, chat.Errorf(chat.CodeInvalid, "message %d is on the current branch but does not continue it", i+1)
+			}
+			onBranch[m.ID], continued[parent] = true, true
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
 }
 
 // ref is the new id of a task or summary a message names ("" for none).

@@ -9,12 +9,14 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 )
 
-// Markdown writes a conversation to read: its title, the compaction
-// summaries, then every message with who wrote it and when; tool calls are
-// folded (<details>) with their results. Message text is Markdown
-// already and is written as it is; everything else (arguments, tool
-// output, titles) is fenced or escaped so that it cannot break the page.
+// Markdown writes a conversation's current branch to read: its title,
+// the compaction summaries, then every message with who wrote it and
+// when; tool calls are folded (<details>) with their results. Message
+// text is Markdown already and is written as it is; everything else
+// (arguments, tool output, titles) is fenced or escaped so that it cannot
+// break the page.
 func Markdown(w io.Writer, r chat.ConversationRecord) error {
+	r = currentBranch(r)
 	var b strings.Builder
 	title := r.Conversation.Title
 	if title == "" {
@@ -46,6 +48,37 @@ func Markdown(w io.Writer, r chat.ConversationRecord) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// currentBranch is the record without what is off its current branch:
+// the other versions, and the tasks and summaries only they name.
+func currentBranch(r chat.ConversationRecord) chat.ConversationRecord {
+	on, off := map[string]bool{}, map[string]bool{}
+	msgs := make([]chat.Message, 0, len(r.Messages))
+	for _, m := range r.Messages {
+		if m.OffBranch != 0 {
+			off[m.TaskID], off[m.SummaryID] = true, true
+			continue
+		}
+		on[m.TaskID], on[m.SummaryID] = true, true
+		msgs = append(msgs, m)
+	}
+	r.Messages = msgs
+	elsewhere := func(id string) bool { return off[id] && !on[id] }
+	tasks := make([]chat.Task, 0, len(r.Tasks))
+	for _, t := range r.Tasks {
+		if !elsewhere(t.ID) {
+			tasks = append(tasks, t)
+		}
+	}
+	sums := make([]chat.Summary, 0, len(r.Summaries))
+	for _, s := range r.Summaries {
+		if !elsewhere(s.ID) {
+			sums = append(sums, s)
+		}
+	}
+	r.Tasks, r.Summaries = tasks, sums
+	return r
 }
 
 // planMarks are a plan step's checkbox and how its status reads.

@@ -102,6 +102,10 @@ type Message struct {
 	// first; both are 0 on a message that has no siblings.
 	Versions int `json:"versions,omitempty"`
 	Version  int `json:"version,omitempty"`
+	// OffBranch is 0 on a message of the current branch; a message off it
+	// has the number of the switch that took it off (the highest is the
+	// continuation most recently left, the one switching back shows).
+	OffBranch int64 `json:"offBranch,omitempty"`
 	// Seq orders messages within the whole database; it only grows.
 	Seq int64 `json:"seq"`
 	// Rev counts the updates of this message; a higher Rev is newer.

@@ -18,7 +18,7 @@ import (
 const messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
 	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
 	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery,
-	coalesce(parent_id, ''), ` + versionCount + `), ` + versionCount + ` AND s.seq <= messages.seq)`
+	coalesce(parent_id, ''), off_branch, ` + versionCount + `), ` + versionCount + ` AND s.seq <= messages.seq)`
 
 // scanMessage reads a row of messageCols; chunked tells whether the
 // message's text continues in message_chunks.
@@ -30,7 +30,7 @@ func scanMessage(row interface{ Scan(...any) error }) (m chat.Message, chunked b
 	err = row.Scan(&m.Seq, &m.ID, &m.ConversationID, &taskID, &m.Role, &m.Content, &calls,
 		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Step, &m.Streaming, &m.Rev, &created,
 		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome, &m.Delivery,
-		&m.ParentID, &m.Versions, &m.Version)
+		&m.ParentID, &m.OffBranch, &m.Versions, &m.Version)
 	if err != nil {
 		return m, chunked, err
 	}
@@ -105,7 +105,19 @@ func nullable(s string) any {
 	return s
 }
 
+// insertMessage stores a new message continuing the current branch.
 func insertMessage(ctx context.Context, q queryer, m chat.Message) (chat.Message, error) {
+	parent, err := branchTip(ctx, q, m.ConversationID)
+	if err != nil {
+		return m, err
+	}
+	m.ParentID, m.OffBranch = parent, 0
+	return insertInTree(ctx, q, m)
+}
+
+// insertInTree stores a new message where m.ParentID and m.OffBranch put
+// it in the conversation's tree.
+func insertInTree(ctx context.Context, q queryer, m chat.Message) (chat.Message, error) {
 	if err := chat.CheckFinite("a message's cost", m.CostUSD); err != nil {
 		return m, err
 	}
@@ -114,21 +126,15 @@ func insertMessage(ctx context.Context, q queryer, m chat.Message) (chat.Message
 	if m.Usage != nil {
 		u = *m.Usage
 	}
-	// A new message continues the current branch.
-	parent, err := branchTip(ctx, q, m.ConversationID)
-	if err != nil {
-		return m, err
-	}
-	m.ParentID = parent
 	// A message created streaming may take chunks (see AppendContent).
-	err = q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
+	err := q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
 		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, parent_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq, `+versionCount+`)`,
+		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, parent_id, off_branch)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq, `+versionCount+`)`,
 		m.ID, m.ConversationID, nullable(m.TaskID), string(m.Role), m.Content, encodeCalls(m.ToolCalls),
 		m.ToolCallID, m.ToolName, m.IsError, m.Step, m.Streaming, m.Rev, ms(m.CreatedAt),
 		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome), string(m.Delivery),
-		nullable(parent)).Scan(&m.Seq, &m.Versions)
+		nullable(m.ParentID), m.OffBranch).Scan(&m.Seq, &m.Versions)
 	if err != nil {
 		return m, fmt.Errorf("insert message: %w", err)
 	}

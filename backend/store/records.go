@@ -10,8 +10,8 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 )
 
-// ConversationRecord reads a conversation with its messages, tasks,
-// summaries and facts, in one transaction so they agree.
+// ConversationRecord reads a conversation with its messages (every
+// branch), tasks, summaries and facts, in one transaction so they agree.
 func (s *Store) ConversationRecord(ctx context.Context, id string) (chat.ConversationRecord, error) {
 	var r chat.ConversationRecord
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -22,7 +22,10 @@ func (s *Store) ConversationRecord(ctx context.Context, id string) (chat.Convers
 	if r.Conversation, err = getConversation(ctx, tx, id); err != nil {
 		return r, err
 	}
-	if r.Messages, err = messages(ctx, tx, id); err != nil {
+	// Every version: the whole tree, each message with its parent and its
+	// place off the current branch, in seq order (a parent before its
+	// children).
+	if r.Messages, err = messagesWhere(ctx, tx, `WHERE conversation_id = ? ORDER BY seq`, id); err != nil {
 		return r, err
 	}
 	if r.Tasks, err = tasks(ctx, tx, `WHERE conversation_id = ? ORDER BY started_at, rowid`, id); err != nil {
@@ -42,8 +45,10 @@ func summariesWhere(ctx context.Context, q queryer, where string, args ...any) (
 // ImportConversations stores whole conversations — their rows as given,
 // ids included, which must be new — and what a backup restores besides,
 // all in one transaction: either everything is stored or nothing. Each
-// message gets a new seq in the record's order; a summary's ThroughSeq,
-// which names a seq of the record, follows it. No task may be active.
+// message gets a new seq in the record's order and keeps its place in the
+// tree (ParentID, which must name an earlier message of the record, and
+// OffBranch); a summary's ThroughSeq, which names a seq of the record,
+// follows it. No task may be active.
 func (s *Store) ImportConversations(ctx context.Context, recs []chat.ConversationRecord, extra chat.Restore) error {
 	for _, r := range recs {
 		for _, t := range r.Tasks {
@@ -101,17 +106,25 @@ func importRecord(ctx context.Context, tx *sql.Tx, r chat.ConversationRecord) er
 			return fmt.Errorf("insert task: %w", err)
 		}
 	}
+	insert, placed := insertInTree, map[string]bool{"": true}
+	if !r.InTree() {
+		insert = insertMessage // written before the tree: one branch, in order
+	}
 	var old, now []int64 // seqs in the record, and as stored
-	for _, m := range r.Messages {
+	for i, m := range r.Messages {
 		if err := chat.CheckFinite("a message's cost", m.CostUSD); err != nil {
 			return err
 		}
+		if !placed[m.ParentID] {
+			return chat.Errorf(chat.CodeInvalid, "message %d continues a message that is not before it in the conversation", i+1)
+		}
 		prev := m.Seq
 		m.Streaming = false
-		stored, err := insertMessage(ctx, tx, m)
+		stored, err := insert(ctx, tx, m)
 		if err != nil {
 			return err
 		}
+		placed[m.ID] = true
 		old, now = append(old, prev), append(now, stored.Seq)
 	}
 	for _, sum := range r.Summaries {

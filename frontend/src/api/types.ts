@@ -69,6 +69,8 @@ export interface Message {
   /** This message and its siblings (other continuations of its parent), and its place among them from 1; absent when it has none. */
   versions?: number;
   version?: number;
+  /** Absent on the current branch; off it, the number of the switch that took it off (the highest was left last). */
+  offBranch?: number;
   seq: number;
   rev: number;
   createdAt: Timestamp;

@@ -15,8 +15,9 @@ vi.mock('../../api', () => ({
   send: vi.fn(),
   rerunMessage: vi.fn(),
   loadConversation: vi.fn(),
+  filesChanged: vi.fn(async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] })),
 }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
+vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFilesChanged: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';

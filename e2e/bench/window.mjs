@@ -596,8 +596,13 @@ async function showFirstMessage(page, version) {
   await page.keyboard.press('Control+k');
   const box = page.locator('input.search-input');
   await box.fill(FORK[version]);
-  await page.locator('.search-results [role=option]').first().waitFor({ state: 'visible' });
-  await box.press('Enter');
+  // The one hit of this search (not one of the search before, still listed until it is replaced).
+  const hits = page.locator('.search-results[aria-busy=false] [role=option]');
+  await page.waitForFunction((word) => {
+    const found = [...document.querySelectorAll('.search-results[aria-busy=false] [role=option]')];
+    return found.length === 1 && found[0].textContent.includes(word);
+  }, FORK[version]);
+  await hits.first().click();
   await page.locator('[role=log] button[aria-label="Next version"]').first().waitFor({ state: 'attached', timeout: 60_000 });
 }
 

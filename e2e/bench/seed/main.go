@@ -141,12 +141,11 @@ type gen struct {
 	rows             int
 	messages, tasks  int
 
-	// The conversation being written: its id, its first message, the
-	// message the next one continues (nil for none) and, when set, the
-	// text of its first message.
-	conv, first string
-	parent      any
-	firstText   string
+	// The conversation being written: its id, the message the next one
+	// continues (nil for none) and, when set, the text of its first message.
+	conv      string
+	parent    any
+	firstText string
 }
 
 const batch = 20000
@@ -240,9 +239,6 @@ func (g *gen) insert(ctx context.Context, conv string, taskID any, role chat.Rol
 	if _, err := g.insMsg.ExecContext(ctx, id, conv, taskID, string(role), content, calls,
 		callID, tool, step, at.UnixMilli(), g.parent, off); err != nil {
 		return fmt.Errorf("insert message: %w", err)
-	}
-	if g.parent == nil {
-		g.first = id
 	}
 	g.parent = id
 	g.messages++

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -88,8 +89,8 @@ func refuseWhileRunning(ctx context.Context, q queryer, conversationID, what str
 // messages it takes off the branch.
 func nextSwitch(ctx context.Context, q queryer, conversationID string) (int64, error) {
 	var next int64
-	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(off_branch), 0) + 1 FROM messages
-		WHERE conversation_id = ?`, conversationID).Scan(&next); err != nil {
+	if err := q.QueryRowContext(ctx, `UPDATE conversations SET branch_switches = branch_switches + 1
+		WHERE id = ? RETURNING branch_switches`, conversationID).Scan(&next); err != nil {
 		return 0, fmt.Errorf("switch branch: %w", err)
 	}
 	return next, nil
@@ -112,6 +113,13 @@ func cutAfter(ctx context.Context, q queryer, conversationID string, seq int64) 
 // switchTo makes the branch through the message id current: the path from
 // the first message to it, then below it the continuation last shown.
 // Only the part that differs from the current branch is written.
+//
+// The continuation last shown below a message off the branch is what was
+// taken off with it: a cut gives one number to the whole part of the
+// branch it takes off, a path, and a message cannot come back on the
+// branch without the messages above it, which then leave again under a
+// new number. So below the message, the messages with its number are that
+// continuation, found by the number rather than by a walk down the tree.
 func switchTo(ctx context.Context, q queryer, conversationID, id string) error {
 	n, err := node(ctx, q, conversationID, id)
 	if err != nil || n.offBranch == 0 {
@@ -122,23 +130,22 @@ func switchTo(ctx context.Context, q queryer, conversationID, id string) error {
 			SELECT id, parent_id, off_branch, seq FROM messages WHERE id = ?
 			UNION ALL
 			SELECT m.id, m.parent_id, m.off_branch, m.seq FROM messages m JOIN up ON m.id = up.parent_id WHERE up.off != 0)
-		SELECT id, off, seq FROM up`, id)
+		SELECT off, seq FROM up`, id)
 	if err != nil {
 		return fmt.Errorf("switch branch: %w", err)
 	}
-	var path []any
+	var path []int64
 	var fork int64
 	for rows.Next() {
-		var mid string
 		var off, seq int64
-		if err := rows.Scan(&mid, &off, &seq); err != nil {
+		if err := rows.Scan(&off, &seq); err != nil {
 			rows.Close()
 			return fmt.Errorf("switch branch: %w", err)
 		}
 		if off == 0 {
 			fork = seq
 		} else {
-			path = append(path, mid)
+			path = append(path, seq)
 		}
 	}
 	if err := rows.Close(); err != nil {
@@ -147,18 +154,15 @@ func switchTo(ctx context.Context, q queryer, conversationID, id string) error {
 	if err := cutAfter(ctx, q, conversationID, fork); err != nil {
 		return err
 	}
-	if _, err := q.ExecContext(ctx, `UPDATE messages SET off_branch = 0 WHERE id IN (`+placeholders(len(path))+`)`, path...); err != nil {
+	up, err := json.Marshal(path)
+	if err != nil {
 		return fmt.Errorf("switch branch: %w", err)
 	}
-	// Down from it, each time to the child most recently on the branch.
-	_, err = q.ExecContext(ctx, `WITH RECURSIVE down(id) AS (
-			SELECT ?
-			UNION ALL
-			SELECT (SELECT c.id FROM messages c INDEXED BY messages_parent WHERE c.conversation_id = ? AND c.parent_id = down.id
-				AND c.delivery != 'queued' ORDER BY c.off_branch DESC, c.seq DESC LIMIT 1)
-			FROM down WHERE down.id IS NOT NULL)
-		UPDATE messages SET off_branch = 0 WHERE id IN (SELECT id FROM down WHERE id IS NOT NULL)`, id, conversationID)
-	if err != nil {
+	if _, err := q.ExecContext(ctx, `UPDATE messages SET off_branch = 0 WHERE seq IN (SELECT value FROM json_each(?))`, string(up)); err != nil {
+		return fmt.Errorf("switch branch: %w", err)
+	}
+	if _, err := q.ExecContext(ctx, `UPDATE messages SET off_branch = 0 WHERE conversation_id = ? AND off_branch = ?
+		AND seq > ? AND delivery != 'queued'`, conversationID, n.offBranch, n.seq); err != nil {
 		return fmt.Errorf("switch branch: %w", err)
 	}
 	return nil

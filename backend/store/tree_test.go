@@ -100,6 +100,32 @@ func TestEditBranchesAndVersionsSwitchWithoutLosingAnything(t *testing.T) {
 	}
 }
 
+// Branches within branches: leaving a version and coming back to it
+// shows, below it, the versions last shown there, however often the
+// branch was switched above and below meanwhile.
+func TestSwitchingBackShowsTheBranchLastShownBelow(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	c := newConversation(t, s)
+	_, a1 := turnIn(t, s, c.ID, "A", "a1", nil)
+	b, b1 := turnIn(t, s, c.ID, "B", "b1", nil)
+	cc, _ := turnIn(t, s, c.ID, "C", "c1", nil)
+	c2, _ := turnIn(t, s, c.ID, "C edited", "c2", &b1.ID)
+	b2, _ := turnIn(t, s, c.ID, "B edited", "b2", &a1.ID)
+	show := func(id string, step int, want ...string) {
+		t.Helper()
+		_, err := s.ShowVersion(ctx, c.ID, id, step)
+		require.NoError(t, err)
+		assert.Equal(t, want, branchTexts(t, s, c.ID))
+	}
+	show(b2.ID, -1, "A", "a1", "B", "b1", "C edited", "c2")
+	show(c2.ID, -1, "A", "a1", "B", "b1", "C", "c1")
+	show(b.ID, 1, "A", "a1", "B edited", "b2")
+	show(b2.ID, -1, "A", "a1", "B", "b1", "C", "c1")
+	show(cc.ID, 1, "A", "a1", "B", "b1", "C edited", "c2")
+	assert.Equal(t, 10, countRows(t, s, "messages", c.ID), "every message is kept")
+}
+
 // Editing the first message branches from nothing.
 func TestEditingTheFirstMessageBranchesFromTheStart(t *testing.T) {
 	s, _ := openTemp(t)

@@ -60,6 +60,10 @@ step "7 A long reply: appends to a 5 MB message (go test -bench, backend/store)"
 section "store appends" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
 	go test -run '^$' -bench AppendContent -benchtime 1x -count 1 ./backend/store >&2
 
+step "14 Switching branches in a 10,000-message conversation (go test -bench, backend/store)"
+section "branch switch" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
+	go test -run '^$' -bench BranchSwitch -benchtime 1x -count 1 ./backend/store >&2
+
 step "15 Search over 1,000,000 messages (go test -bench, backend/store)"
 section "search" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
 	go test -run '^$' -bench Search -benchtime 1x -count 1 -timeout 30m ./backend/store >&2
@@ -82,10 +86,10 @@ else
 	# Seeded once and kept; the marker names the seed's version (bump it
 	# when e2e/bench/seed changes what it writes).
 	SEED=$ROOT/build/bench/history-10k
-	if [[ ! -f "$SEED/errand.db" || ! -f "$SEED/.seeded-v2" ]]; then
+	if [[ ! -f "$SEED/errand.db" || ! -f "$SEED/.seeded-v3" ]]; then
 		rm -rf "$SEED"
 		build/bin/seed -dir "$SEED" -convs 10000 -msgs 1000000 -big 10000 >&2
-		touch "$SEED/.seeded-v2"
+		touch "$SEED/.seeded-v3"
 	fi
 fi
 
@@ -97,7 +101,7 @@ section "desktop" "${XVFB[@]}" build/bin/desktop -app build/bin/errand -bare bui
 	-runs "$([[ -n "$SMOKE" ]] && echo 1 || echo 5)" -seeded-runs "$([[ -n "$SMOKE" ]] && echo 1 || echo 3)" \
 	-settle "$([[ -n "$SMOKE" ]] && echo 1s || echo 5s)" -shots build/bench/shots >&2
 
-step "1, 3, 4, 6 The UI in Chromium against the dev build (Xvfb)"
+step "1, 3, 4, 6, 14 The UI in Chromium against the dev build (Xvfb)"
 section "window" "${XVFB[@]}" node e2e/bench/window.mjs --out "$OUT" --seeded "$SEED" ${SMOKE:+--smoke} >&2
 
 [[ -n "$SMOKE" ]] && rm -rf "$(dirname "$SEED")"

@@ -18,9 +18,14 @@
 //         allows: the time until it is completed and shown to its last
 //         line, the longest main-thread task meanwhile, and Stop clicked at
 //         25%, 50% and 75% of such a reply shown → "Stopped" shown.
+//   branch A 10,000-message conversation (300 with --smoke) whose first
+//         message has two versions, each continued by the whole
+//         conversation (e2e/bench/seed -fork): "Next version" and
+//         "Previous version" clicked on it, each time from the click to the
+//         other branch's last message painted, and to ShowVersion's reply.
 //
 // Run under Xvfb (run.sh does):
-//   node e2e/bench/window.mjs [--smoke] [--out file] [--parts stop,ui,long]
+//   node e2e/bench/window.mjs [--smoke] [--out file] [--parts stop,ui,long,branch]
 //        [--seeded DIR] [--assetdir frontend/dist] [--profile] [--stops N]
 //
 // --profile prints where the page's main thread spent its time (CDP CPU
@@ -50,7 +55,7 @@ import {
 const opt = parseArgs({
   smoke: false,
   out: '',
-  parts: 'stop,ui,long',
+  parts: 'stop,ui,long,branch',
   seeded: '',
   assetdir: 'frontend/dist',
   prefix: 'window',
@@ -87,18 +92,30 @@ function instrument() {
       mo.observe(document, { subtree: true, childList: true, characterData: true });
     });
 
-  /** Arms a click-to-condition timer: the next click on a button named label starts it. */
+  /** Arms a click-to-condition timer: the next click on a button named label (its text or aria-label) starts it. */
   b.armClick = (label, fn) =>
     new Promise((resolve) => {
       const onClick = (e) => {
         const btn = e.target.closest?.('button');
-        if (!btn || btn.textContent.trim() !== label) return;
+        if (!btn || (btn.textContent.trim() !== label && btn.getAttribute('aria-label') !== label)) return;
         document.removeEventListener('click', onClick, true);
         const click = e.timeStamp;
         b.whenDom(fn).then((t) => resolve({ click, ...t }));
       };
       document.addEventListener('click', onClick, true);
     });
+
+  /** Timestamps the replies of a bound Go method (service.method) in b.replies[method]. */
+  b.watchReplies = (service, method) => {
+    const svc = window.go.app[service];
+    const orig = svc[method];
+    const replies = ((b.replies ??= {})[method] = []);
+    svc[method] = (...a) =>
+      orig(...a).then((r) => {
+        replies.push(performance.now());
+        return r;
+      });
+  };
 
   /** Timestamps StopTask calls and replies, and cancelled task events. */
   b.watchStop = () => {
@@ -127,6 +144,13 @@ function instrument() {
     if (!log) return false;
     for (const el of log.querySelectorAll('.text')) if (el.textContent.includes(text)) return true;
     return false;
+  };
+
+  /** The conversation shows messages, all of the branch whose messages say mark (other) or none (!other). */
+  b.showsBranch = (mark, other) => {
+    const rows = document.querySelectorAll('[role=log] .row');
+    if (!rows.length) return false;
+    return [...rows].every((r) => r.textContent.includes(mark) === other);
   };
 
   /** Counts agent:messageDelta events and the frame gaps from now on. */
@@ -562,7 +586,80 @@ async function longBench() {
   }
 }
 
+// ---- switching branches ----
+
+/** What e2e/bench/seed -fork writes: words of the two versions of the first message, and ForkMark. */
+const FORK = { first: 'Zephyrfork', other: 'Quillfork', mark: 'edited branch' };
+
+/** Shows the first message of the branch shown (found with the search dialog, as a person would). */
+async function showFirstMessage(page, version) {
+  await page.keyboard.press('Control+k');
+  const box = page.locator('input.search-input');
+  await box.fill(FORK[version]);
+  // The one hit of this search (not one of the search before, still listed until it is replaced).
+  const hits = page.locator('.search-results[aria-busy=false] [role=option]');
+  await page.waitForFunction((word) => {
+    const found = [...document.querySelectorAll('.search-results[aria-busy=false] [role=option]')];
+    return found.length === 1 && found[0].textContent.includes(word);
+  }, FORK[version]);
+  await hits.first().click();
+  await page.locator('[role=log] button[aria-label="Next version"]').first().waitFor({ state: 'attached', timeout: 60_000 });
+}
+
+async function branchBench() {
+  const n = opt.smoke ? 300 : 10_000;
+  const runs = opt.smoke ? 2 : 10;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'errand-bench-branch-'));
+  const dataDir = path.join(tmp, 'data');
+  mkdirSync(dataDir);
+  execFileSync(path.join(BIN, 'seed'), ['-dir', dataDir, '-convs', '1', '-msgs', String(n), '-big', String(n), '-fork'], { stdio: 'inherit' });
+  const model = await startModel();
+  const app = await startDevApp({ dataDir, baseURL: model.baseURL, assetDir: opt.assetdir });
+  const resume = await pauseDevWindow(app);
+  await waitIdle(app.proc.pid, 60_000);
+  const { browser, page } = await launch(app.url, { headless: false });
+  try {
+    await page.goto(app.url);
+    await ready(page);
+    await page.waitForFunction((text) => window.__bench.shows(text), LAST_MESSAGE, { timeout: 120_000 });
+    await page.evaluate(() => window.__bench.watchReplies('Conversations', 'ShowVersion'));
+    const toPaint = [];
+    const toDom = [];
+    const toReply = [];
+    let shown = 'first';
+    for (let i = 0; i < runs; i++) {
+      const [label, next] = shown === 'first' ? ['Next version', 'other'] : ['Previous version', 'first'];
+      await showFirstMessage(page, shown);
+      await delay(300); // let the jump's scrolling settle: the click is measured, not the harness
+      const timing = page.evaluate(
+        ([label, mark, other]) => window.__bench.armClick(label, () => window.__bench.showsBranch(mark, other)),
+        [label, FORK.mark, next === 'other'],
+      );
+      await page.locator(`[role=log] button[aria-label="${label}"]`).first().click();
+      const t = await Promise.race([timing, delay(60_000).then(() => null)]);
+      if (!t) throw new Error(`the ${next} branch was not shown a minute after ${label}`);
+      const reply = await page.evaluate(() => window.__bench.replies.ShowVersion.at(-1));
+      toPaint.push(t.painted - t.click);
+      toDom.push(t.dom - t.click);
+      toReply.push(reply - t.click);
+      shown = next;
+    }
+    emit(`${P}.branch.messages`, n, 'count', { runs });
+    emit(`${P}.branch.click_to_painted.p50`, percentile(toPaint, 50), 'ms');
+    emit(`${P}.branch.click_to_painted.max`, Math.max(...toPaint), 'ms');
+    emit(`${P}.branch.click_to_dom.p50`, percentile(toDom, 50), 'ms');
+    emit(`${P}.branch.click_to_reply.p50`, percentile(toReply, 50), 'ms');
+  } finally {
+    await browser.close().catch(() => {});
+    resume();
+    await app.proc.stop();
+    await model.proc.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 if (parts.has('stop')) await stopBench();
 if (parts.has('ui')) await uiBench();
 if (parts.has('long')) await longBench();
+if (parts.has('branch')) await branchBench();
 process.exit(0);

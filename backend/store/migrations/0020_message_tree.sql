@@ -14,7 +14,11 @@ UPDATE messages SET parent_id = (SELECT p.id FROM messages p
     WHERE p.conversation_id = messages.conversation_id AND p.seq < messages.seq AND p.delivery != 'queued'
     ORDER BY p.seq DESC LIMIT 1);
 -- Pages of the current branch walk this index; a switch touches only the
--- rows of the part that diverges.
-CREATE INDEX messages_branch ON messages (conversation_id, off_branch, seq);
+-- rows of the part that diverges, and only the entries of those coming on
+-- or going off the branch (an index holding every message would move each
+-- one from one place to another).
+CREATE INDEX messages_branch ON messages (conversation_id, seq) WHERE off_branch = 0;
+-- The switch numbers given out so far in the conversation.
+ALTER TABLE conversations ADD COLUMN branch_switches INTEGER NOT NULL DEFAULT 0;
 -- A message's versions (its parent's children) and the walk down a branch.
 CREATE INDEX messages_parent ON messages (conversation_id, parent_id, seq);

@@ -13,7 +13,12 @@
 //
 // Usage:
 //
-//	go run ./e2e/bench/seed -dir /tmp/errand-big [-convs 10000] [-msgs 1000000] [-big 10000]
+//	go run ./e2e/bench/seed -dir /tmp/errand-big [-convs 10000] [-msgs 1000000] [-big 10000] [-fork]
+//
+// With -fork, the largest conversation's first message (ForkFirst) has a
+// second version (ForkOther, as if edited and resent) continued by as many
+// messages again, off the branch and ending with ForkLast: switching
+// between the two versions changes every message of the conversation.
 package main
 
 import (
@@ -46,6 +51,7 @@ func run() error {
 	msgs := flag.Int("msgs", 1000000, "messages in all")
 	big := flag.Int("big", 10000, "messages in the largest conversation (the newest)")
 	seed := flag.Int64("seed", 1, "random seed")
+	fork := flag.Bool("fork", false, "give the largest conversation's first message a second version with a branch as long")
 	flag.Parse()
 	if *dir == "" {
 		return fmt.Errorf("-dir is required")
@@ -96,11 +102,20 @@ func run() error {
 		// Conversation 0 is the newest; the others go back over a year.
 		last := now.Add(-time.Duration(i) * 53 * time.Minute)
 		sentinel := ""
+		g.firstText = ""
 		if i == 0 {
 			sentinel = LastMessage
+			if *fork {
+				g.firstText = ForkFirst
+			}
 		}
 		if err := g.conversation(ctx, last, n, sentinel); err != nil {
 			return err
+		}
+		if i == 0 && *fork {
+			if err := g.fork(ctx, last, n); err != nil {
+				return err
+			}
 		}
 	}
 	if err := g.commit(); err != nil {
@@ -125,6 +140,12 @@ type gen struct {
 	insMsg           *sql.Stmt
 	rows             int
 	messages, tasks  int
+
+	// The conversation being written: its id, the message the next one
+	// continues (nil for none) and, when set, the text of its first message.
+	conv      string
+	parent    any
+	firstText string
 }
 
 const batch = 20000
@@ -145,8 +166,8 @@ func (g *gen) begin(ctx context.Context) error {
 		return err
 	}
 	g.insMsg, err = tx.PrepareContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
-		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, 1, ?)`)
+		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at, parent_id, off_branch)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, 1, ?, ?, ?)`)
 	return err
 }
 
@@ -207,10 +228,19 @@ func (g *gen) message(ctx context.Context, conv, task string, role chat.Role, co
 	if task != "" {
 		taskID = task
 	}
-	if _, err := g.insMsg.ExecContext(ctx, uuid.NewString(), conv, taskID, string(role), content, encoded,
-		callID, tool, step, at.UnixMilli()); err != nil {
+	return g.insert(ctx, conv, taskID, role, content, encoded, callID, tool, step, at, 0)
+}
+
+// insert writes a message continuing g.parent, off the branch with the
+// switch number off unless it is 0, and makes it the next one's parent.
+func (g *gen) insert(ctx context.Context, conv string, taskID any, role chat.Role, content, calls, callID, tool string,
+	step int, at time.Time, off int) error {
+	id := uuid.NewString()
+	if _, err := g.insMsg.ExecContext(ctx, id, conv, taskID, string(role), content, calls,
+		callID, tool, step, at.UnixMilli(), g.parent, off); err != nil {
 		return fmt.Errorf("insert message: %w", err)
 	}
+	g.parent = id
 	g.messages++
 	return g.maybeCommit(ctx)
 }
@@ -219,11 +249,51 @@ func (g *gen) message(ctx context.Context, conv, task string, role chat.Role, co
 // be painted (whether the window renders every row or only those in view).
 const LastMessage = "This is the last message of the benchmark history."
 
+// With -fork: the largest conversation's first message, its other
+// version, and the last message of the branch that version starts (the
+// first two with a word of their own, for search). Every message of that
+// branch says ForkMark, so the window shows which branch it shows.
+const (
+	ForkFirst = "Zephyrfork: the first message of the benchmark history."
+	ForkOther = "Quillfork: the first message of the benchmark history, in the " + ForkMark + "."
+	ForkLast  = "This is the last message of the " + ForkMark + "."
+	ForkMark  = "edited branch"
+)
+
+// fork gives the conversation just written (n messages, the last at last)
+// a second version of its first message, continued by n-1 chat messages
+// off the branch, as a switch would have left them (switch number 1).
+func (g *gen) fork(ctx context.Context, last time.Time, n int) error {
+	g.parent = nil
+	at := last.Add(time.Second)
+	for i := 0; i < n; i++ {
+		role, text := chat.RoleUser, g.text(10+g.rnd.Intn(30))
+		if i%2 == 1 {
+			role, text = chat.RoleAssistant, g.text(30+g.rnd.Intn(60))
+		}
+		text += " In the " + ForkMark + "."
+		switch i {
+		case 0:
+			text = ForkOther
+		case n - 1:
+			text = ForkLast
+		}
+		if err := g.insert(ctx, g.conv, nil, role, text, "", "", "", 0, at.Add(time.Duration(i)*time.Millisecond), 1); err != nil {
+			return err
+		}
+	}
+	if _, err := g.tx.ExecContext(ctx, `UPDATE conversations SET branch_switches = 1 WHERE id = ?`, g.conv); err != nil {
+		return fmt.Errorf("fork: %w", err)
+	}
+	return nil
+}
+
 // conversation writes one conversation of n messages whose last activity
 // is at last. A sentinel, if given, is the text of its last message (the
 // reply of a final chat task).
 func (g *gen) conversation(ctx context.Context, last time.Time, n int, sentinel string) error {
 	id := uuid.NewString()
+	g.conv, g.parent = id, nil
 	// Tasks of 21 messages (10 steps), then what is left; with a sentinel,
 	// a chat task of 2 at the end.
 	var tasks []int
@@ -261,6 +331,9 @@ func (g *gen) conversation(ctx context.Context, last time.Time, n int, sentinel 
 		}
 		taskID := uuid.NewString()
 		prompt := g.text(10 + g.rnd.Intn(30))
+		if ti == 0 && g.firstText != "" {
+			prompt = g.firstText
+		}
 		started := at.Add(20 * time.Second)
 		mode, steps, summary := chat.ModeAgent, (size-1)/2, g.sentence(12)
 		if size == 2 {

@@ -92,11 +92,18 @@ test('Auto answers a question directly and runs a file request as a task; a clic
   await page.getByRole('button', { name: 'Run as a task instead' }).click();
   await waitForStatus(page, 'Completed');
   await eventually(async () => {
-    assert.deepEqual(await decisions(page), ['Answered directly · Run as a task instead', 'Working on it as a task · Just answer instead']);
+    assert.deepEqual(await decisions(page), ['Working on it as a task · Just answer instead']);
     const items = await transcript(page);
     assert.equal(items.filter((i) => i.kind === 'user').length, 1, `the question is shown once: ${show(items)}`);
     assert.ok(items.some((i) => i.kind === 'complete'), `the re-run ran as a task: ${show(items)}`);
   }, { what: 'the re-run as a task' });
+  // The re-run is the message's second version; the direct answer is the first.
+  const versions = page.getByRole('group', { name: 'Versions' }).first();
+  await eventually(async () => assert.match((await versions.textContent()) ?? '', /2\/2/));
+  await versions.getByRole('button', { name: 'Previous version' }).click();
+  await eventually(async () => assert.deepEqual(await decisions(page), ['Answered directly · Run as a task instead']), { what: 'the first version back' });
+  await page.getByRole('group', { name: 'Versions' }).first().getByRole('button', { name: 'Next version' }).click();
+  await eventually(async () => assert.deepEqual(await decisions(page), ['Working on it as a task · Just answer instead']));
 
   await newConversation(page);
   await sendMessage(page, 'Create a file notes.txt in my workspace with a todo list for the week');
@@ -121,8 +128,8 @@ test('Auto answers a question directly and runs a file request as a task; a clic
     assert.deepEqual(items.filter((i) => i.kind === 'user').map((i) => i.text.trim()), ['hello'], `the command is not part of the message: ${show(items)}`);
   });
 
-  // The re-run conversation: both decision lines, for a look.
+  // The re-run conversation, for a look.
   await openConversation(page, 'What is the capital of France?');
-  await eventually(async () => assert.equal((await decisions(page)).length, 2));
+  await eventually(async () => assert.equal((await decisions(page)).length, 1));
   await page.screenshot({ path: 'artifacts/plan-auto.png' });
 }));

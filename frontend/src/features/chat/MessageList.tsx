@@ -240,8 +240,10 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     return () => clearTimeout(t);
   }, [foundId]);
 
-  // Rows that arrived while the user was reading further up.
-  const atEnd = n === 0 || (virtualizer.isAtEnd() && !hasNewer);
+  // Rows that arrived while the user was reading further up. While the
+  // view follows the latest, it is at the end by design (the layout effect
+  // above keeps it there), even in the render before the scroll lands.
+  const atEnd = n === 0 || ((follow.current || virtualizer.isAtEnd()) && !hasNewer);
   const [seen, setSeen] = useState(n);
   useEffect(() => {
     if (atEnd && seen !== n) setSeen(n);

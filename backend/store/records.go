@@ -127,6 +127,12 @@ func importRecord(ctx context.Context, tx *sql.Tx, r chat.ConversationRecord) er
 		placed[m.ID] = true
 		old, now = append(old, prev), append(now, stored.Seq)
 	}
+	// The next switch numbers past those the record's messages went off
+	// with, so a switch never takes another part's number (see tree.go).
+	if _, err := tx.ExecContext(ctx, `UPDATE conversations SET branch_switches =
+		(SELECT coalesce(max(off_branch), 0) FROM messages WHERE conversation_id = ?) WHERE id = ?`, c.ID, c.ID); err != nil {
+		return fmt.Errorf("count branch switches: %w", err)
+	}
 	for _, sum := range r.Summaries {
 		// The last message the summary covers: the latest at or before
 		// its seq in the record.

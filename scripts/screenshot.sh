@@ -50,7 +50,8 @@ xvfb-run -a -s "-screen 0 1200x820x24" bash -euo pipefail -c '
   xdotool key shift+Tab
   sleep 0.2
   xdotool key Return
-  sleep 4
+  # The demo task completes, then checks its result against its plan.
+  sleep 8
   shot screenshot.png
 
   # 3. Two more conversations (Ctrl+N): the first asks while the second

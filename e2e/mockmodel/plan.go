@@ -88,18 +88,7 @@ func reflectTask(tail []compat.Message) compat.Reply {
 
 // planOf is the [plan] plan with its first done steps done and the next in progress.
 func planOf(done int) map[string]any {
-	steps := make([]map[string]any, len(planSteps))
-	for i, title := range planSteps {
-		status := "pending"
-		switch {
-		case i < done:
-			status = "done"
-		case i == done:
-			status = "in_progress"
-		}
-		steps[i] = map[string]any{"title": title, "status": status}
-	}
-	return map[string]any{"steps": steps, "note": "Done when the answer is checked."}
+	return compat.PlanArgs(planSteps, done, "Done when the answer is checked.")
 }
 
 // count counts the calls of tool among msgs.

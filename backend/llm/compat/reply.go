@@ -65,3 +65,21 @@ func (r Reply) finishReason() string {
 func (r Reply) failed() bool {
 	return r.Status != 0 && r.Status != 200
 }
+
+// PlanArgs are update_plan arguments for a scripted model: the steps with
+// titles, the first done of them done and the next in progress, and the
+// note (its success criteria).
+func PlanArgs(titles []string, done int, note string) map[string]any {
+	steps := make([]map[string]any, len(titles))
+	for i, title := range titles {
+		status := "pending"
+		switch {
+		case i < done:
+			status = "done"
+		case i == done:
+			status = "in_progress"
+		}
+		steps[i] = map[string]any{"title": title, "status": status}
+	}
+	return map[string]any{"steps": steps, "note": note}
+}

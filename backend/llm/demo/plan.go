@@ -23,20 +23,7 @@ func planned(req *compat.Request) bool { return req.HasTool(ToolUpdatePlan) }
 
 // planArgs is the demo plan with its first done steps marked done and the
 // next one in progress.
-func planArgs(done int) map[string]any {
-	steps := make([]map[string]any, len(demoSteps))
-	for i, title := range demoSteps {
-		status := "pending"
-		switch {
-		case i < done:
-			status = "done"
-		case i == done:
-			status = "in_progress"
-		}
-		steps[i] = map[string]any{"title": title, "status": status}
-	}
-	return map[string]any{"steps": steps, "note": demoCriteria}
-}
+func planArgs(done int) map[string]any { return compat.PlanArgs(demoSteps, done, demoCriteria) }
 
 // reflecting reports whether the request is a reflection: it offers
 // reflect and nothing to work with.

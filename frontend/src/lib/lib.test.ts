@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { trapTab } from './focusTrap';
 import { formatDuration, timeValue } from './time';
 import { utf8Length } from './utf8';
 
@@ -28,5 +29,23 @@ describe('time', () => {
     expect(formatDuration(7_000)).toBe('0:07');
     expect(formatDuration(754_000)).toBe('12:34');
     expect(formatDuration(3_723_000)).toBe('1:02:03');
+  });
+});
+
+describe('trapTab', () => {
+  it('keeps Shift+Tab from a select (the first field) inside the dialog, and Tab from the last button goes back to it', () => {
+    document.body.innerHTML = '<button id="out">Out</button><div id="box"><select id="s"><option>a</option></select><button id="b">Keep</button></div>';
+    const box = document.getElementById('box');
+    const key = (shiftKey: boolean) => ({ key: 'Tab', shiftKey, preventDefault: vi.fn() });
+    document.getElementById('s')!.focus();
+    const back = key(true);
+    trapTab(back, box);
+    expect(back.preventDefault).toHaveBeenCalled();
+    expect(document.activeElement?.id).toBe('b');
+    trapTab(key(false), box);
+    expect(document.activeElement?.id).toBe('s');
+    document.getElementById('out')!.focus();
+    trapTab(key(false), box);
+    expect(document.activeElement?.id).toBe('s');
   });
 });

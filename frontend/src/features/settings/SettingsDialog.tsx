@@ -1,3 +1,4 @@
+import { trapTab } from '../../lib/focusTrap';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import * as api from '../../api';
@@ -76,9 +77,6 @@ function sentence(message: string): string {
 function readable(message: string): boolean {
   return message.trim() !== '' && !message.includes('[object Object]');
 }
-
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function NumberField({
   id,
@@ -379,22 +377,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
         void onCloseRef.current();
         return;
       }
-      if (e.key !== 'Tab') return;
-      const root = dialogRef.current;
-      if (!root) return;
-      const items = Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE));
-      if (items.length === 0) return;
-      const first = items[0]!;
-      const last = items[items.length - 1]!;
-      const active = document.activeElement;
-      const inside = active instanceof Node && root.contains(active);
-      if (!inside || (e.shiftKey && (active === first || active === root))) {
-        e.preventDefault();
-        (e.shiftKey ? last : first).focus();
-      } else if (!e.shiftKey && active === last) {
-        e.preventDefault();
-        first.focus();
-      }
+      trapTab(e, dialogRef.current);
     };
     document.addEventListener('keydown', onKeyDown, true);
     return () => document.removeEventListener('keydown', onKeyDown, true);

@@ -439,8 +439,6 @@ type Store interface {
 	SetMode(ctx context.Context, id string, mode TaskMode) (Conversation, error)
 	// SavePlan stores the task's next plan revision (see CleanPlan).
 	SavePlan(ctx context.Context, taskID string, steps []PlanStep, note string) (Plan, error)
-	// Message returns one message or a CodeNotFound error.
-	Message(ctx context.Context, id string) (Message, error)
 	SetWorkspace(ctx context.Context, id, dir string) (Conversation, error)
 	SetModel(ctx context.Context, id, model string) (Conversation, error)
 	DeleteConversation(ctx context.Context, id string) error

@@ -384,15 +384,3 @@ func messagesWhere(ctx context.Context, q queryer, where string, args ...any) ([
 	}
 	return out, nil
 }
-
-// Message returns one message or a CodeNotFound error.
-func (s *Store) Message(ctx context.Context, id string) (chat.Message, error) {
-	msgs, err := messagesWhere(ctx, s.db, `WHERE id = ?`, id)
-	if err != nil {
-		return chat.Message{}, err
-	}
-	if len(msgs) == 0 {
-		return chat.Message{}, notFound("message", id)
-	}
-	return msgs[0], nil
-}

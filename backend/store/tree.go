@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -200,7 +201,7 @@ func (s *Store) ShowVersion(ctx context.Context, conversationID, id string, step
 		if err != nil {
 			return err
 		}
-		at := indexOf(sibs, id) + step
+		at := slices.Index(sibs, id) + step
 		if at < 0 || at >= len(sibs) {
 			return chat.Errorf(chat.CodeInvalid, "there is no version %d of this message: it has %d", at+1, len(sibs))
 		}
@@ -232,15 +233,6 @@ func collectStrings(rows *sql.Rows) ([]string, error) {
 		out = append(out, s)
 	}
 	return out, rows.Err()
-}
-
-func indexOf(ids []string, id string) int {
-	for i, v := range ids {
-		if v == id {
-			return i
-		}
-	}
-	return -1
 }
 
 // StartTaskFrom is StartTask on a new branch: the current branch is cut

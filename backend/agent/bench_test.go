@@ -178,9 +178,9 @@ type timedProvider struct {
 	t *timer
 }
 
-func (p timedProvider) Stream(ctx context.Context, req llm.Request, onText func(string)) (llm.Response, error) {
+func (p timedProvider) Stream(ctx context.Context, req llm.Request, out llm.Deltas) (llm.Response, error) {
 	defer p.t.since(time.Now())
-	return p.Provider.Stream(ctx, req, onText)
+	return p.Provider.Stream(ctx, req, out)
 }
 
 func newBenchEnv(b *testing.B, script func(*compat.Request) compat.Reply) *benchEnv {
@@ -670,7 +670,7 @@ func modelCallAlone(b *testing.B, calls int) {
 	b.ResetTimer()
 	t0 := time.Now()
 	for i := 0; i < calls; i++ {
-		if _, err := p.Stream(ctx, req, func(string) {}); err != nil {
+		if _, err := p.Stream(ctx, req, llm.Deltas{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -196,7 +196,7 @@ func toCompat(msgs []llm.Message, defs []llm.Tool) *compat.Request {
 type idleProvider struct{}
 
 func (idleProvider) Model() string { return "idle" }
-func (idleProvider) Stream(ctx context.Context, _ llm.Request, _ func(string)) (llm.Response, error) {
+func (idleProvider) Stream(ctx context.Context, _ llm.Request, _ llm.Deltas) (llm.Response, error) {
 	<-ctx.Done()
 	return llm.Response{}, ctx.Err()
 }

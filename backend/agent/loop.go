@@ -222,7 +222,7 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 			return llm.Response{}, err
 		}
 		w := newStreamWriter(rn, opts.FlushInterval)
-		resp, err = rn.provider.Stream(ctx, v.req, w.write)
+		resp, err = rn.provider.Stream(ctx, v.req, llm.Deltas{Text: w.write})
 		var werr error
 		msg, werr = w.close()
 		if errors.Is(err, llm.ErrContextFull) && msg.ID == "" && ctx.Err() == nil {

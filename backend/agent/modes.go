@@ -93,7 +93,7 @@ func classify(ctx context.Context, p llm.Provider, text string) (chat.TaskMode, 
 	resp, err := p.Stream(ctx, llm.Request{Messages: []llm.Message{
 		{Role: chat.RoleSystem, Content: classifyPrompt},
 		{Role: chat.RoleUser, Content: text},
-	}}, func(string) {})
+	}}, llm.Deltas{})
 	if err != nil {
 		slog.Warn("auto mode: the classification call failed; the local decision stands", "err", chat.Details(err))
 		return "", false

@@ -64,10 +64,20 @@ type Message struct {
 	ID             string `json:"id"`
 	ConversationID string `json:"conversationId"`
 	// TaskID is empty for messages written outside any task.
-	TaskID    string     `json:"taskId,omitempty"`
-	Role      Role       `json:"role"`
-	Content   string     `json:"content"`
-	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	TaskID  string `json:"taskId,omitempty"`
+	Role    Role   `json:"role"`
+	Content string `json:"content"`
+	// Reasoning is an assistant message's thinking, kept apart from its
+	// content (never in search, Copy message or the answer), and
+	// ReasoningMS how long the model thought (from its first thinking
+	// delta to its first answer delta or the end of the reply).
+	Reasoning   string `json:"reasoning,omitempty"`
+	ReasoningMS int64  `json:"reasoningMs,omitempty"`
+	// ReasoningData is the provider's own record of the thinking (e.g.
+	// Anthropic's signed thinking blocks), passed back to that provider
+	// within the turn; the window never sees it.
+	ReasoningData string     `json:"-"`
+	ToolCalls     []ToolCall `json:"toolCalls,omitempty"`
 	// ToolCallID and ToolName are set on RoleTool messages.
 	ToolCallID string `json:"toolCallId,omitempty"`
 	ToolName   string `json:"toolName,omitempty"`
@@ -367,6 +377,16 @@ type Settings struct {
 	// AutoAskModel lets Auto mode ask the model (one short call) when its
 	// local decision is unsure.
 	AutoAskModel bool `json:"autoAskModel"`
+	// ShowThinking shows the models' thinking blocks in the transcript.
+	ShowThinking bool `json:"showThinking"`
+	// ModelFirstByteTimeoutSec cuts a model call whose server sends nothing
+	// for this long after the request; ModelIdleTimeoutSec one that goes
+	// silent this long between two chunks. The call is retried once.
+	ModelFirstByteTimeoutSec int `json:"modelFirstByteTimeoutSec"`
+	ModelIdleTimeoutSec      int `json:"modelIdleTimeoutSec"`
+	// ReasoningEffort by model name: "low", "medium" or "high", sent as
+	// reasoning_effort; absent (or "") sends none.
+	ReasoningEffort map[string]string `json:"reasoningEffort"`
 }
 
 // MaxReflectionRounds bounds the ReflectionRounds setting.
@@ -394,6 +414,10 @@ func DefaultSettings() Settings {
 		CheckpointExclude: []string{".git", "node_modules"},
 		DefaultMode:       ModeAuto,
 		ReflectionRounds:  2,
+		ShowThinking:      true,
+		// Generous: a local model may load for a minute or two on first use.
+		ModelFirstByteTimeoutSec: 120,
+		ModelIdleTimeoutSec:      60,
 		Prices: map[string]Price{
 			"gpt-4o-mini":  {InputPerMTok: 0.15, OutputPerMTok: 0.60},
 			"gpt-4o":       {InputPerMTok: 2.50, OutputPerMTok: 10.00},

@@ -16,6 +16,14 @@ type Message struct {
 	Content    string
 	ToolCalls  []chat.ToolCall // assistant only
 	ToolCallID string          // tool only
+	// Reasoning is the thinking that came with an assistant message. The
+	// adapter decides whether the server needs it back (DeepSeek's thinking
+	// mode wants it on the tool-call messages of the current turn).
+	Reasoning string
+	// ReasoningData is a provider's own record of that thinking, opaque to
+	// everyone else (Anthropic's signed thinking blocks, as JSON); it is
+	// passed back only to the provider that wrote it.
+	ReasoningData string
 }
 
 // Tool is a function the model may call. Parameters is a JSON schema of
@@ -30,12 +38,20 @@ type Tool struct {
 type Request struct {
 	Messages []Message
 	Tools    []Tool
+	// ReasoningEffort is "low", "medium" or "high" when the person set one
+	// for the model; "" sends none (the server's default).
+	ReasoningEffort string
 }
 
 // Response is the model's whole reply once the stream has ended.
 type Response struct {
-	Content      string
-	ToolCalls    []chat.ToolCall
+	// Content is the answer; it never holds the reasoning.
+	Content string
+	// Reasoning is the model's thinking, apart from the answer.
+	Reasoning string
+	// ReasoningData: see Message.ReasoningData.
+	ReasoningData string
+	ToolCalls     []chat.ToolCall
 	Usage        chat.Usage
 	FinishReason string
 }
@@ -48,12 +64,32 @@ var ErrContextFull = errors.New("the request is longer than the model's context 
 // the model does not support tools (function calling).
 var ErrNoTools = errors.New("the model does not support tools")
 
-// Provider streams one reply. onText receives text as it arrives, in order,
-// on the calling goroutine. Stream returns when the reply is complete, the
+// Deltas receives a reply as it streams, in order, on the calling
+// goroutine. A nil func drops what it would receive.
+type Deltas struct {
+	Text      func(string) // the answer
+	Reasoning func(string) // the thinking, before or between the answer's parts
+}
+
+// OnText passes s to Text when there is one.
+func (d Deltas) OnText(s string) {
+	if d.Text != nil && s != "" {
+		d.Text(s)
+	}
+}
+
+// OnReasoning passes s to Reasoning when there is one.
+func (d Deltas) OnReasoning(s string) {
+	if d.Reasoning != nil && s != "" {
+		d.Reasoning(s)
+	}
+}
+
+// Provider streams one reply to out. Stream returns when the reply is complete, the
 // context is cancelled (ctx.Err() is returned, wrapped or not) or the model
 // fails (a *chat.Error with CodeModel and a message a person understands).
 type Provider interface {
-	Stream(ctx context.Context, req Request, onText func(string)) (Response, error)
+	Stream(ctx context.Context, req Request, out Deltas) (Response, error)
 	// Model names the model the provider talks to.
 	Model() string
 }

@@ -72,7 +72,7 @@ func New(cfg Config) *Provider {
 func (p *Provider) Model() string { return p.cfg.Model }
 
 // Stream sends req and streams the reply; see llm.Provider.
-func (p *Provider) Stream(ctx context.Context, req llm.Request, onText func(string)) (llm.Response, error) {
+func (p *Provider) Stream(ctx context.Context, req llm.Request, out llm.Deltas) (llm.Response, error) {
 	params := oa.ChatCompletionNewParams{
 		Model:         shared.ChatModel(p.cfg.Model),
 		Messages:      toMessages(req.Messages),
@@ -106,7 +106,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onText func(stri
 			}
 			if d := choice.Delta.Content; d != "" {
 				text.WriteString(d)
-				onText(d)
+				out.OnText(d)
 			}
 			for _, tc := range choice.Delta.ToolCalls {
 				c := calls[tc.Index]

@@ -47,7 +47,7 @@ func TestStreamAssemblesTextToolCallsAndUsage(t *testing.T) {
 		},
 		Tools: []llm.Tool{{Name: "ask_user", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}},
 	}
-	resp, err := p.Stream(context.Background(), req, func(s string) { streamed += s })
+	resp, err := p.Stream(context.Background(), req, llm.Deltas{Text: func(s string) { streamed += s }})
 	require.NoError(t, err)
 	assert.Equal(t, "Sure, here goes.", resp.Content)
 	assert.Equal(t, resp.Content, streamed)
@@ -65,7 +65,7 @@ func TestStreamAssemblesTextToolCallsAndUsage(t *testing.T) {
 
 func TestChatRequestCarriesNoToolFields(t *testing.T) {
 	srv, p := serve(t, compat.Reply{Text: "hello"})
-	_, err := p.Stream(context.Background(), simple, func(string) {})
+	_, err := p.Stream(context.Background(), simple, llm.Deltas{})
 	require.NoError(t, err)
 	assert.Empty(t, srv.Rejections(), "tools: [] or tool_choice without tools is refused by the real API")
 }
@@ -84,7 +84,7 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, p := serve(t, c.reply)
-		_, err := p.Stream(context.Background(), simple, func(string) {})
+		_, err := p.Stream(context.Background(), simple, llm.Deltas{})
 		require.Error(t, err)
 		assert.Equal(t, chat.CodeModel, chat.ErrorCode(err))
 		assert.Contains(t, err.Error(), c.want)
@@ -96,7 +96,7 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 	srv.APIKey = "right"
 	url, stop := srv.Start()
 	defer stop()
-	_, err := New(Config{BaseURL: url, APIKey: "wrong-secret", Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, func(string) {})
+	_, err := New(Config{BaseURL: url, APIKey: "wrong-secret", Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, llm.Deltas{})
 	assert.Contains(t, err.Error(), "The model server rejected the API key")
 	assert.NotContains(t, err.Error(), "wrong-secret")
 
@@ -109,7 +109,7 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 	})
 	echoURL, stopEcho := echo.Start()
 	defer stopEcho()
-	_, err = New(Config{BaseURL: echoURL, APIKey: "echo-secret-4242", Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, func(string) {})
+	_, err = New(Config{BaseURL: echoURL, APIKey: "echo-secret-4242", Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, llm.Deltas{})
 	assert.Contains(t, err.Error(), "upstream refused the key [key]")
 	assert.NotContains(t, err.Error(), "echo-secret-4242", "a key the server repeats stays out of the message")
 }
@@ -120,7 +120,7 @@ func TestUnreachableServer(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	url := "http://" + addr + "/v1"
-	_, err = New(Config{BaseURL: url, Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, func(string) {})
+	_, err = New(Config{BaseURL: url, Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, llm.Deltas{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Could not reach "+url)
 	var op *net.OpError
@@ -133,7 +133,7 @@ func TestCancelEndsTheStreamPromptly(t *testing.T) {
 	got := make(chan string, 100)
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.Stream(ctx, simple, func(s string) { got <- s })
+		_, err := p.Stream(ctx, simple, llm.Deltas{Text: func(s string) { got <- s }})
 		done <- err
 	}()
 	<-got

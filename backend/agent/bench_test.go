@@ -412,10 +412,11 @@ func words(prefix string, n int) string {
 // stored), to Stop returning, and to the model server seeing its client go.
 func BenchmarkStop(b *testing.B) {
 	stops := size(300, 5)
-	// A reply that streams for ~4 s: every Stop lands mid-stream.
+	// A reply that streams for ~4 s and then holds the call open: every
+	// Stop lands mid-call, however slow the machine.
 	long := words("w", 4000)
 	env := newBenchEnv(b, func(*compat.Request) compat.Reply {
-		return compat.Reply{Text: long, ChunkDelay: time.Millisecond}
+		return compat.Reply{Text: long, ChunkDelay: time.Millisecond, HangAfterText: true}
 	})
 	// Timestamp the server's disconnects as they happen.
 	gone := make(chan time.Time, 16)

@@ -21,6 +21,10 @@ import (
 // it whole: the stored message must be the reply, byte for byte. Other
 // tasks are stopped at points spread over the reply (from 5% to 99% of it):
 // Stop must be answered as quickly at the end of the reply as at its start.
+// The stopped tasks' replies hold after their last byte until the client
+// goes away (HangAfterText), so each point — 99 % too — is reached while
+// the call is still open: Stop always meets a running task, however slow
+// the machine, and its outcome never depends on timing.
 // It reports the time to stream and store the reply, and Stop → return and
 // Stop → cancelled event (which follows the final state's storing), p50,
 // p99 and max over all the points.
@@ -29,7 +33,12 @@ func BenchmarkLongReply(b *testing.B) {
 	points := []float64{0.05, 0.25, 0.5, 0.75, 0.9, 0.99}
 	rounds := size(2, 1)
 	reply := longMarkdown(total)
-	env := newBenchEnv(b, func(*compat.Request) compat.Reply {
+	env := newBenchEnv(b, func(req *compat.Request) compat.Reply {
+		for _, m := range req.Messages {
+			if m.Role == "user" && m.Text() == stopPrompt {
+				return compat.Reply{Text: reply, HangAfterText: true}
+			}
+		}
 		return compat.Reply{Text: reply, ToolCalls: []chat.ToolCall{
 			{Name: agent.ToolTaskComplete, Arguments: `{"summary":"A long answer"}`}}}
 	})
@@ -89,7 +98,7 @@ func BenchmarkLongReply(b *testing.B) {
 	for r := 0; r < rounds; r++ {
 		for i, p := range points {
 			conv := env.conversation(b)
-			task, err := runner.StartTask(ctx, conv, "Write the long answer", chat.ModeAgent)
+			task, err := runner.StartTask(ctx, conv, stopPrompt, chat.ModeAgent)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -153,6 +162,9 @@ func BenchmarkLongReply(b *testing.B) {
 		report(b, at+".in_store.p50", ms(percentile(inStoreAt[i], 50)), "ms")
 	}
 }
+
+// stopPrompt asks for the long reply that holds open after its text.
+const stopPrompt = "Write the long answer, to be stopped"
 
 // assistantText is the text of the conversation's assistant message.
 func assistantText(b *testing.B, env *benchEnv, conv string) (string, bool) {

@@ -24,13 +24,16 @@ import (
 
 // Delta is streamed text appended to a stored message. Offset is the length
 // in bytes of the message's content before Text; a receiver whose copy is not
-// that long has missed something and should reload.
+// that long has missed something and should reload. With Reasoning set, Text
+// is appended to the message's reasoning instead, and Offset is the length
+// of the reasoning before it.
 type Delta struct {
 	ConversationID string `json:"conversationId"`
 	TaskID         string `json:"taskId"`
 	MessageID      string `json:"messageId"`
 	Offset         int    `json:"offset"`
 	Text           string `json:"text"`
+	Reasoning      bool   `json:"reasoning,omitempty"`
 	Rev            int    `json:"rev"`
 }
 

@@ -210,6 +210,7 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 	var v view
 	var resp llm.Response
 	var msg chat.Message
+	var thoughtMS int64
 	// A server that finds the request too long despite Errand's count
 	// gets one retry, compacted harder.
 	for attempt := 0; ; attempt++ {
@@ -222,9 +223,9 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 			return llm.Response{}, err
 		}
 		w := newStreamWriter(rn, opts.FlushInterval)
-		resp, err = rn.provider.Stream(ctx, v.req, llm.Deltas{Text: w.write})
+		resp, err = rn.provider.Stream(ctx, v.req, llm.Deltas{Text: w.write, Reasoning: w.think})
 		var werr error
-		msg, werr = w.close()
+		msg, thoughtMS, werr = w.close()
 		if errors.Is(err, llm.ErrContextFull) && msg.ID == "" && ctx.Err() == nil {
 			if attempt == 0 {
 				slog.Warn("the model server found the request too long; compacting harder and retrying",
@@ -260,12 +261,14 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 	switch {
 	case msg.ID != "":
 		msg.Content = resp.Content
+		msg.Reasoning, msg.ReasoningMS, msg.ReasoningData = resp.Reasoning, thoughtMS, resp.ReasoningData
 		msg.ToolCalls = resp.ToolCalls
 		msg.Streaming = false
 		msg.Usage, msg.CostUSD = &usage, cost
 		_, err = rn.replace(msg)
-	case resp.Content != "" || len(resp.ToolCalls) > 0:
+	case resp.Content != "" || len(resp.ToolCalls) > 0 || resp.Reasoning != "":
 		m := rn.newMessage(chat.RoleAssistant, resp.Content)
+		m.Reasoning, m.ReasoningMS, m.ReasoningData = resp.Reasoning, thoughtMS, resp.ReasoningData
 		m.ToolCalls = resp.ToolCalls
 		m.Usage, m.CostUSD = &usage, cost
 		_, err = rn.add(m)

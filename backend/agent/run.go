@@ -95,9 +95,9 @@ func (rn *run) write(m chat.Message, put func(context.Context, chat.Message) (ch
 	return stored, nil
 }
 
-// appendText stores streamed text at the end of a message and publishes it
-// as a delta.
-func (rn *run) appendText(id, text string) error {
+// appendChunk stores streamed text, or reasoning, at the end of a
+// message's and publishes it as a delta.
+func (rn *run) appendChunk(id, text string, reasoning bool) error {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	if rn.done {
@@ -105,13 +105,17 @@ func (rn *run) appendText(id, text string) error {
 	}
 	ctx, cancel := storeCtx()
 	defer cancel()
-	a, err := rn.r.opts.Store.AppendContent(ctx, id, text)
+	appendTo := rn.r.opts.Store.AppendContent
+	if reasoning {
+		appendTo = rn.r.opts.Store.AppendReasoning
+	}
+	a, err := appendTo(ctx, id, text)
 	if err != nil {
 		return err
 	}
 	rn.r.opts.Events.MessageDelta(Delta{
 		ConversationID: a.ConversationID, TaskID: a.TaskID, MessageID: id,
-		Offset: a.Offset, Text: text, Rev: a.Rev,
+		Offset: a.Offset, Text: text, Rev: a.Rev, Reasoning: reasoning,
 	})
 	return nil
 }

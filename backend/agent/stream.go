@@ -8,28 +8,41 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 )
 
-// streamWriter turns the model's text deltas into one stored message,
-// coalesced: the first delta creates the message, later ones are appended at
-// most once per interval, and a timer flushes what waits when the model goes
-// quiet. Each flush is stored before it is published.
+// streamWriter turns the model's deltas — its answer and its reasoning —
+// into one stored message, coalesced: the first delta creates the
+// message, later ones are appended at most once per interval, and a timer
+// flushes what waits when the model goes quiet. Each flush is stored
+// before it is published.
 type streamWriter struct {
 	rn       *run
 	interval time.Duration
 
 	mu        sync.Mutex
-	msg       chat.Message // zero until the first text arrives
+	msg       chat.Message // zero until the first delta arrives
 	pending   strings.Builder
+	thinking  strings.Builder // reasoning not yet flushed
 	lastFlush time.Time
 	timer     *time.Timer
-	err       error // the first write error; later text is dropped
+	err       error // the first write error; later deltas are dropped
+	// When the first reasoning and the first answer after it arrived.
+	thoughtAt, answeredAt time.Time
 }
 
 func newStreamWriter(rn *run, interval time.Duration) *streamWriter {
 	return &streamWriter{rn: rn, interval: interval}
 }
 
-// write takes one delta, on the loop goroutine.
+// write takes one delta of the answer, on the loop goroutine.
 func (w *streamWriter) write(text string) {
+	w.take(text, false)
+}
+
+// think takes one delta of the reasoning, on the loop goroutine.
+func (w *streamWriter) think(text string) {
+	w.take(text, true)
+}
+
+func (w *streamWriter) take(text string, reasoning bool) {
 	if text == "" {
 		return
 	}
@@ -38,11 +51,23 @@ func (w *streamWriter) write(text string) {
 	if w.err != nil {
 		return
 	}
-	w.pending.WriteString(text)
+	switch {
+	case reasoning && w.thoughtAt.IsZero():
+		w.thoughtAt = time.Now()
+	case !reasoning && !w.thoughtAt.IsZero() && w.answeredAt.IsZero():
+		w.answeredAt = time.Now()
+	}
+	if reasoning {
+		w.thinking.WriteString(text)
+	} else {
+		w.pending.WriteString(text)
+	}
 	if w.msg.ID == "" {
 		m := w.rn.newMessage(chat.RoleAssistant, w.pending.String())
+		m.Reasoning = w.thinking.String()
 		m.Streaming = true
 		w.pending.Reset()
+		w.thinking.Reset()
 		w.msg, w.err = w.rn.add(m)
 		w.lastFlush = time.Now()
 		return
@@ -63,7 +88,7 @@ func (w *streamWriter) flushFromTimer() {
 	// A write may have flushed since this timer was set (it fires late, or
 	// the write came first): wait out the rest of the interval.
 	if wait := w.interval - time.Since(w.lastFlush); wait > 0 {
-		if w.pending.Len() > 0 {
+		if w.pending.Len() > 0 || w.thinking.Len() > 0 {
 			w.timer = time.AfterFunc(wait, w.flushFromTimer)
 		}
 		return
@@ -71,19 +96,33 @@ func (w *streamWriter) flushFromTimer() {
 	w.flushLocked()
 }
 
+// flushLocked stores and publishes what waits: the reasoning first, which
+// came before the answer.
 func (w *streamWriter) flushLocked() {
-	if w.pending.Len() == 0 || w.err != nil || w.msg.ID == "" {
+	if w.err != nil || w.msg.ID == "" {
 		return
 	}
-	text := w.pending.String()
-	w.pending.Reset()
-	w.lastFlush = time.Now()
-	w.err = w.rn.appendText(w.msg.ID, text)
+	if w.thinking.Len() > 0 {
+		text := w.thinking.String()
+		w.thinking.Reset()
+		w.lastFlush = time.Now()
+		if w.err = w.rn.appendChunk(w.msg.ID, text, true); w.err != nil {
+			return
+		}
+	}
+	if w.pending.Len() > 0 {
+		text := w.pending.String()
+		w.pending.Reset()
+		w.lastFlush = time.Now()
+		w.err = w.rn.appendChunk(w.msg.ID, text, false)
+	}
 }
 
 // close flushes what is pending and returns the streamed message (zero if
-// no text came) and the first write error.
-func (w *streamWriter) close() (chat.Message, error) {
+// nothing came), how long the model thought (from its first reasoning to
+// its first answer, or to now when no answer came; 0 when it did not
+// think) and the first write error.
+func (w *streamWriter) close() (chat.Message, int64, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.timer != nil {
@@ -91,5 +130,13 @@ func (w *streamWriter) close() (chat.Message, error) {
 		w.timer = nil
 	}
 	w.flushLocked()
-	return w.msg, w.err
+	var thought int64
+	if !w.thoughtAt.IsZero() {
+		end := w.answeredAt
+		if end.IsZero() {
+			end = time.Now()
+		}
+		thought = max(end.Sub(w.thoughtAt).Milliseconds(), 1)
+	}
+	return w.msg, thought, w.err
 }

@@ -43,8 +43,19 @@ type turn struct {
 //   - each assistant message with tool calls is followed by exactly one tool
 //     result per call id, in call order; a missing result is filled in,
 //     a stray or duplicate one is dropped.
+//
+// The assistant messages of the current turn (after the last user message)
+// that made tool calls carry their reasoning: thinking models need it back
+// there (DeepSeek's thinking mode, Anthropic's extended thinking), and
+// older turns' reasoning would only spend the budget.
 func turns(history []chat.Message) []turn {
 	var out []turn
+	current := 0
+	for i, m := range history {
+		if m.Role == chat.RoleUser {
+			current = i + 1
+		}
+	}
 	for i := 0; i < len(history); i++ {
 		m := &history[i]
 		switch m.Role {
@@ -60,6 +71,9 @@ func turns(history []chat.Message) []turn {
 			if len(m.ToolCalls) == 0 {
 				out = append(out, t)
 				continue
+			}
+			if i >= current {
+				t.msgs[0].Reasoning, t.msgs[0].ReasoningData = m.Reasoning, m.ReasoningData
 			}
 			// Gather the results that follow this message.
 			results := map[string]*chat.Message{}

@@ -154,11 +154,12 @@ func (w *window) count(src *chat.Message, m llm.Message) int {
 	if src == nil {
 		return w.counter.Message(m)
 	}
-	if c, ok := w.counts[src.ID]; ok && c.rev == src.Rev && c.size == len(src.Content) {
+	size := len(src.Content) + len(m.Reasoning)
+	if c, ok := w.counts[src.ID]; ok && c.rev == src.Rev && c.size == size {
 		return c.tokens
 	}
 	n := w.counter.Message(m)
-	w.counts[src.ID] = msgCount{rev: src.Rev, size: len(src.Content), tokens: n}
+	w.counts[src.ID] = msgCount{rev: src.Rev, size: size, tokens: n}
 	return n
 }
 
@@ -249,7 +250,7 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 		msgs = append(msgs, rn.openingMessage())
 	}
 	msgs = withNudge(append(msgs, fit.Messages...), agentMode)
-	req := llm.Request{Messages: msgs, Tools: tools}
+	req := llm.Request{Messages: msgs, Tools: tools, ReasoningEffort: settings.ReasoningEffort[model]}
 	// What c.Raw(req) would say, from the counts already made.
 	raw := w.systemTokens(sys) + w.toolTokens(tools) + fit.Tokens + 3
 	n := 1 + len(fit.Messages)

@@ -517,7 +517,12 @@ type Store interface {
 	// AppendContent appends streamed text to a message that is streaming,
 	// at a cost in proportion to the text, and tells where it landed.
 	AppendContent(ctx context.Context, id, text string) (Appended, error)
-	// UpdateMessage replaces a message's content, tool calls and streaming flag.
+	// AppendReasoning appends streamed reasoning to a message that is
+	// streaming, as AppendContent does text; Appended.Offset is the
+	// reasoning's length before it.
+	AppendReasoning(ctx context.Context, id, text string) (Appended, error)
+	// UpdateMessage replaces a message's content, reasoning, tool calls
+	// and streaming flag.
 	UpdateMessage(ctx context.Context, m Message) (Message, error)
 	// TakeQueued moves the task's queued messages, in order, to the end of
 	// the conversation as delivered and returns them as stored.

@@ -97,9 +97,10 @@ func (c *Counter) Text(s string) int {
 	return n
 }
 
-// Message counts one message with its wrapping and tool calls, uncalibrated.
+// Message counts one message with its wrapping, the reasoning it passes
+// back and its tool calls, uncalibrated.
 func (c *Counter) Message(m llm.Message) int {
-	n := perMessage + c.Text(m.Content)
+	n := perMessage + c.Text(m.Content) + c.Text(m.Reasoning)
 	for _, tc := range m.ToolCalls {
 		n += perToolCall + c.Text(tc.Name) + c.Text(tc.Arguments)
 	}

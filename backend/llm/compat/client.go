@@ -19,8 +19,11 @@ import (
 type Result struct {
 	// Chunks holds every chunk of a stream in order (nil for a
 	// non-streamed reply).
-	Chunks       []Chunk
-	Text         string
+	Chunks []Chunk
+	Text   string
+	// Reasoning is the thinking the stream sent in a reasoning field or
+	// in thinking parts.
+	Reasoning    string
 	ToolCalls    []chat.ToolCall
 	FinishReason string
 	// Usage is the reported usage, nil if the stream carried none.
@@ -85,6 +88,21 @@ func (res *Result) add(c Chunk) error {
 	ch := c.Choices[0]
 	if ch.Delta.Content != nil {
 		res.Text += *ch.Delta.Content
+	}
+	for _, r := range []*string{ch.Delta.ReasoningContent, ch.Delta.Reasoning} {
+		if r != nil {
+			res.Reasoning += *r
+		}
+	}
+	for _, p := range ch.Delta.Parts {
+		switch p.Type {
+		case "text":
+			res.Text += p.Text
+		case "thinking":
+			for _, q := range p.Thinking {
+				res.Reasoning += q.Text
+			}
+		}
 	}
 	for _, d := range ch.Delta.ToolCalls {
 		switch {

@@ -12,6 +12,19 @@ type Reply struct {
 	// Text is the assistant's content. A stream sends it in word-sized
 	// chunks (each chunk is a word with the whitespace before it).
 	Text string
+	// Reasoning is the model's thinking, sent before the text in the
+	// shape ReasoningAs names.
+	Reasoning string
+	// ReasoningAs is how Reasoning is sent: ReasoningContent (the default),
+	// ReasoningField, ThinkTags, ThinkClose or ThinkingParts.
+	ReasoningAs ReasoningShape
+	// StreamError, when set, ends a stream after the text with an error
+	// event carrying this message, as OpenRouter reports a provider that
+	// failed mid-reply: no tool calls, no finish reason, no [DONE].
+	StreamError string
+	// Comments sends SSE comment lines (": OPENROUTER PROCESSING") before
+	// the first chunk and between the chunks of the text.
+	Comments bool
 	// ToolCalls are the calls the assistant makes after its text. An empty
 	// ID is filled with a fresh "call_..." id and empty Arguments with "{}".
 	// A stream sends each call as the API does: a first chunk with index,
@@ -48,6 +61,28 @@ type Reply struct {
 	// there are tool calls and "stop" otherwise.
 	FinishReason string
 }
+
+// ReasoningShape is one of the ways servers stream a model's thinking.
+type ReasoningShape string
+
+// The shapes of Reply.ReasoningAs.
+const (
+	// ReasoningContent is delta.reasoning_content (DeepSeek, GLM, Kimi, Qwen).
+	ReasoningContent ReasoningShape = "reasoning_content"
+	// ReasoningField is delta.reasoning (OpenRouter, Groq, gpt-oss).
+	ReasoningField ReasoningShape = "reasoning"
+	// ThinkTags is <think>…</think> in the content, before the text, sent
+	// in pieces that split the tags (local servers without a reasoning
+	// parser).
+	ThinkTags ReasoningShape = "think"
+	// ThinkClose is content that begins inside the block: the reasoning,
+	// </think>, then the text (DeepSeek-R1 distills whose template opens
+	// the block).
+	ThinkClose ReasoningShape = "think-close"
+	// ThinkingParts is content as arrays of parts: thinking parts, then
+	// text parts (Mistral's Magistral).
+	ThinkingParts ReasoningShape = "parts"
+)
 
 // finishReason returns the reply's finish_reason.
 func (r Reply) finishReason() string {

@@ -61,6 +61,10 @@ type Message struct {
 	Name       string     `json:"name,omitempty"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
+	// ReasoningContent is an assistant message's thinking, passed back. A
+	// thinking server (Server.Thinking) requires it where DeepSeek does;
+	// any other server rejects it as an unknown field, as strict servers do.
+	ReasoningContent *string `json:"reasoning_content,omitempty"`
 	// Refusal, Audio and FunctionCall are accepted and ignored.
 	Refusal      *string         `json:"refusal,omitempty"`
 	Audio        json.RawMessage `json:"audio,omitempty"`

@@ -39,6 +39,12 @@ type Server struct {
 	// real API's 400 context_length_exceeded, and a reply's estimated
 	// usage reports the counted prompt tokens.
 	ContextLength int
+	// Thinking makes the server a thinking model in DeepSeek's thinking
+	// mode: an assistant message of the current turn that made tool calls
+	// must come back with its reasoning_content, or the request gets
+	// DeepSeek's 400. Without it, reasoning_content on a message is an
+	// unknown field, rejected.
+	Thinking bool
 
 	script func(*Request) Reply
 
@@ -183,6 +189,10 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, *req)
 	s.mu.Unlock()
 	if err := Validate(req); err != nil {
+		s.reject(w, r, err)
+		return
+	}
+	if err := checkReasoning(req, s.Thinking); err != nil {
 		s.reject(w, r, err)
 		return
 	}

@@ -62,14 +62,23 @@ func (rs *response) stream() error {
 	h.Set("Cache-Control", "no-cache")
 	rs.w.WriteHeader(http.StatusOK)
 
+	if err := rs.comment(); err != nil {
+		return err
+	}
 	empty := ""
 	if err := rs.send(Delta{Role: "assistant", Content: &empty}, nil); err != nil {
 		return err
 	}
-	for _, word := range Words(rs.reply.Text) {
-		if err := rs.send(Delta{Content: &word}, nil); err != nil {
+	for _, d := range rs.textDeltas() {
+		if err := rs.send(d, nil); err != nil {
 			return err
 		}
+		if err := rs.comment(); err != nil {
+			return err
+		}
+	}
+	if rs.reply.StreamError != "" {
+		return rs.writeStreamError()
 	}
 	if err := rs.afterText(); err != nil {
 		return err
@@ -99,6 +108,71 @@ func (rs *response) stream() error {
 	return rs.writeRaw([]byte("data: [DONE]\n\n"))
 }
 
+// textDeltas are the deltas of the reasoning and the text, in the
+// reply's shape.
+func (rs *response) textDeltas() []Delta {
+	var out []Delta
+	words := Words(rs.reply.Reasoning)
+	switch rs.reply.ReasoningAs {
+	case ReasoningField:
+		for _, w := range words {
+			out = append(out, Delta{Reasoning: &w})
+		}
+	case ThinkTags, ThinkClose:
+		block := rs.reply.Reasoning + "</think>\n\n"
+		if rs.reply.ReasoningAs == ThinkTags {
+			block = "<think>\n" + block
+		}
+		if rs.reply.Reasoning == "" {
+			block = ""
+		}
+		// Pieces of five bytes split the tags across chunks.
+		for _, p := range pieces(block, 5) {
+			if p != "" {
+				out = append(out, Delta{Content: &p})
+			}
+		}
+	case ThinkingParts:
+		for _, w := range words {
+			out = append(out, Delta{Parts: []DeltaPart{{Type: "thinking", Thinking: []DeltaPart{{Type: "text", Text: w}}}}})
+		}
+		for _, w := range Words(rs.reply.Text) {
+			out = append(out, Delta{Parts: []DeltaPart{{Type: "text", Text: w}}})
+		}
+		return out
+	default:
+		for _, w := range words {
+			out = append(out, Delta{ReasoningContent: &w})
+		}
+	}
+	for _, w := range Words(rs.reply.Text) {
+		out = append(out, Delta{Content: &w})
+	}
+	return out
+}
+
+// comment writes an SSE comment line when the reply asks for them.
+func (rs *response) comment() error {
+	if !rs.reply.Comments {
+		return nil
+	}
+	return rs.writeRaw([]byte(": OPENROUTER PROCESSING\n\n"))
+}
+
+// writeStreamError ends the stream with an error event, as OpenRouter
+// reports a failure after the 200 status.
+func (rs *response) writeStreamError() error {
+	data, err := json.Marshal(map[string]any{
+		"id": rs.id, "object": "chat.completion.chunk", "created": rs.created, "model": rs.req.Model,
+		"error":   map[string]any{"code": 502, "message": rs.reply.StreamError},
+		"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": ""}, "finish_reason": "error"}},
+	})
+	if err != nil {
+		return err
+	}
+	return rs.writeRaw([]byte("data: " + string(data) + "\n\n"))
+}
+
 // complete writes the reply as one chat.completion object.
 func (rs *response) complete() error {
 	if err := rs.afterText(); err != nil {
@@ -107,6 +181,9 @@ func (rs *response) complete() error {
 	msg := ReplyMessage{Role: "assistant"}
 	if rs.reply.Text != "" || len(rs.calls) == 0 {
 		msg.Content = &rs.reply.Text
+	}
+	if rs.reply.Reasoning != "" {
+		msg.ReasoningContent = &rs.reply.Reasoning
 	}
 	for _, tc := range rs.calls {
 		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: tc.ID, Type: "function", Function: FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
@@ -189,7 +266,7 @@ func (rs *response) usage() Usage {
 		if rs.prompt > 0 {
 			u.PromptTokens = int64(rs.prompt)
 		}
-		n := len(rs.reply.Text)
+		n := len(rs.reply.Text) + len(rs.reply.Reasoning)
 		for _, tc := range rs.calls {
 			n += len(tc.Name) + len(tc.Arguments)
 		}
@@ -207,6 +284,9 @@ func estimatePrompt(req *Request) int64 {
 	n := 0
 	for _, m := range req.Messages {
 		n += 16 + len(m.Content.Text)
+		if m.ReasoningContent != nil {
+			n += len(*m.ReasoningContent)
+		}
 		for _, tc := range m.ToolCalls {
 			n += len(tc.Function.Name) + len(tc.Function.Arguments)
 		}

@@ -23,11 +23,68 @@ type ChunkChoice struct {
 	FinishReason *string         `json:"finish_reason"`
 }
 
-// Delta is what a chunk adds to the assistant message.
+// Delta is what a chunk adds to the assistant message. Thinking servers
+// add their reasoning in a field of its own: ReasoningContent (DeepSeek,
+// GLM, Kimi, Qwen) or Reasoning (OpenRouter, Groq). Parts, when set, is
+// sent as the content instead of Content: an array of parts, as Mistral
+// sends its thinking replies.
 type Delta struct {
-	Role      string          `json:"role,omitempty"`
-	Content   *string         `json:"content,omitempty"`
-	ToolCalls []ToolCallDelta `json:"tool_calls,omitempty"`
+	Role             string          `json:"role,omitempty"`
+	Content          *string         `json:"content,omitempty"`
+	ReasoningContent *string         `json:"reasoning_content,omitempty"`
+	Reasoning        *string         `json:"reasoning,omitempty"`
+	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty"`
+	Parts            []DeltaPart     `json:"-"`
+}
+
+// DeltaPart is one part of content sent as an array: {"type":"text",
+// "text":…} is answer, {"type":"thinking","thinking":[{"type":"text",
+// "text":…}]} is reasoning.
+type DeltaPart struct {
+	Type     string      `json:"type"`
+	Text     string      `json:"text,omitempty"`
+	Thinking []DeltaPart `json:"thinking,omitempty"`
+}
+
+// deltaWire is Delta without its methods, and with content of any shape.
+type deltaWire struct {
+	Role             string          `json:"role,omitempty"`
+	Content          json.RawMessage `json:"content,omitempty"`
+	ReasoningContent *string         `json:"reasoning_content,omitempty"`
+	Reasoning        *string         `json:"reasoning,omitempty"`
+	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty"`
+}
+
+// MarshalJSON writes Parts, when set, as the content.
+func (d Delta) MarshalJSON() ([]byte, error) {
+	w := deltaWire{Role: d.Role, ReasoningContent: d.ReasoningContent, Reasoning: d.Reasoning, ToolCalls: d.ToolCalls}
+	var err error
+	switch {
+	case d.Parts != nil:
+		w.Content, err = json.Marshal(d.Parts)
+	case d.Content != nil:
+		w.Content, err = json.Marshal(*d.Content)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads content as a string or as an array of parts.
+func (d *Delta) UnmarshalJSON(data []byte) error {
+	var w deltaWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*d = Delta{Role: w.Role, ReasoningContent: w.ReasoningContent, Reasoning: w.Reasoning, ToolCalls: w.ToolCalls}
+	switch {
+	case len(w.Content) > 0 && w.Content[0] == '[':
+		return json.Unmarshal(w.Content, &d.Parts)
+	case len(w.Content) > 0 && w.Content[0] == '"':
+		return json.Unmarshal(w.Content, &d.Content)
+	}
+	return nil
 }
 
 // ToolCallDelta is a piece of one tool call. The first piece of a call
@@ -73,10 +130,11 @@ type CompletionChoice struct {
 // ReplyMessage is the assistant message of a Completion. Content is null
 // when the reply has tool calls and no text.
 type ReplyMessage struct {
-	Role      string     `json:"role"`
-	Content   *string    `json:"content"`
-	Refusal   *string    `json:"refusal"`
-	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	Role             string     `json:"role"`
+	Content          *string    `json:"content"`
+	ReasoningContent *string    `json:"reasoning_content,omitempty"`
+	Refusal          *string    `json:"refusal"`
+	ToolCalls        []ToolCall `json:"tool_calls,omitempty"`
 }
 
 // ModelList is the response to GET /v1/models.

@@ -5,17 +5,20 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
 	oa "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 )
 
@@ -37,6 +40,12 @@ type Config struct {
 type Provider struct {
 	client oa.Client
 	cfg    Config
+	// noReasoningField is set once the server rejected reasoning_content
+	// on a message: it is not sent to this server again.
+	noReasoningField atomic.Bool
+	// opensInThink is set once a reply began inside a <think> block (it
+	// only closed one): later replies are read that way from their start.
+	opensInThink atomic.Bool
 }
 
 var _ llm.Provider = (*Provider)(nil)
@@ -71,12 +80,34 @@ func New(cfg Config) *Provider {
 // Model names the configured model.
 func (p *Provider) Model() string { return p.cfg.Model }
 
-// Stream sends req and streams the reply; see llm.Provider.
+// Stream sends req and streams the reply; see llm.Provider. A server that
+// rejects the reasoning passed back on a message gets the request again
+// without it, and never again.
 func (p *Provider) Stream(ctx context.Context, req llm.Request, out llm.Deltas) (llm.Response, error) {
+	passBack := !p.noReasoningField.Load()
+	resp, err := p.stream(ctx, req, out, passBack)
+	if passBack && err != nil && ctx.Err() == nil && rejectsReasoningField(err) && passesReasoning(req.Messages) {
+		p.noReasoningField.Store(true)
+		resp, err = p.stream(ctx, req, out, false)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return resp, ctx.Err()
+		}
+		return resp, p.explain(err)
+	}
+	return resp, nil
+}
+
+// stream makes one call; its error is the client's, unexplained.
+func (p *Provider) stream(ctx context.Context, req llm.Request, out llm.Deltas, passBack bool) (llm.Response, error) {
 	params := oa.ChatCompletionNewParams{
 		Model:         shared.ChatModel(p.cfg.Model),
-		Messages:      toMessages(req.Messages),
+		Messages:      toMessages(req.Messages, passBack),
 		StreamOptions: oa.ChatCompletionStreamOptionsParam{IncludeUsage: oa.Bool(true)},
+	}
+	if req.ReasoningEffort != "" {
+		params.ReasoningEffort = shared.ReasoningEffort(req.ReasoningEffort)
 	}
 	for _, t := range req.Tools {
 		params.Tools = append(params.Tools, oa.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
@@ -89,7 +120,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, out llm.Deltas) 
 	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
 	defer stream.Close()
 	var resp llm.Response
-	var text strings.Builder
+	reply := newReplyReader(out, p.opensInThink.Load())
 	calls := map[int64]*chat.ToolCall{}
 	for stream.Next() {
 		chunk := stream.Current()
@@ -104,10 +135,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, out llm.Deltas) 
 			if choice.Index != 0 {
 				continue
 			}
-			if d := choice.Delta.Content; d != "" {
-				text.WriteString(d)
-				out.OnText(d)
-			}
+			reply.delta(choice.Delta)
 			for _, tc := range choice.Delta.ToolCalls {
 				c := calls[tc.Index]
 				if c == nil {
@@ -128,12 +156,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, out llm.Deltas) 
 		}
 	}
 	if err := stream.Err(); err != nil {
-		if ctx.Err() != nil {
-			return resp, ctx.Err()
-		}
-		return resp, p.explain(err)
+		return resp, err
 	}
-	resp.Content = text.String()
+	resp.Reasoning, resp.Content = reply.finish()
+	if reply.closedOnly {
+		p.opensInThink.Store(true)
+	}
 	resp.ToolCalls = orderCalls(calls)
 	return resp, nil
 }
@@ -157,9 +185,14 @@ func orderCalls(calls map[int64]*chat.ToolCall) []chat.ToolCall {
 	return out
 }
 
-func toMessages(msgs []llm.Message) []oa.ChatCompletionMessageParamUnion {
+// toMessages writes the request's messages. With passBack, the assistant
+// messages of the current turn that made tool calls carry their reasoning
+// as reasoning_content (DeepSeek's thinking mode requires it; servers that
+// do not know the field ignore it or reject it, see Stream).
+func toMessages(msgs []llm.Message, passBack bool) []oa.ChatCompletionMessageParamUnion {
 	out := make([]oa.ChatCompletionMessageParamUnion, 0, len(msgs))
-	for _, m := range msgs {
+	turn := turnStart(msgs)
+	for i, m := range msgs {
 		switch m.Role {
 		case chat.RoleSystem:
 			out = append(out, oa.SystemMessage(m.Content))
@@ -183,21 +216,65 @@ func toMessages(msgs []llm.Message) []oa.ChatCompletionMessageParamUnion {
 					},
 				})
 			}
+			if passBack && i >= turn && len(m.ToolCalls) > 0 && m.Reasoning != "" {
+				a.SetExtraFields(map[string]any{"reasoning_content": m.Reasoning})
+			}
 			out = append(out, oa.ChatCompletionMessageParamUnion{OfAssistant: &a})
 		}
 	}
 	return out
 }
 
+// turnStart is the index of the current turn's first message: the one
+// after the last user message.
+func turnStart(msgs []llm.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == chat.RoleUser {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// passesReasoning reports whether toMessages passes reasoning back for msgs.
+func passesReasoning(msgs []llm.Message) bool {
+	for _, m := range msgs[turnStart(msgs):] {
+		if m.Role == chat.RoleAssistant && len(m.ToolCalls) > 0 && m.Reasoning != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// rejectsReasoningField recognises a 400 that refuses reasoning_content
+// as a field the server does not know ("Extra inputs are not permitted",
+// "unknown field", "Additional properties are not allowed", …).
+func rejectsReasoningField(err error) bool {
+	var apiErr *oa.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest {
+		return false
+	}
+	d := strings.ToLower(apiErr.Message + " " + apiErr.Param + " " + apiErr.RawJSON())
+	if !strings.Contains(d, "reasoning_content") {
+		return false
+	}
+	for _, w := range []string{"unknown", "extra", "not permitted", "unrecognized", "unexpected", "not allowed", "additional propert"} {
+		if strings.Contains(d, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // explain turns a failed request into a chat.Error a person understands.
 func (p *Provider) explain(err error) error {
+	var streamErr *ssestream.StreamError
+	if errors.As(err, &streamErr) {
+		return chat.Wrap(chat.CodeModel, err, "The model server failed mid-reply: %s", p.scrub(streamErrorDetail(streamErr)))
+	}
 	var apiErr *oa.Error
 	if errors.As(err, &apiErr) {
-		detail := strings.TrimSpace(apiErr.Message)
-		// A server may repeat the key it was sent; the message never does.
-		if key := p.cfg.APIKey; len(key) >= 4 {
-			detail = strings.ReplaceAll(detail, key, "[key]")
-		}
+		detail := p.scrub(strings.TrimSpace(apiErr.Message))
 		var msg string
 		cause := err
 		switch code := apiErr.StatusCode; {
@@ -231,6 +308,42 @@ func (p *Provider) explain(err error) error {
 		return chat.Wrap(chat.CodeModel, err, "Could not reach %s: %v", p.cfg.BaseURL, err)
 	}
 	return chat.Wrap(chat.CodeModel, err, "The model's reply could not be read: %v", err)
+}
+
+// scrub removes the API key from a server's words: a server may repeat
+// the key it was sent; a message never does.
+func (p *Provider) scrub(detail string) string {
+	if key := p.cfg.APIKey; len(key) >= 4 {
+		detail = strings.ReplaceAll(detail, key, "[key]")
+	}
+	return detail
+}
+
+// streamErrorDetail is the message of an error event inside a stream,
+// {"error":{"message":…,"code":…}} or {"error":"…"}, with its code.
+func streamErrorDetail(e *ssestream.StreamError) string {
+	var body struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(e.Event.Data, &body) != nil {
+		return "an unreadable error event"
+	}
+	if s := stringOf(body.Error); s != "" {
+		return s
+	}
+	var detail struct {
+		Message string          `json:"message"`
+		Code    json.RawMessage `json:"code"`
+	}
+	_ = json.Unmarshal(body.Error, &detail)
+	msg := strings.TrimSpace(detail.Message)
+	if msg == "" {
+		msg = "an error with no message"
+	}
+	if code := strings.Trim(string(detail.Code), `"`); code != "" && code != "null" {
+		msg += " (" + code + ")"
+	}
+	return msg
 }
 
 // refusesTools recognises the servers' wording for a model without tool

@@ -259,10 +259,9 @@ func (s *thinkSplitter) feed(chunk string, to thinkSink) {
 				to.closedUnopened()
 				s.inside = true
 				s.emit(buf[:end], to)
-				s.inside = false
+				s.inside, s.seen, s.trim = false, true, true
 			}
 			buf = buf[end+len(closeTag):]
-			s.seen, s.trim = true, true
 		default:
 			keep := max(partialTag(buf, openTag), partialTag(buf, closeTag))
 			s.emit(buf[:len(buf)-keep], to)

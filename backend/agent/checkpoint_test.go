@@ -27,14 +27,14 @@ func runCommand(command string) compat.Reply {
 // checkpointed is a harness whose tools keep checkpoints, with writes and
 // commands approved in advance.
 func checkpointed(t *testing.T, opts checkpoint.Options, replies ...compat.Reply) (*harness, *checkpoint.Keeper) {
-	h, k, _ := checkpointedIn(t, opts, script(t, replies...))
+	h, k, _ := checkpointedIn(t, opts, script(t, replies...), false)
 	return h, k
 }
 
-func checkpointedIn(t *testing.T, opts checkpoint.Options, model func(*compat.Request) compat.Reply) (*harness, *checkpoint.Keeper, string) {
+func checkpointedIn(t *testing.T, opts checkpoint.Options, model func(*compat.Request) compat.Reply, thinking bool) (*harness, *checkpoint.Keeper, string) {
 	t.Helper()
 	var k *checkpoint.Keeper
-	h := newHarness(t, model, harnessOpts{checkpoints: func(taskID, ws string) tools.Checkpoints {
+	h := newHarness(t, model, harnessOpts{thinking: thinking, checkpoints: func(taskID, ws string) tools.Checkpoints {
 		return k.ForTask(taskID, ws)
 	}})
 	var err error
@@ -129,7 +129,7 @@ func TestAFileEditedSinceTheTaskIsAConflictResolvedPerFile(t *testing.T) {
 }
 
 func TestAChangeThatCannotBeCheckpointedIsRefused(t *testing.T) {
-	h, _, dir := checkpointedIn(t, checkpoint.Defaults, script(t, writeFile("a.txt", "new"), runCommand("echo x > a.txt"), complete("done")))
+	h, _, dir := checkpointedIn(t, checkpoint.Defaults, script(t, writeFile("a.txt", "new"), runCommand("echo x > a.txt"), complete("done")), false)
 	conv := h.conversation()
 	ws := h.workspace(conv)
 	put(t, ws, "a.txt", "old")
@@ -178,7 +178,7 @@ func TestUndoOfAPrunedCheckpointIsRefusedAndChangesNothing(t *testing.T) {
 }
 
 func TestTheDemoModelWritesAFileThatIsUndone(t *testing.T) {
-	h, k, _ := checkpointedIn(t, checkpoint.Defaults, demoScript)
+	h, k, _ := checkpointedIn(t, checkpoint.Defaults, demoScript, true)
 	conv := h.conversation()
 	ws := h.workspace(conv)
 	put(t, ws, "hello.txt", "mine")

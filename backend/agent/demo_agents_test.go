@@ -19,7 +19,7 @@ func demoScript(req *compat.Request) compat.Reply {
 }
 
 func TestTheDemoModelRunsTheInterviewer(t *testing.T) {
-	h := newHarness(t, demoScript, harnessOpts{})
+	h := newHarness(t, demoScript, harnessOpts{thinking: true})
 	conv := h.conversation()
 	interviewer, _ := chat.BuiltinAgent(chat.AgentInterviewer)
 	h.useAgent(conv, interviewer)
@@ -49,7 +49,7 @@ func TestTheDemoModelRunsTheInterviewer(t *testing.T) {
 }
 
 func TestTheDemoModelRunsTheQuiz(t *testing.T) {
-	h := newHarness(t, demoScript, harnessOpts{})
+	h := newHarness(t, demoScript, harnessOpts{thinking: true})
 	conv := h.conversation()
 	quiz, _ := chat.BuiltinAgent(chat.AgentQuiz)
 	h.useAgent(conv, quiz)
@@ -81,7 +81,7 @@ func TestTheDemoModelRunsTheQuiz(t *testing.T) {
 }
 
 func TestTheDemoModelPlansReflectsAndLetsAutoDecide(t *testing.T) {
-	h := newHarness(t, demoScript, harnessOpts{})
+	h := newHarness(t, demoScript, harnessOpts{thinking: true})
 	conv := h.autoConversation()
 	ctx := context.Background()
 

@@ -29,6 +29,7 @@ type harness struct {
 	url        string // the server's base URL
 	runner     *Runner
 	events     *recorder
+	dbPath     string // the database file
 }
 
 type harnessOpts struct {
@@ -43,18 +44,23 @@ type harnessOpts struct {
 	toolSource tools.Source
 	// checkpoints keeps what the tools change, for undo.
 	checkpoints func(taskID, workspace string) tools.Checkpoints
+	// thinking makes the server a thinking model that wants its
+	// reasoning back (see compat.Server.Thinking).
+	thinking bool
 }
 
 func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), store.FileName))
+	dbPath := filepath.Join(t.TempDir(), store.FileName)
+	st, err := store.Open(ctx, dbPath)
 	require.NoError(t, err)
 	srv := compat.NewServer(script)
 	srv.APIKey = o.apiKey
 	srv.ContextLength = o.contextLength
+	srv.Thinking = o.thinking
 	url, stop := srv.Start()
-	h := &harness{t: t, store: st, server: srv, url: url}
+	h := &harness{t: t, store: st, server: srv, url: url, dbPath: dbPath}
 	h.events = newRecorder(t, st)
 	h.workspaces = t.TempDir()
 	h.newRunner = func() *Runner {
@@ -223,7 +229,11 @@ func (r *recorder) MessageDelta(d Delta) {
 	msgs, _ := r.store.Messages(context.Background(), d.ConversationID)
 	ok := false
 	for _, s := range msgs {
-		if s.ID == d.MessageID && len(s.Content) >= d.Offset+len(d.Text) && s.Content[d.Offset:d.Offset+len(d.Text)] == d.Text {
+		text := s.Content
+		if d.Reasoning {
+			text = s.Reasoning
+		}
+		if s.ID == d.MessageID && len(text) >= d.Offset+len(d.Text) && text[d.Offset:d.Offset+len(d.Text)] == d.Text {
 			ok = true
 		}
 	}

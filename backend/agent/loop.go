@@ -225,7 +225,7 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 		w := newStreamWriter(rn, opts.FlushInterval)
 		resp, err = rn.provider.Stream(ctx, v.req, llm.Deltas{Text: w.write, Reasoning: w.think})
 		var werr error
-		msg, thoughtMS, werr = w.close()
+		msg, thoughtMS, werr = w.close(resp.Reasoning != "")
 		if errors.Is(err, llm.ErrContextFull) && msg.ID == "" && ctx.Err() == nil {
 			if attempt == 0 {
 				slog.Warn("the model server found the request too long; compacting harder and retrying",

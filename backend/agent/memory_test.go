@@ -197,7 +197,7 @@ func TestTheDemoModelRemembers(t *testing.T) {
 		reply := demo.Reply(r)
 		reply.ChunkDelay = 0
 		return reply
-	}, harnessOpts{})
+	}, harnessOpts{thinking: true})
 	ctx := context.Background()
 	conv := h.conversation()
 	task := h.start(conv, "Remember that my favourite editor is helix.")

@@ -168,7 +168,7 @@ func TestTheDemoModelTakesAQueuedMessage(t *testing.T) {
 	h = newHarness(t, queuedScript(1, func() {
 		_, err := h.runner.Queue(context.Background(), conv, "Also pack light")
 		require.NoError(t, err)
-	}, demoScript), harnessOpts{})
+	}, demoScript), harnessOpts{thinking: true})
 	conv = h.conversation()
 	task := h.start(conv, "Plan a trip")
 	h.events.waitStatus(task.ID, chat.StatusWaitingUser)

@@ -24,8 +24,9 @@ type streamWriter struct {
 	lastFlush time.Time
 	timer     *time.Timer
 	err       error // the first write error; later deltas are dropped
-	// When the first reasoning and the first answer after it arrived.
-	thoughtAt, answeredAt time.Time
+	// When the first delta, the first reasoning and the first answer
+	// after it arrived.
+	firstAt, thoughtAt, answeredAt time.Time
 }
 
 func newStreamWriter(rn *run, interval time.Duration) *streamWriter {
@@ -50,6 +51,9 @@ func (w *streamWriter) take(text string, reasoning bool) {
 	defer w.mu.Unlock()
 	if w.err != nil {
 		return
+	}
+	if w.firstAt.IsZero() {
+		w.firstAt = time.Now()
 	}
 	switch {
 	case reasoning && w.thoughtAt.IsZero():
@@ -121,8 +125,10 @@ func (w *streamWriter) flushLocked() {
 // close flushes what is pending and returns the streamed message (zero if
 // nothing came), how long the model thought (from its first reasoning to
 // its first answer, or to now when no answer came; 0 when it did not
-// think) and the first write error.
-func (w *streamWriter) close() (chat.Message, int64, error) {
+// think) and the first write error. reasoned says the reply had
+// reasoning: one that streamed none (it was told apart from the answer
+// only at its end) thought for the whole reply.
+func (w *streamWriter) close(reasoned bool) (chat.Message, int64, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.timer != nil {
@@ -131,6 +137,9 @@ func (w *streamWriter) close() (chat.Message, int64, error) {
 	}
 	w.flushLocked()
 	var thought int64
+	if w.thoughtAt.IsZero() && reasoned {
+		w.thoughtAt, w.answeredAt = w.firstAt, time.Time{}
+	}
 	if !w.thoughtAt.IsZero() {
 		end := w.answeredAt
 		if end.IsZero() {

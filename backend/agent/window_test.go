@@ -342,7 +342,7 @@ func TestTheBudgetUsesTheLengthTheServerReportsUnlessTheSettingSaysOtherwise(t *
 }
 
 func TestCompactNowWorksOnTheOfflineDemoModel(t *testing.T) {
-	h := newHarness(t, demo.Reply, harnessOpts{})
+	h := newHarness(t, demo.Reply, harnessOpts{thinking: true})
 	conv := h.conversation()
 	for _, text := range []string{"What can you do?", "And offline?", "Thanks"} {
 		task, err := h.runner.StartTask(t.Context(), conv, text, chat.ModeChat)

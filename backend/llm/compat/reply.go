@@ -96,8 +96,8 @@ func (r Reply) finishReason() string {
 	}
 }
 
-// failed reports whether the reply is an HTTP error.
-func (r Reply) failed() bool {
+// Failed reports whether the reply is an HTTP error.
+func (r Reply) Failed() bool {
 	return r.Status != 0 && r.Status != 200
 }
 

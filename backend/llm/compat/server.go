@@ -204,7 +204,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	reply := s.script(req)
-	if reply.failed() {
+	if reply.Failed() {
 		writeFailure(w, reply)
 		return
 	}

@@ -30,9 +30,12 @@ const (
 )
 
 // NewServer returns the demo model as a compat.Server that needs no API
-// key and lists Model.
+// key and lists Model. It thinks: every reply streams a short reasoning
+// first, and, like DeepSeek's thinking mode, it wants that reasoning back
+// on the tool calls of the current turn.
 func NewServer() *compat.Server {
 	s := compat.NewServer(Reply)
+	s.Thinking = true
 	s.AllowNoAuth = true
 	s.Models = []string{Model}
 	return s

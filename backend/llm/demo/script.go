@@ -60,8 +60,20 @@ func Reply(req *compat.Request) compat.Reply {
 	default:
 		r = agentReply(req)
 	}
+	if !r.Failed() {
+		r.Reasoning = thinking(r)
+	}
 	r.ChunkDelay = WordDelay
 	return r
+}
+
+// thinking is the demo model's short reasoning before a reply, streamed
+// as reasoning_content like a thinking model's: what it is about to do.
+func thinking(r compat.Reply) string {
+	if len(r.ToolCalls) > 0 {
+		return "The next step is clear, so I'll call " + r.ToolCalls[0].Name + " now."
+	}
+	return "I'm the offline demo model; I'll answer in a few words."
 }
 
 func agentReply(req *compat.Request) compat.Reply {

@@ -49,6 +49,7 @@ func fill(t *testing.T, s *store.Store, title string) string {
 	task.Usage = chat.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}
 	_, err = s.Record(ctx, task, []chat.Message{
 		{ID: uuid.NewString(), ConversationID: c.ID, TaskID: task.ID, Role: chat.RoleAssistant, Step: 1, CreatedAt: at(2),
+			Reasoning: "The person wants a listing; list_files answers that.", ReasoningMS: 2400,
 			ToolCalls: []chat.ToolCall{{ID: "call_1", Name: "list_files", Arguments: `{"path":"."}`}},
 			Usage:     &chat.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}, CostUSD: 0.001},
 		{ID: uuid.NewString(), ConversationID: c.ID, TaskID: task.ID, Role: chat.RoleTool, ToolCallID: "call_1",
@@ -57,6 +58,8 @@ func fill(t *testing.T, s *store.Store, title string) string {
 	require.NoError(t, err)
 	reply, err := s.AddMessage(ctx, chat.Message{ID: uuid.NewString(), ConversationID: c.ID, TaskID: task.ID,
 		Role: chat.RoleAssistant, Content: "There are", Streaming: true, Step: 2, CreatedAt: at(4)})
+	require.NoError(t, err)
+	_, err = s.AppendReasoning(ctx, reply.ID, "Counting quinces and files.")
 	require.NoError(t, err)
 	_, err = s.AppendContent(ctx, reply.ID, " two files: <script>alert(1)</script>")
 	require.NoError(t, err)
@@ -138,6 +141,7 @@ func TestExportThenImportGivesTheSameConversationWithNewIDs(t *testing.T) {
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	require.NoError(t, WriteJSON(&buf, f))
+	exported := buf.String()
 
 	dst := openStore(t)
 	read, err := Read(&buf)
@@ -150,6 +154,10 @@ func TestExportThenImportGivesTheSameConversationWithNewIDs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, normal(t, f.Conversations[0]), normal(t, again))
 	assert.Contains(t, again.Messages[3].Content, "two files", "the streamed text is whole")
+	assert.Equal(t, "Counting quinces and files.", again.Messages[3].Reasoning, "the streamed reasoning too")
+	assert.Equal(t, "The person wants a listing; list_files answers that.", again.Messages[1].Reasoning)
+	assert.Equal(t, int64(2400), again.Messages[1].ReasoningMS)
+	assert.Contains(t, exported, `"reasoningMs": 2400`)
 	require.Len(t, again.Summaries, 1)
 
 	// Imported into the same store it is a second, separate copy.
@@ -161,6 +169,11 @@ func TestExportThenImportGivesTheSameConversationWithNewIDs(t *testing.T) {
 	hits, err := dst.Search(ctx, "two files", 10)
 	require.NoError(t, err)
 	assert.Len(t, hits, 1, "imported messages are searchable")
+	for _, st := range []*store.Store{src, dst} {
+		hits, err = st.Search(ctx, "quinces", 10)
+		require.NoError(t, err)
+		assert.Empty(t, hits, "reasoning is not searched")
+	}
 }
 
 func TestAnUnfinishedTaskIsImportedAsCancelled(t *testing.T) {
@@ -290,6 +303,8 @@ func TestMarkdownIsReadableAndFoldsToolCalls(t *testing.T) {
 	assert.Contains(t, md, "### You · 2026-03-01 09:01 UTC\n\nList the files\n")
 	assert.Contains(t, md, "<details><summary>Tool call: list_files</summary>\n\n```json\n{\"path\":\".\"}\n```\n\nResult:\n\n````\na.txt\n```b```.md\n````\n\n</details>")
 	assert.Contains(t, md, "There are two files")
+	assert.Contains(t, md, "<details><summary>Thought for 2 s</summary>\n\n> The person wants a listing; list_files answers that.\n\n</details>")
+	assert.Contains(t, md, "<details><summary>Thinking</summary>\n\n> Counting quinces and files.", "reasoning cut off before it was timed")
 	assert.Contains(t, md, "> _Stopped by user")
 	assert.NotContains(t, md, "## Plan", "no plans exist yet")
 }

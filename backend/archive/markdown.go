@@ -129,6 +129,7 @@ func writeMessage(b *strings.Builder, m chat.Message, results map[string]chat.Me
 		who = "Errand"
 	}
 	fmt.Fprintf(b, "### %s · %s\n\n", who, stamp(m.CreatedAt))
+	writeThinking(b, m)
 	if text := strings.TrimSpace(m.Content); text != "" {
 		b.WriteString(text)
 		b.WriteString("\n\n")
@@ -146,6 +147,22 @@ func writeMessage(b *strings.Builder, m chat.Message, results map[string]chat.Me
 		}
 		b.WriteString("</details>\n\n")
 	}
+}
+
+// writeThinking writes a reply's reasoning folded, with how long the model
+// thought, before its answer.
+func writeThinking(b *strings.Builder, m chat.Message) {
+	thought := strings.TrimSpace(m.Reasoning)
+	if thought == "" {
+		return
+	}
+	summary := "Thinking"
+	if m.ReasoningMS > 0 {
+		summary = fmt.Sprintf("Thought for %d s", max(1, (m.ReasoningMS+500)/1000))
+	}
+	fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", summary)
+	b.WriteString(quote(thought))
+	b.WriteString("\n</details>\n\n")
 }
 
 func stamp(t time.Time) string { return t.Format("2006-01-02 15:04 MST") }

@@ -6,6 +6,7 @@ package agent_test
 //	BenchmarkStop          Stop mid-stream → cancelled event, → server sees the close
 //	BenchmarkRunnerStep    per-step cost, 1 task and 100 concurrent tasks, lost/duplicated messages
 //	BenchmarkStreaming     a model streaming ~1,000 tokens/s → events/s and bytes/event
+//	BenchmarkReasoningStream  a thinking model's reasoning at ~1,000 tokens/s → events/s
 //
 // They are measurements, not timed tests: nothing fails on a time, only on
 // broken behaviour (a lost message, a wrong final text). Each benchmark body

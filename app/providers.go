@@ -34,7 +34,25 @@ type models struct {
 	demoURL  string
 
 	mu       sync.Mutex
-	contexts map[string]int // reported context lengths by preset, server and model
+	contexts map[string]int             // reported context lengths by preset, server and model
+	learned  map[string]*openai.Learned // what the adapter learned, by server and model
+}
+
+// learnedAbout is what the adapter learned about the server and model of
+// c, shared by the providers made for them.
+func (m *models) learnedAbout(c providers.Choice) *openai.Learned {
+	key := c.BaseURL + "\x00" + c.Model
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.learned == nil {
+		m.learned = map[string]*openai.Learned{}
+	}
+	l := m.learned[key]
+	if l == nil {
+		l = &openai.Learned{}
+		m.learned[key] = l
+	}
+	return l
 }
 
 // contextAsk bounds the question to the server about a model's context
@@ -105,7 +123,7 @@ func (m *models) forModel(ctx context.Context, model string) (llm.Provider, erro
 		retries = -1
 	}
 	return openai.New(openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
-		ContextLength: m.reportedContext(ctx, c)}), nil
+		ContextLength: m.reportedContext(ctx, c), Learned: m.learnedAbout(c)}), nil
 }
 
 func (m *models) info(ctx context.Context, conversationModel string) (ModelInfo, error) {

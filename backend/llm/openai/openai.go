@@ -34,18 +34,28 @@ type Config struct {
 	// ContextLength is the model's context length as the server reported
 	// it (0: it did not).
 	ContextLength int
+	// Learned, when set, is shared by every Provider of the same server
+	// and model, so that what one learned the next knows; nil gives the
+	// Provider its own.
+	Learned *Learned
 }
 
-// Provider talks to one model on one server.
-type Provider struct {
-	client oa.Client
-	cfg    Config
+// Learned is what the adapter found out about a server and model from its
+// answers.
+type Learned struct {
 	// noReasoningField is set once the server rejected reasoning_content
 	// on a message: it is not sent to this server again.
 	noReasoningField atomic.Bool
 	// opensInThink is set once a reply began inside a <think> block (it
 	// only closed one): later replies are read that way from their start.
 	opensInThink atomic.Bool
+}
+
+// Provider talks to one model on one server.
+type Provider struct {
+	client  oa.Client
+	cfg     Config
+	learned *Learned
 }
 
 var _ llm.Provider = (*Provider)(nil)
@@ -74,7 +84,11 @@ func New(cfg Config) *Provider {
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	return &Provider{client: oa.NewClient(opts...), cfg: cfg}
+	learned := cfg.Learned
+	if learned == nil {
+		learned = &Learned{}
+	}
+	return &Provider{client: oa.NewClient(opts...), cfg: cfg, learned: learned}
 }
 
 // Model names the configured model.
@@ -84,10 +98,10 @@ func (p *Provider) Model() string { return p.cfg.Model }
 // rejects the reasoning passed back on a message gets the request again
 // without it, and never again.
 func (p *Provider) Stream(ctx context.Context, req llm.Request, out llm.Deltas) (llm.Response, error) {
-	passBack := !p.noReasoningField.Load()
+	passBack := !p.learned.noReasoningField.Load()
 	resp, err := p.stream(ctx, req, out, passBack)
 	if passBack && err != nil && ctx.Err() == nil && rejectsReasoningField(err) && passesReasoning(req.Messages) {
-		p.noReasoningField.Store(true)
+		p.learned.noReasoningField.Store(true)
 		resp, err = p.stream(ctx, req, out, false)
 	}
 	if err != nil {
@@ -120,7 +134,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, out llm.Deltas, 
 	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
 	defer stream.Close()
 	var resp llm.Response
-	reply := newReplyReader(out, p.opensInThink.Load())
+	reply := newReplyReader(out, p.learned.opensInThink.Load())
 	calls := map[int64]*chat.ToolCall{}
 	for stream.Next() {
 		chunk := stream.Current()
@@ -160,7 +174,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, out llm.Deltas, 
 	}
 	resp.Reasoning, resp.Content = reply.finish()
 	if reply.closedOnly {
-		p.opensInThink.Store(true)
+		p.learned.opensInThink.Store(true)
 	}
 	resp.ToolCalls = orderCalls(calls)
 	return resp, nil

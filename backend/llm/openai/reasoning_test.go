@@ -265,6 +265,19 @@ func TestAServerThatRejectsTheFieldIsNotSentItAgain(t *testing.T) {
 	assert.Len(t, srv.Requests(), 3)
 }
 
+func TestProvidersOfOneServerShareWhatTheyLearned(t *testing.T) {
+	srv := compat.NewServer(nil)
+	url, stop := srv.Start()
+	t.Cleanup(stop)
+	learned := &Learned{}
+	for range 2 { // a provider per task, as the app makes them
+		p := New(Config{BaseURL: url, APIKey: "k", Model: "m", MaxRetries: -1, Learned: learned})
+		_, err := p.Stream(context.Background(), toolTurn, llm.Deltas{})
+		require.NoError(t, err)
+	}
+	assert.Len(t, srv.Rejections(), 1, "the second task's provider knew not to send the field")
+}
+
 func TestReasoningEffortIsSentWhenSet(t *testing.T) {
 	srv, p := serve(t, compat.Reply{Text: "ok"})
 	_, err := p.Stream(context.Background(), simple, llm.Deltas{})

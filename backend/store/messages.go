@@ -13,14 +13,12 @@ import (
 
 // messageCols are a message's columns as its row holds them. A message
 // whose text continues in chunks (chunked) is completed by withChunks.
-// The reasoning columns are read before the content: read after a content
-// that spills into overflow pages, they cost several times the whole read.
 // The last two count the message's versions: it and its siblings, and
 // those of them up to it (see versionCount).
-const messageCols = `seq, id, conversation_id, task_id, role, reasoning, reasoning_ms, reasoning_data, content, tool_calls,
+const messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
 	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
 	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery,
-	coalesce(parent_id, ''), off_branch, ` + versionCount + `), ` + versionCount + ` AND s.seq <= messages.seq)`
+	reasoning, reasoning_ms, reasoning_data, coalesce(parent_id, ''), off_branch, ` + versionCount + `), ` + versionCount + ` AND s.seq <= messages.seq)`
 
 // scanMessage reads a row of messageCols; chunked tells whether the
 // message's text continues in message_chunks.
@@ -29,10 +27,10 @@ func scanMessage(row interface{ Scan(...any) error }) (m chat.Message, chunked b
 	var calls string
 	var created int64
 	var u chat.Usage
-	err = row.Scan(&m.Seq, &m.ID, &m.ConversationID, &taskID, &m.Role, &m.Reasoning, &m.ReasoningMS, &m.ReasoningData, &m.Content, &calls,
+	err = row.Scan(&m.Seq, &m.ID, &m.ConversationID, &taskID, &m.Role, &m.Content, &calls,
 		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Step, &m.Streaming, &m.Rev, &created,
 		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome, &m.Delivery,
-		&m.ParentID, &m.OffBranch, &m.Versions, &m.Version)
+		&m.Reasoning, &m.ReasoningMS, &m.ReasoningData, &m.ParentID, &m.OffBranch, &m.Versions, &m.Version)
 	if err != nil {
 		return m, chunked, err
 	}

@@ -52,8 +52,8 @@ type Response struct {
 	// ReasoningData: see Message.ReasoningData.
 	ReasoningData string
 	ToolCalls     []chat.ToolCall
-	Usage        chat.Usage
-	FinishReason string
+	Usage         chat.Usage
+	FinishReason  string
 }
 
 // ErrContextFull is in the chain of a Provider's error when the server

@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, useState, type Ref } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
 import { Markdown } from './Markdown';
 import type { TranscriptItem } from './transcript';
 
@@ -16,7 +16,7 @@ export function thoughtLabel(ms: number): string {
  * Keeps a scroller at its end while its content grows (a live text), unless
  * the person scrolled up in it; returns its onScroll handler.
  */
-function useFollowEnd(ref: React.RefObject<HTMLDivElement | null>, active: boolean): () => void {
+function useFollowEnd(ref: RefObject<HTMLDivElement | null>, active: boolean): () => void {
   const atEnd = useRef(true);
   useLayoutEffect(() => {
     const el = ref.current;
@@ -43,7 +43,18 @@ function useFollowEnd(ref: React.RefObject<HTMLDivElement | null>, active: boole
  * ends, folded to "Thought for N s", which opens it. Never part of the
  * reply's copy.
  */
-export function ThinkingBlock({ item, rowRef, index }: { item: ThinkingItem; rowRef?: Ref<HTMLDivElement>; index?: number }) {
+export function ThinkingBlock({
+  item,
+  rowRef,
+  index,
+  badge,
+}: {
+  item: ThinkingItem;
+  rowRef?: Ref<HTMLDivElement>;
+  index?: number;
+  /** The step's badge: the thinking is where the step begins. */
+  badge?: ReactNode;
+}) {
   // Open exactly while live, unless the person chose otherwise since it
   // became (or stopped being) live: the answer folds it whatever was chosen.
   const [choice, setChoice] = useState<{ live: boolean; open: boolean } | null>(null);
@@ -53,18 +64,21 @@ export function ThinkingBlock({ item, rowRef, index }: { item: ThinkingItem; row
   const onScroll = useFollowEnd(bodyRef, open && item.live);
   return (
     <div ref={rowRef} data-index={index} className={`thinking-row${item.live ? ' is-live' : ''}`}>
-      <button
-        type="button"
-        className="thinking-toggle"
-        aria-expanded={open}
-        aria-controls={open ? id : undefined}
-        onClick={() => setChoice({ live: item.live, open: !open })}
-      >
-        <span className="chevron" aria-hidden="true">
-          ›
-        </span>
-        <span className="thinking-label">{item.live ? 'Thinking' : thoughtLabel(item.ms)}</span>
-      </button>
+      <div className="thinking-head">
+        {badge}
+        <button
+          type="button"
+          className="thinking-toggle"
+          aria-expanded={open}
+          aria-controls={open ? id : undefined}
+          onClick={() => setChoice({ live: item.live, open: !open })}
+        >
+          <span className="chevron" aria-hidden="true">
+            ›
+          </span>
+          <span className="thinking-label">{item.live ? 'Thinking' : thoughtLabel(item.ms)}</span>
+        </button>
+      </div>
       {open && (
         <div
           ref={bodyRef}

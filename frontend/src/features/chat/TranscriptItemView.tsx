@@ -212,7 +212,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
         </div>
       );
     case 'thinking':
-      return <ThinkingBlock item={item} rowRef={rowRef} index={index} />;
+      return <ThinkingBlock item={item} rowRef={rowRef} index={index} badge={<StepBadge step={item.step} taskId={item.taskId} />} />;
     case 'update':
       return (
         <div {...row} className="row row-agent">

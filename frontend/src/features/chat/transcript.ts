@@ -10,7 +10,7 @@ export type TranscriptItem =
   | { kind: 'summary'; key: string; summaryId: string }
   | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string; cutOff?: boolean }
   /** The model's thinking: live while it streams before any answer, then folded (ms: how long it thought). */
-  | { kind: 'thinking'; key: string; text: string; ms: number; live: boolean }
+  | { kind: 'thinking'; key: string; text: string; ms: number; live: boolean; step: number; taskId: string }
   | { kind: 'update'; key: string; text: string; step: number }
   | { kind: 'question'; key: string; question: string; choices: string[]; step: number; taskId: string }
   | { kind: 'complete'; key: string; summary: string; step: number; taskId: string }
@@ -116,7 +116,7 @@ function computeItems(m: Message, thinking: boolean): TranscriptItem[] {
       const live = !!m.streaming && content === '' && calls.length === 0;
       if (reasoning !== '') {
         const ms = typeof m.reasoningMs === 'number' ? m.reasoningMs : 0;
-        items.push({ kind: 'thinking', key: `${m.id}:thinking`, text: reasoning, ms, live });
+        items.push({ kind: 'thinking', key: `${m.id}:thinking`, text: reasoning, ms, live, step: take(), taskId: m.taskId ?? '' });
       }
       if (m.outcome === 'cut_off' && calls.length === 0 && content !== '') {
         // Cut off when Errand closed: the resumed step writes it again.

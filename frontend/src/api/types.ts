@@ -250,6 +250,10 @@ export interface Settings {
   notifications?: boolean;
   /** How long one MCP tool call may take, in seconds; Go always sends it. */
   mcpCallTimeoutSec?: number;
+  /** A model call is cut when its server sends nothing this long after the request, in seconds; Go always sends it. */
+  modelFirstByteTimeoutSec?: number;
+  /** A model call is cut when its server goes silent this long in the middle of its reply, in seconds; Go always sends it. */
+  modelIdleTimeoutSec?: number;
   /** The most the file contents kept for "Undo changes" may take, in MB; Go always sends it. */
   checkpointLimitMb?: number;
   /** Folder names a workspace snapshot skips wherever they are; Go always sends it. */
@@ -262,10 +266,6 @@ export interface Settings {
   autoAskModel?: boolean;
   /** The models' thinking blocks are shown in the transcript; Go always sends it, true by default. */
   showThinking?: boolean;
-  /** A model call whose server sends nothing this long after the request is cut, in seconds; Go always sends it. */
-  modelFirstByteTimeoutSec?: number;
-  /** A model call silent this long between two chunks is cut, in seconds; Go always sends it. */
-  modelIdleTimeoutSec?: number;
   /** The reasoning effort sent per model name ('low', 'medium', 'high'); a model absent sends none. */
   reasoningEffort?: Record<string, ReasoningEffort>;
   [extra: string]: unknown;

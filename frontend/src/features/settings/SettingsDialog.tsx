@@ -3,11 +3,12 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { createPortal } from 'react-dom';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
-import type { ConversationMode, ProviderView, Risk, Settings } from '../../api/types';
+import type { ConversationMode, ProviderView, ReasoningEffort, Risk, Settings } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { SettingsError } from './SettingsError';
 import { askConfirm } from '../../stores/confirm';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
+import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
 import { DataSection } from '../archive/DataSection';
@@ -16,6 +17,7 @@ import { AgentsSection } from '../agents/AgentsSection';
 import { CheckpointStorageLine } from '../checkpoints/CheckpointStorageLine';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
+import { ThinkingSection } from './ThinkingSection';
 import { DEMO } from './providerForm';
 import {
   checkCheckpoints,
@@ -23,6 +25,7 @@ import {
   checkPrompt,
   checkTable,
   duplicateModel,
+  EFFORTS,
   formFromSettings,
   isDefaultPrompt,
   MAX_PROMPT,
@@ -199,6 +202,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
           setPromptError(pe);
           setLoaded(s);
           setForm(formFromSettings(s, prompt));
+          useAppStore.getState().setShowThinking(s.showThinking !== false);
         },
         (err) => {
           if (!live) return;
@@ -265,6 +269,13 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     setLoaded((l) => (l ? { ...l, notifications: stored.notifications } : l));
   };
 
+  const toggleThinking = async (on: boolean) => {
+    if (!loaded) return;
+    const stored = await api.saveSettings({ ...loaded, showThinking: on });
+    setLoaded((l) => (l ? { ...l, showThinking: stored.showThinking } : l));
+    useAppStore.getState().setShowThinking(stored.showThinking !== false);
+  };
+
   const saveMcpTimeout = async (sec: number) => {
     if (!loaded) return;
     const stored = await api.saveSettings({ ...loaded, mcpCallTimeoutSec: sec });
@@ -327,6 +338,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
           const stored = await api.saveSettings(settingsFromForm(form, base, defaultPrompt));
           setLoaded(stored);
           setForm(formFromSettings(stored, defaultPrompt));
+          useAppStore.getState().setShowThinking(stored.showThinking !== false);
         } catch (err) {
           const why = settingsError(err, form);
           setError(
@@ -660,7 +672,8 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                 <legend>Prices and context lengths</legend>
                 <p className="settings-help">
                   Per model name: US dollars per million tokens, to count what tasks spend (a model without a price
-                  counts as free), and how many tokens the model reads at once (blank if you do not know).
+                  counts as free), how many tokens the model reads at once (blank if you do not know), and how hard a
+                  thinking model thinks (Default sends nothing, so the server decides).
                 </p>
                 <table className="price-table">
                   <thead>
@@ -669,6 +682,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                       <th scope="col">Input $ / 1M</th>
                       <th scope="col">Output $ / 1M</th>
                       <th scope="col">Context (tokens)</th>
+                      <th scope="col">Reasoning effort</th>
                       <th scope="col">
                         <span className="sr-only">Remove</span>
                       </th>
@@ -728,6 +742,21 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                             />
                           </td>
                           <td>
+                            <select
+                              className="errand-input"
+                              aria-label={`Reasoning effort of ${name}`}
+                              value={row.effort}
+                              onChange={(e) => setRow(row.key, { effort: e.target.value as ReasoningEffort | '' })}
+                            >
+                              <option value="">Default</option>
+                              {EFFORTS.map((e) => (
+                                <option key={e} value={e}>
+                                  {e.charAt(0).toUpperCase() + e.slice(1)}
+                                </option>
+                              ))}
+                            </select>
+                          </td>
+                          <td>
                             <button
                               type="button"
                               className="icon-btn"
@@ -753,6 +782,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
               </fieldset>
             </form>
           )}
+          {loaded && <ThinkingSection shown={loaded.showThinking !== false} onToggle={toggleThinking} />}
           {loaded && (
             <MemorySection
               enabled={loaded.memoryEnabled !== false}

@@ -2,10 +2,10 @@
 // Pure, unit-tested. Fields the form does not edit (the provider, saved
 // through SaveProvider, and whatever later versions add) are
 // carried through untouched.
-import type { ConversationMode, Risk, Settings } from '../../api/types';
+import type { ConversationMode, ReasoningEffort, Risk, Settings } from '../../api/types';
 import { RISK_LOCAL_NETWORK, RISKS } from '../../api/types';
 
-/** A row of the model table: a model's prices and context length. */
+/** A row of the model table: a model's prices, context length and reasoning effort. */
 export interface PriceRow {
   /** Stable React key; not saved. */
   key: number;
@@ -15,6 +15,15 @@ export interface PriceRow {
   output: string;
   /** Tokens; blank means not set. */
   context: string;
+  /** Sent as reasoning_effort; '' sends none (the server's default). */
+  effort: ReasoningEffort | '';
+}
+
+/** The reasoning efforts a model can be asked for. */
+export const EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
+
+function effortOf(v: unknown): ReasoningEffort | '' {
+  return EFFORTS.find((e) => e === v) ?? '';
 }
 
 export interface SettingsForm {
@@ -49,8 +58,8 @@ function approvableOnly(auto: Settings['autoApprove'] | undefined): Settings['au
 }
 
 let nextKey = 1;
-export function newPriceRow(model = '', input = '', output = '', context = ''): PriceRow {
-  return { key: nextKey++, model, input, output, context };
+export function newPriceRow(model = '', input = '', output = '', context = '', effort: ReasoningEffort | '' = ''): PriceRow {
+  return { key: nextKey++, model, input, output, context, effort };
 }
 
 function str(n: unknown): string {
@@ -78,10 +87,12 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
   for (const r of RISKS) autoApprove[r] = !!s.autoApprove?.[r];
   const prices = s.prices ?? {};
   const contexts = s.contextLengths ?? {};
-  const models = [...new Set([...Object.keys(prices), ...Object.keys(contexts)])].sort((a, b) => a.localeCompare(b));
+  const efforts = s.reasoningEffort ?? {};
+  const named = [...Object.keys(prices), ...Object.keys(contexts), ...Object.keys(efforts)];
+  const models = [...new Set(named)].sort((a, b) => a.localeCompare(b));
   const rows = models.map((model) => {
     const p = prices[model];
-    return newPriceRow(model, str(p?.inputPerMTok), str(p?.outputPerMTok), str(contexts[model]));
+    return newPriceRow(model, str(p?.inputPerMTok), str(p?.outputPerMTok), str(contexts[model]), effortOf(efforts[model]));
   });
   const custom = typeof s.systemPrompt === 'string' ? s.systemPrompt : '';
   return {
@@ -124,8 +135,10 @@ function blank(v: string): boolean {
 export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPrompt = ''): Settings {
   const prices: Settings['prices'] = {};
   const contextLengths: Record<string, number> = {};
+  const reasoningEffort: Record<string, ReasoningEffort> = {};
   for (const row of form.prices) {
     const model = row.model.trim();
+    if (row.effort !== '') reasoningEffort[model] = row.effort;
     if (!(blank(row.input) && blank(row.output))) {
       prices[model] = { inputPerMTok: parseNumber(row.input), outputPerMTok: parseNumber(row.output) };
     }
@@ -143,6 +156,7 @@ export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPr
     stepDelayMs: parseNumber(form.stepDelayMs),
     prices,
     contextLengths,
+    ...('reasoningEffort' in loaded || Object.keys(reasoningEffort).length > 0 ? { reasoningEffort } : {}),
     systemPrompt: isDefaultPrompt(form.systemPrompt, defaultPrompt) ? '' : form.systemPrompt,
     defaultMode: form.defaultMode,
     reflectionRounds: parseNumber(form.reflectionRounds),

@@ -109,9 +109,14 @@ export type TaskMode = 'agent' | 'chat';
 export type ConversationMode = TaskMode | 'auto';
 
 export interface Usage {
+  /** The whole prompt, cached parts included. */
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** The part of the prompt read from the server's prompt cache (Anthropic); older data lacks it. */
+  cacheReadTokens?: number;
+  /** The part of the prompt written to the server's prompt cache. */
+  cacheWriteTokens?: number;
 }
 
 export interface Task {

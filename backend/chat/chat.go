@@ -448,7 +448,17 @@ func DefaultSettings() Settings {
 			"o4-mini":      {InputPerMTok: 1.10, OutputPerMTok: 4.40},
 			"gpt-5":        {InputPerMTok: 1.25, OutputPerMTok: 10.00},
 			"gpt-5-mini":   {InputPerMTok: 0.25, OutputPerMTok: 2.00},
-			"errand-demo":  {},
+			// Anthropic's list prices (cached prompt tokens: see Price.Cost).
+			"claude-opus-5":     {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-opus-4-8":   {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-opus-4-7":   {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-opus-4-6":   {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-opus-4-5":   {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-sonnet-4-6": {InputPerMTok: 3.00, OutputPerMTok: 15.00},
+			"claude-sonnet-4-5": {InputPerMTok: 3.00, OutputPerMTok: 15.00},
+			"claude-haiku-4-5":  {InputPerMTok: 1.00, OutputPerMTok: 5.00},
+			"claude-fable-5":    {InputPerMTok: 10.00, OutputPerMTok: 50.00},
+			"errand-demo":       {},
 		},
 	}
 }

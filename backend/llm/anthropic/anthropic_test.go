@@ -314,8 +314,8 @@ func TestAMissingMaxTokensOrBadTurnsAreRefused(t *testing.T) {
 	srv.APIKey = key
 	base := srv.Start(t)
 	for name, body := range map[string]string{
-		"no max_tokens":  `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`,
-		"two user turns": `{"model":"m","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]}`,
+		"no max_tokens":   `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`,
+		"two user turns":  `{"model":"m","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]}`,
 		"assistant first": `{"model":"m","max_tokens":10,"stream":true,"messages":[{"role":"assistant","content":"a"}]}`,
 	} {
 		req, _ := http.NewRequest(http.MethodPost, base+"/v1/messages", strings.NewReader(body))

@@ -454,7 +454,7 @@ export type ModelSource = 'environment' | 'settings' | 'demo';
 // ---- Providers ----
 
 /** Provider preset ids, in the order Go lists them. */
-export type PresetId = 'openai' | 'ollama' | 'lmstudio' | 'openrouter' | 'custom' | 'demo';
+export type PresetId = 'openai' | 'anthropic' | 'ollama' | 'lmstudio' | 'openrouter' | 'custom' | 'demo';
 
 /** A kind of model server (providers.Preset). */
 export interface ProviderPreset {

@@ -23,7 +23,7 @@ type Request struct {
 
 // Message is one turn.
 type Message struct {
-	Role    string  `json:"role"`
+	Role    string `json:"role"`
 	Content Blocks `json:"content"`
 }
 

@@ -55,7 +55,8 @@ type Reply struct {
 	Hang bool
 }
 
-// Server is an http.Handler serving POST /v1/messages and GET /v1/models.
+// Server is an http.Handler serving POST /v1/messages, GET /v1/models and
+// GET /v1/models/{id}.
 type Server struct {
 	// APIKey, when set, is the only x-api-key accepted.
 	APIKey string
@@ -112,7 +113,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	switch {
 	case path == "/v1/messages" && r.Method == http.MethodPost:
-	case path == "/v1/models" && r.Method == http.MethodGet:
+	case strings.HasPrefix(path, "/v1/models") && r.Method == http.MethodGet:
 	default:
 		s.reject(w, http.StatusNotFound, "not_found_error", "Not Found")
 		return
@@ -121,8 +122,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, status, kind, msg)
 		return
 	}
-	if path == "/v1/models" {
-		s.serveModels(w)
+	if strings.HasPrefix(path, "/v1/models") {
+		s.serveModels(w, strings.TrimPrefix(strings.TrimPrefix(path, "/v1/models"), "/"))
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
@@ -172,7 +173,8 @@ func (s *Server) authorize(r *http.Request) (int, string, string) {
 	return 0, "", ""
 }
 
-func (s *Server) serveModels(w http.ResponseWriter) {
+// serveModels lists the models, or tells one (id) of them.
+func (s *Server) serveModels(w http.ResponseWriter, id string) {
 	ids := s.Models
 	if len(ids) == 0 {
 		ids = []string{"claude-test"}
@@ -194,8 +196,21 @@ func (s *Server) serveModels(w http.ResponseWriter) {
 		list.Data = append(list.Data, model{ID: id, Type: "model", DisplayName: id, CreatedAt: "2026-01-01T00:00:00Z", MaxInputTokens: 200000})
 	}
 	list.FirstID, list.LastID = ids[0], ids[len(ids)-1]
+	var answer any = list
+	if id != "" {
+		answer = nil
+		for _, m := range list.Data {
+			if m.ID == id {
+				answer = m
+			}
+		}
+		if answer == nil {
+			writeError(w, http.StatusNotFound, "not_found_error", "model: "+id)
+			return
+		}
+	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(list)
+	_ = json.NewEncoder(w).Encode(answer)
 }
 
 // reject records a refusal and answers with it.

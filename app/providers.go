@@ -105,12 +105,19 @@ func (m *models) forModel(ctx context.Context, model string) (llm.Provider, erro
 	if c.Demo {
 		retries = -1
 	}
+	cfg := openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
+		ContextLength: m.reportedContext(ctx, c)}
 	if c.Anthropic {
-		return anthropic.New(anthropic.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
-			ContextLength: m.reportedContext(ctx, c)}), nil
+		return anthropic.New(anthropicConfig(cfg)), nil
 	}
-	return openai.New(openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
-		ContextLength: m.reportedContext(ctx, c)}), nil
+	return openai.New(cfg), nil
+}
+
+// anthropicConfig is the same endpoint, retries, HTTP client and context
+// length for Claude's native adapter.
+func anthropicConfig(cfg openai.Config) anthropic.Config {
+	return anthropic.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, MaxRetries: cfg.MaxRetries,
+		HTTPClient: cfg.HTTPClient, ContextLength: cfg.ContextLength}
 }
 
 func (m *models) info(ctx context.Context, conversationModel string) (ModelInfo, error) {

@@ -27,6 +27,7 @@ type reply struct {
 	byIndex    map[int64]*block
 	usage      sdk.Usage
 	stopReason string
+	thinks     int // thinking blocks so far
 }
 
 // apply takes one event, passing text and thinking on to out as they come.
@@ -37,6 +38,13 @@ func (r *reply) apply(ev sdk.MessageStreamEventUnion, out llm.Deltas) {
 	case "content_block_start":
 		b := &block{kind: ev.ContentBlock.Type, id: ev.ContentBlock.ID, name: ev.ContentBlock.Name,
 			data: ev.ContentBlock.Data}
+		if b.kind == "thinking" && r.thinks > 0 {
+			// Thinking blocks are joined by a blank line, live as stored.
+			out.OnReasoning("\n\n")
+		}
+		if b.kind == "thinking" {
+			r.thinks++
+		}
 		// A block may start with some of its text (the API sends it empty).
 		b.text.WriteString(ev.ContentBlock.Text)
 		out.OnText(ev.ContentBlock.Text)

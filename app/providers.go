@@ -9,6 +9,7 @@ import (
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/llm/anthropic"
 	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/errand-app/errand/backend/logfile"
@@ -44,7 +45,7 @@ const contextAsk = 3 * time.Second
 // reportedContext is the context length the chosen server reports for its
 // model (see providers.ContextLength), remembered once known.
 func (m *models) reportedContext(ctx context.Context, c providers.Choice) int {
-	if c.Demo || (c.Preset != providers.OpenRouter && c.Preset != providers.LMStudio) {
+	if c.Demo || (c.Preset != providers.OpenRouter && c.Preset != providers.LMStudio && c.Preset != providers.Anthropic) {
 		return 0
 	}
 	key := c.Preset + "\x00" + c.BaseURL + "\x00" + c.Model
@@ -104,8 +105,19 @@ func (m *models) forModel(ctx context.Context, model string) (llm.Provider, erro
 	if c.Demo {
 		retries = -1
 	}
-	return openai.New(openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
-		ContextLength: m.reportedContext(ctx, c)}), nil
+	cfg := openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
+		ContextLength: m.reportedContext(ctx, c)}
+	if c.Anthropic {
+		return anthropic.New(anthropicConfig(cfg)), nil
+	}
+	return openai.New(cfg), nil
+}
+
+// anthropicConfig is the same endpoint, retries, HTTP client and context
+// length for Claude's native adapter.
+func anthropicConfig(cfg openai.Config) anthropic.Config {
+	return anthropic.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, MaxRetries: cfg.MaxRetries,
+		HTTPClient: cfg.HTTPClient, ContextLength: cfg.ContextLength}
 }
 
 func (m *models) info(ctx context.Context, conversationModel string) (ModelInfo, error) {
@@ -247,7 +259,7 @@ func (p *Providers) endpoint(in ProviderInput) (providers.Endpoint, error) {
 	}
 	// A key typed for a test, not saved, is scrubbed from the log all the same.
 	logfile.Secrets.Add(key)
-	return providers.Endpoint{BaseURL: in.BaseURL, APIKey: key, Model: in.Model}, nil
+	return providers.Endpoint{BaseURL: in.BaseURL, APIKey: key, Model: in.Model, Anthropic: in.Preset == providers.Anthropic}, nil
 }
 
 // SaveProvider stores the provider: the key in the keyring (or the 0600

@@ -142,3 +142,14 @@ func TestModelNamesMessagesPathsAndIDs(t *testing.T) {
 	assert.Contains(t, ErrorMessage(err), "is not a conversation id")
 	assert.Error(t, CheckID("task", "id\nwith a line break"))
 }
+
+func TestCachedPromptTokensCostAnthropicsMultipliers(t *testing.T) {
+	p := Price{InputPerMTok: 3, OutputPerMTok: 15}
+	// A million prompt tokens: 600k read from the cache, 200k written to
+	// it, 200k plain; and 100k out.
+	u := Usage{PromptTokens: 1e6, CacheReadTokens: 6e5, CacheWriteTokens: 2e5, CompletionTokens: 1e5}
+	want := 0.2*3 + 0.6*3*0.1 + 0.2*3*1.25 + 0.1*15
+	assert.InDelta(t, want, p.Cost(u), 1e-9)
+	assert.Less(t, p.Cost(u), p.Cost(Usage{PromptTokens: 1e6, CompletionTokens: 1e5}), "caching makes a step cheaper")
+	assert.Equal(t, Usage{PromptTokens: 2, CacheReadTokens: 2, CacheWriteTokens: 4}, Usage{PromptTokens: 1, CacheReadTokens: 1, CacheWriteTokens: 2}.Add(Usage{PromptTokens: 1, CacheReadTokens: 1, CacheWriteTokens: 2}))
+}

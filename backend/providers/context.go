@@ -14,8 +14,8 @@ import (
 
 // ContextLength asks the model server what context length it gives the
 // endpoint's model, where the preset's server says so: OpenRouter lists a
-// context_length with each model, LM Studio tells the length a loaded
-// model runs with (else its maximum). It returns 0 when the server does
+// context_length with each model, Anthropic a max_input_tokens, LM Studio
+// tells the length a loaded model runs with (else its maximum). It returns 0 when the server does
 // not say, cannot be reached in time, or answers something out of range.
 //
 // Ollama is not asked: /api/show tells the model's maximum, not the
@@ -43,6 +43,16 @@ func ContextLength(ctx context.Context, client *http.Client, preset string, ep E
 				}
 			}
 		}
+	case Anthropic:
+		// The model's own entry tells its max_input_tokens.
+		var m struct {
+			MaxInput int `json:"max_input_tokens"`
+		}
+		root := strings.TrimSuffix(base, "/v1")
+		ep.Anthropic = true
+		if req, err := endpointGet(ctx, ep, root+"/v1/models/"+url.PathEscape(ep.Model)); err == nil && doJSON(client, req, &m) {
+			n = m.MaxInput
+		}
 	case LMStudio:
 		root := strings.TrimSuffix(base, "/v1")
 		var m struct {
@@ -68,6 +78,12 @@ func getJSON(ctx context.Context, client *http.Client, address, key string, v an
 	if err != nil {
 		return false
 	}
+	return doJSON(client, req, v)
+}
+
+// doJSON sends req and reads its JSON answer of at most 8 MB into v; false
+// on any failure.
+func doJSON(client *http.Client, req *http.Request, v any) bool {
 	resp, err := client.Do(req)
 	if err != nil {
 		return false

@@ -113,9 +113,14 @@ export type TaskMode = 'agent' | 'chat';
 export type ConversationMode = TaskMode | 'auto';
 
 export interface Usage {
+  /** The whole prompt, cached parts included. */
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** The part of the prompt read from the server's prompt cache (Anthropic); older data lacks it. */
+  cacheReadTokens?: number;
+  /** The part of the prompt written to the server's prompt cache. */
+  cacheWriteTokens?: number;
 }
 
 export interface Task {
@@ -464,7 +469,7 @@ export type ModelSource = 'environment' | 'settings' | 'demo';
 // ---- Providers ----
 
 /** Provider preset ids, in the order Go lists them. */
-export type PresetId = 'openai' | 'ollama' | 'lmstudio' | 'openrouter' | 'custom' | 'demo';
+export type PresetId = 'openai' | 'anthropic' | 'ollama' | 'lmstudio' | 'openrouter' | 'custom' | 'demo';
 
 /** A kind of model server (providers.Preset). */
 export interface ProviderPreset {

@@ -74,6 +74,23 @@ describe('StatusLine', () => {
     expect(status()).toHaveTextContent('1:05');
     expect(status()).toHaveTextContent('1,234 tokens');
     expect(status()).toHaveClass('status-done');
+    expect(status()).not.toHaveTextContent('cached');
+  });
+
+  it('a Claude task: how much of its prompt came from the cache', () => {
+    render(<StatusLine conversationId={C} />);
+    act(() =>
+      handleTaskUpdate(
+        task('t', C, {
+          status: 'completed',
+          stepCount: 3,
+          endedAt: '2026-01-01T10:01:05Z',
+          usage: { promptTokens: 30000, completionTokens: 600, totalTokens: 30600, cacheReadTokens: 24000, cacheWriteTokens: 5000 },
+        }),
+      ),
+    );
+    expect(status()).toHaveTextContent('30.6k tokens (24.0k cached)');
+    expect(screen.getByTitle('Prompt 30,000 (24,000 cached, 5,000 written to the cache) · completion 600 tokens')).toBeInTheDocument();
   });
 
   it('cancelled and error', () => {

@@ -4,6 +4,7 @@ import { formatDuration, timeValue } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 import { useMessagesStore } from '../../stores/messages';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
+import { usageBreakdown } from '../agent/format';
 import { TaskMeta } from '../agent/TaskMeta';
 import { currentStep } from '../plan/plan';
 
@@ -145,6 +146,8 @@ export function StatusLine({ conversationId }: { conversationId: string }) {
     if (start > 0 && end >= start) elapsed = live ? `${formatDuration(end - start)} so far` : `took ${formatDuration(end - start)}`;
   }
   const totalTokens = task?.usage?.totalTokens ?? 0;
+  // Prompt caching (Claude): how much of the prompt came from the cache.
+  const cachedTokens = task?.usage?.cacheReadTokens ?? 0;
   const tone = toneOf(task);
   // A chat reply is one step: no agent chrome (steps, working time).
   const agent = task?.mode !== 'chat';
@@ -160,7 +163,12 @@ export function StatusLine({ conversationId }: { conversationId: string }) {
           {elapsed}
         </span>
       )}
-      {totalTokens > 0 && <span className="status-meta">{compactTokens(totalTokens)} tokens</span>}
+      {totalTokens > 0 && (
+        <span className="status-meta" title={usageBreakdown(task?.usage)}>
+          {compactTokens(totalTokens)} tokens
+          {cachedTokens > 0 && ` (${compactTokens(cachedTokens)} cached)`}
+        </span>
+      )}
       {task && <TaskMeta task={task} parts={agent ? ['cost', 'active'] : ['cost']} />}
     </div>
   );

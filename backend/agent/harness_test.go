@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/llm/stall"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"
@@ -43,6 +45,8 @@ type harnessOpts struct {
 	toolSource tools.Source
 	// checkpoints keeps what the tools change, for undo.
 	checkpoints func(taskID, workspace string) tools.Checkpoints
+	// timeouts, when set, cut model calls whose server falls silent.
+	timeouts *stall.Timeouts
 }
 
 func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
@@ -57,10 +61,14 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	h := &harness{t: t, store: st, server: srv, url: url}
 	h.events = newRecorder(t, st)
 	h.workspaces = t.TempDir()
+	var client *http.Client
+	if o.timeouts != nil {
+		client = (&stall.Transport{Timeouts: func(context.Context) stall.Timeouts { return *o.timeouts }}).Client()
+	}
 	h.newRunner = func() *Runner {
 		return New(Options{
 			Store:         st,
-			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1}),
+			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1, HTTPClient: client}),
 			Events:        h.events,
 			FlushInterval: o.flush,
 			Tools:         tools.Builtin(),

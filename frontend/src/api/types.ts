@@ -243,6 +243,10 @@ export interface Settings {
   notifications?: boolean;
   /** How long one MCP tool call may take, in seconds; Go always sends it. */
   mcpCallTimeoutSec?: number;
+  /** A model call is cut when its server sends nothing this long after the request, in seconds; Go always sends it. */
+  modelFirstByteTimeoutSec?: number;
+  /** A model call is cut when its server goes silent this long in the middle of its reply, in seconds; Go always sends it. */
+  modelIdleTimeoutSec?: number;
   /** The most the file contents kept for "Undo changes" may take, in MB; Go always sends it. */
   checkpointLimitMb?: number;
   /** Folder names a workspace snapshot skips wherever they are; Go always sends it. */

@@ -22,6 +22,9 @@ export interface SettingsForm {
   maxMinutes: string;
   maxCostUsd: string;
   stepDelayMs: string;
+  /** Seconds a model call may wait for its first byte, and between two pieces of the reply. */
+  modelFirstByteTimeoutSec: string;
+  modelIdleTimeoutSec: string;
   autoApprove: Record<Risk, boolean>;
   prices: PriceRow[];
   /** The agent's instructions as shown: the built-in text unless a custom one is stored. */
@@ -89,6 +92,8 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
     maxMinutes: str(s.limits?.maxMinutes),
     maxCostUsd: str(s.limits?.maxCostUsd),
     stepDelayMs: str(s.stepDelayMs),
+    modelFirstByteTimeoutSec: str(s.modelFirstByteTimeoutSec ?? 120),
+    modelIdleTimeoutSec: str(s.modelIdleTimeoutSec ?? 60),
     autoApprove,
     prices: rows,
     systemPrompt: custom.trim() !== '' ? custom : defaultPrompt,
@@ -141,6 +146,8 @@ export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPr
       maxCostUsd: parseNumber(form.maxCostUsd),
     },
     stepDelayMs: parseNumber(form.stepDelayMs),
+    modelFirstByteTimeoutSec: parseNumber(form.modelFirstByteTimeoutSec),
+    modelIdleTimeoutSec: parseNumber(form.modelIdleTimeoutSec),
     prices,
     contextLengths,
     systemPrompt: isDefaultPrompt(form.systemPrompt, defaultPrompt) ? '' : form.systemPrompt,
@@ -158,10 +165,16 @@ export type Field =
   | 'maxMinutes'
   | 'maxCostUsd'
   | 'stepDelayMs'
+  | 'modelFirstByteTimeoutSec'
+  | 'modelIdleTimeoutSec'
   | 'reflectionRounds'
   | 'prices'
   | 'systemPrompt'
   | 'checkpoints';
+
+/** Go's bounds on the model timeouts, in seconds (chat.MinModelTimeoutSec, MaxModelTimeoutSec). */
+export const MODEL_TIMEOUT_MIN = 5;
+export const MODEL_TIMEOUT_MAX = 3600;
 
 /** Go's limit on the instructions. */
 export const MAX_PROMPT = 20000;
@@ -191,6 +204,18 @@ export function checkForm(form: SettingsForm): { field: Field; message: string }
   const delay = parseNumber(form.stepDelayMs);
   if (!Number.isInteger(delay) || delay < 0 || delay > 60000) {
     return { field: 'stepDelayMs', message: 'The delay between steps must be a whole number from 0 to 60000 ms.' };
+  }
+  for (const [field, name] of [
+    ['modelFirstByteTimeoutSec', 'first-byte'],
+    ['modelIdleTimeoutSec', 'idle'],
+  ] as const) {
+    const sec = parseNumber(form[field]);
+    if (!Number.isInteger(sec) || sec < MODEL_TIMEOUT_MIN || sec > MODEL_TIMEOUT_MAX) {
+      return {
+        field,
+        message: `The model ${name} timeout must be a whole number from ${MODEL_TIMEOUT_MIN} to ${MODEL_TIMEOUT_MAX} seconds.`,
+      };
+    }
   }
   return checkTable(form) ?? checkPrompt(form) ?? checkCheckpoints(form);
 }

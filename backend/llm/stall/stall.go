@@ -76,9 +76,11 @@ type watch struct {
 	limits Timeouts
 	cancel context.CancelCauseFunc
 
-	mu    sync.Mutex
-	timer *time.Timer
-	done  bool
+	mu        sync.Mutex
+	timer     *time.Timer
+	silence   time.Duration // what the timer counts down
+	firstByte bool          // whether it is the silence before the first byte
+	done      bool
 }
 
 // arm starts the countdown of a silence of d; firstByte says which one.
@@ -88,16 +90,24 @@ func (w *watch) arm(d time.Duration, firstByte bool) {
 	if w.done {
 		return
 	}
-	if w.timer != nil {
+	w.silence, w.firstByte = d, firstByte
+	switch {
+	case d <= 0 && w.timer != nil:
 		w.timer.Stop()
-		w.timer = nil
+	case d <= 0:
+	case w.timer != nil:
+		w.timer.Reset(d)
+	default:
+		w.timer = time.AfterFunc(d, w.fire)
 	}
-	if d <= 0 {
-		return
-	}
-	w.timer = time.AfterFunc(d, func() {
-		w.cancel(&llm.StallError{Silence: d, FirstByte: firstByte})
-	})
+}
+
+// fire cuts the call.
+func (w *watch) fire() {
+	w.mu.Lock()
+	se := &llm.StallError{Silence: w.silence, FirstByte: w.firstByte}
+	w.mu.Unlock()
+	w.cancel(se)
 }
 
 // stop ends the watch; the call's context is released.

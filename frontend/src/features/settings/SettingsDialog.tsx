@@ -629,28 +629,32 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                   min="0"
                   unit="ms"
                 />
-                <NumberField
-                  id={id('first-byte')}
-                  label="Model first-byte timeout (s)"
-                  help="A model call whose server sends nothing this long after the request is cut and tried once more. Be generous with local models that load on first use."
-                  value={form.modelFirstByteTimeoutSec}
-                  onChange={setField('modelFirstByteTimeoutSec')}
-                  invalid={bad('modelFirstByteTimeoutSec')}
-                  errorId={errorId}
-                  step="1"
-                  min={String(MODEL_TIMEOUT_MIN)}
-                />
-                <NumberField
-                  id={id('idle')}
-                  label="Model idle timeout (s)"
-                  help="The same when the server goes silent this long in the middle of its reply."
-                  value={form.modelIdleTimeoutSec}
-                  onChange={setField('modelIdleTimeoutSec')}
-                  invalid={bad('modelIdleTimeoutSec')}
-                  errorId={errorId}
-                  step="1"
-                  min={String(MODEL_TIMEOUT_MIN)}
-                />
+                {loaded?.modelFirstByteTimeoutSec !== undefined && (
+                  <>
+                    <NumberField
+                      id={id('first-byte')}
+                      label="Model first-byte timeout (s)"
+                      help="A model call whose server sends nothing this long after the request is cut and tried once more. Be generous with local models that load on first use."
+                      value={form.modelFirstByteTimeoutSec}
+                      onChange={setField('modelFirstByteTimeoutSec')}
+                      invalid={bad('modelFirstByteTimeoutSec')}
+                      errorId={errorId}
+                      step="1"
+                      min={String(MODEL_TIMEOUT_MIN)}
+                    />
+                    <NumberField
+                      id={id('idle')}
+                      label="Model idle timeout (s)"
+                      help="The same when the server goes silent this long in the middle of its reply."
+                      value={form.modelIdleTimeoutSec}
+                      onChange={setField('modelIdleTimeoutSec')}
+                      invalid={bad('modelIdleTimeoutSec')}
+                      errorId={errorId}
+                      step="1"
+                      min={String(MODEL_TIMEOUT_MIN)}
+                    />
+                  </>
+                )}
               </fieldset>
 
               {form.checkpointLimitMb !== '' && (

@@ -92,8 +92,8 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
     maxMinutes: str(s.limits?.maxMinutes),
     maxCostUsd: str(s.limits?.maxCostUsd),
     stepDelayMs: str(s.stepDelayMs),
-    modelFirstByteTimeoutSec: str(s.modelFirstByteTimeoutSec ?? 120),
-    modelIdleTimeoutSec: str(s.modelIdleTimeoutSec ?? 60),
+    modelFirstByteTimeoutSec: str(s.modelFirstByteTimeoutSec),
+    modelIdleTimeoutSec: str(s.modelIdleTimeoutSec),
     autoApprove,
     prices: rows,
     systemPrompt: custom.trim() !== '' ? custom : defaultPrompt,
@@ -146,18 +146,26 @@ export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPr
       maxCostUsd: parseNumber(form.maxCostUsd),
     },
     stepDelayMs: parseNumber(form.stepDelayMs),
-    modelFirstByteTimeoutSec: parseNumber(form.modelFirstByteTimeoutSec),
-    modelIdleTimeoutSec: parseNumber(form.modelIdleTimeoutSec),
     prices,
     contextLengths,
     systemPrompt: isDefaultPrompt(form.systemPrompt, defaultPrompt) ? '' : form.systemPrompt,
     defaultMode: form.defaultMode,
     reflectionRounds: parseNumber(form.reflectionRounds),
     autoAskModel: form.autoAskModel,
+    ...timeoutsFromForm(form, loaded),
     ...('checkpointLimitMb' in loaded || form.checkpointLimitMb !== ''
       ? { checkpointLimitMb: parseNumber(form.checkpointLimitMb), checkpointExclude: excludedFolders(form.checkpointExclude) }
       : {}),
   };
+}
+
+/** The model timeouts, when Go sent them or the person typed them (an older Go has none). */
+function timeoutsFromForm(form: SettingsForm, loaded: Settings): Partial<Settings> {
+  const out: Partial<Settings> = {};
+  for (const field of ['modelFirstByteTimeoutSec', 'modelIdleTimeoutSec'] as const) {
+    if (field in loaded || form[field] !== '') out[field] = parseNumber(form[field]);
+  }
+  return out;
 }
 
 export type Field =
@@ -209,6 +217,7 @@ export function checkForm(form: SettingsForm): { field: Field; message: string }
     ['modelFirstByteTimeoutSec', 'first-byte'],
     ['modelIdleTimeoutSec', 'idle'],
   ] as const) {
+    if (form[field] === '') continue; // an older Go that has no such setting
     const sec = parseNumber(form[field]);
     if (!Number.isInteger(sec) || sec < MODEL_TIMEOUT_MIN || sec > MODEL_TIMEOUT_MAX) {
       return {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,8 +46,9 @@ type harnessOpts struct {
 	toolSource tools.Source
 	// checkpoints keeps what the tools change, for undo.
 	checkpoints func(taskID, workspace string) tools.Checkpoints
-	// timeouts, when set, cut model calls whose server falls silent.
-	timeouts *stall.Timeouts
+	// timeouts, when set, cut model calls whose server falls silent; they
+	// are read at the start of every call.
+	timeouts *atomic.Pointer[stall.Timeouts]
 }
 
 func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
@@ -63,7 +65,7 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	h.workspaces = t.TempDir()
 	var client *http.Client
 	if o.timeouts != nil {
-		client = (&stall.Transport{Timeouts: func(context.Context) stall.Timeouts { return *o.timeouts }}).Client()
+		client = (&stall.Transport{Timeouts: func(context.Context) stall.Timeouts { return *o.timeouts.Load() }}).Client()
 	}
 	h.newRunner = func() *Runner {
 		return New(Options{

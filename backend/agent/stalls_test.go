@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,16 +13,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// quick are timeouts small enough for a test; the tests assert what was
-// cut, never how long it took.
-var quick = &stall.Timeouts{FirstByte: 200 * time.Millisecond, Idle: 200 * time.Millisecond}
+// timeouts are model timeouts a test can change between calls.
+func timeouts(t stall.Timeouts) *atomic.Pointer[stall.Timeouts] {
+	p := &atomic.Pointer[stall.Timeouts]{}
+	p.Store(&t)
+	return p
+}
 
 func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
+	// Small enough for a test; the test asserts what was cut, never how
+	// long it took.
+	limits := timeouts(stall.Timeouts{FirstByte: 200 * time.Millisecond, Idle: 200 * time.Millisecond})
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Let me", HangAfterText: true}, // stalls between chunks
 		compat.Reply{Stall: compat.StallAfterHeaders},     // the retry stalls too
 		compat.Reply{Text: "Back again.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"done after all"}`)}},
-	), harnessOpts{timeouts: quick})
+	), harnessOpts{timeouts: limits})
 	conv := h.conversation()
 	task := h.start(conv, "Work")
 
@@ -42,6 +49,8 @@ func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 	assert.False(t, cut[0].Streaming)
 	assert.Equal(t, []string{"user: Work"}, lastMessages(h.server.Requests()[1], 1))
 
+	// Generous again, so that a loaded machine cannot cut the answer.
+	limits.Store(&stall.Timeouts{FirstByte: time.Minute, Idle: time.Minute})
 	_, err := h.runner.Retry(context.Background(), task.ID)
 	require.NoError(t, err)
 	done := h.events.waitStatus(task.ID, chat.StatusCompleted)
@@ -54,7 +63,9 @@ func TestTimeLimitCutsAModelCallAndPauses(t *testing.T) {
 		compat.Reply{Text: "Half a thought", HangAfterText: true}, // never ends by itself
 		compat.Reply{Text: "Whole.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
 	), harnessOpts{})
-	h.settings(func(s *chat.Settings) { s.Limits.MaxMinutes = 0.005 }) // 300 ms
+	// 3 s: time for the call to start on a loaded machine; then it is
+	// cut only by the limit, since the reply never ends by itself.
+	h.settings(func(s *chat.Settings) { s.Limits.MaxMinutes = 0.05 })
 	conv := h.conversation()
 	task := h.start(conv, "Think long")
 

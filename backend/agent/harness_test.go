@@ -203,18 +203,14 @@ func (r *recorder) TaskUpdated(t chat.Task) {
 }
 
 func (r *recorder) MessageStored(m chat.Message) {
-	msgs, err := r.store.Messages(context.Background(), m.ConversationID)
-	found := false
-	for _, s := range msgs {
-		if s.ID == m.ID {
-			found = true
-			if s.Rev < m.Rev || (s.Rev == m.Rev && s.Content != m.Content) {
-				r.problem("message %s published at rev %d but stored at rev %d", m.ID, m.Rev, s.Rev)
-			}
-		}
-	}
-	if !found || err != nil {
+	// The one row is read, not the conversation: reading it all on every
+	// event made long tests quadratic.
+	s, err := r.store.GetMessage(context.Background(), m.ConversationID, m.ID)
+	switch {
+	case err != nil:
 		r.problem("message %s published before it was stored (%v)", m.ID, err)
+	case s.Rev < m.Rev || (s.Rev == m.Rev && s.Content != m.Content):
+		r.problem("message %s published at rev %d but stored at rev %d", m.ID, m.Rev, s.Rev)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -230,14 +226,8 @@ func (r *recorder) ToolOutput(o ToolOutput) {
 }
 
 func (r *recorder) MessageDelta(d Delta) {
-	msgs, _ := r.store.Messages(context.Background(), d.ConversationID)
-	ok := false
-	for _, s := range msgs {
-		if s.ID == d.MessageID && len(s.Content) >= d.Offset+len(d.Text) && s.Content[d.Offset:d.Offset+len(d.Text)] == d.Text {
-			ok = true
-		}
-	}
-	if !ok {
+	s, err := r.store.GetMessage(context.Background(), d.ConversationID, d.MessageID)
+	if err != nil || len(s.Content) < d.Offset+len(d.Text) || s.Content[d.Offset:d.Offset+len(d.Text)] != d.Text {
 		r.problem("delta for %s at %d published before it was stored", d.MessageID, d.Offset)
 	}
 	r.mu.Lock()

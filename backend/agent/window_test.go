@@ -15,7 +15,6 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/compat"
-	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -342,7 +341,7 @@ func TestTheBudgetUsesTheLengthTheServerReportsUnlessTheSettingSaysOtherwise(t *
 }
 
 func TestCompactNowWorksOnTheOfflineDemoModel(t *testing.T) {
-	h := newHarness(t, demo.Reply, harnessOpts{})
+	h := newHarness(t, demoScript, harnessOpts{})
 	conv := h.conversation()
 	for _, text := range []string{"What can you do?", "And offline?", "Thanks"} {
 		task, err := h.runner.StartTask(t.Context(), conv, text, chat.ModeChat)

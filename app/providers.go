@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/errand-app/errand/backend/llm/anthropic"
 	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/llm/stall"
 	"github.com/errand-app/errand/backend/logfile"
 	"github.com/errand-app/errand/backend/providers"
 	"github.com/errand-app/errand/backend/secrets"
@@ -36,6 +38,32 @@ type models struct {
 
 	mu       sync.Mutex
 	contexts map[string]int // reported context lengths by preset, server and model
+	client   *http.Client   // for every model call: cuts a silent server
+}
+
+// httpClient is the client of every model call, whatever the adapter: it
+// cuts a call whose server falls silent, with the timeouts the settings
+// hold when the call starts.
+func (m *models) httpClient() *http.Client {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.client == nil {
+		m.client = (&stall.Transport{Timeouts: m.timeouts}).Client()
+	}
+	return m.client
+}
+
+// timeouts are the settings' model timeouts (the defaults if they cannot
+// be read).
+func (m *models) timeouts(ctx context.Context) stall.Timeouts {
+	s, err := m.store.Settings(ctx)
+	if err != nil {
+		s = chat.DefaultSettings()
+	}
+	return stall.Timeouts{
+		FirstByte: time.Duration(s.ModelFirstByteTimeoutSec) * time.Second,
+		Idle:      time.Duration(s.ModelIdleTimeoutSec) * time.Second,
+	}
 }
 
 // contextAsk bounds the question to the server about a model's context
@@ -106,7 +134,7 @@ func (m *models) forModel(ctx context.Context, model string) (llm.Provider, erro
 		retries = -1
 	}
 	cfg := openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
-		ContextLength: m.reportedContext(ctx, c)}
+		ContextLength: m.reportedContext(ctx, c), HTTPClient: m.httpClient()}
 	if c.Anthropic {
 		return anthropic.New(anthropicConfig(cfg)), nil
 	}

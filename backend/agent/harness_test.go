@@ -3,15 +3,18 @@ package agent
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/llm/stall"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"
@@ -43,6 +46,9 @@ type harnessOpts struct {
 	toolSource tools.Source
 	// checkpoints keeps what the tools change, for undo.
 	checkpoints func(taskID, workspace string) tools.Checkpoints
+	// timeouts, when set, cut model calls whose server falls silent; they
+	// are read at the start of every call.
+	timeouts *atomic.Pointer[stall.Timeouts]
 }
 
 func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
@@ -57,10 +63,14 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	h := &harness{t: t, store: st, server: srv, url: url}
 	h.events = newRecorder(t, st)
 	h.workspaces = t.TempDir()
+	var client *http.Client
+	if o.timeouts != nil {
+		client = (&stall.Transport{Timeouts: func(context.Context) stall.Timeouts { return *o.timeouts.Load() }}).Client()
+	}
 	h.newRunner = func() *Runner {
 		return New(Options{
 			Store:         st,
-			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1}),
+			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1, HTTPClient: client}),
 			Events:        h.events,
 			FlushInterval: o.flush,
 			Tools:         tools.Builtin(),

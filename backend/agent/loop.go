@@ -115,6 +115,14 @@ func (rn *run) steps(ctx context.Context) error {
 			return err
 		}
 		resp, err := rn.callModel(ctx, mode)
+		if errors.Is(err, errTimeLimit) {
+			// The call was cut at the time limit: the limit pauses the
+			// task, and Continue runs this step again.
+			if err := rn.update(func(t *chat.Task) { t.StepCount-- }); err != nil {
+				return err
+			}
+			continue
+		}
 		if errors.Is(err, llm.ErrNoTools) && mode == chat.ModeAgent {
 			// The model cannot use tools: it answers directly instead.
 			if err := rn.fallBackToChat(); err != nil {
@@ -189,8 +197,11 @@ func (rn *run) stepDelay(ctx context.Context) error {
 
 // callModel sends the conversation to the model and stores its reply: the
 // streamed text as it arrives, then the finished message with its tool
-// calls, usage and cost.
+// calls, usage and cost. In agent mode the call is cut when the task's
+// time limit is reached (errTimeLimit).
 func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response, error) {
+	ctx, cancel := rn.timeLimited(ctx, mode == chat.ModeAgent)
+	defer cancel()
 	settings := rn.r.settings(ctx)
 	system, tools := rn.systemPrompt(settings, mode), []llm.Tool(nil)
 	if mode == chat.ModeAgent {
@@ -199,7 +210,9 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 	return rn.callModelWith(ctx, system, tools, mode == chat.ModeAgent)
 }
 
-// callModelWith is callModel with the instructions and tools given.
+// callModelWith is callModel with the instructions and tools given. A call
+// whose server stalls is tried once more, its cut reply folded away; a
+// second stall fails with a message saying so.
 func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Tool, agentMode bool) (llm.Response, error) {
 	opts := rn.r.opts
 	settings := rn.r.settings(ctx)
@@ -212,21 +225,38 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 	var msg chat.Message
 	// A server that finds the request too long despite Errand's count
 	// gets one retry, compacted harder.
-	for attempt := 0; ; attempt++ {
+	squeeze, stalls := 0.0, 0
+	for {
 		var err error
-		squeeze := 0.0
-		if attempt > 0 {
-			squeeze = 0.5
-		}
 		if v, err = rn.buildRequest(ctx, system, tools, agentMode, squeeze); err != nil {
+			if timeUp(ctx) {
+				return llm.Response{}, rn.stoppedByTimeLimit(start)
+			}
 			return llm.Response{}, err
 		}
 		w := newStreamWriter(rn, opts.FlushInterval)
 		resp, err = rn.provider.Stream(ctx, v.req, llm.Deltas{Text: w.write})
 		var werr error
 		msg, werr = w.close()
+		if cut := err != nil && timeUp(ctx); cut || stalled(ctx, err) {
+			if werr == nil {
+				werr = rn.cutOff(msg)
+			}
+			switch {
+			case werr != nil:
+				return resp, werr
+			case cut:
+				return resp, rn.stoppedByTimeLimit(start)
+			case stalls > 0:
+				return resp, stallFailure(err)
+			}
+			stalls++
+			logStallRetry(err, "task", rn.snapshot().ID, "step", rn.snapshot().StepCount)
+			continue
+		}
 		if errors.Is(err, llm.ErrContextFull) && msg.ID == "" && ctx.Err() == nil {
-			if attempt == 0 {
+			if squeeze == 0 {
+				squeeze = 0.5
 				slog.Warn("the model server found the request too long; compacting harder and retrying",
 					"task", rn.snapshot().ID, "counted", v.tokens, "contextLength", v.length)
 				continue

@@ -403,7 +403,8 @@ func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, 
 		sofar += "\n(Some of the oldest messages could not be summarised and are left out.)"
 	}
 	for _, chunk := range chunks {
-		resp, err := rn.provider.Stream(ctx, contextwin.SummaryRequest(trimTokens(c, sofar, maxSummary), chunk), llm.Deltas{})
+		resp, err := streamPatiently(ctx, rn.provider, contextwin.SummaryRequest(trimTokens(c, sofar, maxSummary), chunk), llm.Deltas{},
+			"task", rn.snapshot().ID, "call", "summary")
 		if err != nil {
 			return chat.Message{}, err
 		}

@@ -548,7 +548,8 @@ type Store interface {
 	// AppendContent appends streamed text to a message that is streaming,
 	// at a cost in proportion to the text, and tells where it landed.
 	AppendContent(ctx context.Context, id, text string) (Appended, error)
-	// UpdateMessage replaces a message's content, tool calls and streaming flag.
+	// UpdateMessage replaces a message's content, tool calls, streaming flag
+	// and outcome.
 	UpdateMessage(ctx context.Context, m Message) (Message, error)
 	// TakeQueued moves the task's queued messages, in order, to the end of
 	// the conversation as delivered and returns them as stored.

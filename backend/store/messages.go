@@ -204,8 +204,8 @@ func (s *Store) AppendContent(ctx context.Context, id, text string) (chat.Append
 	return a, nil
 }
 
-// UpdateMessage replaces a message's content, tool calls, streaming flag
-// and usage. The content is the whole text: streamed chunks are folded in
+// UpdateMessage replaces a message's content, tool calls, streaming flag,
+// usage and outcome. The content is the whole text: streamed chunks are folded in
 // (dropped, since the content holds them).
 func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message, error) {
 	if err := chat.CheckFinite("a message's cost", m.CostUSD); err != nil {
@@ -219,10 +219,10 @@ func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		out, _, err = scanMessage(tx.QueryRowContext(ctx, `UPDATE messages SET content = ?, tool_calls = ?,
-			streaming = ?, prompt_tokens = ?, completion_tokens = ?, cost_usd = ?, chunked = 0,
+			streaming = ?, prompt_tokens = ?, completion_tokens = ?, cost_usd = ?, outcome = ?, chunked = 0,
 			rev = rev + 1 + coalesce((SELECT max(seq) FROM message_chunks WHERE message_id = messages.id), 0)
 			WHERE id = ? RETURNING `+messageCols,
-			m.Content, encodeCalls(m.ToolCalls), m.Streaming, u.PromptTokens, u.CompletionTokens, m.CostUSD, m.ID))
+			m.Content, encodeCalls(m.ToolCalls), m.Streaming, u.PromptTokens, u.CompletionTokens, m.CostUSD, string(m.Outcome), m.ID))
 		if isNoRows(err) {
 			return notFound("message", m.ID)
 		}

@@ -188,7 +188,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
     case 'agent':
       if (item.cutOff) {
         return (
-          <Collapsible rowRef={rowRef} index={index} label="A reply cut off when Errand closed" body={item.text} />
+          <Collapsible rowRef={rowRef} index={index} label="A reply cut off before its end" body={item.text} />
         );
       }
       return (

@@ -139,6 +139,34 @@ describe('Settings', () => {
     expect(within(dialog).getByRole('status')).toHaveTextContent('');
   });
 
+  it('the model timeouts: shown near the limits, saved with the rest, and Go\'s bounds shown at the field', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings({ modelFirstByteTimeoutSec: 120, modelIdleTimeoutSec: 60 }));
+    vi.mocked(api.saveSettings)
+      .mockRejectedValueOnce(new ApiError('invalid', 'the model idle timeout must be between 5 and 3600 seconds'))
+      .mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    const firstByte = within(dialog).getByLabelText('Model first-byte timeout (s)');
+    const idle = within(dialog).getByLabelText('Model idle timeout (s)');
+    expect(firstByte).toHaveValue(120);
+    expect(idle).toHaveValue(60);
+
+    await user.clear(idle);
+    await user.type(idle, '1');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The model idle timeout must be between 5 and 3600 seconds.');
+    expect(idle).toHaveAttribute('aria-invalid', 'true');
+
+    await user.clear(firstByte);
+    await user.type(firstByte, '300');
+    await user.clear(idle);
+    await user.type(idle, '90');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(
+      expect.objectContaining({ modelFirstByteTimeoutSec: 300, modelIdleTimeoutSec: 90, stepDelayMs: 0 }),
+    );
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved.');
+  });
+
   it("shows Go's validation error inline and marks the field", async () => {
     vi.mocked(api.saveSettings).mockRejectedValue(
       new ApiError('invalid', 'the step limit must be between 1 and 10000'),

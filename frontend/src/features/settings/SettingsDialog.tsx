@@ -29,6 +29,7 @@ import {
   formFromSettings,
   isDefaultPrompt,
   MAX_PROMPT,
+  MODEL_TIMEOUT_MIN,
   newPriceRow,
   settingsFromForm,
   type Field,
@@ -64,6 +65,8 @@ function fieldOf(message: string): Field | undefined {
   if (/time limit/i.test(message)) return 'maxMinutes';
   if (/spend limit/i.test(message)) return 'maxCostUsd';
   if (/delay/i.test(message)) return 'stepDelayMs';
+  if (/first-byte timeout/i.test(message)) return 'modelFirstByteTimeoutSec';
+  if (/idle timeout/i.test(message)) return 'modelIdleTimeoutSec';
   if (/checkpoint|excluded folder/i.test(message)) return 'checkpoints';
   if (/reflection/i.test(message)) return 'reflectionRounds';
   if (/price|model|context length/i.test(message)) return 'prices';
@@ -243,7 +246,16 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     setSaved(null);
   };
   const setField = (
-    field: 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'reflectionRounds' | 'checkpointLimitMb' | 'checkpointExclude',
+    field:
+      | 'maxSteps'
+      | 'maxMinutes'
+      | 'maxCostUsd'
+      | 'stepDelayMs'
+      | 'modelFirstByteTimeoutSec'
+      | 'modelIdleTimeoutSec'
+      | 'reflectionRounds'
+      | 'checkpointLimitMb'
+      | 'checkpointExclude',
   ) => (v: string) =>
     edit((f) => ({ ...f, [field]: v }));
   const setRow = (key: number, patch: Partial<PriceRow>) =>
@@ -629,6 +641,32 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                   min="0"
                   unit="ms"
                 />
+                {loaded?.modelFirstByteTimeoutSec !== undefined && (
+                  <>
+                    <NumberField
+                      id={id('first-byte')}
+                      label="Model first-byte timeout (s)"
+                      help="A model call whose server sends nothing this long after the request is cut and tried once more. Be generous with local models that load on first use."
+                      value={form.modelFirstByteTimeoutSec}
+                      onChange={setField('modelFirstByteTimeoutSec')}
+                      invalid={bad('modelFirstByteTimeoutSec')}
+                      errorId={errorId}
+                      step="1"
+                      min={String(MODEL_TIMEOUT_MIN)}
+                    />
+                    <NumberField
+                      id={id('idle')}
+                      label="Model idle timeout (s)"
+                      help="The same when the server goes silent this long in the middle of its reply."
+                      value={form.modelIdleTimeoutSec}
+                      onChange={setField('modelIdleTimeoutSec')}
+                      invalid={bad('modelIdleTimeoutSec')}
+                      errorId={errorId}
+                      step="1"
+                      min={String(MODEL_TIMEOUT_MIN)}
+                    />
+                  </>
+                )}
               </fieldset>
 
               {form.checkpointLimitMb !== '' && (

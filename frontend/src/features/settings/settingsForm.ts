@@ -31,6 +31,9 @@ export interface SettingsForm {
   maxMinutes: string;
   maxCostUsd: string;
   stepDelayMs: string;
+  /** Seconds a model call may wait for its first byte, and between two pieces of the reply. */
+  modelFirstByteTimeoutSec: string;
+  modelIdleTimeoutSec: string;
   autoApprove: Record<Risk, boolean>;
   prices: PriceRow[];
   /** The agent's instructions as shown: the built-in text unless a custom one is stored. */
@@ -100,6 +103,8 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
     maxMinutes: str(s.limits?.maxMinutes),
     maxCostUsd: str(s.limits?.maxCostUsd),
     stepDelayMs: str(s.stepDelayMs),
+    modelFirstByteTimeoutSec: str(s.modelFirstByteTimeoutSec),
+    modelIdleTimeoutSec: str(s.modelIdleTimeoutSec),
     autoApprove,
     prices: rows,
     systemPrompt: custom.trim() !== '' ? custom : defaultPrompt,
@@ -161,10 +166,20 @@ export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPr
     defaultMode: form.defaultMode,
     reflectionRounds: parseNumber(form.reflectionRounds),
     autoAskModel: form.autoAskModel,
+    ...timeoutsFromForm(form, loaded),
     ...('checkpointLimitMb' in loaded || form.checkpointLimitMb !== ''
       ? { checkpointLimitMb: parseNumber(form.checkpointLimitMb), checkpointExclude: excludedFolders(form.checkpointExclude) }
       : {}),
   };
+}
+
+/** The model timeouts, when Go sent them or the person typed them (an older Go has none). */
+function timeoutsFromForm(form: SettingsForm, loaded: Settings): Partial<Settings> {
+  const out: Partial<Settings> = {};
+  for (const field of ['modelFirstByteTimeoutSec', 'modelIdleTimeoutSec'] as const) {
+    if (field in loaded || form[field] !== '') out[field] = parseNumber(form[field]);
+  }
+  return out;
 }
 
 export type Field =
@@ -172,10 +187,16 @@ export type Field =
   | 'maxMinutes'
   | 'maxCostUsd'
   | 'stepDelayMs'
+  | 'modelFirstByteTimeoutSec'
+  | 'modelIdleTimeoutSec'
   | 'reflectionRounds'
   | 'prices'
   | 'systemPrompt'
   | 'checkpoints';
+
+/** Go's bounds on the model timeouts, in seconds (chat.MinModelTimeoutSec, MaxModelTimeoutSec). */
+export const MODEL_TIMEOUT_MIN = 5;
+export const MODEL_TIMEOUT_MAX = 3600;
 
 /** Go's limit on the instructions. */
 export const MAX_PROMPT = 20000;
@@ -205,6 +226,19 @@ export function checkForm(form: SettingsForm): { field: Field; message: string }
   const delay = parseNumber(form.stepDelayMs);
   if (!Number.isInteger(delay) || delay < 0 || delay > 60000) {
     return { field: 'stepDelayMs', message: 'The delay between steps must be a whole number from 0 to 60000 ms.' };
+  }
+  for (const [field, name] of [
+    ['modelFirstByteTimeoutSec', 'first-byte'],
+    ['modelIdleTimeoutSec', 'idle'],
+  ] as const) {
+    if (form[field] === '') continue; // an older Go that has no such setting
+    const sec = parseNumber(form[field]);
+    if (!Number.isInteger(sec) || sec < MODEL_TIMEOUT_MIN || sec > MODEL_TIMEOUT_MAX) {
+      return {
+        field,
+        message: `The model ${name} timeout must be a whole number from ${MODEL_TIMEOUT_MIN} to ${MODEL_TIMEOUT_MAX} seconds.`,
+      };
+    }
   }
   return checkTable(form) ?? checkPrompt(form) ?? checkCheckpoints(form);
 }

@@ -210,14 +210,13 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 	var v view
 	var resp llm.Response
 	var msg chat.Message
-	// A server that finds the request too long despite Errand's count
-	// gets one retry, compacted harder.
-	for attempt := 0; ; attempt++ {
+	// A server that finds the request too long and states its context
+	// length is taken at its word: the request is planned anew for that
+	// length (kept in the settings). Otherwise, or if that is refused too,
+	// it gets one retry, compacted harder.
+	learned, squeeze := false, 0.0
+	for {
 		var err error
-		squeeze := 0.0
-		if attempt > 0 {
-			squeeze = 0.5
-		}
 		if v, err = rn.buildRequest(ctx, system, tools, agentMode, squeeze); err != nil {
 			return llm.Response{}, err
 		}
@@ -226,9 +225,14 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 		var werr error
 		msg, werr = w.close()
 		if errors.Is(err, llm.ErrContextFull) && msg.ID == "" && ctx.Err() == nil {
-			if attempt == 0 {
+			if !learned && rn.learnContextLength(ctx, llm.StatedContextLimit(err), v.length) {
+				learned = true
+				continue
+			}
+			if squeeze == 0 {
 				slog.Warn("the model server found the request too long; compacting harder and retrying",
 					"task", rn.snapshot().ID, "counted", v.tokens, "contextLength", v.length)
+				squeeze = 0.5
 				continue
 			}
 			return resp, chat.Wrap(chat.CodeModel, err,

@@ -204,7 +204,7 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 	}
 	settings := rn.r.settings(ctx)
 	model := rn.provider.Model()
-	length, _ := contextwin.ContextLength(model, settings.ContextLengths, reported(rn.provider))
+	length := rn.contextLength(settings)
 	budget := contextwin.NewBudget(length)
 	if squeeze > 0 {
 		budget = budget.Squeeze(squeeze)

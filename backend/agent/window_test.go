@@ -85,6 +85,13 @@ func runLong(t *testing.T, turns int, mode summaryMode) (*harness, *longScript, 
 		st.ContextLengths = map[string]int{"test-model": 4096}
 		st.Limits = chat.Limits{MaxSteps: 10000, MaxMinutes: 600, MaxCostUSD: 10000}
 	})
+	return h, s, runLongTask(t, h)
+}
+
+// runLongTask runs the long task in a new conversation whose workspace
+// holds files from a few hundred bytes to 40 KB, and returns the task once
+// it has ended.
+func runLongTask(t *testing.T, h *harness) chat.Task {
 	conv := h.conversation()
 	ws := h.workspace(conv)
 	require.NoError(t, os.MkdirAll(ws, 0o755))
@@ -96,8 +103,7 @@ func runLong(t *testing.T, turns int, mode summaryMode) (*harness, *longScript, 
 		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("f%d.txt", i)), []byte(body), 0o644))
 	}
 	task := h.start(conv, longTask)
-	done := h.events.waitEnded(task.ID)
-	return h, s, done
+	return h.events.waitEnded(task.ID)
 }
 
 func TestA300TurnTaskOnA4096TokenModelNeverOverflows(t *testing.T) {

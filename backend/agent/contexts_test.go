@@ -21,7 +21,7 @@ func TestAServersStatedContextLengthIsLearnedOnce(t *testing.T) {
 	h.settings(func(st *chat.Settings) {
 		st.Limits = chat.Limits{MaxSteps: 10000, MaxMinutes: 600, MaxCostUSD: 10000}
 	})
-	done := runLongTask(t, h)
+	done := runLongTask(t, h, bigFiles)
 	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
 
 	rejected := h.server.Rejections()

@@ -195,6 +195,9 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 	system, tools := rn.systemPrompt(settings, mode), []llm.Tool(nil)
 	if mode == chat.ModeAgent {
 		tools = rn.r.agentTools(settings, rn.def)
+		if rn.small(settings) {
+			tools = compactTools(tools)
+		}
 	}
 	return rn.callModelWith(ctx, system, tools, mode == chat.ModeAgent)
 }
@@ -279,19 +282,26 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 
 // systemPrompt is the task's instructions: Errand's (or the person's
 // replacement of them in Settings), or its agent's followed by the agentic
-// rules; and, when the person switched agents, a note saying so.
+// rules, Errand's own in their compact form for a small model; and, when
+// the person switched agents, a note saying so.
 func (rn *run) systemPrompt(settings chat.Settings, mode chat.TaskMode) string {
 	var system string
+	small := rn.small(settings)
 	switch {
 	case rn.def.ID == chat.AgentErrand && mode == chat.ModeChat:
 		system = ChatSystemPrompt
 	case rn.def.ID == chat.AgentErrand:
 		system = rn.r.opts.SystemPrompt
+		if small && system == AgentSystemPrompt {
+			system = CompactSystemPrompt
+		}
 		if custom := strings.TrimSpace(settings.SystemPrompt); custom != "" {
 			system = custom
 		}
 	case mode == chat.ModeChat:
 		system = rn.def.Instructions
+	case small:
+		system = strings.TrimSpace(rn.def.Instructions) + "\n\n" + CompactRules
 	default:
 		system = strings.TrimSpace(rn.def.Instructions) + "\n\n" + AgenticRules
 	}

@@ -23,7 +23,6 @@ func instructionsCost(req compat.Request) int {
 	return compat.CountPrompt(&req)
 }
 
-
 // A model of 8k context or less gets Errand's instructions and tools in
 // at most 1,000 tokens — the same tools, the same rules, said shortly; a
 // larger model gets them in full.

@@ -114,14 +114,14 @@ func (rn *run) steps(ctx context.Context) error {
 		}); err != nil {
 			return err
 		}
-		resp, err := rn.callModel(ctx, mode)
+		resp, err := rn.callModel(ctx, mode, st)
 		if errors.Is(err, llm.ErrNoTools) && mode == chat.ModeAgent {
 			// The model cannot use tools: it answers directly instead.
 			if err := rn.fallBackToChat(); err != nil {
 				return err
 			}
 			mode = chat.ModeChat
-			resp, err = rn.callModel(ctx, mode)
+			resp, err = rn.callModel(ctx, mode, st)
 		}
 		if err != nil {
 			return err
@@ -129,10 +129,10 @@ func (rn *run) steps(ctx context.Context) error {
 
 		if len(resp.ToolCalls) == 0 {
 			st.textStreak++
-			// Chat mode is one reply. In agent mode a second text-only reply
-			// in a row is taken as the end: a model that never calls
-			// task_complete must not loop all night.
-			if mode == chat.ModeChat || st.textStreak >= 2 {
+			// Chat mode is one reply. In agent mode a reply that says it is
+			// done, or a second text-only reply in a row, came back as a
+			// task_complete call (loopState.doneInWords).
+			if mode == chat.ModeChat {
 				more, err := rn.completeUnlessQueued(truncate(resp.Content, 280))
 				if err != nil || !more {
 					return err
@@ -189,8 +189,9 @@ func (rn *run) stepDelay(ctx context.Context) error {
 
 // callModel sends the conversation to the model and stores its reply: the
 // streamed text as it arrives, then the finished message with its tool
-// calls, usage and cost.
-func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response, error) {
+// calls, usage and cost. In agent mode a reply that says in words that the
+// task is done is stored as the task_complete call it stands for.
+func (rn *run) callModel(ctx context.Context, mode chat.TaskMode, st *loopState) (llm.Response, error) {
 	settings := rn.r.settings(ctx)
 	system, tools := rn.systemPrompt(settings, mode), []llm.Tool(nil)
 	if mode == chat.ModeAgent {
@@ -199,11 +200,16 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response,
 			tools = compactTools(tools)
 		}
 	}
-	return rn.callModelWith(ctx, system, tools, mode == chat.ModeAgent)
+	var done func(*llm.Response)
+	if mode == chat.ModeAgent {
+		done = st.doneInWords
+	}
+	return rn.callModelWith(ctx, system, tools, mode == chat.ModeAgent, done)
 }
 
-// callModelWith is callModel with the instructions and tools given.
-func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Tool, agentMode bool) (llm.Response, error) {
+// callModelWith is callModel with the instructions and tools given; done,
+// if set, may turn the reply into another before it is stored.
+func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Tool, agentMode bool, done func(*llm.Response)) (llm.Response, error) {
 	opts := rn.r.opts
 	settings := rn.r.settings(ctx)
 	// The facts to remember, read for every request: an edit reaches the next one.
@@ -251,6 +257,9 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 		break
 	}
 	rn.win.counter.Observe(v.raw, int(resp.Usage.PromptTokens))
+	if done != nil {
+		done(&resp)
+	}
 	price := settings.Prices[rn.provider.Model()]
 	cost := price.Cost(resp.Usage)
 	if err := rn.update(func(t *chat.Task) {

@@ -14,7 +14,7 @@ import (
 const CompactLength = 8192
 
 // CompactRules are AgenticRules for a small model.
-const CompactRules = `## Agentic mode
+const CompactRules = `## Agentic Mode
 Work through the task on your own, step by step, with the tools.
 - Multi-step work: first call update_plan (steps; note: success criteria) and keep it current.
 - send_update reports progress; ask_user asks the user when you need them (never guess).

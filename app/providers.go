@@ -73,8 +73,15 @@ const contextAsk = 3 * time.Second
 // reportedContext is the context length the chosen server reports for its
 // model (see providers.ContextLength), remembered once known.
 func (m *models) reportedContext(ctx context.Context, c providers.Choice) int {
-	if c.Demo || (c.Preset != providers.OpenRouter && c.Preset != providers.LMStudio && c.Preset != providers.Anthropic) {
+	if c.Demo || (c.Preset != providers.OpenRouter && c.Preset != providers.LMStudio && c.Preset != providers.Anthropic && c.Preset != providers.Ollama) {
 		return 0
+	}
+	if c.Preset == providers.Ollama {
+		// Asked for each task: the model may be loaded (or reloaded with
+		// another context) since the last.
+		ctx, cancel := context.WithTimeout(ctx, contextAsk)
+		defer cancel()
+		return providers.ContextLength(ctx, nil, c.Preset, c.Endpoint)
 	}
 	key := c.Preset + "\x00" + c.BaseURL + "\x00" + c.Model
 	m.mu.Lock()

@@ -62,6 +62,31 @@ type Response struct {
 // said the request is longer than the model's context length.
 var ErrContextFull = errors.New("the request is longer than the model's context length")
 
+// ContextFullError is in the chain of a Provider's error when the server
+// said the request is too long and named the model's context length.
+// errors.Is(err, ErrContextFull) holds for it too.
+type ContextFullError struct {
+	// Limit is the context length the server stated, in tokens.
+	Limit int
+}
+
+func (e *ContextFullError) Error() string {
+	return fmt.Sprintf("%v (the server's limit is %d tokens)", ErrContextFull, e.Limit)
+}
+
+// Is makes a ContextFullError an ErrContextFull.
+func (e *ContextFullError) Is(target error) bool { return target == ErrContextFull }
+
+// StatedContextLimit is the context length a server stated when it found
+// a request too long, or 0 when it named none.
+func StatedContextLimit(err error) int {
+	var e *ContextFullError
+	if errors.As(err, &e) {
+		return e.Limit
+	}
+	return 0
+}
+
 // ErrNoTools is in the chain of a Provider's error when the server said
 // the model does not support tools (function calling).
 var ErrNoTools = errors.New("the model does not support tools")

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -9,8 +10,10 @@ import (
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/llm/anthropic"
 	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/llm/stall"
 	"github.com/errand-app/errand/backend/logfile"
 	"github.com/errand-app/errand/backend/providers"
 	"github.com/errand-app/errand/backend/secrets"
@@ -35,7 +38,33 @@ type models struct {
 
 	mu       sync.Mutex
 	contexts map[string]int             // reported context lengths by preset, server and model
+	client   *http.Client               // for every model call: cuts a silent server
 	learned  map[string]*openai.Learned // what the adapter learned, by server and model
+}
+
+// httpClient is the client of every model call, whatever the adapter: it
+// cuts a call whose server falls silent, with the timeouts the settings
+// hold when the call starts.
+func (m *models) httpClient() *http.Client {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.client == nil {
+		m.client = (&stall.Transport{Timeouts: m.timeouts}).Client()
+	}
+	return m.client
+}
+
+// timeouts are the settings' model timeouts (the defaults if they cannot
+// be read).
+func (m *models) timeouts(ctx context.Context) stall.Timeouts {
+	s, err := m.store.Settings(ctx)
+	if err != nil {
+		s = chat.DefaultSettings()
+	}
+	return stall.Timeouts{
+		FirstByte: time.Duration(s.ModelFirstByteTimeoutSec) * time.Second,
+		Idle:      time.Duration(s.ModelIdleTimeoutSec) * time.Second,
+	}
 }
 
 // learnedAbout is what the adapter learned about the server and model of
@@ -62,8 +91,15 @@ const contextAsk = 3 * time.Second
 // reportedContext is the context length the chosen server reports for its
 // model (see providers.ContextLength), remembered once known.
 func (m *models) reportedContext(ctx context.Context, c providers.Choice) int {
-	if c.Demo || (c.Preset != providers.OpenRouter && c.Preset != providers.LMStudio) {
+	if c.Demo || (c.Preset != providers.OpenRouter && c.Preset != providers.LMStudio && c.Preset != providers.Anthropic && c.Preset != providers.Ollama) {
 		return 0
+	}
+	if c.Preset == providers.Ollama {
+		// Asked for each task: the model may be loaded (or reloaded with
+		// another context) since the last.
+		ctx, cancel := context.WithTimeout(ctx, contextAsk)
+		defer cancel()
+		return providers.ContextLength(ctx, nil, c.Preset, c.Endpoint)
 	}
 	key := c.Preset + "\x00" + c.BaseURL + "\x00" + c.Model
 	m.mu.Lock()
@@ -122,8 +158,20 @@ func (m *models) forModel(ctx context.Context, model string) (llm.Provider, erro
 	if c.Demo {
 		retries = -1
 	}
-	return openai.New(openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
-		ContextLength: m.reportedContext(ctx, c), Learned: m.learnedAbout(c)}), nil
+	cfg := openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
+		ContextLength: m.reportedContext(ctx, c), HTTPClient: m.httpClient()}
+	if c.Anthropic {
+		return anthropic.New(anthropicConfig(cfg)), nil
+	}
+	cfg.Learned = m.learnedAbout(c)
+	return openai.New(cfg), nil
+}
+
+// anthropicConfig is the same endpoint, retries, HTTP client and context
+// length for Claude's native adapter.
+func anthropicConfig(cfg openai.Config) anthropic.Config {
+	return anthropic.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, MaxRetries: cfg.MaxRetries,
+		HTTPClient: cfg.HTTPClient, ContextLength: cfg.ContextLength}
 }
 
 func (m *models) info(ctx context.Context, conversationModel string) (ModelInfo, error) {
@@ -265,7 +313,7 @@ func (p *Providers) endpoint(in ProviderInput) (providers.Endpoint, error) {
 	}
 	// A key typed for a test, not saved, is scrubbed from the log all the same.
 	logfile.Secrets.Add(key)
-	return providers.Endpoint{BaseURL: in.BaseURL, APIKey: key, Model: in.Model}, nil
+	return providers.Endpoint{BaseURL: in.BaseURL, APIKey: key, Model: in.Model, Anthropic: in.Preset == providers.Anthropic}, nil
 }
 
 // SaveProvider stores the provider: the key in the keyring (or the 0600

@@ -512,7 +512,11 @@ func BenchmarkRunnerStep(b *testing.B) {
 // runSteps runs rounds of n concurrent tasks of steps steps each and
 // reports the wall time per step and the messages lost or duplicated.
 func runSteps(b *testing.B, rounds, n, steps int, name string) {
-	env := newBenchEnv(b, stepScript(steps))
+	runStepsOn(b, newBenchEnv(b, stepScript(steps)), rounds, n, steps, name)
+}
+
+// runStepsOn is runSteps on env, whose model answers as stepScript does.
+func runStepsOn(b *testing.B, env *benchEnv, rounds, n, steps int, name string) {
 	var wall time.Duration
 	var perTask []time.Duration
 	var convs []string

@@ -120,7 +120,7 @@ func (r *Runner) Variations(ctx context.Context, conversationID, id string, mode
 			defer wg.Done()
 			p, err := r.variationProvider(ctx, conversationID, model)
 			if err == nil {
-				replies[i], err = p.Stream(ctx, req, llm.Deltas{})
+				replies[i], err = streamPatiently(ctx, p, req, llm.Deltas{}, "conversation", conversationID, "call", "variation")
 			}
 			errs[i] = err
 		}()

@@ -3,15 +3,18 @@ package agent
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/llm/stall"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"
@@ -44,6 +47,9 @@ type harnessOpts struct {
 	toolSource tools.Source
 	// checkpoints keeps what the tools change, for undo.
 	checkpoints func(taskID, workspace string) tools.Checkpoints
+	// timeouts, when set, cut model calls whose server falls silent; they
+	// are read at the start of every call.
+	timeouts *atomic.Pointer[stall.Timeouts]
 	// thinking makes the server a thinking model that wants its
 	// reasoning back (see compat.Server.Thinking).
 	thinking bool
@@ -63,10 +69,14 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	h := &harness{t: t, store: st, server: srv, url: url, dbPath: dbPath}
 	h.events = newRecorder(t, st)
 	h.workspaces = t.TempDir()
+	var client *http.Client
+	if o.timeouts != nil {
+		client = (&stall.Transport{Timeouts: func(context.Context) stall.Timeouts { return *o.timeouts.Load() }}).Client()
+	}
 	h.newRunner = func() *Runner {
 		return New(Options{
 			Store:         st,
-			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1}),
+			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1, HTTPClient: client}),
 			Events:        h.events,
 			FlushInterval: o.flush,
 			Tools:         tools.Builtin(),
@@ -199,18 +209,14 @@ func (r *recorder) TaskUpdated(t chat.Task) {
 }
 
 func (r *recorder) MessageStored(m chat.Message) {
-	msgs, err := r.store.Messages(context.Background(), m.ConversationID)
-	found := false
-	for _, s := range msgs {
-		if s.ID == m.ID {
-			found = true
-			if s.Rev < m.Rev || (s.Rev == m.Rev && s.Content != m.Content) {
-				r.problem("message %s published at rev %d but stored at rev %d", m.ID, m.Rev, s.Rev)
-			}
-		}
-	}
-	if !found || err != nil {
+	// The one row is read, not the conversation: reading it all on every
+	// event made long tests quadratic.
+	s, err := r.store.GetMessage(context.Background(), m.ConversationID, m.ID)
+	switch {
+	case err != nil:
 		r.problem("message %s published before it was stored (%v)", m.ID, err)
+	case s.Rev < m.Rev || (s.Rev == m.Rev && s.Content != m.Content):
+		r.problem("message %s published at rev %d but stored at rev %d", m.ID, m.Rev, s.Rev)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -226,18 +232,12 @@ func (r *recorder) ToolOutput(o ToolOutput) {
 }
 
 func (r *recorder) MessageDelta(d Delta) {
-	msgs, _ := r.store.Messages(context.Background(), d.ConversationID)
-	ok := false
-	for _, s := range msgs {
-		text := s.Content
-		if d.Reasoning {
-			text = s.Reasoning
-		}
-		if s.ID == d.MessageID && len(text) >= d.Offset+len(d.Text) && text[d.Offset:d.Offset+len(d.Text)] == d.Text {
-			ok = true
-		}
+	s, err := r.store.GetMessage(context.Background(), d.ConversationID, d.MessageID)
+	text := s.Content
+	if d.Reasoning {
+		text = s.Reasoning
 	}
-	if !ok {
+	if err != nil || len(text) < d.Offset+len(d.Text) || text[d.Offset:d.Offset+len(d.Text)] != d.Text {
 		r.problem("delta for %s at %d published before it was stored", d.MessageID, d.Offset)
 	}
 	r.mu.Lock()

@@ -114,14 +114,22 @@ func (rn *run) steps(ctx context.Context) error {
 		}); err != nil {
 			return err
 		}
-		resp, err := rn.callModel(ctx, mode)
+		resp, err := rn.callModel(ctx, mode, st)
+		if errors.Is(err, errTimeLimit) {
+			// The call was cut at the time limit: the limit pauses the
+			// task, and Continue runs this step again.
+			if err := rn.update(func(t *chat.Task) { t.StepCount-- }); err != nil {
+				return err
+			}
+			continue
+		}
 		if errors.Is(err, llm.ErrNoTools) && mode == chat.ModeAgent {
 			// The model cannot use tools: it answers directly instead.
 			if err := rn.fallBackToChat(); err != nil {
 				return err
 			}
 			mode = chat.ModeChat
-			resp, err = rn.callModel(ctx, mode)
+			resp, err = rn.callModel(ctx, mode, st)
 		}
 		if err != nil {
 			return err
@@ -129,10 +137,10 @@ func (rn *run) steps(ctx context.Context) error {
 
 		if len(resp.ToolCalls) == 0 {
 			st.textStreak++
-			// Chat mode is one reply. In agent mode a second text-only reply
-			// in a row is taken as the end: a model that never calls
-			// task_complete must not loop all night.
-			if mode == chat.ModeChat || st.textStreak >= 2 {
+			// Chat mode is one reply. In agent mode a reply that says it is
+			// done, or a second text-only reply in a row, came back as a
+			// task_complete call (loopState.doneInWords).
+			if mode == chat.ModeChat {
 				more, err := rn.completeUnlessQueued(truncate(resp.Content, 280))
 				if err != nil || !more {
 					return err
@@ -189,18 +197,32 @@ func (rn *run) stepDelay(ctx context.Context) error {
 
 // callModel sends the conversation to the model and stores its reply: the
 // streamed text as it arrives, then the finished message with its tool
-// calls, usage and cost.
-func (rn *run) callModel(ctx context.Context, mode chat.TaskMode) (llm.Response, error) {
+// calls, usage and cost. In agent mode the call is cut when the task's
+// time limit is reached (errTimeLimit), and a reply that says in words that
+// the task is done is stored as the task_complete call it stands for.
+func (rn *run) callModel(ctx context.Context, mode chat.TaskMode, st *loopState) (llm.Response, error) {
+	ctx, cancel := rn.timeLimited(ctx, mode == chat.ModeAgent)
+	defer cancel()
 	settings := rn.r.settings(ctx)
 	system, tools := rn.systemPrompt(settings, mode), []llm.Tool(nil)
 	if mode == chat.ModeAgent {
 		tools = rn.r.agentTools(settings, rn.def)
+		if rn.small(settings) {
+			tools = compactTools(tools)
+		}
 	}
-	return rn.callModelWith(ctx, system, tools, mode == chat.ModeAgent)
+	var done func(*llm.Response)
+	if mode == chat.ModeAgent {
+		done = st.doneInWords
+	}
+	return rn.callModelWith(ctx, system, tools, mode == chat.ModeAgent, done)
 }
 
-// callModelWith is callModel with the instructions and tools given.
-func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Tool, agentMode bool) (llm.Response, error) {
+// callModelWith is callModel with the instructions and tools given; done,
+// if set, may turn the reply into another before it is stored. A call whose
+// server stalls is tried once more, its cut reply folded away; a second
+// stall fails with a message saying so.
+func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Tool, agentMode bool, done func(*llm.Response)) (llm.Response, error) {
 	opts := rn.r.opts
 	settings := rn.r.settings(ctx)
 	// The facts to remember, read for every request: an edit reaches the next one.
@@ -211,25 +233,48 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 	var resp llm.Response
 	var msg chat.Message
 	var thoughtMS int64
-	// A server that finds the request too long despite Errand's count
-	// gets one retry, compacted harder.
-	for attempt := 0; ; attempt++ {
+	// A server that finds the request too long and states its context
+	// length is taken at its word: the request is planned anew for that
+	// length (kept in the settings). Otherwise, or if that is refused too,
+	// it gets one retry, compacted harder.
+	learned, squeeze, stalls := false, 0.0, 0
+	for {
 		var err error
-		squeeze := 0.0
-		if attempt > 0 {
-			squeeze = 0.5
-		}
 		if v, err = rn.buildRequest(ctx, system, tools, agentMode, squeeze); err != nil {
+			if timeUp(ctx) {
+				return llm.Response{}, rn.stoppedByTimeLimit(start)
+			}
 			return llm.Response{}, err
 		}
 		w := newStreamWriter(rn, opts.FlushInterval)
 		resp, err = rn.provider.Stream(ctx, v.req, llm.Deltas{Text: w.write, Reasoning: w.think})
 		var werr error
 		msg, thoughtMS, werr = w.close(resp.Reasoning != "")
+		if cut := err != nil && timeUp(ctx); cut || stalled(ctx, err) {
+			if werr == nil {
+				werr = rn.cutOff(msg)
+			}
+			switch {
+			case werr != nil:
+				return resp, werr
+			case cut:
+				return resp, rn.stoppedByTimeLimit(start)
+			case stalls > 0:
+				return resp, stallFailure(err)
+			}
+			stalls++
+			logStallRetry(err, "task", rn.snapshot().ID, "step", rn.snapshot().StepCount)
+			continue
+		}
 		if errors.Is(err, llm.ErrContextFull) && msg.ID == "" && ctx.Err() == nil {
-			if attempt == 0 {
+			if !learned && rn.learnContextLength(ctx, llm.StatedContextLimit(err), v.length) {
+				learned = true
+				continue
+			}
+			if squeeze == 0 {
 				slog.Warn("the model server found the request too long; compacting harder and retrying",
 					"task", rn.snapshot().ID, "counted", v.tokens, "contextLength", v.length)
+				squeeze = 0.5
 				continue
 			}
 			return resp, chat.Wrap(chat.CodeModel, err,
@@ -245,6 +290,9 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 		break
 	}
 	rn.win.counter.Observe(v.raw, int(resp.Usage.PromptTokens))
+	if done != nil {
+		done(&resp)
+	}
 	price := settings.Prices[rn.provider.Model()]
 	cost := price.Cost(resp.Usage)
 	if err := rn.update(func(t *chat.Task) {
@@ -278,19 +326,26 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 
 // systemPrompt is the task's instructions: Errand's (or the person's
 // replacement of them in Settings), or its agent's followed by the agentic
-// rules; and, when the person switched agents, a note saying so.
+// rules, Errand's own in their compact form for a small model; and, when
+// the person switched agents, a note saying so.
 func (rn *run) systemPrompt(settings chat.Settings, mode chat.TaskMode) string {
 	var system string
+	small := rn.small(settings)
 	switch {
 	case rn.def.ID == chat.AgentErrand && mode == chat.ModeChat:
 		system = ChatSystemPrompt
 	case rn.def.ID == chat.AgentErrand:
 		system = rn.r.opts.SystemPrompt
+		if small && system == AgentSystemPrompt {
+			system = CompactSystemPrompt
+		}
 		if custom := strings.TrimSpace(settings.SystemPrompt); custom != "" {
 			system = custom
 		}
 	case mode == chat.ModeChat:
 		system = rn.def.Instructions
+	case small:
+		system = strings.TrimSpace(rn.def.Instructions) + "\n\n" + CompactRules
 	default:
 		system = strings.TrimSpace(rn.def.Instructions) + "\n\n" + AgenticRules
 	}

@@ -83,7 +83,10 @@ func (rn *run) withMemory(ctx context.Context, system string, s chat.Settings, a
 	}
 	var b strings.Builder
 	b.WriteString(system)
-	if agentMode {
+	switch {
+	case agentMode && rn.small(s):
+		b.WriteString("\n\n### Memory\n" + compactMemoryHowTo)
+	case agentMode:
 		b.WriteString("\n\n### Memory\n" + memoryHowTo)
 	}
 	facts, err := rn.r.opts.Facts.Facts(ctx, rn.snapshot().ConversationID)
@@ -102,8 +105,7 @@ func (rn *run) withMemory(ctx context.Context, system string, s chat.Settings, a
 // bytes a token), so that facts never crowd out the conversation of a
 // small model.
 func (rn *run) memoryRoom(s chat.Settings) int {
-	length, _ := contextwin.ContextLength(rn.provider.Model(), s.ContextLengths, reported(rn.provider))
-	return min(memoryMaxBytes, contextwin.NewBudget(length).Input()/8*4)
+	return min(memoryMaxBytes, contextwin.NewBudget(rn.contextLength(s)).Input()/8*4)
 }
 
 // memoryHowTo tells the model about remember and forget.

@@ -10,7 +10,6 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/compat"
-	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -193,11 +192,7 @@ func TestMemoryOffOffersNoToolsAndShowsNoFacts(t *testing.T) {
 // through the runner: "remember KEY is VALUE" stores a fact, and the next
 // request shows it; "forget KEY" removes it.
 func TestTheDemoModelRemembers(t *testing.T) {
-	h := newHarness(t, func(r *compat.Request) compat.Reply {
-		reply := demo.Reply(r)
-		reply.ChunkDelay = 0
-		return reply
-	}, harnessOpts{thinking: true})
+	h := newHarness(t, demoScript, harnessOpts{thinking: true})
 	ctx := context.Background()
 	conv := h.conversation()
 	task := h.start(conv, "Remember that my favourite editor is helix.")

@@ -168,7 +168,7 @@ func (rn *run) reflect(ctx context.Context, st *loopState, summary string) (*ver
 			offer = append(offer, d)
 		}
 	}
-	resp, err := rn.callModelWith(ctx, system, offer, true)
+	resp, err := rn.callModelWith(ctx, system, offer, true, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -101,6 +101,8 @@ type Runner struct {
 	tools    *tools.Live
 	cached   atomic.Pointer[chat.Settings]
 	counters sync.Map // model name → *contextwin.Counter
+	// learnMu orders the runs that store a context length a server stated.
+	learnMu sync.Mutex
 
 	mu     sync.Mutex
 	runs   map[string]*run // by task id

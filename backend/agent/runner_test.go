@@ -271,7 +271,8 @@ func TestTextOnlyRepliesEndTheTaskOnTheSecond(t *testing.T) {
 	last := lastMessages(reqs[1], 2)
 	assert.Equal(t, "assistant: Here is a first thought.", last[0])
 	assert.True(t, strings.HasPrefix(last[1], "user: (automatic)"), "a text-only reply is followed by the nudge: %v", last)
-	assert.Equal(t, []chat.Role{chat.RoleUser, chat.RoleAssistant, chat.RoleAssistant}, roles(h.messages(conv)), "the nudge is never stored")
+	assert.Equal(t, []chat.Role{chat.RoleUser, chat.RoleAssistant, chat.RoleAssistant, chat.RoleTool}, roles(h.messages(conv)),
+		"the nudge is never stored; the second reply is stored as the task_complete call it stands for, with its result")
 }
 
 func TestTwoTasksAtOnceInTwoConversations(t *testing.T) {

@@ -48,8 +48,9 @@ type window struct {
 	failedAt int
 	// The last system prompt counted, and the tools: each step sends the
 	// same ones, which are counted once.
-	sysTokens          map[string]int
-	toolsN, toolsCount int
+	sysTokens  map[string]int
+	toolsKey   [2]int // the tools counted: how many, their descriptions' length
+	toolsCount int
 }
 
 type msgCount struct {
@@ -205,7 +206,7 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 	}
 	settings := rn.r.settings(ctx)
 	model := rn.provider.Model()
-	length, _ := contextwin.ContextLength(model, settings.ContextLengths, reported(rn.provider))
+	length := rn.contextLength(settings)
 	budget := contextwin.NewBudget(length)
 	if squeeze > 0 {
 		budget = budget.Squeeze(squeeze)
@@ -221,7 +222,9 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 	fixed := rn.fixedCost(system, tools, t)
 	if fixed+contextwin.Projected(units) > uncal(budget.CompactAt()) || squeeze > 0 {
 		if w.mayCompact() {
-			keep := budget.Keep()
+			// What stays verbatim leaves room to grow for a few steps: on a
+			// small model the instructions take much of the budget.
+			keep := min(budget.Keep(), max(0, uncal(budget.CompactAt())-fixed)/3)
 			if squeeze > 0 {
 				keep = 0 // compact hard: all but the latest turn
 			}
@@ -290,11 +293,15 @@ func (w *window) systemTokens(text string) int {
 	return n
 }
 
-// toolTokens counts the tool definitions, once per run (they do not
-// change while it runs).
+// toolTokens counts the tool definitions, once for each set (they change
+// only when tools come or go, or a smaller model gets their compact form).
 func (w *window) toolTokens(tools []llm.Tool) int {
-	if len(tools) != w.toolsN || (w.toolsCount == 0 && len(tools) > 0) {
-		w.toolsN, w.toolsCount = len(tools), w.counter.Tools(tools)
+	key := [2]int{len(tools), 0}
+	for _, t := range tools {
+		key[1] += len(t.Description)
+	}
+	if key != w.toolsKey || (w.toolsCount == 0 && len(tools) > 0) {
+		w.toolsKey, w.toolsCount = key, w.counter.Tools(tools)
 	}
 	return w.toolsCount
 }
@@ -404,7 +411,8 @@ func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, 
 		sofar += "\n(Some of the oldest messages could not be summarised and are left out.)"
 	}
 	for _, chunk := range chunks {
-		resp, err := rn.provider.Stream(ctx, contextwin.SummaryRequest(trimTokens(c, sofar, maxSummary), chunk), llm.Deltas{})
+		resp, err := streamPatiently(ctx, rn.provider, contextwin.SummaryRequest(trimTokens(c, sofar, maxSummary), chunk), llm.Deltas{},
+			"task", rn.snapshot().ID, "call", "summary")
 		if err != nil {
 			return chat.Message{}, err
 		}

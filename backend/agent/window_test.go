@@ -15,7 +15,6 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/compat"
-	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -86,19 +85,28 @@ func runLong(t *testing.T, turns int, mode summaryMode) (*harness, *longScript, 
 		st.ContextLengths = map[string]int{"test-model": 4096}
 		st.Limits = chat.Limits{MaxSteps: 10000, MaxMinutes: 600, MaxCostUSD: 10000}
 	})
+	return h, s, runLongTask(t, h, bigFiles)
+}
+
+// bigFiles are the sizes of the files the long task reads, from a few
+// hundred bytes to 40 KB: some results fit, some never do.
+var bigFiles = []int{300, 2000, 6000, 12000, 40000, 1000, 20000}
+
+// runLongTask runs the long task in a new conversation whose workspace
+// holds seven files of the sizes given, and returns the task once it has
+// ended.
+func runLongTask(t *testing.T, h *harness, sizes []int) chat.Task {
 	conv := h.conversation()
 	ws := h.workspace(conv)
 	require.NoError(t, os.MkdirAll(ws, 0o755))
 	for i := range 7 {
-		// From a few hundred bytes to 40 KB: some results fit, some never do.
-		size := []int{300, 2000, 6000, 12000, 40000, 1000, 20000}[i]
+		size := sizes[i]
 		line := fmt.Sprintf("file %d line: the quick brown fox jumps over the lazy dog\n", i)
 		body := strings.Repeat(line, size/len(line)+1)
 		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("f%d.txt", i)), []byte(body), 0o644))
 	}
 	task := h.start(conv, longTask)
-	done := h.events.waitEnded(task.ID)
-	return h, s, done
+	return h.events.waitEnded(task.ID)
 }
 
 func TestA300TurnTaskOnA4096TokenModelNeverOverflows(t *testing.T) {
@@ -342,7 +350,7 @@ func TestTheBudgetUsesTheLengthTheServerReportsUnlessTheSettingSaysOtherwise(t *
 }
 
 func TestCompactNowWorksOnTheOfflineDemoModel(t *testing.T) {
-	h := newHarness(t, demo.Reply, harnessOpts{thinking: true})
+	h := newHarness(t, demoScript, harnessOpts{thinking: true})
 	conv := h.conversation()
 	for _, text := range []string{"What can you do?", "And offline?", "Thanks"} {
 		task, err := h.runner.StartTask(t.Context(), conv, text, chat.ModeChat)

@@ -183,11 +183,16 @@ const (
 	ModeChat  TaskMode = "chat"
 )
 
-// Usage counts tokens as the model server reports them.
+// Usage counts tokens as the model server reports them. PromptTokens is
+// the whole prompt; CacheReadTokens and CacheWriteTokens are the parts of
+// it read from and written to the server's prompt cache (Anthropic's
+// prompt caching), priced apart.
 type Usage struct {
 	PromptTokens     int64 `json:"promptTokens"`
 	CompletionTokens int64 `json:"completionTokens"`
 	TotalTokens      int64 `json:"totalTokens"`
+	CacheReadTokens  int64 `json:"cacheReadTokens"`
+	CacheWriteTokens int64 `json:"cacheWriteTokens"`
 }
 
 // Add returns the sum of two usages.
@@ -196,6 +201,8 @@ func (u Usage) Add(o Usage) Usage {
 		PromptTokens:     u.PromptTokens + o.PromptTokens,
 		CompletionTokens: u.CompletionTokens + o.CompletionTokens,
 		TotalTokens:      u.TotalTokens + o.TotalTokens,
+		CacheReadTokens:  u.CacheReadTokens + o.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
 	}
 }
 
@@ -330,10 +337,24 @@ type Price struct {
 	OutputPerMTok float64 `json:"outputPerMTok"`
 }
 
+// Prompt-cache prices relative to the input price: Anthropic's published
+// multipliers for a cache hit and for a write with the default 5-minute
+// lifetime.
+const (
+	CacheReadPriceFactor  = 0.1
+	CacheWritePriceFactor = 1.25
+)
+
 // Cost is the price of usage, always a finite number from 0 to
-// CostCeilingUSD (see ClampCost), whatever the price and the counts.
+// CostCeilingUSD (see ClampCost), whatever the price and the counts. The
+// prompt tokens read from the cache cost CacheReadPriceFactor of the input
+// price, those written to it CacheWritePriceFactor.
 func (p Price) Cost(u Usage) float64 {
-	return ClampCost(float64(u.PromptTokens)*p.InputPerMTok/1e6 + float64(u.CompletionTokens)*p.OutputPerMTok/1e6)
+	cached := u.CacheReadTokens + u.CacheWriteTokens
+	input := float64(max(0, u.PromptTokens-cached)) +
+		float64(max(0, u.CacheReadTokens))*CacheReadPriceFactor +
+		float64(max(0, u.CacheWriteTokens))*CacheWritePriceFactor
+	return ClampCost(input*p.InputPerMTok/1e6 + float64(u.CompletionTokens)*p.OutputPerMTok/1e6)
 }
 
 // Settings are the person's choices for how the agent works.
@@ -427,7 +448,17 @@ func DefaultSettings() Settings {
 			"o4-mini":      {InputPerMTok: 1.10, OutputPerMTok: 4.40},
 			"gpt-5":        {InputPerMTok: 1.25, OutputPerMTok: 10.00},
 			"gpt-5-mini":   {InputPerMTok: 0.25, OutputPerMTok: 2.00},
-			"errand-demo":  {},
+			// Anthropic's list prices (cached prompt tokens: see Price.Cost).
+			"claude-opus-5":     {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-opus-4-8":   {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-opus-4-7":   {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-opus-4-6":   {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-opus-4-5":   {InputPerMTok: 5.00, OutputPerMTok: 25.00},
+			"claude-sonnet-4-6": {InputPerMTok: 3.00, OutputPerMTok: 15.00},
+			"claude-sonnet-4-5": {InputPerMTok: 3.00, OutputPerMTok: 15.00},
+			"claude-haiku-4-5":  {InputPerMTok: 1.00, OutputPerMTok: 5.00},
+			"claude-fable-5":    {InputPerMTok: 10.00, OutputPerMTok: 50.00},
+			"errand-demo":       {},
 		},
 	}
 }
@@ -521,8 +552,8 @@ type Store interface {
 	// streaming, as AppendContent does text; Appended.Offset is the
 	// reasoning's length before it.
 	AppendReasoning(ctx context.Context, id, text string) (Appended, error)
-	// UpdateMessage replaces a message's content, reasoning, tool calls
-	// and streaming flag.
+	// UpdateMessage replaces a message's content, reasoning, tool calls,
+	// streaming flag and outcome.
 	UpdateMessage(ctx context.Context, m Message) (Message, error)
 	// TakeQueued moves the task's queued messages, in order, to the end of
 	// the conversation as delivered and returns them as stored.

@@ -29,6 +29,11 @@ const (
 	MaxStepDelayMS  = 60000
 	// MaxMCPCallTimeoutSec bounds the MCP call timeout.
 	MaxMCPCallTimeoutSec = 3600
+	// MinModelTimeoutSec and MaxModelTimeoutSec bound the model's first-byte
+	// and idle timeouts: below a few seconds a model that is merely slow
+	// would be cut.
+	MinModelTimeoutSec = 5
+	MaxModelTimeoutSec = 3600
 	// The checkpoint storage limit, in MB, and how many folders it may skip.
 	MinCheckpointLimitMB = 10
 	MaxCheckpointLimitMB = 1 << 20
@@ -228,6 +233,10 @@ func CheckSettings(st Settings) error {
 		return Errorf(CodeInvalid, "the delay between steps must be between 0 and %d ms", MaxStepDelayMS)
 	case st.MCPCallTimeoutSec < 1 || st.MCPCallTimeoutSec > MaxMCPCallTimeoutSec:
 		return Errorf(CodeInvalid, "the MCP call timeout must be between 1 and %d seconds", MaxMCPCallTimeoutSec)
+	case st.ModelFirstByteTimeoutSec < MinModelTimeoutSec || st.ModelFirstByteTimeoutSec > MaxModelTimeoutSec:
+		return Errorf(CodeInvalid, "the model first-byte timeout must be between %d and %d seconds", MinModelTimeoutSec, MaxModelTimeoutSec)
+	case st.ModelIdleTimeoutSec < MinModelTimeoutSec || st.ModelIdleTimeoutSec > MaxModelTimeoutSec:
+		return Errorf(CodeInvalid, "the model idle timeout must be between %d and %d seconds", MinModelTimeoutSec, MaxModelTimeoutSec)
 	case st.CheckpointLimitMB < MinCheckpointLimitMB || st.CheckpointLimitMB > MaxCheckpointLimitMB:
 		return Errorf(CodeInvalid, "the checkpoint storage limit must be between %d and %d MB", MinCheckpointLimitMB, MaxCheckpointLimitMB)
 	case len(st.CheckpointExclude) > MaxCheckpointExclude:

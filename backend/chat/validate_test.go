@@ -27,26 +27,28 @@ func TestSettingsNumbersAreBounded(t *testing.T) {
 		change func(*Settings)
 		names  string // what the message must name
 	}{
-		"a price of 1e308":          {func(s *Settings) { s.Prices["gpt-4o"] = Price{InputPerMTok: 1e308} }, `input price of "gpt-4o"`},
-		"a NaN price":               {func(s *Settings) { s.Prices["m"] = Price{OutputPerMTok: math.NaN()} }, `output price of "m"`},
-		"an infinite price":         {func(s *Settings) { s.Prices["m"] = Price{InputPerMTok: math.Inf(1)} }, `input price of "m"`},
-		"a negative price":          {func(s *Settings) { s.Prices["m"] = Price{InputPerMTok: -1} }, `input price of "m"`},
-		"a price above the most":    {func(s *Settings) { s.Prices["m"] = Price{InputPerMTok: MaxPricePerMTok + 1} }, "per million tokens"},
-		"NaN minutes":               {func(s *Settings) { s.Limits.MaxMinutes = math.NaN() }, "time limit"},
-		"infinite minutes":          {func(s *Settings) { s.Limits.MaxMinutes = math.Inf(1) }, "time limit"},
-		"NaN spend":                 {func(s *Settings) { s.Limits.MaxCostUSD = math.NaN() }, "spend limit"},
-		"infinite spend":            {func(s *Settings) { s.Limits.MaxCostUSD = math.Inf(1) }, "spend limit"},
-		"too many steps":            {func(s *Settings) { s.Limits.MaxSteps = MaxStepsLimit + 1 }, "step limit"},
-		"a negative delay":          {func(s *Settings) { s.StepDelayMS = -1 }, "delay between steps"},
-		"a huge delay":              {func(s *Settings) { s.StepDelayMS = MaxStepDelayMS + 1 }, "delay between steps"},
-		"a huge context length":     {func(s *Settings) { s.ContextLengths = map[string]int{"m": MaxContextLength + 1} }, `context length of "m"`},
-		"a negative context":        {func(s *Settings) { s.ContextLengths = map[string]int{"m": -1} }, `context length of "m"`},
-		"a zero context":            {func(s *Settings) { s.ContextLengths = map[string]int{"m": 0} }, `context length of "m"`},
-		"a tiny context":            {func(s *Settings) { s.ContextLengths = map[string]int{"m": 100} }, `context length of "m"`},
-		"a price without a model":   {func(s *Settings) { s.Prices[" "] = Price{} }, "needs a model name"},
-		"a model with a newline":    {func(s *Settings) { s.Prices["a\nb"] = Price{} }, "control character"},
-		"a huge model name":         {func(s *Settings) { s.Prices[strings.Repeat("m", 5<<20)] = Price{} }, "longer than 200"},
-		"a provider model with NUL": {func(s *Settings) { s.Provider.Model = "gpt\x00" }, "control character"},
+		"a price of 1e308":               {func(s *Settings) { s.Prices["gpt-4o"] = Price{InputPerMTok: 1e308} }, `input price of "gpt-4o"`},
+		"a NaN price":                    {func(s *Settings) { s.Prices["m"] = Price{OutputPerMTok: math.NaN()} }, `output price of "m"`},
+		"an infinite price":              {func(s *Settings) { s.Prices["m"] = Price{InputPerMTok: math.Inf(1)} }, `input price of "m"`},
+		"a negative price":               {func(s *Settings) { s.Prices["m"] = Price{InputPerMTok: -1} }, `input price of "m"`},
+		"a price above the most":         {func(s *Settings) { s.Prices["m"] = Price{InputPerMTok: MaxPricePerMTok + 1} }, "per million tokens"},
+		"NaN minutes":                    {func(s *Settings) { s.Limits.MaxMinutes = math.NaN() }, "time limit"},
+		"infinite minutes":               {func(s *Settings) { s.Limits.MaxMinutes = math.Inf(1) }, "time limit"},
+		"NaN spend":                      {func(s *Settings) { s.Limits.MaxCostUSD = math.NaN() }, "spend limit"},
+		"infinite spend":                 {func(s *Settings) { s.Limits.MaxCostUSD = math.Inf(1) }, "spend limit"},
+		"too many steps":                 {func(s *Settings) { s.Limits.MaxSteps = MaxStepsLimit + 1 }, "step limit"},
+		"a negative delay":               {func(s *Settings) { s.StepDelayMS = -1 }, "delay between steps"},
+		"a huge delay":                   {func(s *Settings) { s.StepDelayMS = MaxStepDelayMS + 1 }, "delay between steps"},
+		"a first-byte timeout too short": {func(s *Settings) { s.ModelFirstByteTimeoutSec = 1 }, "model first-byte timeout must be between 5 and 3600 seconds"},
+		"an idle timeout too long":       {func(s *Settings) { s.ModelIdleTimeoutSec = 3601 }, "model idle timeout must be between 5 and 3600 seconds"},
+		"a huge context length":          {func(s *Settings) { s.ContextLengths = map[string]int{"m": MaxContextLength + 1} }, `context length of "m"`},
+		"a negative context":             {func(s *Settings) { s.ContextLengths = map[string]int{"m": -1} }, `context length of "m"`},
+		"a zero context":                 {func(s *Settings) { s.ContextLengths = map[string]int{"m": 0} }, `context length of "m"`},
+		"a tiny context":                 {func(s *Settings) { s.ContextLengths = map[string]int{"m": 100} }, `context length of "m"`},
+		"a price without a model":        {func(s *Settings) { s.Prices[" "] = Price{} }, "needs a model name"},
+		"a model with a newline":         {func(s *Settings) { s.Prices["a\nb"] = Price{} }, "control character"},
+		"a huge model name":              {func(s *Settings) { s.Prices[strings.Repeat("m", 5<<20)] = Price{} }, "longer than 200"},
+		"a provider model with NUL":      {func(s *Settings) { s.Provider.Model = "gpt\x00" }, "control character"},
 		"too many prices": {func(s *Settings) {
 			for i := 0; i <= MaxModelEntries; i++ {
 				s.Prices[strings.Repeat("x", i%50)+string(rune('a'+i%26))+strings.Repeat("y", i/26)] = Price{}
@@ -141,4 +143,15 @@ func TestModelNamesMessagesPathsAndIDs(t *testing.T) {
 	assert.Less(t, len(ErrorMessage(err)), 100)
 	assert.Contains(t, ErrorMessage(err), "is not a conversation id")
 	assert.Error(t, CheckID("task", "id\nwith a line break"))
+}
+
+func TestCachedPromptTokensCostAnthropicsMultipliers(t *testing.T) {
+	p := Price{InputPerMTok: 3, OutputPerMTok: 15}
+	// A million prompt tokens: 600k read from the cache, 200k written to
+	// it, 200k plain; and 100k out.
+	u := Usage{PromptTokens: 1e6, CacheReadTokens: 6e5, CacheWriteTokens: 2e5, CompletionTokens: 1e5}
+	want := 0.2*3 + 0.6*3*0.1 + 0.2*3*1.25 + 0.1*15
+	assert.InDelta(t, want, p.Cost(u), 1e-9)
+	assert.Less(t, p.Cost(u), p.Cost(Usage{PromptTokens: 1e6, CompletionTokens: 1e5}), "caching makes a step cheaper")
+	assert.Equal(t, Usage{PromptTokens: 2, CacheReadTokens: 2, CacheWriteTokens: 4}, Usage{PromptTokens: 1, CacheReadTokens: 1, CacheWriteTokens: 2}.Add(Usage{PromptTokens: 1, CacheReadTokens: 1, CacheWriteTokens: 2}))
 }

@@ -6,6 +6,8 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/errand-app/errand/backend/chat"
 )
@@ -60,9 +62,68 @@ type Response struct {
 // said the request is longer than the model's context length.
 var ErrContextFull = errors.New("the request is longer than the model's context length")
 
+// ContextFullError is in the chain of a Provider's error when the server
+// said the request is too long and named the model's context length.
+// errors.Is(err, ErrContextFull) holds for it too.
+type ContextFullError struct {
+	// Limit is the context length the server stated, in tokens.
+	Limit int
+}
+
+func (e *ContextFullError) Error() string {
+	return fmt.Sprintf("%v (the server's limit is %d tokens)", ErrContextFull, e.Limit)
+}
+
+// Is makes a ContextFullError an ErrContextFull.
+func (e *ContextFullError) Is(target error) bool { return target == ErrContextFull }
+
+// StatedContextLimit is the context length a server stated when it found
+// a request too long, or 0 when it named none.
+func StatedContextLimit(err error) int {
+	var e *ContextFullError
+	if errors.As(err, &e) {
+		return e.Limit
+	}
+	return 0
+}
+
 // ErrNoTools is in the chain of a Provider's error when the server said
 // the model does not support tools (function calling).
 var ErrNoTools = errors.New("the model does not support tools")
+
+// ErrStalled is in the chain of a Provider's error when the model server
+// stopped sending: nothing arrived within the first-byte timeout, or
+// between two pieces of the reply within the idle timeout.
+var ErrStalled = errors.New("the model server stopped answering")
+
+// StallError is a call cut because the server fell silent; errors.Is
+// finds ErrStalled in it.
+type StallError struct {
+	// Silence is how long nothing arrived before the call was cut.
+	Silence time.Duration
+	// FirstByte is true when not one byte of the reply had come.
+	FirstByte bool
+}
+
+func (e *StallError) Error() string {
+	if e.FirstByte {
+		return fmt.Sprintf("the model server sent nothing for %s after the request", Seconds(e.Silence))
+	}
+	return fmt.Sprintf("the model server sent nothing more for %s in the middle of its reply", Seconds(e.Silence))
+}
+
+// Unwrap makes errors.Is(err, ErrStalled) true.
+func (e *StallError) Unwrap() error { return ErrStalled }
+
+// Seconds writes d for a person: "45 s", or "0.2 s" under ten seconds when
+// it is not whole.
+func Seconds(d time.Duration) string {
+	s := d.Seconds()
+	if s < 10 && s != float64(int(s)) {
+		return fmt.Sprintf("%.1f s", s)
+	}
+	return fmt.Sprintf("%d s", int(s+0.5))
+}
 
 // Deltas receives a reply as it streams, in order, on the calling
 // goroutine. A nil func drops what it would receive.

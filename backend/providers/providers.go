@@ -1,5 +1,6 @@
 // Package providers connects Errand to a model: the presets people use
-// (OpenAI, Ollama, LM Studio, OpenRouter, any OpenAI-compatible server),
+// (OpenAI, Anthropic, Ollama, LM Studio, OpenRouter, any OpenAI-compatible
+// server),
 // the choice of endpoint for a conversation (environment over settings over
 // the offline demo), the model list, and a connection test whose verdict a
 // person can act on.
@@ -37,6 +38,7 @@ type Preset struct {
 const (
 	Demo       = "demo"
 	OpenAI     = "openai"
+	Anthropic  = "anthropic"
 	Ollama     = "ollama"
 	LMStudio   = "lmstudio"
 	OpenRouter = "openrouter"
@@ -46,6 +48,7 @@ const (
 // Presets lists the kinds of server in the order the settings show them.
 var Presets = []Preset{
 	{ID: OpenAI, Name: "OpenAI", BaseURL: "https://api.openai.com/v1", NeedsKey: true, Model: "gpt-4o-mini"},
+	{ID: Anthropic, Name: "Anthropic", BaseURL: "https://api.anthropic.com", NeedsKey: true, Model: "claude-sonnet-4-6"},
 	{ID: Ollama, Name: "Ollama", BaseURL: "http://localhost:11434/v1", Local: true},
 	{ID: LMStudio, Name: "LM Studio", BaseURL: "http://localhost:1234/v1", Local: true},
 	{ID: OpenRouter, Name: "OpenRouter", BaseURL: "https://openrouter.ai/api/v1", NeedsKey: true, Model: "openai/gpt-4o-mini"},
@@ -68,6 +71,24 @@ type Endpoint struct {
 	BaseURL string
 	APIKey  string
 	Model   string
+	// Anthropic: the server speaks Anthropic's Messages API (its model list
+	// is /v1/models under the base URL, asked with its headers), not the
+	// OpenAI-compatible one.
+	Anthropic bool
+}
+
+// AnthropicVersion is the anthropic-version header the model list is asked
+// with.
+const AnthropicVersion = "2023-06-01"
+
+// modelsURL is where the endpoint's server lists its models.
+func (ep Endpoint) modelsURL() string {
+	base := strings.TrimRight(strings.TrimSpace(ep.BaseURL), "/")
+	if ep.Anthropic {
+		// The default page holds 20; ask for every model at once.
+		return strings.TrimSuffix(base, "/v1") + "/v1/models?limit=1000"
+	}
+	return base + "/models"
 }
 
 // Verdict kinds.
@@ -165,12 +186,28 @@ func newGet(ctx context.Context, address, key string) (*http.Request, error) {
 	return req, nil
 }
 
+// endpointGet is a GET of address on the endpoint's server, with the
+// headers its API wants: Anthropic's x-api-key and anthropic-version, else
+// a bearer token.
+func endpointGet(ctx context.Context, ep Endpoint, address string) (*http.Request, error) {
+	if !ep.Anthropic {
+		return newGet(ctx, address, ep.APIKey)
+	}
+	req, err := newGet(ctx, address, "")
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("X-Api-Key", ep.APIKey)
+	req.Header.Set("Anthropic-Version", AnthropicVersion)
+	return req, nil
+}
+
 func listModels(ctx context.Context, client *http.Client, ep Endpoint) ([]string, error) {
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
 	}
 	base := strings.TrimRight(strings.TrimSpace(ep.BaseURL), "/")
-	req, err := newGet(ctx, base+"/models", ep.APIKey)
+	req, err := endpointGet(ctx, ep, ep.modelsURL())
 	if err != nil {
 		return nil, &verdictError{VerdictInvalid, err.Error(), err}
 	}
@@ -194,6 +231,9 @@ func listModels(ctx context.Context, client *http.Client, ep Endpoint) ([]string
 			msg = "The server needs an API key"
 		}
 		return nil, &verdictError{VerdictWrongKey, msg, nil}
+	case resp.StatusCode == http.StatusNotFound && ep.Anthropic:
+		return nil, &verdictError{VerdictNotCompatible,
+			fmt.Sprintf("%s has no Anthropic /v1/models endpoint (HTTP 404); the address is usually https://api.anthropic.com", base), nil}
 	case resp.StatusCode == http.StatusNotFound:
 		return nil, &verdictError{VerdictNotCompatible,
 			fmt.Sprintf("%s has no OpenAI-compatible /models endpoint (HTTP 404); the address usually ends in /v1", base), nil}

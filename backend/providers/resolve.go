@@ -75,7 +75,8 @@ func (r *Resolver) Resolve(ctx context.Context, conversationModel string) (Choic
 	if p.Preset == "" || p.Preset == Demo {
 		return Choice{Demo: true, Source: FromDemo, Preset: Demo}, nil
 	}
-	c := Choice{Source: FromSettings, Preset: p.Preset, Endpoint: Endpoint{BaseURL: strings.TrimSpace(p.BaseURL), Model: p.Model}}
+	c := Choice{Source: FromSettings, Preset: p.Preset, Endpoint: Endpoint{BaseURL: strings.TrimSpace(p.BaseURL), Model: p.Model,
+		Anthropic: p.Preset == Anthropic}}
 	preset, _ := Find(p.Preset)
 	if c.BaseURL == "" {
 		c.BaseURL = preset.BaseURL

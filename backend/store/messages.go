@@ -227,8 +227,8 @@ func (s *Store) appendChunk(ctx context.Context, id, text string, reasoning bool
 }
 
 // UpdateMessage replaces a message's content, reasoning, tool calls,
-// streaming flag and usage. The content and reasoning are whole: streamed
-// chunks are folded in (dropped, since the message holds them).
+// streaming flag, usage and outcome. The content and reasoning are whole:
+// streamed chunks are folded in (dropped, since the message holds them).
 func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message, error) {
 	if err := chat.CheckFinite("a message's cost", m.CostUSD); err != nil {
 		return m, err
@@ -241,11 +241,11 @@ func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		out, _, err = scanMessage(tx.QueryRowContext(ctx, `UPDATE messages SET content = ?, tool_calls = ?,
-			streaming = ?, prompt_tokens = ?, completion_tokens = ?, cost_usd = ?, chunked = 0,
+			streaming = ?, prompt_tokens = ?, completion_tokens = ?, cost_usd = ?, outcome = ?, chunked = 0,
 			reasoning = ?, reasoning_ms = ?, reasoning_data = ?,
 			rev = rev + 1 + coalesce((SELECT max(seq) FROM message_chunks WHERE message_id = messages.id), 0)
 			WHERE id = ? RETURNING `+messageCols,
-			m.Content, encodeCalls(m.ToolCalls), m.Streaming, u.PromptTokens, u.CompletionTokens, m.CostUSD,
+			m.Content, encodeCalls(m.ToolCalls), m.Streaming, u.PromptTokens, u.CompletionTokens, m.CostUSD, string(m.Outcome),
 			m.Reasoning, m.ReasoningMS, m.ReasoningData, m.ID))
 		if isNoRows(err) {
 			return notFound("message", m.ID)

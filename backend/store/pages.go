@@ -199,7 +199,7 @@ func openTasks(ctx context.Context, q queryer, conversationID string, msgs []cha
 func conversationUsage(ctx context.Context, q queryer, conversationID string) (chat.Usage, float64, error) {
 	var u chat.Usage
 	var cost float64
-	rows, err := q.QueryContext(ctx, `SELECT prompt_tokens, completion_tokens, total_tokens, cost_usd
+	rows, err := q.QueryContext(ctx, `SELECT prompt_tokens, completion_tokens, total_tokens, cache_read_tokens, cache_write_tokens, cost_usd
 		FROM tasks WHERE conversation_id = ?`, conversationID)
 	if err != nil {
 		return u, 0, fmt.Errorf("read usage: %w", err)
@@ -208,7 +208,7 @@ func conversationUsage(ctx context.Context, q queryer, conversationID string) (c
 	for rows.Next() {
 		var t chat.Usage
 		var c float64
-		if err := rows.Scan(&t.PromptTokens, &t.CompletionTokens, &t.TotalTokens, &c); err != nil {
+		if err := rows.Scan(&t.PromptTokens, &t.CompletionTokens, &t.TotalTokens, &t.CacheReadTokens, &t.CacheWriteTokens, &c); err != nil {
 			return u, 0, fmt.Errorf("read usage: %w", err)
 		}
 		u = u.Add(t)

@@ -341,7 +341,7 @@ func TestOpenConversationHasTheLatestMessagesAndTheWholeUsage(t *testing.T) {
 		task.StartedAt = task.StartedAt.Add(time.Duration(i) * time.Millisecond)
 		_, err := s.StartTask(ctx, task, prompt)
 		require.NoError(t, err)
-		task.Usage = chat.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}
+		task.Usage = chat.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15, CacheReadTokens: 6, CacheWriteTokens: 2}
 		task.CostUSD = 0.5
 		task.Rev++
 		reply := chat.Message{ID: uuid.NewString(), ConversationID: c.ID, TaskID: task.ID,
@@ -367,6 +367,8 @@ func TestOpenConversationHasTheLatestMessagesAndTheWholeUsage(t *testing.T) {
 	assert.Equal(t, full.Usage, view.Usage)
 	assert.InDelta(t, full.CostUSD, view.CostUSD, 1e-9)
 	assert.Equal(t, int64(450), view.Usage.TotalTokens)
+	assert.Equal(t, int64(180), view.Usage.CacheReadTokens, "the cached tokens add up too")
+	assert.Equal(t, int64(60), view.Usage.CacheWriteTokens)
 	var got []string
 	for _, tk := range view.Tasks {
 		got = append(got, tk.ID)

@@ -172,7 +172,7 @@ func TestTaskRoundTrip(t *testing.T) {
 	task.StepCount = 3
 	task.PendingQuestion = "Which one?"
 	task.PendingChoices = []string{"A", "B"}
-	task.Usage = chat.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}
+	task.Usage = chat.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15, CacheReadTokens: 4, CacheWriteTokens: 3}
 	task.Rev++
 	require.NoError(t, s.UpdateTask(ctx, task))
 	got, err := s.GetTask(ctx, task.ID)

@@ -16,7 +16,7 @@ const taskCols = `id, conversation_id, mode, status, original_prompt, step_count
 	started_at, ended_at, pending_question, pending_choices, error_message,
 	current_tool, prompt_tokens, completion_tokens, total_tokens, model, summary,
 	pending_approval, pause_reason, limits, cost_usd, active_ms, current_call_id, rev,
-	context_tokens, context_limit, agent_id, ui`
+	context_tokens, context_limit, agent_id, ui, cache_read_tokens, cache_write_tokens`
 
 // activeTask is the SQL condition of a task that has not ended (see
 // chat.TaskStatus.Terminal).
@@ -48,7 +48,7 @@ func scanTask(row interface{ Scan(...any) error }) (chat.Task, error) {
 		&t.CurrentTool, &t.Usage.PromptTokens, &t.Usage.CompletionTokens,
 		&t.Usage.TotalTokens, &t.Model, &t.Summary,
 		&approval, &t.PauseReason, &limits, &t.CostUSD, &t.ActiveMS, &t.CurrentCallID, &t.Rev,
-		&t.ContextTokens, &t.ContextLimit, &t.AgentID, &ui)
+		&t.ContextTokens, &t.ContextLimit, &t.AgentID, &ui, &t.Usage.CacheReadTokens, &t.Usage.CacheWriteTokens)
 	if err != nil {
 		return t, err
 	}
@@ -117,7 +117,7 @@ func taskArgs(t chat.Task) []any {
 		t.StepCount, ms(t.StartedAt), ended, t.PendingQuestion, choices, t.ErrorMessage,
 		t.CurrentTool, t.Usage.PromptTokens, t.Usage.CompletionTokens, t.Usage.TotalTokens,
 		t.Model, t.Summary, approval, t.PauseReason, string(limits), t.CostUSD, t.ActiveMS, t.CurrentCallID, t.Rev,
-		t.ContextTokens, t.ContextLimit, t.AgentID, uiOf(t)}
+		t.ContextTokens, t.ContextLimit, t.AgentID, uiOf(t), t.Usage.CacheReadTokens, t.Usage.CacheWriteTokens}
 }
 
 // taskUI is what a task shows besides its question's text, stored as one
@@ -267,7 +267,8 @@ func updateTask(ctx context.Context, q queryer, t chat.Task) error {
 		pending_question = ?, pending_choices = ?, error_message = ?, current_tool = ?,
 		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, model = ?, summary = ?,
 		pending_approval = ?, pause_reason = ?, limits = ?, cost_usd = ?, active_ms = ?,
-		current_call_id = ?, rev = ?, context_tokens = ?, context_limit = ?, agent_id = ?, ui = ?
+		current_call_id = ?, rev = ?, context_tokens = ?, context_limit = ?, agent_id = ?, ui = ?,
+		cache_read_tokens = ?, cache_write_tokens = ?
 		WHERE id = ? AND conversation_id = ? AND rev = ?`, append(args[2:], args[0], args[1], t.Rev-1)...)
 	if err != nil {
 		// The only unique index an update can break is tasks_one_active.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,4 +95,21 @@ func TestAgentControlScripts(t *testing.T) {
 	})
 
 	assert.Empty(t, stderr.String(), "no request was refused")
+}
+
+// [stall] holds its first two requests (the call and Errand's one retry)
+// with nothing sent; the next is answered.
+func TestStallScript(t *testing.T) {
+	url, _ := start(t)
+	k := newTask(t, url, "[stall] then recover")
+	req := &compat.Request{Model: "mock-model", Messages: k.msgs, Stream: true, Tools: tools}
+	for range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		_, err := compat.Do(ctx, url, "", req)
+		cancel()
+		require.ErrorIs(t, err, context.DeadlineExceeded, "the server sent nothing")
+	}
+	res := k.turn(true)
+	assert.Equal(t, "Recovered.", res.Text)
+	assertCall(t, res, "task_complete", `{"summary":"Finished after the stall"}`)
 }

@@ -23,6 +23,8 @@
 //	            + task_complete
 //	[loop]      send_update "Update N" at steps 1 to 3, then task_complete at step 4
 //	[fail]      the first request for the prompt gets a 400 error; later ones "Recovered." + task_complete
+//	[stall]     the first two requests for the prompt get a stream's headers and then nothing, until
+//	            the client goes away; later ones "Recovered." + task_complete
 //	[remember]  remember "favourite editor" = "helix" (global), then "Result: <the tool's result>" +
 //	            task_complete
 //	[mcp-echo]  everything__echo "hello from the MCP server" (an MCP server named everything), then

@@ -148,6 +148,11 @@ func script(req *compat.Request) compat.Reply {
 			return compat.Reply{Status: 400, ErrorMessage: failMessage}
 		}
 		return call("Recovered.", "task_complete", map[string]any{"summary": "Finished after a retry"})
+	case strings.Contains(prompt, "[stall]"):
+		if stallTwice(prompt) {
+			return compat.Reply{Stall: compat.StallAfterHeaders}
+		}
+		return call("Recovered.", "task_complete", map[string]any{"summary": "Finished after the stall"})
 	case strings.Contains(prompt, "[write-then-ask]"):
 		return writeThenAsk(tail)
 	case strings.Contains(prompt, "[write]"):
@@ -274,6 +279,21 @@ var failed sync.Map
 func failOnce(prompt string) bool {
 	_, seen := failed.LoadOrStore(prompt, true)
 	return !seen
+}
+
+// stalls counts the requests of each [stall] prompt.
+var stalls = struct {
+	sync.Mutex
+	n map[string]int
+}{n: map[string]int{}}
+
+// stallTwice reports whether this is one of the first two requests for
+// prompt: the call and the one retry that Errand makes of a stalled call.
+func stallTwice(prompt string) bool {
+	stalls.Lock()
+	defer stalls.Unlock()
+	stalls.n[prompt]++
+	return stalls.n[prompt] <= 2
 }
 
 // toolResult returns the result of the last call of tool in msgs.

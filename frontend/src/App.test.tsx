@@ -9,6 +9,8 @@ vi.mock('./api', () => ({
   // Settings → Agents and the start list the agents.
   listAgents: vi.fn(async () => []),
   modelInfo: vi.fn(),
+  // Whether thinking blocks show.
+  getSettings: vi.fn(async () => ({ showThinking: true })),
   currentModels: vi.fn(),
   setModel: vi.fn(),
   listConversationsPage: vi.fn(),

@@ -35,8 +35,14 @@ type Reply struct {
 	ChunkDelay time.Duration
 	// HangAfterText makes a stream stop after the text and wait, sending
 	// nothing more, until the client goes away (which Server.Disconnects
-	// reports) or the server is stopped.
+	// reports) or the server is stopped: a server that stalls between
+	// chunks.
 	HangAfterText bool
+	// Stall makes the server stall before the reply's first byte, until the
+	// client goes away or the server is stopped: StallBeforeHeaders sends
+	// nothing at all, StallAfterHeaders the status and headers of a stream
+	// and then nothing.
+	Stall Stall
 	// DropAfterText makes a stream stop after the text by breaking the
 	// connection: no finish chunk, no [DONE].
 	DropAfterText bool
@@ -82,6 +88,16 @@ const (
 	// ThinkingParts is content as arrays of parts: thinking parts, then
 	// text parts (Mistral's Magistral).
 	ThinkingParts ReasoningShape = "parts"
+)
+
+// Stall is where a reply stalls before its first byte.
+type Stall int
+
+// Stalls before the first byte.
+const (
+	NoStall Stall = iota
+	StallBeforeHeaders
+	StallAfterHeaders
 )
 
 // finishReason returns the reply's finish_reason.

@@ -56,7 +56,7 @@ type Server struct {
 	rejections  []string
 	hangUps     int
 	disconnects chan struct{}
-	// held counts the replies waiting in HangAfterText now, and ended the
+	// held counts the replies waiting in HangAfterText or Stall now, and ended the
 	// chat requests whose handling is over (hang-ups counted): what tests
 	// wait on before they assert that something did not happen.
 	held, ended int
@@ -109,7 +109,7 @@ func (s *Server) HangUps() int {
 	return s.hangUps
 }
 
-// Close ends every reply held by HangAfterText, now and later. It does not
+// Close ends every reply held by HangAfterText or Stall, now and later. It does not
 // close any listener; the stop function of Start and Listen does both.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() { close(s.closed) })
@@ -227,7 +227,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// holding records a reply starting (+1) or ending (-1) its HangAfterText wait.
+// holding records a reply starting (+1) or ending (-1) its HangAfterText or Stall wait.
 func (s *Server) holding(delta int) {
 	s.mu.Lock()
 	s.held += delta

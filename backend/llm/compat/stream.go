@@ -57,10 +57,19 @@ func newResponse(w http.ResponseWriter, r *http.Request, closed <-chan struct{},
 // stream writes the reply as server-sent events. It returns errGone if
 // the client went away first and errClosed if the server was closed.
 func (rs *response) stream() error {
+	if rs.reply.Stall == StallBeforeHeaders {
+		return rs.hold()
+	}
 	h := rs.w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	rs.w.WriteHeader(http.StatusOK)
+	if rs.reply.Stall == StallAfterHeaders {
+		if err := http.NewResponseController(rs.w).Flush(); err != nil {
+			return errGone
+		}
+		return rs.hold()
+	}
 
 	if err := rs.comment(); err != nil {
 		return err
@@ -175,6 +184,9 @@ func (rs *response) writeStreamError() error {
 
 // complete writes the reply as one chat.completion object.
 func (rs *response) complete() error {
+	if rs.reply.Stall != NoStall {
+		return rs.hold()
+	}
 	if err := rs.afterText(); err != nil {
 		return err
 	}
@@ -200,21 +212,27 @@ func (rs *response) complete() error {
 func (rs *response) afterText() error {
 	switch {
 	case rs.reply.HangAfterText:
-		if rs.holding != nil {
-			rs.holding(1)
-			defer rs.holding(-1)
-		}
-		select {
-		case <-rs.ctx.Done():
-			return errGone
-		case <-rs.closed:
-			return errClosed
-		}
+		return rs.hold()
 	case rs.reply.DropAfterText:
 		// The documented way to break the connection from a handler.
 		panic(http.ErrAbortHandler)
 	}
 	return nil
+}
+
+// hold sends nothing until the client goes away (errGone) or the server
+// is closed (errClosed).
+func (rs *response) hold() error {
+	if rs.holding != nil {
+		rs.holding(1)
+		defer rs.holding(-1)
+	}
+	select {
+	case <-rs.ctx.Done():
+		return errGone
+	case <-rs.closed:
+		return errClosed
+	}
 }
 
 // send writes one chunk with a single choice, after the reply's delay.

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -303,6 +305,9 @@ func (p *Provider) explain(err error) error {
 		case code == http.StatusBadRequest && (apiErr.Code == "context_length_exceeded" || isContextFull(detail)):
 			msg = "The model's context window is full"
 			cause = fmt.Errorf("%w: %w", llm.ErrContextFull, err)
+			if n := statedLimit(apiErr); n > 0 {
+				cause = fmt.Errorf("%w: %w", &llm.ContextFullError{Limit: n}, err)
+			}
 		case code == http.StatusBadRequest && refusesTools(detail):
 			msg = "The model does not support tools"
 			cause = fmt.Errorf("%w: %w", llm.ErrNoTools, err)
@@ -372,5 +377,36 @@ func refusesTools(detail string) bool {
 func isContextFull(detail string) bool {
 	d := strings.ToLower(detail)
 	return strings.Contains(d, "context length") || strings.Contains(d, "context window") ||
-		strings.Contains(d, "maximum context") || strings.Contains(d, "too many tokens")
+		strings.Contains(d, "maximum context") || strings.Contains(d, "too many tokens") ||
+		strings.Contains(d, "context size")
+}
+
+// limitWordings find the context length in the servers' words for a
+// request that is too long: OpenAI's and vLLM's "This model's maximum
+// context length is 4096 tokens", llama.cpp's older "the request exceeds
+// the available context size (4096 tokens)" and llama-cpp-python's
+// "exceed context window of 4096".
+var limitWordings = []*regexp.Regexp{
+	regexp.MustCompile(`maximum context length is (\d+)`),
+	regexp.MustCompile(`context size \((\d+) tokens\)`),
+	regexp.MustCompile(`context window of (\d+)`),
+}
+
+// statedLimit is the context length a server named in its refusal, or 0:
+// from its words, or from llama.cpp's exceed_context_size_error, which
+// carries it as the field n_ctx.
+func statedLimit(apiErr *oa.Error) int {
+	if f, ok := apiErr.JSON.ExtraFields["n_ctx"]; ok {
+		if n, err := strconv.Atoi(strings.TrimSpace(f.Raw())); err == nil && n > 0 {
+			return n
+		}
+	}
+	for _, re := range limitWordings {
+		if m := re.FindStringSubmatch(strings.ToLower(apiErr.Message)); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }

@@ -3,7 +3,10 @@ package openai
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -149,4 +152,41 @@ func TestCancelEndsTheStreamPromptly(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the server did not see the hang-up")
 	}
+}
+
+// A server that finds a request too long and names its limit, in any of
+// the real servers' wordings, gives the limit to Errand, which then plans
+// for it.
+func TestTooLongRequestsTellTheServersLimit(t *testing.T) {
+	worded := []struct{ message, code string }{
+		{"This model's maximum context length is 4096 tokens. However, your messages resulted in 5120 tokens. Please reduce the length of the messages.", "context_length_exceeded"},
+		{"This model's maximum context length is 4096 tokens. However, you requested 5120 tokens (4096 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.", ""},
+		{"the request exceeds the available context size (4096 tokens), try increasing it", ""},
+		{"Requested tokens (5120) exceed context window of 4096", ""},
+	}
+	for _, c := range worded {
+		_, p := serve(t, compat.Reply{Status: 400, ErrorMessage: c.message, ErrorCode: c.code})
+		_, err := p.Stream(context.Background(), simple, llm.Deltas{})
+		require.Error(t, err)
+		assert.ErrorIs(t, err, llm.ErrContextFull, c.message)
+		assert.Equal(t, 4096, llm.StatedContextLimit(err), c.message)
+	}
+
+	// llama.cpp's server states the limit as a field of its error.
+	llamacpp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"code":400,"message":"the request exceeds the available context size. try increasing the context size or enable context shift","type":"exceed_context_size_error","n_prompt_tokens":5120,"n_ctx":4096}}`)
+	}))
+	defer llamacpp.Close()
+	_, err := New(Config{BaseURL: llamacpp.URL, Model: "m", MaxRetries: -1}).Stream(context.Background(), simple, llm.Deltas{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "The model's context window is full")
+	assert.Equal(t, 4096, llm.StatedContextLimit(err))
+
+	// A refusal that names no limit is still a full context, of no known size.
+	_, p := serve(t, compat.Reply{Status: 400, ErrorMessage: "Input is too long.", ErrorCode: "context_length_exceeded"})
+	_, err = p.Stream(context.Background(), simple, llm.Deltas{})
+	assert.ErrorIs(t, err, llm.ErrContextFull)
+	assert.Zero(t, llm.StatedContextLimit(err))
 }

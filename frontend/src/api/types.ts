@@ -71,6 +71,10 @@ export interface Message {
   version?: number;
   /** Absent on the current branch; off it, the number of the switch that took it off (the highest was left last). */
   offBranch?: number;
+  /** An assistant message's thinking, kept apart from its content (never in copy or search). */
+  reasoning?: string;
+  /** How long the model thought, in ms. */
+  reasoningMs?: number;
   seq: number;
   rev: number;
   createdAt: Timestamp;
@@ -109,9 +113,14 @@ export type TaskMode = 'agent' | 'chat';
 export type ConversationMode = TaskMode | 'auto';
 
 export interface Usage {
+  /** The whole prompt, cached parts included. */
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** The part of the prompt read from the server's prompt cache (Anthropic); older data lacks it. */
+  cacheReadTokens?: number;
+  /** The part of the prompt written to the server's prompt cache. */
+  cacheWriteTokens?: number;
 }
 
 export interface Task {
@@ -218,6 +227,9 @@ export interface Price {
   outputPerMTok: number;
 }
 
+/** How hard a thinking model is asked to think (Settings.reasoningEffort). */
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
 /**
  * The agent's settings (chat.Settings). Go may send more fields than these
  * (other issues add them); whoever saves must send back what it loaded.
@@ -243,6 +255,10 @@ export interface Settings {
   notifications?: boolean;
   /** How long one MCP tool call may take, in seconds; Go always sends it. */
   mcpCallTimeoutSec?: number;
+  /** A model call is cut when its server sends nothing this long after the request, in seconds; Go always sends it. */
+  modelFirstByteTimeoutSec?: number;
+  /** A model call is cut when its server goes silent this long in the middle of its reply, in seconds; Go always sends it. */
+  modelIdleTimeoutSec?: number;
   /** The most the file contents kept for "Undo changes" may take, in MB; Go always sends it. */
   checkpointLimitMb?: number;
   /** Folder names a workspace snapshot skips wherever they are; Go always sends it. */
@@ -253,6 +269,10 @@ export interface Settings {
   reflectionRounds?: number;
   /** Auto mode may ask the model (one short call) when its local decision is unsure. */
   autoAskModel?: boolean;
+  /** The models' thinking blocks are shown in the transcript; Go always sends it, true by default. */
+  showThinking?: boolean;
+  /** The reasoning effort sent per model name ('low', 'medium', 'high'); a model absent sends none. */
+  reasoningEffort?: Record<string, ReasoningEffort>;
   [extra: string]: unknown;
 }
 
@@ -449,7 +469,7 @@ export type ModelSource = 'environment' | 'settings' | 'demo';
 // ---- Providers ----
 
 /** Provider preset ids, in the order Go lists them. */
-export type PresetId = 'openai' | 'ollama' | 'lmstudio' | 'openrouter' | 'custom' | 'demo';
+export type PresetId = 'openai' | 'anthropic' | 'ollama' | 'lmstudio' | 'openrouter' | 'custom' | 'demo';
 
 /** A kind of model server (providers.Preset). */
 export interface ProviderPreset {
@@ -545,9 +565,11 @@ export interface MessageDeltaEvent {
   conversationId: string;
   taskId: string;
   messageId: string;
-  /** Length in UTF-8 BYTES of the message content before this delta. */
+  /** Length in UTF-8 BYTES of the message content (with reasoning set: of its reasoning) before this delta. */
   offset: number;
   text: string;
+  /** The text is thinking: it appends to the message's reasoning, not its content. */
+  reasoning?: boolean;
   rev: number;
 }
 

@@ -71,6 +71,16 @@ export function initApp(): Promise<void> {
   return initInFlight;
 }
 
+/** Whether the transcript shows thinking blocks; they do until the settings say otherwise. */
+function loadShowThinking(): void {
+  void Promise.resolve()
+    .then(() => api.getSettings())
+    .then(
+      (s) => useAppStore.getState().setShowThinking(s.showThinking !== false),
+      (err) => reportError(err, 'Could not read the settings'),
+    );
+}
+
 /**
  * Health.Status comes first: when Errand could not start (its data cannot
  * be opened, another Errand uses it) nothing else is bound, so nothing else
@@ -98,6 +108,7 @@ async function runInit(): Promise<void> {
     (mi) => useAppStore.getState().setModelInfo(mi),
     (err) => reportError(err, 'Could not read the model settings'),
   );
+  loadShowThinking();
   try {
     await loadFirstConversations();
     useAppStore.getState().setStartup('ready');

@@ -14,7 +14,13 @@ import { activeTaskOf, allowRevive, applyTask, emptyTasksState, forbidRevive, la
 import { useUsageStore } from './usage';
 import { baselineFromView, conversationTotals } from './usageReducer';
 
-const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c });
+const usage = (p: number, c: number, cacheRead = 0, cacheWrite = 0) => ({
+  promptTokens: p,
+  completionTokens: c,
+  totalTokens: p + c,
+  cacheReadTokens: cacheRead,
+  cacheWriteTokens: cacheWrite,
+});
 
 describe('tasks reducer: approvals, pauses, interruptions', () => {
   it('keeps the new fields and treats waiting_approval, paused and interrupted as active', () => {
@@ -83,6 +89,14 @@ describe('usage totals', () => {
     // An older snapshot of a task never takes anything away.
     expect(now([{ id: 'b', usage: usage(0, 0), costUsd: 0 }])).toEqual({ usage: usage(110, 10), costUsd: 0.6 });
     expect(conversationTotals(undefined, [])).toBeUndefined();
+  });
+
+  it('adds up the cached tokens too', () => {
+    const base = baselineFromView({
+      tasks: [task('a', 'c', { usage: usage(100, 4, 80, 10) }), task('b', 'c', { usage: usage(50, 2, 40, 0) })],
+      activeTask: undefined,
+    });
+    expect(base.total.usage).toEqual(usage(150, 6, 120, 10));
   });
 
   it('adds the tasks up when an older backend sends no totals', () => {

@@ -10,9 +10,12 @@ export interface AppStore {
   startup: 'loading' | 'ready' | 'failed' | 'unavailable';
   /** Health.Status, asked first at startup; null until it answered (or if it could not). */
   health: HealthStatus | null;
+  /** The transcript shows the models' thinking blocks (Settings.showThinking). */
+  showThinking: boolean;
   setModelInfo: (info: ModelInfo | null) => void;
   setHealth: (h: HealthStatus | null) => void;
   setStartup: (s: AppStore['startup']) => void;
+  setShowThinking: (on: boolean) => void;
   reset: () => void;
 }
 
@@ -20,8 +23,10 @@ export const useAppStore = create<AppStore>()((set) => ({
   modelInfo: null,
   startup: 'loading',
   health: null,
+  showThinking: true,
   setModelInfo: (modelInfo) => set({ modelInfo }),
   setHealth: (health) => set({ health }),
   setStartup: (startup) => set({ startup }),
-  reset: () => set({ modelInfo: null, startup: 'loading', health: null }),
+  setShowThinking: (showThinking) => set({ showThinking }),
+  reset: () => set({ modelInfo: null, startup: 'loading', health: null, showThinking: true }),
 }));

@@ -99,6 +99,38 @@ describe('applyDelta', () => {
   });
 });
 
+describe('applyDelta with reasoning', () => {
+  const thinking = (offset: number, text: string, rev: number) => ({ ...delta(C, 'm', offset, text, rev), reasoning: true });
+  const streaming = () =>
+    upsertMessage(emptyConversationMessages(), message('m', C, { rev: 1, content: '', streaming: true }));
+
+  it('appends thinking to the reasoning, apart from the content, by its own byte offsets', () => {
+    let s = streaming();
+    s = applyDelta(s, thinking(0, 'Étape un. ', 2)).state; // 11 bytes
+    const r = applyDelta(s, thinking(11, 'Deux.', 3));
+    expect(r.outcome).toBe('applied');
+    s = r.state;
+    // The answer starts at content offset 0 whatever the reasoning's length.
+    s = applyDelta(s, delta(C, 'm', 0, 'Done', 4)).state;
+    expect(messageOf(s, 'm')).toMatchObject({ reasoning: 'Étape un. Deux.', reasoningBytes: 16, content: 'Done', contentBytes: 4, rev: 4 });
+  });
+
+  it('reports a mismatch for a gap in the reasoning and leaves it alone', () => {
+    let s = streaming();
+    s = applyDelta(s, thinking(0, 'abc', 2)).state;
+    const r = applyDelta(s, thinking(6, 'ghi', 4));
+    expect(r.outcome).toBe('mismatch');
+    expect(messageOf(r.state, 'm')?.reasoning).toBe('abc');
+  });
+
+  it('ignores thinking a snapshot already holds, and counts a stored reasoning’s bytes', () => {
+    const s = upsertMessage(emptyConversationMessages(), message('m', C, { rev: 3, reasoning: 'añadido', streaming: true }));
+    expect(messageOf(s, 'm')?.reasoningBytes).toBe(8);
+    expect(applyDelta(s, thinking(0, 'añadido', 3)).outcome).toBe('ignored');
+    expect(applyDelta(s, thinking(8, '!', 4)).outcome).toBe('applied');
+  });
+});
+
 describe('load merge', () => {
   it('merges a snapshot with event messages by rev and replays buffered deltas', () => {
     // Before the snapshot arrives, events deliver a new streaming message

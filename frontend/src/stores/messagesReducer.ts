@@ -3,9 +3,10 @@
 import type { Message, MessageDeltaEvent, MessagePage } from '../api/types';
 import { utf8Length } from '../lib/utf8';
 
-/** A message plus the UTF-8 byte length of its content (Go's offsets). */
+/** A message plus the UTF-8 byte lengths of its content and its reasoning (Go's offsets). */
 export interface StoredMessage extends Message {
   contentBytes: number;
+  reasoningBytes: number;
 }
 
 export interface ConversationMessages {
@@ -113,7 +114,8 @@ function withoutLive(live: Record<string, StoredMessage>, ids: readonly string[]
 
 function store(m: Message): StoredMessage {
   const content = typeof m.content === 'string' ? m.content : '';
-  return { ...m, content, contentBytes: utf8Length(content) };
+  const reasoning = typeof m.reasoning === 'string' ? m.reasoning : '';
+  return { ...m, content, contentBytes: utf8Length(content), reasoningBytes: utf8Length(reasoning) };
 }
 
 /** Index at which a message with this seq goes (after equal seqs). */
@@ -194,12 +196,22 @@ export function upsertMessages(
 
 export type DeltaOutcome = 'applied' | 'ignored' | 'mismatch';
 
+/** The message with a delta's text appended: to its reasoning (a thinking delta) or its content. */
+function appended(m: StoredMessage, delta: MessageDeltaEvent, rev: number): StoredMessage {
+  const bytes = utf8Length(delta.text);
+  return delta.reasoning
+    ? { ...m, reasoning: (m.reasoning ?? '') + delta.text, reasoningBytes: m.reasoningBytes + bytes, rev }
+    : { ...m, content: m.content + delta.text, contentBytes: m.contentBytes + bytes, rev };
+}
+
 /**
- * Appends streamed text. Offsets are in UTF-8 bytes. Outcomes:
- * - applied: our content was exactly `offset` bytes long; text appended.
+ * Appends streamed text to a message's content, or, when the delta is
+ * reasoning, to its reasoning. Offsets are in UTF-8 bytes of that text.
+ * Outcomes:
+ * - applied: our text was exactly `offset` bytes long; the delta appended.
  * - ignored: the delta is already part of what we have (a newer rev, or a
  *   snapshot that already contains it).
- * - mismatch: the message is unknown or our content does not line up; the
+ * - mismatch: the message is unknown or our text does not line up; the
  *   caller must reload the conversation instead of guessing.
  */
 export function applyDelta(
@@ -211,19 +223,14 @@ export function applyDelta(
   if (!m) return { state, outcome: state.hasNewer ? 'ignored' : 'mismatch' };
   const rev = typeof delta.rev === 'number' ? delta.rev : m.rev + 1;
   if (rev < m.rev) return { state, outcome: 'ignored' };
-  if (delta.offset === m.contentBytes) {
+  const have = delta.reasoning ? m.reasoningBytes : m.contentBytes;
+  if (delta.offset === have) {
     if (delta.text === '') return { state, outcome: 'ignored' };
-    const content = m.content + delta.text;
-    const next: StoredMessage = {
-      ...m,
-      content,
-      contentBytes: m.contentBytes + utf8Length(delta.text),
-      rev: Math.max(m.rev, rev),
-    };
+    const next = appended(m, delta, Math.max(m.rev, rev));
     return { state: { ...state, live: { ...state.live, [m.id]: next } }, outcome: 'applied' };
   }
   const end = delta.offset + utf8Length(delta.text);
-  if (rev <= m.rev && end <= m.contentBytes) return { state, outcome: 'ignored' };
+  if (rev <= m.rev && end <= have) return { state, outcome: 'ignored' };
   return { state, outcome: 'mismatch' };
 }
 

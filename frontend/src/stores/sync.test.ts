@@ -83,6 +83,23 @@ describe('sync', () => {
     expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
   });
 
+  it('applies streamed thinking to the reasoning, and reloads on a gap in it', async () => {
+    load.mockResolvedValueOnce(view('a', { messages: [message('m', 'a', { reasoning: 'abc', rev: 2, streaming: true })] }));
+    await selectConversation('a');
+    const reasoningOf = () => messageOf(useMessagesStore.getState().byConversation.a!, 'm')?.reasoning;
+    handleMessageDelta({ ...delta('a', 'm', 3, 'def', 3), reasoning: true });
+    expect(reasoningOf()).toBe('abcdef');
+    expect(contentOf('a', 'm')).toBe('');
+
+    load.mockResolvedValueOnce(
+      view('a', { messages: [message('m', 'a', { reasoning: 'abcdefghijkl', rev: 5, streaming: true })] }),
+    );
+    handleMessageDelta({ ...delta('a', 'm', 9, 'jkl', 5), reasoning: true }); // "ghi" was missed
+    expect(reasoningOf()).toBe('abcdef'); // never shows a gap
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+    await vi.waitFor(() => expect(reasoningOf()).toBe('abcdefghijkl'));
+  });
+
   it('a delta for an unknown message in a loaded conversation triggers a reload', async () => {
     load.mockResolvedValue(view('a'));
     await selectConversation('a');

@@ -14,7 +14,7 @@ export interface UsageBaseline {
   tasks: Record<string, UsageTotals>;
 }
 
-export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
@@ -25,6 +25,8 @@ export function usageOf(u: Partial<Usage> | null | undefined): Usage {
     promptTokens: num(u?.promptTokens),
     completionTokens: num(u?.completionTokens),
     totalTokens: num(u?.totalTokens),
+    cacheReadTokens: num(u?.cacheReadTokens),
+    cacheWriteTokens: num(u?.cacheWriteTokens),
   };
 }
 
@@ -38,6 +40,8 @@ function add(a: UsageTotals, b: UsageTotals): UsageTotals {
       promptTokens: a.usage.promptTokens + b.usage.promptTokens,
       completionTokens: a.usage.completionTokens + b.usage.completionTokens,
       totalTokens: a.usage.totalTokens + b.usage.totalTokens,
+      cacheReadTokens: num(a.usage.cacheReadTokens) + num(b.usage.cacheReadTokens),
+      cacheWriteTokens: num(a.usage.cacheWriteTokens) + num(b.usage.cacheWriteTokens),
     },
     costUsd: a.costUsd + b.costUsd,
   };
@@ -50,6 +54,8 @@ function growth(now: UsageTotals, base: UsageTotals): UsageTotals {
       promptTokens: Math.max(0, now.usage.promptTokens - base.usage.promptTokens),
       completionTokens: Math.max(0, now.usage.completionTokens - base.usage.completionTokens),
       totalTokens: Math.max(0, now.usage.totalTokens - base.usage.totalTokens),
+      cacheReadTokens: Math.max(0, num(now.usage.cacheReadTokens) - num(base.usage.cacheReadTokens)),
+      cacheWriteTokens: Math.max(0, num(now.usage.cacheWriteTokens) - num(base.usage.cacheWriteTokens)),
     },
     costUsd: Math.max(0, now.costUsd - base.costUsd),
   };

@@ -3,6 +3,14 @@ import type { ProviderPreset, ProviderView } from '../api/types';
 /** What Providers.Presets() answers (backend/providers/providers.go). */
 export const PRESETS: ProviderPreset[] = [
   { id: 'openai', name: 'OpenAI', baseUrl: 'https://api.openai.com/v1', needsKey: true, local: false, model: 'gpt-4o-mini' },
+  {
+    id: 'anthropic',
+    name: 'Anthropic',
+    baseUrl: 'https://api.anthropic.com',
+    needsKey: true,
+    local: false,
+    model: 'claude-sonnet-4-6',
+  },
   { id: 'ollama', name: 'Ollama', baseUrl: 'http://localhost:11434/v1', needsKey: false, local: true },
   { id: 'lmstudio', name: 'LM Studio', baseUrl: 'http://localhost:1234/v1', needsKey: false, local: true },
   {

@@ -648,6 +648,8 @@ export namespace chat {
 	    taskId?: string;
 	    role: string;
 	    content: string;
+	    reasoning?: string;
+	    reasoningMs?: number;
 	    toolCalls?: ToolCall[];
 	    toolCallId?: string;
 	    toolName?: string;
@@ -662,6 +664,7 @@ export namespace chat {
 	    parentId?: string;
 	    versions?: number;
 	    version?: number;
+	    offBranch?: number;
 	    seq: number;
 	    rev: number;
 	    // Go type: time
@@ -678,6 +681,8 @@ export namespace chat {
 	        this.taskId = source["taskId"];
 	        this.role = source["role"];
 	        this.content = source["content"];
+	        this.reasoning = source["reasoning"];
+	        this.reasoningMs = source["reasoningMs"];
 	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCall);
 	        this.toolCallId = source["toolCallId"];
 	        this.toolName = source["toolName"];
@@ -692,6 +697,7 @@ export namespace chat {
 	        this.parentId = source["parentId"];
 	        this.versions = source["versions"];
 	        this.version = source["version"];
+	        this.offBranch = source["offBranch"];
 	        this.seq = source["seq"];
 	        this.rev = source["rev"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
@@ -1031,6 +1037,10 @@ export namespace chat {
 	    defaultMode: string;
 	    reflectionRounds: number;
 	    autoAskModel: boolean;
+	    showThinking: boolean;
+	    modelFirstByteTimeoutSec: number;
+	    modelIdleTimeoutSec: number;
+	    reasoningEffort: Record<string, string>;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1053,6 +1063,10 @@ export namespace chat {
 	        this.defaultMode = source["defaultMode"];
 	        this.reflectionRounds = source["reflectionRounds"];
 	        this.autoAskModel = source["autoAskModel"];
+	        this.showThinking = source["showThinking"];
+	        this.modelFirstByteTimeoutSec = source["modelFirstByteTimeoutSec"];
+	        this.modelIdleTimeoutSec = source["modelIdleTimeoutSec"];
+	        this.reasoningEffort = source["reasoningEffort"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -17,10 +17,18 @@ export function formatTokens(n: number | undefined | null): string {
   return `${v.toLocaleString('en-US')} ${v === 1 ? 'token' : 'tokens'}`;
 }
 
-/** "Prompt 1,000 · completion 234 tokens", for a tooltip. */
+/**
+ * "Prompt 1,000 · completion 234 tokens", for a tooltip; with prompt caching
+ * "Prompt 1,000 (800 cached, 150 written to the cache) · completion 234 tokens".
+ */
 export function usageBreakdown(u: Usage | undefined): string {
   if (!u) return '';
-  return `Prompt ${u.promptTokens.toLocaleString('en-US')} · completion ${u.completionTokens.toLocaleString('en-US')} tokens`;
+  const n = (v: number) => v.toLocaleString('en-US');
+  const read = u.cacheReadTokens ?? 0;
+  const write = u.cacheWriteTokens ?? 0;
+  const cache = [read > 0 ? `${n(read)} cached` : '', write > 0 ? `${n(write)} written to the cache` : ''].filter(Boolean);
+  const prompt = cache.length > 0 ? `${n(u.promptTokens)} (${cache.join(', ')})` : n(u.promptTokens);
+  return `Prompt ${prompt} · completion ${n(u.completionTokens)} tokens`;
 }
 
 export interface RiskInfo {

@@ -126,8 +126,8 @@ export function DemoBanner() {
       </svg>
       <p className="first-run-text">
         <strong>You are trying Errand with its demo model.</strong> It is built in and works offline — a stand-in
-        with canned replies, not a real AI model. Connect OpenAI, Ollama, LM Studio, OpenRouter or any
-        OpenAI-compatible server to get real work done.
+        with canned replies, not a real AI model. Connect OpenAI, Anthropic, Ollama, LM Studio, OpenRouter or
+        any OpenAI-compatible server to get real work done.
       </p>
       <button type="button" className="btn btn-primary btn-small first-run-action" onClick={() => openSettings('provider')}>
         Connect a model

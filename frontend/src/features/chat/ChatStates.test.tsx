@@ -158,6 +158,36 @@ describe('chat states', () => {
     expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
   });
 
+  it('completed in words: the reply streamed with [TASK_COMPLETE] becomes the same card, with its files', async () => {
+    vi.mocked(api.filesChanged).mockResolvedValueOnce({
+      taskId: 't',
+      undone: false,
+      pruned: false,
+      files: [{ path: 'notes.txt', change: 'created' }],
+    });
+    render(<View />);
+    prompt();
+    msg(message('a1', C, { taskId: 't', step: 2, content: 'I wrote notes.txt.\n\n[TASK_COMPLETE]', streaming: true, seq: 2 }));
+    // Go stores the reply as the task_complete call it stands for.
+    msg(
+      message('a1', C, {
+        taskId: 't',
+        step: 2,
+        rev: 2,
+        content: '',
+        toolCalls: [{ id: 'call_x', name: 'task_complete', arguments: '{"summary":"I wrote notes.txt."}' }],
+        seq: 2,
+      }),
+    );
+    msg(message('r1', C, { role: 'tool', taskId: 't', toolCallId: 'call_x', toolName: 'task_complete', content: 'The task is marked complete.', seq: 3 }));
+    act(() => handleTaskUpdate(task('t', C, { status: 'completed', stepCount: 2, endedAt: '2026-01-01T10:00:12Z' })));
+    const card = screen.getByText('Task complete').closest('.card-complete') as HTMLElement;
+    expect(card).toHaveTextContent('I wrote notes.txt.');
+    expect(await within(card).findByRole('button', { name: /^Files changed/ })).toHaveTextContent('Files changed (1)');
+    expect(screen.queryByText(/TASK_COMPLETE/)).toBeNull();
+    expect(screen.getAllByText('I wrote notes.txt.')).toHaveLength(1);
+  });
+
   it('cancelled: a clear system message', () => {
     render(<View />);
     prompt();

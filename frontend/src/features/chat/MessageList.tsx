@@ -8,6 +8,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/rea
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConversationMessages } from '../../stores/messagesReducer';
 import { messageOf, orderedMessages } from '../../stores/messagesReducer';
+import { useAppStore } from '../../stores/app';
 import { useMessagesStore } from '../../stores/messages';
 import { loadNewer, loadOlder, showLatest } from '../../stores/sync';
 import { StatusLine } from './StatusLine';
@@ -49,6 +50,7 @@ const ESTIMATES: Record<TranscriptItem['kind'], number> = {
   decision: 24,
   summary: 28,
   agent: 96,
+  thinking: 34,
   update: 64,
   question: 104,
   complete: 92,
@@ -59,19 +61,21 @@ const ESTIMATES: Record<TranscriptItem['kind'], number> = {
 // The last rows computed per conversation, so that a delta that changes a
 // message's text but not the list's shape returns the same rows object and
 // the list itself does not re-render.
-const rowsCache = new Map<string, { conv: ConversationMessages; rows: TranscriptRows }>();
+const rowsCache = new Map<string, { conv: ConversationMessages; thinking: boolean; rows: TranscriptRows }>();
 
-export function selectRows(conversationId: string, conv: ConversationMessages | undefined): TranscriptRows {
+/** The rows of a conversation; thinking: with the models' thinking blocks (Settings.showThinking). */
+export function selectRows(conversationId: string, conv: ConversationMessages | undefined, thinking = true): TranscriptRows {
   if (!conv) return EMPTY_ROWS;
   const prev = rowsCache.get(conversationId);
-  if (prev?.conv === conv) return prev.rows;
-  if (prev && onlyTextGrew(prev.conv, conv)) {
-    rowsCache.set(conversationId, { conv, rows: prev.rows });
+  const same = prev?.thinking === thinking;
+  if (same && prev.conv === conv) return prev.rows;
+  if (same && onlyTextGrew(prev.conv, conv, thinking)) {
+    rowsCache.set(conversationId, { conv, thinking, rows: prev.rows });
     return prev.rows;
   }
-  const next = buildRows(orderedMessages(conv));
+  const next = buildRows(orderedMessages(conv), thinking);
   const rows = prev && sameRows(prev.rows, next) ? prev.rows : next;
-  rowsCache.set(conversationId, { conv, rows });
+  rowsCache.set(conversationId, { conv, thinking, rows });
   return rows;
 }
 
@@ -81,12 +85,12 @@ export function selectRows(conversationId: string, conv: ConversationMessages | 
  * number of streaming messages, not of messages, so a delta stays cheap in
  * a conversation of thousands.
  */
-function onlyTextGrew(a: ConversationMessages, b: ConversationMessages): boolean {
+function onlyTextGrew(a: ConversationMessages, b: ConversationMessages, thinking: boolean): boolean {
   if (a.ids !== b.ids || a.byId !== b.byId) return false;
   for (const [id, m] of Object.entries(b.live)) {
     const before = messageOf(a, id);
     if (before === m) continue;
-    if (!before || !sameItems(messageItems(before), messageItems(m))) return false;
+    if (!before || !sameItems(messageItems(before, thinking), messageItems(m, thinking))) return false;
   }
   return true;
 }
@@ -118,7 +122,8 @@ const TranscriptRow = memo(function TranscriptRow({
     const conv = s.byConversation[conversationId];
     return conv && messageOf(conv, messageId);
   });
-  const item = itemOf(message, itemKey);
+  const thinking = useAppStore((s) => s.showThinking);
+  const item = itemOf(message, itemKey, thinking);
   if (!item) return <div ref={measure} data-index={index} className="row-pending" />;
   return <TranscriptItemView conversationId={conversationId} item={item} rowRef={measure} index={index} found={found} />;
 });
@@ -144,7 +149,8 @@ function EmptyState({ loading }: { loading: boolean }) {
 }
 
 function VirtualTranscript({ conversationId }: { conversationId: string }) {
-  const rows = useMessagesStore((s) => selectRows(conversationId, s.byConversation[conversationId]));
+  const thinking = useAppStore((s) => s.showThinking);
+  const rows = useMessagesStore((s) => selectRows(conversationId, s.byConversation[conversationId], thinking));
   const loadingFirst = useMessagesStore((s) => {
     const c = s.byConversation[conversationId];
     return !c || (!c.loaded && c.loading);

@@ -74,6 +74,23 @@ describe('StatusLine', () => {
     expect(status()).toHaveTextContent('1:05');
     expect(status()).toHaveTextContent('1,234 tokens');
     expect(status()).toHaveClass('status-done');
+    expect(status()).not.toHaveTextContent('cached');
+  });
+
+  it('a Claude task: how much of its prompt came from the cache', () => {
+    render(<StatusLine conversationId={C} />);
+    act(() =>
+      handleTaskUpdate(
+        task('t', C, {
+          status: 'completed',
+          stepCount: 3,
+          endedAt: '2026-01-01T10:01:05Z',
+          usage: { promptTokens: 30000, completionTokens: 600, totalTokens: 30600, cacheReadTokens: 24000, cacheWriteTokens: 5000 },
+        }),
+      ),
+    );
+    expect(status()).toHaveTextContent('30.6k tokens (24.0k cached)');
+    expect(screen.getByTitle('Prompt 30,000 (24,000 cached, 5,000 written to the cache) · completion 600 tokens')).toBeInTheDocument();
   });
 
   it('cancelled and error', () => {
@@ -163,5 +180,53 @@ describe('StatusLine phases', () => {
     expect(text()).toBe('Checking the result…');
     act(() => handleTaskUpdate(task('t', C, { status: 'tool_executing', currentTool: 'write_file', stepCount: 5, plan: p, rev: 4 })));
     expect(text()).toBe('Running write_file…');
+  });
+});
+
+describe('Waiting for the model', () => {
+  const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+
+  it('counts the seconds the model has been silent in a step, from its start or its last delta', () => {
+    render(<StatusLine conversationId={C} />);
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 2 })));
+    advance(4_000);
+    expect(text()).toBe('Thinking…');
+    advance(1_000);
+    expect(text()).toBe('Waiting for the model · 5 s');
+    advance(40_000);
+    expect(text()).toBe('Waiting for the model · 45 s');
+    // The count itself is not announced every second.
+    expect(status().querySelector('.status-text [aria-hidden="true"]')).toHaveTextContent('· 45 s');
+
+    // A delta of the reply: the model speaks again.
+    act(() => {
+      useMessagesStore.getState().beginLoad(C);
+      useMessagesStore.getState().finishLoad(C, [message('m', C, { content: '', streaming: true, taskId: 't' })]);
+    });
+    act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hello', rev: 2 }));
+    expect(text()).toBe('Writing…');
+    advance(3_000);
+    expect(text()).toBe('Writing…');
+    advance(3_000);
+    expect(text()).toBe('Waiting for the model · 6 s');
+
+    // The next step counts from its own start.
+    act(() => handleTaskUpdate(task('t', C, { status: 'tool_executing', currentTool: 'read_file', stepCount: 2, rev: 3 })));
+    expect(text()).toBe('Running read_file…');
+    advance(10_000);
+    expect(text()).toBe('Running read_file…');
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 3, rev: 4 })));
+    expect(text()).not.toMatch(/Waiting for the model/);
+    advance(7_000);
+    expect(text()).toBe('Waiting for the model · 7 s');
+  });
+
+  it('is gone once the task ends', () => {
+    render(<StatusLine conversationId={C} />);
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 1 })));
+    advance(20_000);
+    expect(text()).toBe('Waiting for the model · 20 s');
+    act(() => handleTaskUpdate(task('t', C, { status: 'error', stepCount: 1, endedAt: '2026-01-01T10:00:25Z', rev: 3 })));
+    expect(text()).toBe('Failed');
   });
 });

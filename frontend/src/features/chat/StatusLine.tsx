@@ -2,8 +2,10 @@ import type { Task } from '../../api/types';
 import { isTerminal } from '../../api/types';
 import { formatDuration, timeValue } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
+import { useRef } from 'react';
 import { useMessagesStore } from '../../stores/messages';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
+import { usageBreakdown } from '../agent/format';
 import { TaskMeta } from '../agent/TaskMeta';
 import { currentStep } from '../plan/plan';
 
@@ -66,6 +68,33 @@ function phaseOf(task: Task, writing: boolean): string | null {
     return step ? `${step.title}…` : null;
   }
   return task.stepCount <= 1 && !writing ? 'Planning…' : null;
+}
+
+/** After this long without a word from the model, the status line counts the silence. */
+export const SILENCE_SHOWN_MS = 5000;
+
+/**
+ * Since when the model has sent nothing while the task thinks: the step's
+ * start (as this window saw it) or the last delta of its reply, text or
+ * thinking; 0 when the task is not waiting on the model. Computed from the
+ * events the window already gets, so Go publishes nothing per second.
+ */
+function useSilentSince(conversationId: string, task: Task | undefined): number {
+  const streamed = useMessagesStore((s) => {
+    const live = s.byConversation[conversationId]?.live;
+    let n = 0;
+    for (const m of Object.values(live ?? {})) {
+      const reasoning = (m as { reasoning?: unknown }).reasoning;
+      n += m.content.length + (typeof reasoning === 'string' ? reasoning.length : 0);
+    }
+    return n;
+  });
+  const step = task?.status === 'thinking' ? `${task.id}:${task.stepCount}` : '';
+  const since = useRef({ step: '', streamed: 0, at: 0 });
+  if (since.current.step !== step || since.current.streamed !== streamed) {
+    since.current = { step, streamed, at: step ? Date.now() : 0 };
+  }
+  return since.current.at;
 }
 
 type Tone = 'idle' | 'live' | 'waiting' | 'done' | 'stopped' | 'error';
@@ -132,6 +161,8 @@ export function StatusLine({ conversationId }: { conversationId: string }) {
   const task = active ?? latest;
   const live = !!task && !isTerminal(task.status);
   const now = useNow(live);
+  const silentSince = useSilentSince(conversationId, task);
+  const silence = live && silentSince > 0 ? now - silentSince : 0;
   // A reply streaming in (streamed messages are the conversation's live ones).
   const writing = useMessagesStore((s) => {
     const live = s.byConversation[conversationId]?.live;
@@ -145,6 +176,8 @@ export function StatusLine({ conversationId }: { conversationId: string }) {
     if (start > 0 && end >= start) elapsed = live ? `${formatDuration(end - start)} so far` : `took ${formatDuration(end - start)}`;
   }
   const totalTokens = task?.usage?.totalTokens ?? 0;
+  // Prompt caching (Claude): how much of the prompt came from the cache.
+  const cachedTokens = task?.usage?.cacheReadTokens ?? 0;
   const tone = toneOf(task);
   // A chat reply is one step: no agent chrome (steps, working time).
   const agent = task?.mode !== 'chat';
@@ -152,7 +185,15 @@ export function StatusLine({ conversationId }: { conversationId: string }) {
   return (
     <div className={`status-line status-${tone}`} role="status" aria-live="polite">
       <StatusIcon tone={tone} />
-      <span className="status-text">{describeTask(task, writing && live)}</span>
+      {silence >= SILENCE_SHOWN_MS ? (
+        <span className="status-text">
+          Waiting for the model
+          {/* The count ticks every second: not announced. */}
+          <span aria-hidden="true"> · {Math.floor(silence / 1000)} s</span>
+        </span>
+      ) : (
+        <span className="status-text">{describeTask(task, writing && live)}</span>
+      )}
       {agent && task && task.stepCount > 0 && <span className="status-meta">Step {task.stepCount}</span>}
       {elapsed && (
         // The clock ticks every second: not announced.
@@ -160,7 +201,12 @@ export function StatusLine({ conversationId }: { conversationId: string }) {
           {elapsed}
         </span>
       )}
-      {totalTokens > 0 && <span className="status-meta">{compactTokens(totalTokens)} tokens</span>}
+      {totalTokens > 0 && (
+        <span className="status-meta" title={usageBreakdown(task?.usage)}>
+          {compactTokens(totalTokens)} tokens
+          {cachedTokens > 0 && ` (${compactTokens(cachedTokens)} cached)`}
+        </span>
+      )}
       {task && <TaskMeta task={task} parts={agent ? ['cost', 'active'] : ['cost']} />}
     </div>
   );

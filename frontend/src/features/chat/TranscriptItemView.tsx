@@ -5,6 +5,7 @@ import { useTasksStore } from '../../stores/tasks';
 import { CopyButton, Markdown } from './Markdown';
 import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { SummaryMarker } from './SummaryMarker';
+import { ThinkingBlock } from './ThinkingBlock';
 import { questionEndLabel } from './toolCall';
 import { ToolCallRow } from './ToolCallRow';
 import { DecisionLine } from '../mode/DecisionLine';
@@ -187,7 +188,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
     case 'agent':
       if (item.cutOff) {
         return (
-          <Collapsible rowRef={rowRef} index={index} label="A reply cut off when Errand closed" body={item.text} />
+          <Collapsible rowRef={rowRef} index={index} label="A reply cut off before its end" body={item.text} />
         );
       }
       return (
@@ -210,6 +211,8 @@ export const TranscriptItemView = memo(function TranscriptItemView({
           {!item.streaming && <MessageTools conversationId={conversationId} messageId={item.key} />}
         </div>
       );
+    case 'thinking':
+      return <ThinkingBlock item={item} rowRef={rowRef} index={index} badge={<StepBadge step={item.step} taskId={item.taskId} />} />;
     case 'update':
       return (
         <div {...row} className="row row-agent">

@@ -77,6 +77,20 @@ describe('buildTranscript', () => {
     expect(items).toEqual([{ kind: 'agent', key: 'a', text: 'Half of it', step: 0, streaming: false, taskId: '', cutOff: true }]);
   });
 
+  it('puts a reply’s thinking first, with its step; while only thinking streams, it is the live row', () => {
+    const thinking = message('a', C, { content: '', streaming: true, reasoning: 'Hmm', step: 3, taskId: 't' });
+    expect(buildTranscript([thinking])).toEqual([
+      { kind: 'thinking', key: 'a:thinking', text: 'Hmm', ms: 0, live: true, step: 3, taskId: 't' },
+    ]);
+    const answered = { ...thinking, content: 'Yes', streaming: false, reasoningMs: 4000 };
+    expect(buildTranscript([answered]).map((i) => [i.kind, 'live' in i && i.live, 'step' in i && i.step])).toEqual([
+      ['thinking', false, 3],
+      ['agent', false, 0],
+    ]);
+    // Hidden: the reply as without thinking (the growing bubble while it thinks).
+    expect(buildTranscript([thinking], false)).toEqual([{ kind: 'agent', key: 'a', text: '', step: 3, streaming: true, taskId: 't' }]);
+  });
+
   it('skips empty non-streaming assistant content', () => {
     expect(buildTranscript([message('a', C, { content: '' })])).toEqual([]);
   });

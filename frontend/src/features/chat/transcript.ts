@@ -9,6 +9,8 @@ export type TranscriptItem =
   | { kind: 'decision'; key: string; taskId: string; messageId: string }
   | { kind: 'summary'; key: string; summaryId: string }
   | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string; cutOff?: boolean }
+  /** The model's thinking: live while it streams before any answer, then folded (ms: how long it thought). */
+  | { kind: 'thinking'; key: string; text: string; ms: number; live: boolean; step: number; taskId: string }
   | { kind: 'update'; key: string; text: string; step: number }
   | { kind: 'question'; key: string; question: string; choices: string[]; step: number; taskId: string }
   | { kind: 'complete'; key: string; summary: string; step: number; taskId: string }
@@ -51,27 +53,32 @@ export function formatArgs(raw: string | undefined): string {
   }
 }
 
-/** What one message shows, cached per (immutable) message object. */
-const cache = new WeakMap<Message, TranscriptItem[]>();
+/**
+ * What one message shows, cached per (immutable) message object: with its
+ * thinking (Settings.showThinking) and without.
+ */
+const caches = { shown: new WeakMap<Message, TranscriptItem[]>(), hidden: new WeakMap<Message, TranscriptItem[]>() };
 
-export function messageItems(m: Message): TranscriptItem[] {
+export function messageItems(m: Message, thinking = true): TranscriptItem[] {
+  const cache = thinking ? caches.shown : caches.hidden;
   const hit = cache.get(m);
   if (hit) return hit;
-  const items = computeItems(m);
+  const items = computeItems(m, thinking);
   cache.set(m, items);
   return items;
 }
 
-export function buildTranscript(messages: readonly Message[]): TranscriptItem[] {
+export function buildTranscript(messages: readonly Message[], thinking = true): TranscriptItem[] {
   const out: TranscriptItem[] = [];
-  for (const m of messages) out.push(...messageItems(m));
+  for (const m of messages) out.push(...messageItems(m, thinking));
   return out;
 }
 
-function computeItems(m: Message): TranscriptItem[] {
+function computeItems(m: Message, thinking: boolean): TranscriptItem[] {
   const items: TranscriptItem[] = [];
   const step = typeof m.step === 'number' ? m.step : 0;
   const content = typeof m.content === 'string' ? m.content : '';
+  const reasoning = thinking && typeof m.reasoning === 'string' ? m.reasoning : '';
   switch (m.role) {
     case 'user':
       items.push(
@@ -105,10 +112,16 @@ function computeItems(m: Message): TranscriptItem[] {
         badge = 0;
         return b;
       };
+      // While the model thinks, its thinking is the live row; the reply's row comes with its first words.
+      const live = !!m.streaming && content === '' && calls.length === 0;
+      if (reasoning !== '') {
+        const ms = typeof m.reasoningMs === 'number' ? m.reasoningMs : 0;
+        items.push({ kind: 'thinking', key: `${m.id}:thinking`, text: reasoning, ms, live, step: take(), taskId: m.taskId ?? '' });
+      }
       if (m.outcome === 'cut_off' && calls.length === 0 && content !== '') {
         // Cut off when Errand closed: the resumed step writes it again.
         items.push({ kind: 'agent', key: m.id, text: content, step: 0, streaming: false, taskId: m.taskId ?? '', cutOff: true });
-      } else if (content !== '' || (m.streaming && calls.length === 0)) {
+      } else if (content !== '' || (live && reasoning === '')) {
         items.push({ kind: 'agent', key: m.id, text: content, step: take(), streaming: !!m.streaming, taskId: m.taskId ?? '' });
       }
       calls.forEach((call, i) => {
@@ -174,12 +187,12 @@ export interface TranscriptRows {
 
 export const EMPTY_ROWS: TranscriptRows = Object.freeze({ keys: [], kinds: [], messageIds: [] }) as TranscriptRows;
 
-export function buildRows(messages: Iterable<Message>): TranscriptRows {
+export function buildRows(messages: Iterable<Message>, thinking = true): TranscriptRows {
   const keys: string[] = [];
   const kinds: TranscriptItem['kind'][] = [];
   const messageIds: string[] = [];
   for (const m of messages) {
-    for (const item of messageItems(m)) {
+    for (const item of messageItems(m, thinking)) {
       keys.push(item.key);
       kinds.push(item.kind);
       messageIds.push(m.id);
@@ -198,7 +211,7 @@ export function sameRows(a: TranscriptRows, b: TranscriptRows): boolean {
 }
 
 /** The item with this key among a message's items. */
-export function itemOf(m: Message | undefined, key: string): TranscriptItem | undefined {
+export function itemOf(m: Message | undefined, key: string, thinking = true): TranscriptItem | undefined {
   if (!m) return undefined;
-  return messageItems(m).find((i) => i.key === key);
+  return messageItems(m, thinking).find((i) => i.key === key);
 }

@@ -6,6 +6,7 @@ vi.mock('../../api', () => ({
   setViewing: vi.fn(async () => {}),
   healthStatus: vi.fn(),
   modelInfo: vi.fn(),
+  getSettings: vi.fn(async () => ({ showThinking: true })),
   listConversationsPage: vi.fn(),
   createConversation: vi.fn(),
   loadConversation: vi.fn(),

@@ -89,7 +89,7 @@ describe('Provider section', () => {
     const names = within(group)
       .getAllByRole('radio')
       .map((r) => r.getAttribute('value'));
-    expect(names).toEqual(['openai', 'ollama', 'lmstudio', 'openrouter', 'custom', 'demo']);
+    expect(names).toEqual(['openai', 'anthropic', 'ollama', 'lmstudio', 'openrouter', 'custom', 'demo']);
     expect(within(group).getByRole('radio', { name: 'Offline demo model' })).toBeChecked();
     // The demo needs nothing: no address, key or model; no test.
     expect(within(section).queryByLabelText('Base URL')).not.toBeInTheDocument();
@@ -112,10 +112,14 @@ describe('Provider section', () => {
     await user.click(within(group).getByRole('radio', { name: 'OpenAI' }));
     expect(within(section).getByLabelText('Base URL')).toHaveValue('https://api.openai.com/v1');
     expect(within(section).getByRole('combobox', { name: 'Model' })).toHaveValue('gpt-4o-mini');
+
+    await user.click(within(group).getByRole('radio', { name: 'Anthropic' }));
+    expect(within(section).getByLabelText('Base URL')).toHaveValue('https://api.anthropic.com');
+    expect(within(section).getByRole('combobox', { name: 'Model' })).toHaveValue('claude-sonnet-4-6');
   });
 
   it('marks the local servers that are running', async () => {
-    vi.mocked(api.detectProviders).mockResolvedValue([PRESETS[1]!]);
+    vi.mocked(api.detectProviders).mockResolvedValue(PRESETS.filter((p) => p.id === 'ollama'));
     const { section } = await open();
     const ollama = within(section).getByRole('radio', { name: 'Ollama' });
     await waitFor(() => expect(ollama).toHaveAccessibleDescription(/running now/));

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../api/types';
 import { resetStores } from '../../test/fixtures';
+import { useAppStore } from '../../stores/app';
 import { PRESETS } from '../../test/providers';
 
 vi.mock('../../api', () => ({
@@ -136,6 +137,34 @@ describe('Settings', () => {
     // Editing again clears the feedback.
     await user.type(steps, '0');
     expect(within(dialog).getByRole('status')).toHaveTextContent('');
+  });
+
+  it('the model timeouts: shown near the limits, saved with the rest, and Go\'s bounds shown at the field', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings({ modelFirstByteTimeoutSec: 120, modelIdleTimeoutSec: 60 }));
+    vi.mocked(api.saveSettings)
+      .mockRejectedValueOnce(new ApiError('invalid', 'the model idle timeout must be between 5 and 3600 seconds'))
+      .mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    const firstByte = within(dialog).getByLabelText('Model first-byte timeout (s)');
+    const idle = within(dialog).getByLabelText('Model idle timeout (s)');
+    expect(firstByte).toHaveValue(120);
+    expect(idle).toHaveValue(60);
+
+    await user.clear(idle);
+    await user.type(idle, '1');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The model idle timeout must be between 5 and 3600 seconds.');
+    expect(idle).toHaveAttribute('aria-invalid', 'true');
+
+    await user.clear(firstByte);
+    await user.type(firstByte, '300');
+    await user.clear(idle);
+    await user.type(idle, '90');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(
+      expect.objectContaining({ modelFirstByteTimeoutSec: 300, modelIdleTimeoutSec: 90, stepDelayMs: 0 }),
+    );
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved.');
   });
 
   it("shows Go's validation error inline and marks the field", async () => {
@@ -394,6 +423,55 @@ describe('Prices and context lengths', () => {
   });
 });
 
+describe('Thinking', () => {
+  it('saves the Show thinking switch at once, hides the blocks, and a later Save keeps it', async () => {
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    const section = within(dialog).getByRole('region', { name: 'Thinking' });
+    const sw = within(section).getByRole('switch', { name: 'Show thinking' });
+    expect(sw).toBeChecked();
+    await user.click(sw);
+    expect(api.saveSettings).toHaveBeenLastCalledWith(expect.objectContaining({ showThinking: false, futureField: { x: 1 } }));
+    await waitFor(() => expect(sw).not.toBeChecked());
+    expect(useAppStore.getState().showThinking).toBe(false);
+
+    await user.clear(within(dialog).getByLabelText('Step limit'));
+    await user.type(within(dialog).getByLabelText('Step limit'), '7');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(
+      expect.objectContaining({ showThinking: false, limits: expect.objectContaining({ maxSteps: 7 }) }),
+    );
+  });
+
+  it('says when the switch could not be saved, and leaves the blocks as they were', async () => {
+    vi.mocked(api.saveSettings).mockRejectedValue(new ApiError('internal', 'database is locked'));
+    const { user, dialog } = await open();
+    const sw = within(dialog).getByRole('switch', { name: 'Show thinking' });
+    await user.click(sw);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The setting could not be saved: database is locked');
+    expect(sw).toBeChecked();
+    expect(useAppStore.getState().showThinking).toBe(true);
+  });
+
+  it('saves a reasoning effort per model with the model table; Default sends none', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings({ reasoningEffort: { 'deepseek-v4': 'high' } }));
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    // A model with only an effort has a row of its own.
+    const deepseek = within(dialog).getByRole('combobox', { name: 'Reasoning effort of deepseek-v4' });
+    expect(deepseek).toHaveValue('high');
+    const mini = within(dialog).getByRole('combobox', { name: 'Reasoning effort of gpt-4o-mini' });
+    expect(mini).toHaveValue('');
+    expect(within(mini).getAllByRole('option').map((o) => o.textContent)).toEqual(['Default', 'Low', 'Medium', 'High']);
+
+    await user.selectOptions(mini, 'Low');
+    await user.selectOptions(deepseek, 'Default');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ reasoningEffort: { 'gpt-4o-mini': 'low' } }));
+    expect(await within(dialog).findByText(/^Saved\./)).toBeInTheDocument();
+  });
+});
+
 describe('settings form', () => {
   it('never sends local_network as approved in advance, even when it was stored', () => {
     const s = settings({ autoApprove: { read_only: true, writes: false, destructive: false, local_network: true } as Settings['autoApprove'] });
@@ -426,7 +504,7 @@ describe('settings form', () => {
     expect(checkForm({ ...form, maxMinutes: '' })?.field).toBe('maxMinutes');
     expect(checkForm({ ...form, stepDelayMs: '-1' })?.field).toBe('stepDelayMs');
     expect(checkForm({ ...form, reflectionRounds: '9' })?.field).toBe('reflectionRounds');
-    expect(checkForm({ ...form, prices: [...form.prices, { key: 99, model: ' ', input: '0', output: '0', context: '' }] })?.message).toMatch(
+    expect(checkForm({ ...form, prices: [...form.prices, { key: 99, model: ' ', input: '0', output: '0', context: '', effort: '' }] })?.message).toMatch(
       /needs a model name/,
     );
   });

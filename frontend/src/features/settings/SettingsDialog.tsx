@@ -3,11 +3,12 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { createPortal } from 'react-dom';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
-import type { ConversationMode, ProviderView, Risk, Settings } from '../../api/types';
+import type { ConversationMode, ProviderView, ReasoningEffort, Risk, Settings } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { SettingsError } from './SettingsError';
 import { askConfirm } from '../../stores/confirm';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
+import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 import type { SettingsSection } from '../../stores/settingsView';
 import { DataSection } from '../archive/DataSection';
@@ -16,6 +17,7 @@ import { AgentsSection } from '../agents/AgentsSection';
 import { CheckpointStorageLine } from '../checkpoints/CheckpointStorageLine';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
+import { ThinkingSection } from './ThinkingSection';
 import { DEMO } from './providerForm';
 import {
   checkCheckpoints,
@@ -23,9 +25,11 @@ import {
   checkPrompt,
   checkTable,
   duplicateModel,
+  EFFORTS,
   formFromSettings,
   isDefaultPrompt,
   MAX_PROMPT,
+  MODEL_TIMEOUT_MIN,
   newPriceRow,
   settingsFromForm,
   type Field,
@@ -61,6 +65,8 @@ function fieldOf(message: string): Field | undefined {
   if (/time limit/i.test(message)) return 'maxMinutes';
   if (/spend limit/i.test(message)) return 'maxCostUsd';
   if (/delay/i.test(message)) return 'stepDelayMs';
+  if (/first-byte timeout/i.test(message)) return 'modelFirstByteTimeoutSec';
+  if (/idle timeout/i.test(message)) return 'modelIdleTimeoutSec';
   if (/checkpoint|excluded folder/i.test(message)) return 'checkpoints';
   if (/reflection/i.test(message)) return 'reflectionRounds';
   if (/price|model|context length/i.test(message)) return 'prices';
@@ -199,6 +205,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
           setPromptError(pe);
           setLoaded(s);
           setForm(formFromSettings(s, prompt));
+          useAppStore.getState().setShowThinking(s.showThinking !== false);
         },
         (err) => {
           if (!live) return;
@@ -239,7 +246,16 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     setSaved(null);
   };
   const setField = (
-    field: 'maxSteps' | 'maxMinutes' | 'maxCostUsd' | 'stepDelayMs' | 'reflectionRounds' | 'checkpointLimitMb' | 'checkpointExclude',
+    field:
+      | 'maxSteps'
+      | 'maxMinutes'
+      | 'maxCostUsd'
+      | 'stepDelayMs'
+      | 'modelFirstByteTimeoutSec'
+      | 'modelIdleTimeoutSec'
+      | 'reflectionRounds'
+      | 'checkpointLimitMb'
+      | 'checkpointExclude',
   ) => (v: string) =>
     edit((f) => ({ ...f, [field]: v }));
   const setRow = (key: number, patch: Partial<PriceRow>) =>
@@ -263,6 +279,13 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
     if (!loaded) return;
     const stored = await api.saveSettings({ ...loaded, notifications: on });
     setLoaded((l) => (l ? { ...l, notifications: stored.notifications } : l));
+  };
+
+  const toggleThinking = async (on: boolean) => {
+    if (!loaded) return;
+    const stored = await api.saveSettings({ ...loaded, showThinking: on });
+    setLoaded((l) => (l ? { ...l, showThinking: stored.showThinking } : l));
+    useAppStore.getState().setShowThinking(stored.showThinking !== false);
   };
 
   const saveMcpTimeout = async (sec: number) => {
@@ -327,6 +350,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
           const stored = await api.saveSettings(settingsFromForm(form, base, defaultPrompt));
           setLoaded(stored);
           setForm(formFromSettings(stored, defaultPrompt));
+          useAppStore.getState().setShowThinking(stored.showThinking !== false);
         } catch (err) {
           const why = settingsError(err, form);
           setError(
@@ -617,6 +641,32 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                   min="0"
                   unit="ms"
                 />
+                {loaded?.modelFirstByteTimeoutSec !== undefined && (
+                  <>
+                    <NumberField
+                      id={id('first-byte')}
+                      label="Model first-byte timeout (s)"
+                      help="A model call whose server sends nothing this long after the request is cut and tried once more. Be generous with local models that load on first use."
+                      value={form.modelFirstByteTimeoutSec}
+                      onChange={setField('modelFirstByteTimeoutSec')}
+                      invalid={bad('modelFirstByteTimeoutSec')}
+                      errorId={errorId}
+                      step="1"
+                      min={String(MODEL_TIMEOUT_MIN)}
+                    />
+                    <NumberField
+                      id={id('idle')}
+                      label="Model idle timeout (s)"
+                      help="The same when the server goes silent this long in the middle of its reply."
+                      value={form.modelIdleTimeoutSec}
+                      onChange={setField('modelIdleTimeoutSec')}
+                      invalid={bad('modelIdleTimeoutSec')}
+                      errorId={errorId}
+                      step="1"
+                      min={String(MODEL_TIMEOUT_MIN)}
+                    />
+                  </>
+                )}
               </fieldset>
 
               {form.checkpointLimitMb !== '' && (
@@ -660,7 +710,8 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                 <legend>Prices and context lengths</legend>
                 <p className="settings-help">
                   Per model name: US dollars per million tokens, to count what tasks spend (a model without a price
-                  counts as free), and how many tokens the model reads at once (blank if you do not know).
+                  counts as free), how many tokens the model reads at once (blank if you do not know), and how hard a
+                  thinking model thinks (Default sends nothing, so the server decides).
                 </p>
                 <table className="price-table">
                   <thead>
@@ -669,6 +720,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                       <th scope="col">Input $ / 1M</th>
                       <th scope="col">Output $ / 1M</th>
                       <th scope="col">Context (tokens)</th>
+                      <th scope="col">Reasoning effort</th>
                       <th scope="col">
                         <span className="sr-only">Remove</span>
                       </th>
@@ -728,6 +780,21 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                             />
                           </td>
                           <td>
+                            <select
+                              className="errand-input"
+                              aria-label={`Reasoning effort of ${name}`}
+                              value={row.effort}
+                              onChange={(e) => setRow(row.key, { effort: e.target.value as ReasoningEffort | '' })}
+                            >
+                              <option value="">Default</option>
+                              {EFFORTS.map((e) => (
+                                <option key={e} value={e}>
+                                  {e.charAt(0).toUpperCase() + e.slice(1)}
+                                </option>
+                              ))}
+                            </select>
+                          </td>
+                          <td>
                             <button
                               type="button"
                               className="icon-btn"
@@ -753,6 +820,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
               </fieldset>
             </form>
           )}
+          {loaded && <ThinkingSection shown={loaded.showThinking !== false} onToggle={toggleThinking} />}
           {loaded && (
             <MemorySection
               enabled={loaded.memoryEnabled !== false}

@@ -2,10 +2,10 @@
 // Pure, unit-tested. Fields the form does not edit (the provider, saved
 // through SaveProvider, and whatever later versions add) are
 // carried through untouched.
-import type { ConversationMode, Risk, Settings } from '../../api/types';
+import type { ConversationMode, ReasoningEffort, Risk, Settings } from '../../api/types';
 import { RISK_LOCAL_NETWORK, RISKS } from '../../api/types';
 
-/** A row of the model table: a model's prices and context length. */
+/** A row of the model table: a model's prices, context length and reasoning effort. */
 export interface PriceRow {
   /** Stable React key; not saved. */
   key: number;
@@ -15,6 +15,15 @@ export interface PriceRow {
   output: string;
   /** Tokens; blank means not set. */
   context: string;
+  /** Sent as reasoning_effort; '' sends none (the server's default). */
+  effort: ReasoningEffort | '';
+}
+
+/** The reasoning efforts a model can be asked for. */
+export const EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
+
+function effortOf(v: unknown): ReasoningEffort | '' {
+  return EFFORTS.find((e) => e === v) ?? '';
 }
 
 export interface SettingsForm {
@@ -22,6 +31,9 @@ export interface SettingsForm {
   maxMinutes: string;
   maxCostUsd: string;
   stepDelayMs: string;
+  /** Seconds a model call may wait for its first byte, and between two pieces of the reply. */
+  modelFirstByteTimeoutSec: string;
+  modelIdleTimeoutSec: string;
   autoApprove: Record<Risk, boolean>;
   prices: PriceRow[];
   /** The agent's instructions as shown: the built-in text unless a custom one is stored. */
@@ -49,8 +61,8 @@ function approvableOnly(auto: Settings['autoApprove'] | undefined): Settings['au
 }
 
 let nextKey = 1;
-export function newPriceRow(model = '', input = '', output = '', context = ''): PriceRow {
-  return { key: nextKey++, model, input, output, context };
+export function newPriceRow(model = '', input = '', output = '', context = '', effort: ReasoningEffort | '' = ''): PriceRow {
+  return { key: nextKey++, model, input, output, context, effort };
 }
 
 function str(n: unknown): string {
@@ -78,10 +90,12 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
   for (const r of RISKS) autoApprove[r] = !!s.autoApprove?.[r];
   const prices = s.prices ?? {};
   const contexts = s.contextLengths ?? {};
-  const models = [...new Set([...Object.keys(prices), ...Object.keys(contexts)])].sort((a, b) => a.localeCompare(b));
+  const efforts = s.reasoningEffort ?? {};
+  const named = [...Object.keys(prices), ...Object.keys(contexts), ...Object.keys(efforts)];
+  const models = [...new Set(named)].sort((a, b) => a.localeCompare(b));
   const rows = models.map((model) => {
     const p = prices[model];
-    return newPriceRow(model, str(p?.inputPerMTok), str(p?.outputPerMTok), str(contexts[model]));
+    return newPriceRow(model, str(p?.inputPerMTok), str(p?.outputPerMTok), str(contexts[model]), effortOf(efforts[model]));
   });
   const custom = typeof s.systemPrompt === 'string' ? s.systemPrompt : '';
   return {
@@ -89,6 +103,8 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
     maxMinutes: str(s.limits?.maxMinutes),
     maxCostUsd: str(s.limits?.maxCostUsd),
     stepDelayMs: str(s.stepDelayMs),
+    modelFirstByteTimeoutSec: str(s.modelFirstByteTimeoutSec),
+    modelIdleTimeoutSec: str(s.modelIdleTimeoutSec),
     autoApprove,
     prices: rows,
     systemPrompt: custom.trim() !== '' ? custom : defaultPrompt,
@@ -124,8 +140,10 @@ function blank(v: string): boolean {
 export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPrompt = ''): Settings {
   const prices: Settings['prices'] = {};
   const contextLengths: Record<string, number> = {};
+  const reasoningEffort: Record<string, ReasoningEffort> = {};
   for (const row of form.prices) {
     const model = row.model.trim();
+    if (row.effort !== '') reasoningEffort[model] = row.effort;
     if (!(blank(row.input) && blank(row.output))) {
       prices[model] = { inputPerMTok: parseNumber(row.input), outputPerMTok: parseNumber(row.output) };
     }
@@ -143,14 +161,25 @@ export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPr
     stepDelayMs: parseNumber(form.stepDelayMs),
     prices,
     contextLengths,
+    ...('reasoningEffort' in loaded || Object.keys(reasoningEffort).length > 0 ? { reasoningEffort } : {}),
     systemPrompt: isDefaultPrompt(form.systemPrompt, defaultPrompt) ? '' : form.systemPrompt,
     defaultMode: form.defaultMode,
     reflectionRounds: parseNumber(form.reflectionRounds),
     autoAskModel: form.autoAskModel,
+    ...timeoutsFromForm(form, loaded),
     ...('checkpointLimitMb' in loaded || form.checkpointLimitMb !== ''
       ? { checkpointLimitMb: parseNumber(form.checkpointLimitMb), checkpointExclude: excludedFolders(form.checkpointExclude) }
       : {}),
   };
+}
+
+/** The model timeouts, when Go sent them or the person typed them (an older Go has none). */
+function timeoutsFromForm(form: SettingsForm, loaded: Settings): Partial<Settings> {
+  const out: Partial<Settings> = {};
+  for (const field of ['modelFirstByteTimeoutSec', 'modelIdleTimeoutSec'] as const) {
+    if (field in loaded || form[field] !== '') out[field] = parseNumber(form[field]);
+  }
+  return out;
 }
 
 export type Field =
@@ -158,10 +187,16 @@ export type Field =
   | 'maxMinutes'
   | 'maxCostUsd'
   | 'stepDelayMs'
+  | 'modelFirstByteTimeoutSec'
+  | 'modelIdleTimeoutSec'
   | 'reflectionRounds'
   | 'prices'
   | 'systemPrompt'
   | 'checkpoints';
+
+/** Go's bounds on the model timeouts, in seconds (chat.MinModelTimeoutSec, MaxModelTimeoutSec). */
+export const MODEL_TIMEOUT_MIN = 5;
+export const MODEL_TIMEOUT_MAX = 3600;
 
 /** Go's limit on the instructions. */
 export const MAX_PROMPT = 20000;
@@ -191,6 +226,19 @@ export function checkForm(form: SettingsForm): { field: Field; message: string }
   const delay = parseNumber(form.stepDelayMs);
   if (!Number.isInteger(delay) || delay < 0 || delay > 60000) {
     return { field: 'stepDelayMs', message: 'The delay between steps must be a whole number from 0 to 60000 ms.' };
+  }
+  for (const [field, name] of [
+    ['modelFirstByteTimeoutSec', 'first-byte'],
+    ['modelIdleTimeoutSec', 'idle'],
+  ] as const) {
+    if (form[field] === '') continue; // an older Go that has no such setting
+    const sec = parseNumber(form[field]);
+    if (!Number.isInteger(sec) || sec < MODEL_TIMEOUT_MIN || sec > MODEL_TIMEOUT_MAX) {
+      return {
+        field,
+        message: `The model ${name} timeout must be a whole number from ${MODEL_TIMEOUT_MIN} to ${MODEL_TIMEOUT_MAX} seconds.`,
+      };
+    }
   }
   return checkTable(form) ?? checkPrompt(form) ?? checkCheckpoints(form);
 }

@@ -1,0 +1,94 @@
+package agent
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/llm/stall"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// timeouts are model timeouts a test can change between calls.
+func timeouts(t stall.Timeouts) *atomic.Pointer[stall.Timeouts] {
+	p := &atomic.Pointer[stall.Timeouts]{}
+	p.Store(&t)
+	return p
+}
+
+func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
+	// Small enough for a test; the test asserts what was cut, never how
+	// long it took.
+	limits := timeouts(stall.Timeouts{FirstByte: 200 * time.Millisecond, Idle: 200 * time.Millisecond})
+	h := newHarness(t, script(t,
+		compat.Reply{Text: "Let me", HangAfterText: true}, // stalls between chunks
+		compat.Reply{Stall: compat.StallAfterHeaders},     // the retry stalls too
+		compat.Reply{Text: "Back again.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"done after all"}`)}},
+	), harnessOpts{timeouts: limits})
+	conv := h.conversation()
+	task := h.start(conv, "Work")
+
+	failed := h.events.waitStatus(task.ID, chat.StatusError)
+	assert.Contains(t, failed.ErrorMessage, "The model server stopped answering: nothing came for 0.2 s")
+	assert.Contains(t, failed.ErrorMessage, "raise the model timeouts in Settings")
+	assert.Len(t, h.server.Requests(), 2, "the stalled call was tried once more, then given up")
+	// The reply cut by the stall stays, folded, and is not sent again.
+	var cut []chat.Message
+	for _, m := range h.messages(conv) {
+		if m.Role == chat.RoleAssistant {
+			cut = append(cut, m)
+		}
+	}
+	require.Len(t, cut, 1)
+	assert.Equal(t, "Let me", cut[0].Content)
+	assert.Equal(t, chat.OutcomeCutOff, cut[0].Outcome)
+	assert.False(t, cut[0].Streaming)
+	assert.Equal(t, []string{"user: Work"}, lastMessages(h.server.Requests()[1], 1))
+
+	// Generous again, so that a loaded machine cannot cut the answer.
+	limits.Store(&stall.Timeouts{FirstByte: time.Minute, Idle: time.Minute})
+	_, err := h.runner.Retry(context.Background(), task.ID)
+	require.NoError(t, err)
+	done := h.events.waitStatus(task.ID, chat.StatusCompleted)
+	assert.Equal(t, "done after all", done.Summary)
+	assert.Equal(t, []string{"user: Work"}, lastMessages(h.server.Requests()[2], 1), "the cut reply is not shown to the model")
+}
+
+func TestTimeLimitCutsAModelCallAndPauses(t *testing.T) {
+	h := newHarness(t, script(t,
+		compat.Reply{Text: "Half a thought", HangAfterText: true}, // never ends by itself
+		compat.Reply{Text: "Whole.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
+	), harnessOpts{})
+	// 3 s: time for the call to start on a loaded machine; then it is
+	// cut only by the limit, since the reply never ends by itself.
+	h.settings(func(s *chat.Settings) { s.Limits.MaxMinutes = 0.05 })
+	conv := h.conversation()
+	task := h.start(conv, "Think long")
+
+	paused := h.events.waitStatus(task.ID, chat.StatusPaused)
+	assert.Equal(t, "time", paused.PauseReason)
+	assert.Contains(t, paused.PendingQuestion, "of work. Continue for 10 more minutes")
+	assert.Equal(t, 1, h.server.HangUps(), "the call was cut")
+	assert.Equal(t, 0, paused.StepCount, "the cut step is run again on Continue")
+	msgs := h.messages(conv)
+	last := msgs[len(msgs)-1]
+	assert.Equal(t, "Half a thought", last.Content, "what was written is kept")
+	assert.Equal(t, chat.OutcomeCutOff, last.Outcome)
+
+	require.NoError(t, h.runner.Continue(context.Background(), task.ID))
+	done := h.events.waitStatus(task.ID, chat.StatusCompleted)
+	assert.Equal(t, 1, done.StepCount)
+	require.Len(t, h.server.Requests(), 2)
+	assert.Equal(t, []string{"user: Think long"}, lastMessages(h.server.Requests()[1], 1), "the half reply is not sent, nor doubled")
+	var texts []string
+	for _, m := range h.messages(conv) {
+		if m.Role == chat.RoleAssistant {
+			texts = append(texts, m.Content)
+		}
+	}
+	assert.Equal(t, []string{"Half a thought", "Whole."}, texts)
+}

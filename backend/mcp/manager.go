@@ -400,7 +400,7 @@ func startFailure(cfg chat.MCPServer, err error, stderr *tailBuffer) string {
 		msg = "it did not answer in time"
 	case errors.As(err, &exitErr):
 		msg = "it exited at once (" + exitErr.String() + ")"
-	case cfg.Transport == chat.MCPStdio && strings.HasSuffix(err.Error(), "EOF"):
+	case cfg.Transport == chat.MCPStdio && exitedEarly(err):
 		msg = "it exited before it was ready"
 	case cfg.Transport == chat.MCPStdio && strings.Contains(err.Error(), "invalid character"):
 		msg = "it wrote something other than MCP messages to its standard output"
@@ -413,6 +413,14 @@ func startFailure(cfg chat.MCPServer, err error, stderr *tailBuffer) string {
 		msg += "; it wrote: " + lastLines(tail, 3)
 	}
 	return msg
+}
+
+// exitedEarly tells a server gone before the handshake ended: its output
+// ended (EOF), or, when it exited before Errand wrote to it, the write
+// found the pipe closed — which of the two comes first is a race.
+func exitedEarly(err error) bool {
+	e := err.Error()
+	return strings.HasSuffix(e, "EOF") || strings.Contains(e, "broken pipe") || strings.Contains(e, "file already closed")
 }
 
 func lastLines(s string, n int) string {

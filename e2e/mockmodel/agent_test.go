@@ -113,3 +113,35 @@ func TestStallScript(t *testing.T) {
 	assert.Equal(t, "Recovered.", res.Text)
 	assertCall(t, res, "task_complete", `{"summary":"Finished after the stall"}`)
 }
+
+// [think] reasons before its send_update and answers at the next step;
+// with -thinking its reasoning must come back on that step's request.
+func TestThinkScript(t *testing.T) {
+	url, stderr := start(t, "-log", "-thinking")
+	k := newTask(t, url, "[think] add the odd numbers")
+	res := k.turn(true)
+	assert.Equal(t, thinkReasoning, res.Reasoning)
+	assert.Empty(t, res.Text)
+	assertCall(t, res, "send_update", `{"message":"Adding the odd numbers"}`)
+	k.result("The update was shown to the user.")
+
+	// Without its reasoning the step is refused, as DeepSeek refuses it.
+	req := &compat.Request{Model: "mock-model", Messages: k.msgs, Stream: true, Tools: tools}
+	_, err := compat.Do(context.Background(), url, "", req)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "must be passed back")
+
+	reasoning := res.Reasoning
+	k.msgs[len(k.msgs)-2].ReasoningContent = &reasoning
+	req.ReasoningEffort = "high"
+	res, err = compat.Do(context.Background(), url, "", req)
+	require.NoError(t, err)
+	assert.Equal(t, thinkAnswer+" (Reasoning effort: high.)", res.Text)
+	assertCall(t, res, "task_complete", `{"summary":"Added the first ten odd numbers"}`)
+
+	req.ReasoningEffort = ""
+	res, err = compat.Do(context.Background(), url, "", req)
+	require.NoError(t, err)
+	assert.Equal(t, thinkAnswer, res.Text, "no effort asked, none said")
+	assert.Contains(t, stderr.String(), "must be passed back", "the one refusal was logged")
+}

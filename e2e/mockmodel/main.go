@@ -25,6 +25,9 @@
 //	[fail]      the first request for the prompt gets a 400 error; later ones "Recovered." + task_complete
 //	[stall]     the first two requests for the prompt get a stream's headers and then nothing, until
 //	            the client goes away; later ones "Recovered." + task_complete
+//	[think]     a few sentences of reasoning_content (80 ms a chunk: the step takes about 5 s) and
+//	            send_update, then "The sum of the first ten odd numbers is **100**." (followed by
+//	            " (Reasoning effort: E.)" when the request asked for effort E) + task_complete
 //	[remember]  remember "favourite editor" = "helix" (global), then "Result: <the tool's result>" +
 //	            task_complete
 //	[mcp-echo]  everything__echo "hello from the MCP server" (an MCP server named everything), then
@@ -41,10 +44,14 @@
 // Requests the real API would refuse get its 400 error (with
 // -context-length N, also any request longer than N tokens); -log prints
 // them, and every client that went away before its reply was complete.
+// With -thinking the server is a thinking model in DeepSeek's thinking
+// mode: an assistant message of the current turn that made tool calls
+// must come back with its reasoning_content (else DeepSeek's 400); without
+// it, reasoning_content on a message is refused as an unknown field.
 //
 // Usage:
 //
-//	go run ./e2e/mockmodel [-addr 127.0.0.1:0] [-log] [-models a,b] [-api-key KEY] [-context-length N]
+//	go run ./e2e/mockmodel [-addr 127.0.0.1:0] [-log] [-models a,b] [-api-key KEY] [-context-length N] [-thinking]
 package main
 
 import (
@@ -85,6 +92,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	modelList := fs.String("models", "mock-model", "comma-separated model `ids` that GET /v1/models lists")
 	apiKey := fs.String("api-key", "", "the only bearer `token` accepted; empty accepts any, or none")
 	contextLength := fs.Int("context-length", 0, "the model's context length in `tokens`: a longer request gets the real API's 400 context_length_exceeded (0: no limit)")
+	thinking := fs.Bool("thinking", false, "answer as DeepSeek's thinking mode: the current turn's tool-call messages must come back with their reasoning_content")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -106,6 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	s.AllowNoAuth = s.APIKey == ""
 	s.Models = models
 	s.ContextLength = *contextLength
+	s.Thinking = *thinking
 	if *logRejects {
 		s.OnReject = func(msg string) { fmt.Fprintln(stderr, "mockmodel: rejected", msg) }
 		go func() {

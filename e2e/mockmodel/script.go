@@ -40,7 +40,19 @@ const (
 	factsHeader = "Facts you were asked to remember (the person can edit them):"
 	// What [fail] answers the first time.
 	failMessage = "The mock model refuses the first request of this prompt"
+	// thinkDelay is slept before each chunk of [think]'s first step: its
+	// reasoning streams for a few seconds, so the live block is seen.
+	thinkDelay = 80 * time.Millisecond
 )
+
+// thinkReasoning is what [think] thinks at its first step.
+const thinkReasoning = "The person wants the sum of the first ten odd numbers. " +
+	"Those are 1, 3, 5, 7, 9, 11, 13, 15, 17 and 19. " +
+	"Adding them in pairs from both ends gives five pairs of 20, so the sum is 100. " +
+	"It is also ten squared, which checks it. I will say where I am, then answer."
+
+// thinkAnswer is [think]'s answer, at its second step.
+const thinkAnswer = "The sum of the first ten odd numbers is **100**."
 
 // summaryText answers every summarisation request (when a conversation
 // outgrows the model's context window).
@@ -148,6 +160,8 @@ func script(req *compat.Request) compat.Reply {
 			return compat.Reply{Status: 400, ErrorMessage: failMessage}
 		}
 		return call("Recovered.", "task_complete", map[string]any{"summary": "Finished after a retry"})
+	case strings.Contains(prompt, "[think]"):
+		return think(req, replied)
 	case strings.Contains(prompt, "[stall]"):
 		if stallTwice(prompt) {
 			return compat.Reply{Stall: compat.StallAfterHeaders}
@@ -214,6 +228,23 @@ func script(req *compat.Request) compat.Reply {
 	default:
 		return call("Done: "+prompt, "task_complete", map[string]any{"summary": "done"})
 	}
+}
+
+// think scripts [think]: reasoning streamed slowly and a send_update call,
+// then the answer (saying the reasoning effort asked for, if one was) and
+// task_complete.
+func think(req *compat.Request, replied int) compat.Reply {
+	if replied == 0 {
+		r := call("", "send_update", map[string]any{"message": "Adding the odd numbers"})
+		r.Reasoning = thinkReasoning
+		r.ChunkDelay = thinkDelay
+		return r
+	}
+	answer := thinkAnswer
+	if req.ReasoningEffort != "" {
+		answer += " (Reasoning effort: " + req.ReasoningEffort + ".)"
+	}
+	return call(answer, "task_complete", map[string]any{"summary": "Added the first ten odd numbers"})
 }
 
 // factLines are the "- key: value" lines of the system message's facts,

@@ -10,13 +10,14 @@ import {
 } from 'react';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
-import type { ProviderPreset, ProviderView, Verdict } from '../../api/types';
+import type { ProviderPreset, ProviderView, ReasoningEffort, Verdict } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { SettingsError } from './SettingsError';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { useAppStore } from '../../stores/app';
 import { refreshModelInfo } from '../../stores/modelActions';
 import { ModelCombobox } from './ModelCombobox';
+import { EFFORTS } from './settingsForm';
 import {
   CUSTOM,
   DEMO,
@@ -190,18 +191,30 @@ interface ModelList {
   error: string | null;
 }
 
+/** How hard the model chosen is asked to think: a setting kept by model name, edited beside it. */
+export interface EffortControl {
+  efforts: Record<string, ReasoningEffort>;
+  onChange: (model: string, effort: ReasoningEffort | '') => void;
+}
+
 /**
  * The model provider: which server (presets, with the local ones that are
  * running marked), its address, its API key (stored in the keyring or the
  * 0600 file: the form only knows whether there is one), the default model
- * (from the server's list, or typed) and a connection test with a clear
+ * (from the server's list, or typed), its reasoning effort (when the
+ * dialog passes the settings' efforts) and a connection test with a clear
  * verdict. The dialog's Save saves it (through the handle), and hears
  * through onChanged whether it differs from what is stored.
  */
 export const ProviderSection = forwardRef<
   ProviderSectionHandle,
-  { onSaved?: (view: ProviderView) => void; onChanged?: (changed: boolean) => void; autoFocus?: boolean }
->(function ProviderSection({ onSaved, onChanged, autoFocus = false }, ref) {
+  {
+    onSaved?: (view: ProviderView) => void;
+    onChanged?: (changed: boolean) => void;
+    autoFocus?: boolean;
+    effort?: EffortControl;
+  }
+>(function ProviderSection({ onSaved, onChanged, autoFocus = false, effort }, ref) {
   const [presets, setPresets] = useState<ProviderPreset[] | null>(null);
   const [detected, setDetected] = useState<ReadonlySet<string>>(new Set());
   const [detectError, setDetectError] = useState<ErrorReport | null>(null);
@@ -662,6 +675,31 @@ export const ProviderSection = forwardRef<
                 The default for new conversations; each conversation can pick another in its header.
               </p>
             </div>
+
+            {effort && (
+              <div className="settings-field">
+                <label htmlFor={id('effort')}>Reasoning effort</label>
+                <select
+                  id={id('effort')}
+                  className="errand-input provider-effort"
+                  value={effort.efforts[form.model.trim()] ?? ''}
+                  disabled={form.model.trim() === ''}
+                  aria-describedby={id('effort-help')}
+                  onChange={(e) => effort.onChange(form.model.trim(), e.target.value as ReasoningEffort | '')}
+                >
+                  <option value="">Default</option>
+                  {EFFORTS.map((e) => (
+                    <option key={e} value={e}>
+                      {e.charAt(0).toUpperCase() + e.slice(1)}
+                    </option>
+                  ))}
+                </select>
+                <p id={id('effort-help')} className="settings-help">
+                  How hard {form.model.trim() || 'this model'} thinks, if it is a thinking model: sent as
+                  reasoning_effort. Default sends none, so the server decides.
+                </p>
+              </div>
+            )}
           </div>
         )}
 

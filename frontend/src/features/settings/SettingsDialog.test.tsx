@@ -453,22 +453,48 @@ describe('Thinking', () => {
     expect(useAppStore.getState().showThinking).toBe(true);
   });
 
-  it('saves a reasoning effort per model with the model table; Default sends none', async () => {
-    vi.mocked(api.getSettings).mockResolvedValue(settings({ reasoningEffort: { 'deepseek-v4': 'high' } }));
+  it('edits the reasoning effort of the default model beside it, saved with the rest; Default sends none', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings({ reasoningEffort: { 'deepseek-v4': 'high', 'gpt-4o-mini': 'medium' } }));
     vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
     const { user, dialog } = await open();
-    // A model with only an effort has a row of its own.
-    const deepseek = within(dialog).getByRole('combobox', { name: 'Reasoning effort of deepseek-v4' });
-    expect(deepseek).toHaveValue('high');
-    const mini = within(dialog).getByRole('combobox', { name: 'Reasoning effort of gpt-4o-mini' });
-    expect(mini).toHaveValue('');
-    expect(within(mini).getAllByRole('option').map((o) => o.textContent)).toEqual(['Default', 'Low', 'Medium', 'High']);
+    // One control, in the provider section, for the model chosen there.
+    const provider = within(dialog).getByRole('group', { name: 'Model provider' });
+    const effort = await within(provider).findByRole('combobox', { name: 'Reasoning effort' });
+    expect(within(dialog).getAllByRole('combobox', { name: /reasoning effort/i })).toEqual([effort]);
+    expect(effort).toHaveValue('medium');
+    expect(within(effort).getAllByRole('option').map((o) => o.textContent)).toEqual(['Default', 'Low', 'Medium', 'High']);
+    // A model with only an effort has no row in the model table.
+    expect(within(dialog).queryByDisplayValue('deepseek-v4')).toBeNull();
 
-    await user.selectOptions(mini, 'Low');
-    await user.selectOptions(deepseek, 'Default');
+    await user.selectOptions(effort, 'High');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(api.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ reasoningEffort: { 'gpt-4o-mini': 'low' } }));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(
+      expect.objectContaining({ reasoningEffort: { 'deepseek-v4': 'high', 'gpt-4o-mini': 'high' } }),
+    );
     expect(await within(dialog).findByText(/^Saved\./)).toBeInTheDocument();
+
+    await user.selectOptions(effort, 'Default');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(api.saveSettings).toHaveBeenLastCalledWith(expect.objectContaining({ reasoningEffort: { 'deepseek-v4': 'high' } }));
+  });
+
+  it('the reasoning effort follows the model chosen, and setting it back leaves nothing to save', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings({ reasoningEffort: { 'deepseek-v4': 'high', 'gpt-4o-mini': 'low' } }));
+    vi.mocked(api.saveSettings).mockImplementation(async (s) => s);
+    const { user, dialog } = await open();
+    const effort = await within(dialog).findByRole('combobox', { name: 'Reasoning effort' });
+    expect(effort).toHaveValue('low');
+    const model = within(dialog).getByRole('combobox', { name: 'Model' });
+    await user.clear(model);
+    expect(effort).toBeDisabled();
+    await user.type(model, 'deepseek-v4');
+    expect(effort).toHaveValue('high');
+    await user.clear(model);
+    await user.type(model, 'gpt-4o-mini');
+    await user.selectOptions(effort, 'Default');
+    expect(within(dialog).queryByText('No changes to save.')).toBeNull();
+    await user.selectOptions(effort, 'Low');
+    expect(within(dialog).getByText('No changes to save.')).toBeInTheDocument();
   });
 });
 
@@ -504,7 +530,7 @@ describe('settings form', () => {
     expect(checkForm({ ...form, maxMinutes: '' })?.field).toBe('maxMinutes');
     expect(checkForm({ ...form, stepDelayMs: '-1' })?.field).toBe('stepDelayMs');
     expect(checkForm({ ...form, reflectionRounds: '9' })?.field).toBe('reflectionRounds');
-    expect(checkForm({ ...form, prices: [...form.prices, { key: 99, model: ' ', input: '0', output: '0', context: '', effort: '' }] })?.message).toMatch(
+    expect(checkForm({ ...form, prices: [...form.prices, { key: 99, model: ' ', input: '0', output: '0', context: '' }] })?.message).toMatch(
       /needs a model name/,
     );
   });

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { createPortal } from 'react-dom';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
-import type { ConversationMode, ProviderView, ReasoningEffort, Risk, Settings } from '../../api/types';
+import type { ConversationMode, ProviderView, Risk, Settings } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { SettingsError } from './SettingsError';
 import { askConfirm } from '../../stores/confirm';
@@ -25,13 +25,13 @@ import {
   checkPrompt,
   checkTable,
   duplicateModel,
-  EFFORTS,
   formFromSettings,
   isDefaultPrompt,
   MAX_PROMPT,
   MODEL_TIMEOUT_MIN,
   newPriceRow,
   settingsFromForm,
+  withEffort,
   type Field,
   type PriceRow,
   type SettingsForm,
@@ -442,6 +442,14 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
             onSaved={onProviderSaved}
             onChanged={setProviderDirty}
             autoFocus={section === 'provider'}
+            effort={
+              form
+                ? {
+                    efforts: form.reasoningEffort,
+                    onChange: (model, e) => edit((f) => ({ ...f, reasoningEffort: withEffort(f.reasoningEffort, model, e) })),
+                  }
+                : undefined
+            }
           />
 
           {!form ? (
@@ -710,8 +718,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                 <legend>Prices and context lengths</legend>
                 <p className="settings-help">
                   Per model name: US dollars per million tokens, to count what tasks spend (a model without a price
-                  counts as free), how many tokens the model reads at once (blank if you do not know), and how hard a
-                  thinking model thinks (Default sends nothing, so the server decides).
+                  counts as free) and how many tokens the model reads at once (blank if you do not know).
                 </p>
                 <table className="price-table">
                   <thead>
@@ -720,7 +727,6 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                       <th scope="col">Input $ / 1M</th>
                       <th scope="col">Output $ / 1M</th>
                       <th scope="col">Context (tokens)</th>
-                      <th scope="col">Reasoning effort</th>
                       <th scope="col">
                         <span className="sr-only">Remove</span>
                       </th>
@@ -778,21 +784,6 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
                               value={row.context}
                               onChange={(e) => setRow(row.key, { context: e.target.value })}
                             />
-                          </td>
-                          <td>
-                            <select
-                              className="errand-input"
-                              aria-label={`Reasoning effort of ${name}`}
-                              value={row.effort}
-                              onChange={(e) => setRow(row.key, { effort: e.target.value as ReasoningEffort | '' })}
-                            >
-                              <option value="">Default</option>
-                              {EFFORTS.map((e) => (
-                                <option key={e} value={e}>
-                                  {e.charAt(0).toUpperCase() + e.slice(1)}
-                                </option>
-                              ))}
-                            </select>
                           </td>
                           <td>
                             <button

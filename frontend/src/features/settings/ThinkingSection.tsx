@@ -35,8 +35,8 @@ export function ThinkingSection({ shown, onToggle }: { shown: boolean; onToggle:
       </label>
       <p id={helpId} className="settings-help">
         Models that think before they answer show it in a folded block above the reply (“Thought for 12 s”), streamed
-        while they think. Off hides the blocks; the thinking is still kept with the reply. How hard each model thinks is
-        set in the model table above.
+        while they think. Off hides the blocks; the thinking is still kept with the reply. How hard a model thinks is its
+        Reasoning effort, beside the model above.
       </p>
       {error && (
         <p className="settings-error" role="alert">

@@ -5,7 +5,7 @@
 import type { ConversationMode, ReasoningEffort, Risk, Settings } from '../../api/types';
 import { RISK_LOCAL_NETWORK, RISKS } from '../../api/types';
 
-/** A row of the model table: a model's prices, context length and reasoning effort. */
+/** A row of the model table: a model's prices and context length. */
 export interface PriceRow {
   /** Stable React key; not saved. */
   key: number;
@@ -15,8 +15,6 @@ export interface PriceRow {
   output: string;
   /** Tokens; blank means not set. */
   context: string;
-  /** Sent as reasoning_effort; '' sends none (the server's default). */
-  effort: ReasoningEffort | '';
 }
 
 /** The reasoning efforts a model can be asked for. */
@@ -24,6 +22,21 @@ export const EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
 
 function effortOf(v: unknown): ReasoningEffort | '' {
   return EFFORTS.find((e) => e === v) ?? '';
+}
+
+/**
+ * The efforts with model's set to effort ('' removes it: Default sends
+ * none), keyed in name order so that the same efforts compare equal.
+ */
+export function withEffort(
+  efforts: Record<string, ReasoningEffort>,
+  model: string,
+  effort: ReasoningEffort | '',
+): Record<string, ReasoningEffort> {
+  const all: Record<string, ReasoningEffort> = { ...efforts };
+  delete all[model];
+  if (effort !== '') all[model] = effort;
+  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 export interface SettingsForm {
@@ -36,6 +49,8 @@ export interface SettingsForm {
   modelIdleTimeoutSec: string;
   autoApprove: Record<Risk, boolean>;
   prices: PriceRow[];
+  /** Sent as reasoning_effort, by model name; a model absent sends none (the server's default). */
+  reasoningEffort: Record<string, ReasoningEffort>;
   /** The agent's instructions as shown: the built-in text unless a custom one is stored. */
   systemPrompt: string;
   /** The checkpoint storage limit, in MB. */
@@ -61,8 +76,8 @@ function approvableOnly(auto: Settings['autoApprove'] | undefined): Settings['au
 }
 
 let nextKey = 1;
-export function newPriceRow(model = '', input = '', output = '', context = '', effort: ReasoningEffort | '' = ''): PriceRow {
-  return { key: nextKey++, model, input, output, context, effort };
+export function newPriceRow(model = '', input = '', output = '', context = ''): PriceRow {
+  return { key: nextKey++, model, input, output, context };
 }
 
 function str(n: unknown): string {
@@ -90,13 +105,16 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
   for (const r of RISKS) autoApprove[r] = !!s.autoApprove?.[r];
   const prices = s.prices ?? {};
   const contexts = s.contextLengths ?? {};
-  const efforts = s.reasoningEffort ?? {};
-  const named = [...Object.keys(prices), ...Object.keys(contexts), ...Object.keys(efforts)];
+  const named = [...Object.keys(prices), ...Object.keys(contexts)];
   const models = [...new Set(named)].sort((a, b) => a.localeCompare(b));
   const rows = models.map((model) => {
     const p = prices[model];
-    return newPriceRow(model, str(p?.inputPerMTok), str(p?.outputPerMTok), str(contexts[model]), effortOf(efforts[model]));
+    return newPriceRow(model, str(p?.inputPerMTok), str(p?.outputPerMTok), str(contexts[model]));
   });
+  let reasoningEffort: Record<string, ReasoningEffort> = {};
+  for (const [model, e] of Object.entries(s.reasoningEffort ?? {})) {
+    reasoningEffort = withEffort(reasoningEffort, model, effortOf(e));
+  }
   const custom = typeof s.systemPrompt === 'string' ? s.systemPrompt : '';
   return {
     maxSteps: str(s.limits?.maxSteps),
@@ -107,6 +125,7 @@ export function formFromSettings(s: Settings, defaultPrompt = ''): SettingsForm 
     modelIdleTimeoutSec: str(s.modelIdleTimeoutSec),
     autoApprove,
     prices: rows,
+    reasoningEffort,
     systemPrompt: custom.trim() !== '' ? custom : defaultPrompt,
     checkpointLimitMb: str(s.checkpointLimitMb),
     checkpointExclude: (s.checkpointExclude ?? []).join(', '),
@@ -140,10 +159,9 @@ function blank(v: string): boolean {
 export function settingsFromForm(form: SettingsForm, loaded: Settings, defaultPrompt = ''): Settings {
   const prices: Settings['prices'] = {};
   const contextLengths: Record<string, number> = {};
-  const reasoningEffort: Record<string, ReasoningEffort> = {};
+  const { reasoningEffort } = form;
   for (const row of form.prices) {
     const model = row.model.trim();
-    if (row.effort !== '') reasoningEffort[model] = row.effort;
     if (!(blank(row.input) && blank(row.output))) {
       prices[model] = { inputPerMTok: parseNumber(row.input), outputPerMTok: parseNumber(row.output) };
     }

@@ -78,7 +78,7 @@ export function escapeRe(s) {
 /**
  * The transcript as shown, in order: [{kind, text}] with kind one of
  * user, answer, agent, update, question, complete, notice, tool, decision,
- * other. agent items also say whether they are still streaming. A reply
+ * thinking (a reply's Thinking block), other. agent items also say whether they are still streaming. A reply
  * the conversation's own mode decided has no decision item.
  */
 export function transcript(page) {
@@ -96,6 +96,7 @@ export function transcript(page) {
       if (el.classList.contains('notice-row')) return { kind: 'notice', text: el.textContent ?? '' };
       if (el.classList.contains('decision-row')) return { kind: 'decision', text: el.textContent ?? '' };
       if (el.classList.contains('tool-row')) return { kind: 'tool', text: el.textContent ?? '' };
+      if (el.classList.contains('thinking-row')) return { kind: 'thinking', text: el.textContent ?? '' };
       return { kind: 'other', text: el.textContent ?? '' };
     }),
   );

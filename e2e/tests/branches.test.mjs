@@ -118,7 +118,8 @@ test(
     await eventually(async () => assert.equal((await u.title.textContent())?.trim(), `Branch of ${FIRST}`));
     await eventually(async () => {
       const got = await rows(page);
-      assert.deepEqual(got.map(([k]) => k), ['user', 'agent'], `the new conversation: ${JSON.stringify(got)}`);
+      // The demo model thinks before it answers: its Thinking block comes along.
+      assert.deepEqual(got.map(([k]) => k), ['user', 'thinking', 'agent'], `the new conversation: ${JSON.stringify(got)}`);
       assert.equal(got[0][1], FIRST);
     });
   }),

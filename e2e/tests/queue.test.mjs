@@ -19,6 +19,9 @@ function label(page, text) {
 /** Starts a slow task and waits until some of its words have streamed in. */
 async function slowTask(page) {
   await page.keyboard.press('Control+N');
+  // The new conversation is open before the message is typed (typed
+  // sooner, it would stay in the last conversation's draft).
+  await eventually(async () => assert.equal((await ui(page).title.textContent())?.trim(), 'New conversation'));
   await sendMessage(page, '[slow] tell a story');
   await eventually(async () => assert.ok(countWords((await slowText(page)).text) >= 5), { what: 'streamed words' });
 }

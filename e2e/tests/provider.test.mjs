@@ -188,7 +188,8 @@ test('first run: connect a custom provider, test it, choose a model, run a task 
   // Choose a model from the server's list.
   await s.model.click();
   await s.model.press('ArrowDown');
-  const options = s.section.getByRole('option');
+  // The server's models (the section's Reasoning effort select has options too).
+  const options = s.section.getByRole('listbox', { name: 'Models on the server' }).getByRole('option');
   await eventually(async () => assert.deepEqual(await options.allTextContents(), [...MODELS].sort()));
   await shot(page, 'model-list', s.dialog);
   await s.section.getByRole('option', { name: 'mock-large', exact: true }).click();

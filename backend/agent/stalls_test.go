@@ -22,13 +22,24 @@ func timeouts(t stall.Timeouts) *atomic.Pointer[stall.Timeouts] {
 
 func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 	// Small enough for a test; the test asserts what was cut, never how
-	// long it took.
-	limits := timeouts(stall.Timeouts{FirstByte: 200 * time.Millisecond, Idle: 200 * time.Millisecond})
-	h := newHarness(t, script(t,
-		compat.Reply{Text: "Let me", HangAfterText: true}, // stalls between chunks
-		compat.Reply{Stall: compat.StallAfterHeaders},     // the retry stalls too
+	// long it took. The first call waits a minute for its first byte and a
+	// second between chunks, so that only the silence after its text cuts
+	// it, however loaded the machine; the retry (its timeouts are read when
+	// it starts, after the script set them) is cut before its first byte.
+	limits := timeouts(stall.Timeouts{FirstByte: time.Minute, Idle: time.Second})
+	replies := script(t,
+		compat.Reply{Text: "Working", HangAfterText: true}, // stalls between chunks
+		compat.Reply{Stall: compat.StallAfterHeaders},      // the retry stalls too
 		compat.Reply{Text: "Back again.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"done after all"}`)}},
-	), harnessOpts{timeouts: limits})
+	)
+	first := true
+	h := newHarness(t, func(r *compat.Request) compat.Reply {
+		if first {
+			first = false
+			limits.Store(&stall.Timeouts{FirstByte: 200 * time.Millisecond, Idle: 200 * time.Millisecond})
+		}
+		return replies(r)
+	}, harnessOpts{timeouts: limits})
 	conv := h.conversation()
 	task := h.start(conv, "Work")
 
@@ -44,7 +55,7 @@ func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 		}
 	}
 	require.Len(t, cut, 1)
-	assert.Equal(t, "Let me", cut[0].Content)
+	assert.Equal(t, "Working", cut[0].Content)
 	assert.Equal(t, chat.OutcomeCutOff, cut[0].Outcome)
 	assert.False(t, cut[0].Streaming)
 	assert.Equal(t, []string{"user: Work"}, lastMessages(h.server.Requests()[1], 1))

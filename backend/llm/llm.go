@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -159,4 +160,25 @@ type Provider interface {
 // the model server reported it; 0 means it does not.
 type ContextReporter interface {
 	ReportedContextLength() int
+}
+
+// StatusMessage is what a person is told of an HTTP error status from a
+// model server, the same whichever adapter met it (an adapter tells its own
+// special cases first: a full context, no tools, overloaded). notFound says
+// what else a 404 may mean, e.g. "is not an OpenAI-compatible address".
+func StatusMessage(code int, model, baseURL, notFound string) string {
+	switch {
+	case code == http.StatusUnauthorized:
+		return "The model server rejected the API key"
+	case code == http.StatusForbidden:
+		return "The model server refused access with this API key"
+	case code == http.StatusNotFound:
+		return fmt.Sprintf("The model server does not know the model %q (or %s %s)", model, baseURL, notFound)
+	case code == http.StatusTooManyRequests:
+		return "The model server is rate limiting requests; try again in a moment"
+	case code >= 500:
+		return fmt.Sprintf("The model server failed (HTTP %d)", code)
+	default:
+		return fmt.Sprintf("The model server rejected the request (HTTP %d)", code)
+	}
 }

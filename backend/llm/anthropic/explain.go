@@ -54,23 +54,13 @@ func (p *Provider) statusError(err error, code int, kind, detail string) error {
 	var msg string
 	cause := err
 	switch {
-	case code == http.StatusUnauthorized:
-		msg = "The model server rejected the API key"
-	case code == http.StatusForbidden:
-		msg = "The model server refused access with this API key"
-	case code == http.StatusNotFound:
-		msg = fmt.Sprintf("The model server does not know the model %q (or %s is not the Anthropic API)", p.cfg.Model, p.cfg.BaseURL)
-	case code == http.StatusTooManyRequests:
-		msg = "The model server is rate limiting requests; try again in a moment"
 	case code == statusOverloaded:
 		msg = "The model server is overloaded; try again in a moment"
 	case code == http.StatusRequestEntityTooLarge || (code == http.StatusBadRequest && isContextFull(detail)):
 		msg = "The model's context window is full"
 		cause = fmt.Errorf("%w: %w", llm.ErrContextFull, err)
-	case code >= 500:
-		msg = fmt.Sprintf("The model server failed (HTTP %d)", code)
 	default:
-		msg = fmt.Sprintf("The model server rejected the request (HTTP %d)", code)
+		msg = llm.StatusMessage(code, p.cfg.Model, p.cfg.BaseURL, "is not the Anthropic API")
 	}
 	if detail == "" {
 		detail = kind

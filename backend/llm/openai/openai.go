@@ -294,14 +294,6 @@ func (p *Provider) explain(err error) error {
 		var msg string
 		cause := err
 		switch code := apiErr.StatusCode; {
-		case code == http.StatusUnauthorized:
-			msg = "The model server rejected the API key"
-		case code == http.StatusForbidden:
-			msg = "The model server refused access with this API key"
-		case code == http.StatusNotFound:
-			msg = fmt.Sprintf("The model server does not know the model %q (or %s is not an OpenAI-compatible address)", p.cfg.Model, p.cfg.BaseURL)
-		case code == http.StatusTooManyRequests:
-			msg = "The model server is rate limiting requests; try again in a moment"
 		case code == http.StatusBadRequest && (apiErr.Code == "context_length_exceeded" || isContextFull(detail)):
 			msg = "The model's context window is full"
 			cause = fmt.Errorf("%w: %w", llm.ErrContextFull, err)
@@ -311,10 +303,8 @@ func (p *Provider) explain(err error) error {
 		case code == http.StatusBadRequest && refusesTools(detail):
 			msg = "The model does not support tools"
 			cause = fmt.Errorf("%w: %w", llm.ErrNoTools, err)
-		case code >= 500:
-			msg = fmt.Sprintf("The model server failed (HTTP %d)", code)
 		default:
-			msg = fmt.Sprintf("The model server rejected the request (HTTP %d)", code)
+			msg = llm.StatusMessage(code, p.cfg.Model, p.cfg.BaseURL, "is not an OpenAI-compatible address")
 		}
 		if detail != "" {
 			msg += ": " + detail

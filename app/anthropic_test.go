@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/llm/anthropic/anthropictest"
+	"github.com/errand-app/errand/backend/modelserver/anthropictest"
 	"github.com/errand-app/errand/backend/providers"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

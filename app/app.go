@@ -17,9 +17,9 @@ import (
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/logfile"
 	"github.com/errand-app/errand/backend/mcp"
+	"github.com/errand-app/errand/backend/modelserver/demo"
 	"github.com/errand-app/errand/backend/providers"
 	"github.com/errand-app/errand/backend/secrets"
 	"github.com/errand-app/errand/backend/store"

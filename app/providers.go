@@ -11,10 +11,10 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/llm/anthropic"
-	"github.com/errand-app/errand/backend/llm/demo"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/errand-app/errand/backend/llm/stall"
 	"github.com/errand-app/errand/backend/logfile"
+	"github.com/errand-app/errand/backend/modelserver/demo"
 	"github.com/errand-app/errand/backend/providers"
 	"github.com/errand-app/errand/backend/secrets"
 )

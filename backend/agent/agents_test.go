@@ -7,8 +7,8 @@ import (
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
-	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

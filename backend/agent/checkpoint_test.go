@@ -12,7 +12,7 @@ import (
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/checkpoint"
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/errand-app/errand/backend/tools"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/llm/anthropic"
-	"github.com/errand-app/errand/backend/llm/anthropic/anthropictest"
+	"github.com/errand-app/errand/backend/modelserver/anthropictest"
 	"github.com/errand-app/errand/backend/store"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm/anthropic"
-	"github.com/errand-app/errand/backend/llm/anthropic/anthropictest"
+	"github.com/errand-app/errand/backend/modelserver/anthropictest"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/errand-app/errand/backend/tools"
 	"github.com/stretchr/testify/assert"

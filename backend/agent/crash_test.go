@@ -18,8 +18,8 @@ import (
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
-	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/llm/compat"
-	"github.com/errand-app/errand/backend/llm/demo"
+	"github.com/errand-app/errand/backend/modelserver/compat"
+	"github.com/errand-app/errand/backend/modelserver/demo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/errand-app/errand/backend/llm/stall"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"

@@ -10,8 +10,8 @@ import (
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/openai"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 // ---- 7. A long reply ----

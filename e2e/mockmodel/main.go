@@ -66,7 +66,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 func main() {

@@ -3,7 +3,7 @@ package main
 import (
 	"strings"
 
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 // The plan and reflection scripts (see planScript):

@@ -13,7 +13,7 @@ import (
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 	oa "github.com/openai/openai-go/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

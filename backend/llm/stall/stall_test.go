@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/llm"
-	"github.com/errand-app/errand/backend/llm/compat"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/errand-app/errand/backend/llm/stall"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/stretchr/testify/require"
 )
 

@@ -32,7 +32,7 @@ import (
 	"syscall"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 func main() {

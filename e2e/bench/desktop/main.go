@@ -103,7 +103,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 	_ "modernc.org/sqlite"
 )
 

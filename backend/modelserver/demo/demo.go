@@ -11,7 +11,7 @@ package demo
 import (
 	"time"
 
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 // Model is the model name the demo server lists and answers as.

@@ -3,7 +3,7 @@ package demo
 import (
 	"strings"
 
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 // The plan and reflection tools the demo uses when they are offered.

@@ -3,7 +3,7 @@ package demo
 import (
 	"strings"
 
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 // mcpEchoSuffix ends the name of an MCP server's echo tool (server__echo,

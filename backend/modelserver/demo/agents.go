@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 // The demo scripts the built-in proactive agents, recognised by the first

@@ -3,7 +3,7 @@ package demo
 import (
 	"strings"
 
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 // ToolWriteFile is the file tool the demo calls for a "write" prompt.

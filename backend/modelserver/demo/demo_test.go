@@ -14,7 +14,7 @@ import (
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/contextwin"
-	"github.com/errand-app/errand/backend/llm/compat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
 // agentTools are the tools as the agent offers them.

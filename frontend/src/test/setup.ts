@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
 afterEach(() => {
   cleanup();
@@ -36,3 +36,8 @@ if (typeof Element.prototype.scrollTo !== 'function') {
     }
   } as Element['scrollTo'];
 }
+
+// One fake of the API and of the events module for every test file (see
+// fakeApi.ts); a test that needs the real module says vi.unmock.
+vi.mock('../api', async (importOriginal) => (await import('./fakeApi')).fakeApi(await importOriginal()));
+vi.mock('../events', async (importOriginal) => (await import('./fakeApi')).fakeEvents(await importOriginal()));

@@ -6,25 +6,6 @@ import { resetStores } from '../../test/fixtures';
 import { useAppStore } from '../../stores/app';
 import { PRESETS } from '../../test/providers';
 
-vi.mock('../../api', () => ({
-  // Settings → MCP servers lists the servers.
-  listMCPServers: vi.fn(async () => []),
-  // Settings → Agents and the start list the agents.
-  listAgents: vi.fn(async () => []),
-  // Settings → Memory lists the facts.
-  listFacts: vi.fn(async () => []),
-  getSettings: vi.fn(),
-  saveSettings: vi.fn(),
-  defaultSystemPrompt: vi.fn(),
-  getProvider: vi.fn(),
-  providerPresets: vi.fn(),
-  detectProviders: vi.fn(),
-  saveProvider: vi.fn(),
-  testConnection: vi.fn(),
-  listModels: vi.fn(),
-  modelInfo: vi.fn(),
-  currentModels: vi.fn(),
-}));
 
 import * as api from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';

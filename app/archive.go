@@ -136,22 +136,46 @@ func (s *Archive) RestoreBackup() (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), archiveTimeout)
 	defer cancel()
-	return dir, restoreInto(ctx, path, dir)
-}
-
-// restoreInto restores the backup at path into a new database in dir,
-// which must be an empty folder. On failure the folder is left empty.
-func restoreInto(ctx context.Context, path, dir string) (err error) {
 	if err := emptyFolder(dir); err != nil {
-		return err
+		return "", err
 	}
 	f, err := readArchive(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if f.Format != archive.FormatBackup {
-		return chat.Errorf(chat.CodeInvalid, "this file is one conversation, not a backup: use Import instead")
+		return "", chat.Errorf(chat.CodeInvalid, "this file is one conversation, not a backup: use Import instead")
 	}
+	if f, err = s.askToWiden(f); err != nil {
+		return "", err
+	}
+	return dir, restoreInto(ctx, f, dir)
+}
+
+// askToWiden shows what the backup would let run without asking, or
+// instruct, and asks whether to restore that too; unless the person says
+// yes, the restored folder starts with a new installation's approvals and
+// instructions.
+func (s *Archive) askToWiden(f archive.File) (archive.File, error) {
+	widening := archive.Widening(f)
+	if len(widening) == 0 {
+		return f, nil
+	}
+	question := "This backup's settings would let Errand:\n\n• " + strings.Join(widening, "\n• ") +
+		"\n\nRestore these too? Only if you trust the backup. If not, the restored folder asks before tools that write or are destructive, and uses the built-in instructions."
+	yes, err := s.dialogs.ask("Restore approvals and instructions?", question)
+	if err != nil {
+		return f, err
+	}
+	if !yes {
+		return archive.Narrowed(f), nil
+	}
+	return f, nil
+}
+
+// restoreInto restores the backup f into a new database in dir, which
+// must be an empty folder. On failure the folder is left empty.
+func restoreInto(ctx context.Context, f archive.File, dir string) (err error) {
 	db := filepath.Join(dir, store.FileName)
 	st, err := store.Open(ctx, db)
 	if err != nil {

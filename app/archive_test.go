@@ -27,6 +27,10 @@ func (a *answered) next() (string, error) {
 func (a *answered) save(string, string, runtime.FileFilter) (string, error) { return a.next() }
 func (a *answered) open(string, runtime.FileFilter) (string, error)         { return a.next() }
 func (a *answered) folder(string) (string, error)                           { return a.next() }
+func (a *answered) ask(string, string) (bool, error) {
+	p, err := a.next()
+	return p == "yes", err
+}
 
 // A key saved in the settings, and one from the environment, are in no
 // export of any kind.

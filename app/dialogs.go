@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -13,6 +14,8 @@ type fileDialogs interface {
 	save(title, name string, filter runtime.FileFilter) (string, error)
 	open(title string, filter runtime.FileFilter) (string, error)
 	folder(title string) (string, error)
+	// ask puts a yes-or-no question; only an explicit yes is true.
+	ask(title, question string) (bool, error)
 }
 
 // nativeDialogs are the desktop's own dialogs, once the window exists.
@@ -45,6 +48,24 @@ func (d nativeDialogs) folder(title string) (string, error) {
 	}
 	path, err := runtime.OpenDirectoryDialog(win, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
 	return path, dialogErr(err)
+}
+
+// Answers of a question: the buttons elsewhere, GTK's own on Linux.
+const (
+	answerYes = "Restore them too"
+	answerNo  = "Leave them off"
+)
+
+func (d nativeDialogs) ask(title, question string) (bool, error) {
+	win := d.win.get()
+	if win == nil {
+		return false, errNoWindow()
+	}
+	// GTK takes the message as a printf format.
+	got, err := runtime.MessageDialog(win, runtime.MessageDialogOptions{Type: runtime.QuestionDialog, Title: title,
+		Message: strings.ReplaceAll(question, "%", "%%"), Buttons: []string{answerYes, answerNo},
+		DefaultButton: answerNo, CancelButton: answerNo})
+	return got == answerYes || got == "Yes", dialogErr(err)
 }
 
 func errNoWindow() error { return chat.Errorf(chat.CodeConflict, "the window is not ready") }

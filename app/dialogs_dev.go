@@ -20,7 +20,8 @@ type DevDialogs struct {
 	answers []string
 }
 
-// AnswerNext queues the answer of the next file dialog ("" cancels it).
+// AnswerNext queues the answer of the next file dialog ("" cancels it),
+// or of the next question ("yes", else no).
 func (d *DevDialogs) AnswerNext(path string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -62,6 +63,14 @@ func (s scriptedDialogs) folder(title string) (string, error) {
 		return p, nil
 	}
 	return s.native.folder(title)
+}
+
+// ask takes a queued answer too: "yes" is yes, anything else no.
+func (s scriptedDialogs) ask(title, question string) (bool, error) {
+	if p, ok := s.queue.next(); ok {
+		return p == "yes", nil
+	}
+	return s.native.ask(title, question)
 }
 
 // withDevDialogs answers file dialogs from a queue the tests fill.

@@ -158,7 +158,7 @@ func (m *models) forModel(ctx context.Context, model string) (llm.Provider, erro
 	if c.Demo {
 		retries = -1
 	}
-	cfg := openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, MaxRetries: retries,
+	cfg := openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, NoAuth: c.KeyWithheld, Model: c.Model, MaxRetries: retries,
 		ContextLength: m.reportedContext(ctx, c), HTTPClient: m.httpClient()}
 	if c.Anthropic {
 		return anthropic.New(anthropicConfig(cfg)), nil
@@ -247,7 +247,20 @@ func (p *Providers) GetProvider() (ProviderView, error) {
 		}
 		if key != "" {
 			v.KeysFor = append(v.KeysFor, preset.ID)
-			v.HasKey = v.HasKey || preset.ID == s.Provider.Preset
+		}
+	}
+	if current, ok := providers.Find(s.Provider.Preset); ok && current.ID != providers.Demo {
+		address := s.Provider.BaseURL
+		if address == "" {
+			address = current.BaseURL
+		}
+		stored, err := providers.KeyFor(p.secrets, current.ID, address)
+		if err != nil {
+			return v, chat.Wrap(chat.CodeInternal, err, "%v", err)
+		}
+		v.HasKey = stored.Key != ""
+		if note := providers.WithheldNote(current.Name, address, stored); note != "" {
+			v.KeyNote += " " + note
 		}
 	}
 	return v, nil
@@ -290,26 +303,30 @@ func (p *Providers) requireKey(preset providers.Preset, in ProviderInput) error 
 		return nil
 	}
 	if in.KeepKey {
-		stored, err := p.secrets.Get(providers.KeyName(preset.ID))
+		stored, err := providers.KeyFor(p.secrets, preset.ID, in.BaseURL)
 		if err != nil {
 			return chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
-		if stored != "" {
+		if stored.Key != "" {
 			return nil
+		}
+		if note := providers.WithheldNote(preset.Name, in.BaseURL, stored); note != "" {
+			return chat.Errorf(chat.CodeInvalid, "%s", note)
 		}
 	}
 	return chat.Errorf(chat.CodeInvalid, "%s needs an API key: paste yours in the API key field", preset.Name)
 }
 
-// endpoint is the input with the stored key when it keeps it.
+// endpoint is the input with the stored key when it keeps it, and the
+// stored key was saved for the input's address (no other gets it).
 func (p *Providers) endpoint(in ProviderInput) (providers.Endpoint, error) {
 	key := in.APIKey
 	if in.KeepKey {
-		stored, err := p.secrets.Get(providers.KeyName(in.Preset))
+		stored, err := providers.KeyFor(p.secrets, in.Preset, in.BaseURL)
 		if err != nil {
 			return providers.Endpoint{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
-		key = stored
+		key = stored.Key
 	}
 	// A key typed for a test, not saved, is scrubbed from the log all the same.
 	logfile.Secrets.Add(key)
@@ -330,7 +347,7 @@ func (p *Providers) SaveProvider(in ProviderInput) (ProviderView, error) {
 		return ProviderView{}, err
 	}
 	if preset.ID != providers.Demo && !in.KeepKey {
-		if err := p.secrets.Set(providers.KeyName(preset.ID), in.APIKey); err != nil {
+		if err := providers.SaveKey(p.secrets, preset.ID, in.BaseURL, in.APIKey); err != nil {
 			return ProviderView{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
 	}

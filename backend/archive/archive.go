@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -246,4 +248,51 @@ func Restore(ctx context.Context, st Store, f File) error {
 		facts = append(facts, fact)
 	}
 	return st.ImportConversations(ctx, recs, chat.Restore{Settings: f.Settings, Facts: facts})
+}
+
+// Widening lists what a backup's settings would let run without asking,
+// or instruct, beyond what a new installation does: tool risks approved
+// without asking, and the agent's own instructions. A restore asks before
+// it puts these back (see Narrowed).
+func Widening(f File) []string {
+	if f.Settings == nil {
+		return nil
+	}
+	var out []string
+	defaults := chat.DefaultSettings().AutoApprove
+	for _, risk := range []string{"read_only", "writes", "destructive"} {
+		if f.Settings.AutoApprove[risk] && !defaults[risk] {
+			out = append(out, fmt.Sprintf("run tools that are %s without asking", riskWords[risk]))
+		}
+	}
+	if p := f.Settings.SystemPrompt; p != "" {
+		out = append(out, fmt.Sprintf("replace the agent's instructions with its own (%d characters, beginning %s)",
+			len([]rune(p)), strconv.Quote(preview(p, 200))))
+	}
+	return out
+}
+
+var riskWords = map[string]string{"read_only": "read-only", "writes": "writes", "destructive": "destructive"}
+
+// Narrowed is the backup with its approvals and instructions those of a
+// new installation: what a restore keeps when the person does not choose
+// to put them back.
+func Narrowed(f File) File {
+	if f.Settings == nil {
+		return f
+	}
+	s := *f.Settings
+	s.AutoApprove = chat.DefaultSettings().AutoApprove
+	s.SystemPrompt = ""
+	f.Settings = &s
+	return f
+}
+
+// preview is the first n characters of s on one line.
+func preview(s string, n int) string {
+	r := []rune(strings.Join(strings.Fields(s), " "))
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return string(r)
 }

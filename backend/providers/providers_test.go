@@ -187,3 +187,36 @@ func TestAFailedListingKeepsItsCause(t *testing.T) {
 	var op *net.OpError
 	assert.True(t, errors.As(err, &op), "and the *net.OpError under it")
 }
+
+// A key is sent only to the address it was saved for: one saved before
+// keys were bound goes to its preset's own address only, and one replaced
+// behind its binding's back to none.
+func TestAKeyIsBoundToItsAddress(t *testing.T) {
+	ring := memRing{}
+	sec := secrets.Open(ring, t.TempDir())
+	require.NoError(t, sec.Set(KeyName(OpenAI), "sk-old-123456")) // saved by an older Errand
+	k, err := KeyFor(sec, OpenAI, "https://api.openai.com/v1/")
+	require.NoError(t, err)
+	assert.Equal(t, "sk-old-123456", k.Key)
+	k, err = KeyFor(sec, OpenAI, "https://collector.example/v1")
+	require.NoError(t, err)
+	assert.Equal(t, StoredKey{Withheld: true, BoundTo: "https://api.openai.com/v1"}, k)
+
+	require.NoError(t, SaveKey(sec, Custom, "http://gpu-box:8000/v1", "sk-box-123456"))
+	k, err = KeyFor(sec, Custom, "HTTP://GPU-BOX:8000/v1/")
+	require.NoError(t, err)
+	assert.Equal(t, "sk-box-123456", k.Key, "the same address, written differently")
+	k, err = KeyFor(sec, Custom, "http://gpu-box:8001/v1")
+	require.NoError(t, err)
+	assert.True(t, k.Withheld)
+
+	require.NoError(t, sec.Set(KeyName(Custom), "sk-swapped-123456"))
+	k, err = KeyFor(sec, Custom, "http://gpu-box:8000/v1")
+	require.NoError(t, err)
+	assert.Equal(t, StoredKey{Withheld: true}, k, "a key that is not the one bound is sent nowhere")
+
+	require.NoError(t, SaveKey(sec, Custom, "http://gpu-box:8000/v1", ""))
+	k, err = KeyFor(sec, Custom, "http://gpu-box:8000/v1")
+	require.NoError(t, err)
+	assert.Equal(t, StoredKey{}, k)
+}

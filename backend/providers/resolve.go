@@ -33,6 +33,9 @@ type Choice struct {
 	Demo   bool
 	Source string
 	Preset string
+	// KeyWithheld: a key is saved for the preset, but for another address,
+	// so none is sent (not even a placeholder).
+	KeyWithheld bool
 }
 
 // Resolver picks the endpoint for a conversation: the environment if it
@@ -44,9 +47,6 @@ type Resolver struct {
 	Settings func(ctx context.Context) (chat.Settings, error)
 	Secrets  *secrets.Store
 }
-
-// KeyName is the secret-store name of a preset's API key.
-func KeyName(preset string) string { return "provider:" + preset }
 
 // Resolve returns the endpoint for a conversation whose own model choice
 // is conversationModel ("" for the default).
@@ -94,14 +94,16 @@ func (r *Resolver) Resolve(ctx context.Context, conversationModel string) (Choic
 		return Choice{}, chat.Errorf(chat.CodeInvalid, "no model is chosen; open Settings (or the model menu in the chat header) to pick one")
 	}
 	if r.Secrets != nil {
-		key, err := r.Secrets.Get(KeyName(p.Preset))
+		stored, err := KeyFor(r.Secrets, p.Preset, c.BaseURL)
 		if err != nil {
 			return Choice{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
-		if err := chat.CheckKey(key); err != nil {
+		if err := chat.CheckKey(stored.Key); err != nil {
 			return Choice{}, chat.Wrap(chat.CodeInvalid, err, "%s; open Settings to enter it again", chat.ErrorMessage(err))
 		}
-		c.APIKey = key
+		// A key saved for another address is not sent: the request goes
+		// without one (Settings says why).
+		c.APIKey, c.KeyWithheld = stored.Key, stored.Withheld
 	}
 	return c, nil
 }

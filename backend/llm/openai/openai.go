@@ -28,7 +28,11 @@ import (
 type Config struct {
 	BaseURL string // e.g. https://api.openai.com/v1 or http://localhost:11434/v1
 	APIKey  string // may be empty for local servers
-	Model   string
+	// NoAuth sends no Authorization header at all (an empty APIKey sends a
+	// placeholder some local servers want): the key saved for this kind of
+	// server belongs to another address.
+	NoAuth bool
+	Model  string
 	// MaxRetries for 429 and 5xx answers (openai-go honours Retry-After).
 	// Zero means the default of 2; negative means none.
 	MaxRetries int
@@ -69,7 +73,7 @@ func (p *Provider) ReportedContextLength() int { return p.cfg.ContextLength }
 // New returns a Provider for cfg.
 func New(cfg Config) *Provider {
 	key := cfg.APIKey
-	if key == "" {
+	if key == "" && !cfg.NoAuth {
 		// Local servers ignore the key, but the header must be well formed.
 		key = "no-key"
 	}

@@ -45,22 +45,22 @@ func (b *blobs) has(hash string) bool {
 	return err == nil
 }
 
-// put copies the file at src into the store and returns its hash.
-func (b *blobs) put(src string) (string, error) {
-	in, err := os.Open(src)
-	if err != nil {
-		return "", err
-	}
-	defer in.Close()
+// put copies what r holds, at most limit bytes, into the store and
+// returns its hash; more than limit is refused (tooBig tells it) and
+// nothing is kept.
+func (b *blobs) put(r io.Reader, limit int64, tooBig func() error) (string, error) {
 	tmp, err := os.CreateTemp(b.dir, "incoming-*")
 	if err != nil {
 		return "", err
 	}
 	defer os.Remove(tmp.Name())
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), in)
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(r, limit+1))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && n > limit {
+		err = tooBig()
 	}
 	if err != nil {
 		return "", err
@@ -119,15 +119,10 @@ func (b *blobs) remove(path string) error {
 	return nil
 }
 
-// hashFile returns the SHA-256 of the file at path without keeping it.
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
+// hash returns the SHA-256 of what r holds without keeping it.
+func hash(r io.Reader) (string, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(h, r); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

@@ -8,10 +8,7 @@ package checkpoint
 
 import (
 	"context"
-	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -91,80 +88,104 @@ func (k *Keeper) Size() int64 { return k.blobs.size.Load() }
 // nor nothing (a folder, a link): never restored over, always a conflict.
 const notAFile = "-"
 
-// keep stores the current state of the file at abs and returns its hash:
+// keep stores the current state of the file at rel and returns its hash:
 // "" when there is no file, notAFile when something else is there. A file
 // whose stamp says its content is kept already is not read again.
-func (k *Keeper) keep(abs string) (string, error) {
-	info, hash, err := look(abs)
+func (k *Keeper) keep(w *ws, rel string) (string, error) {
+	info, hash, err := w.look(rel)
 	if info == nil {
 		return hash, err
 	}
-	if hash, ok := k.stamps.lookup(abs, info); ok && k.blobs.has(hash) {
+	if hash, ok := k.stamps.lookup(w.key(rel), info); ok && k.blobs.has(hash) {
 		return hash, nil
 	}
-	hash, err = k.blobs.put(abs)
+	return k.store(w, rel, info)
+}
+
+// keepExact is keep reading the file whatever its stamp says.
+func (k *Keeper) keepExact(w *ws, rel string) (string, error) {
+	info, hash, err := w.look(rel)
+	if info == nil {
+		return hash, err
+	}
+	return k.store(w, rel, info)
+}
+
+// store copies the regular file look found at rel into the contents kept.
+// One larger than the storage limit is refused before a byte is copied.
+func (k *Keeper) store(w *ws, rel string, info fs.FileInfo) (string, error) {
+	limit := k.options().MaxBytes
+	if info.Size() > limit {
+		return "", errTooBig(rel, info.Size(), limit)
+	}
+	f, err := w.open(rel, info)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	hash, err := k.blobs.put(f, limit, func() error { return errTooBig(rel, limit+1, limit) })
 	if err == nil {
-		k.stamps.remember(abs, info, hash)
+		k.stamps.remember(w.key(rel), info, hash)
 	}
 	return hash, err
 }
 
-// current is the hash of what is at abs now, like keep without keeping.
+// current is the hash of what is at rel now, like keep without keeping.
 // A file whose size and modification time are those it had when last
 // hashed is not read again.
-func (k *Keeper) current(abs string) (string, error) {
-	info, hash, err := look(abs)
+func (k *Keeper) current(w *ws, rel string) (string, error) {
+	info, h, err := w.look(rel)
 	if info == nil {
-		return hash, err
+		return h, err
 	}
-	if hash, ok := k.stamps.lookup(abs, info); ok {
-		return hash, nil
+	if h, ok := k.stamps.lookup(w.key(rel), info); ok {
+		return h, nil
 	}
-	hash, err = hashFile(abs)
-	if err == nil {
-		k.stamps.remember(abs, info, hash)
+	if h, err = k.fresh(w, rel, info); err == nil {
+		k.stamps.remember(w.key(rel), info, h)
 	}
-	return hash, err
+	return h, err
 }
 
-// look returns the regular file at abs; otherwise no info, and the hash
-// that stands for what is there ("" nothing, notAFile something else).
-func look(abs string) (fs.FileInfo, string, error) {
-	info, err := os.Lstat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, "", nil
-	case err != nil:
-		return nil, "", err
-	case !info.Mode().IsRegular():
-		return nil, notAFile, nil
+// exact is the hash of what is at rel now, read afresh whatever its stamp
+// says (a file rewritten with its size and time put back is seen).
+func (k *Keeper) exact(w *ws, rel string) (string, error) {
+	info, h, err := w.look(rel)
+	if info == nil {
+		return h, err
 	}
-	return info, "", nil
+	return k.fresh(w, rel, info)
 }
 
-// locate joins a workspace-relative path, refusing one that leaves it.
-func locate(workspace, rel string) (string, error) {
-	rel = filepath.FromSlash(rel)
-	if !filepath.IsLocal(rel) {
-		return "", chat.Errorf(chat.CodeInvalid, "the path %s is not inside the workspace", chat.Quote(rel))
+// fresh hashes the regular file look found at rel, reading it again.
+func (k *Keeper) fresh(w *ws, rel string, info fs.FileInfo) (string, error) {
+	f, err := w.open(rel, info)
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join(workspace, rel), nil
+	defer f.Close()
+	return hash(f)
 }
 
 func fileChange(taskID, workspace, rel string) chat.FileChange {
-	return chat.FileChange{TaskID: taskID, Workspace: workspace, Path: filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel)))}
+	return chat.FileChange{TaskID: taskID, Workspace: workspace, Path: rel}
 }
 
 // BeforeWrite keeps the file's state before a tool of the task changes it.
 func (k *Keeper) BeforeWrite(ctx context.Context, taskID, workspace, rel string) error {
-	abs, err := locate(workspace, rel)
+	rel, err := clean(rel)
 	if err != nil {
 		return err
 	}
+	w, err := openWS(workspace)
+	if err != nil {
+		return err
+	}
+	defer w.close()
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	c := fileChange(taskID, workspace, rel)
-	if c.Before, err = k.keep(abs); err != nil {
+	if c.Before, err = k.keep(w, rel); err != nil {
 		return err
 	}
 	return k.repo.KeepBefore(ctx, c)
@@ -173,20 +194,25 @@ func (k *Keeper) BeforeWrite(ctx context.Context, taskID, workspace, rel string)
 // AfterWrite keeps the file's state after the tool ran, then prunes the
 // oldest checkpoints if the contents kept are over the bound.
 func (k *Keeper) AfterWrite(ctx context.Context, taskID, workspace, rel string) error {
-	abs, err := locate(workspace, rel)
+	rel, err := clean(rel)
 	if err != nil {
 		return err
 	}
-	if err := k.keepAfter(ctx, fileChange(taskID, workspace, rel), abs); err != nil {
+	w, err := openWS(workspace)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	if err := k.keepAfter(ctx, w, fileChange(taskID, workspace, rel)); err != nil {
 		return err
 	}
 	return k.Prune(ctx)
 }
 
-func (k *Keeper) keepAfter(ctx context.Context, c chat.FileChange, abs string) (err error) {
+func (k *Keeper) keepAfter(ctx context.Context, w *ws, c chat.FileChange) (err error) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
-	if c.After, err = k.keep(abs); err != nil {
+	if c.After, err = k.keep(w, c.Path); err != nil {
 		return err
 	}
 	return k.repo.KeepAfter(ctx, c)

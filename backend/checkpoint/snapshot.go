@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"path/filepath"
+
+	"github.com/errand-app/errand/backend/tools"
 	"slices"
 )
 
@@ -23,12 +24,17 @@ type Snapshot struct {
 // command that may change any of them.
 // Record must follow, also when the command fails.
 func (k *Keeper) Snapshot(ctx context.Context, workspace string) (*Snapshot, error) {
+	w, err := openWS(workspace)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	opts := k.options()
 	s := &Snapshot{Workspace: workspace, Files: map[string]string{}, Skipped: map[string]bool{}, exclude: opts.Exclude}
 	start := k.Size()
-	err := walk(ctx, workspace, opts.Exclude, func(rel, abs string, size int64) error {
+	err = walk(ctx, w, opts.Exclude, func(rel string, size int64) error {
 		// A file over the bound is not kept, nor one that would make this
 		// snapshot alone outgrow the storage limit (a huge workspace):
 		// what it keeps must fit once older checkpoints are pruned.
@@ -36,7 +42,7 @@ func (k *Keeper) Snapshot(ctx context.Context, workspace string) (*Snapshot, err
 			s.Skipped[rel] = true
 			return nil
 		}
-		hash, err := k.keep(abs)
+		hash, err := k.keep(w, rel)
 		switch {
 		case unreadable(err): // kept out, as a file over the bound is
 			s.Skipped[rel] = true
@@ -67,15 +73,20 @@ type Recorded struct {
 func (k *Keeper) Record(ctx context.Context, taskID string, s *Snapshot) (Recorded, error) {
 	defer k.unpin(s.Files)
 	var r Recorded
+	w, err := openWS(s.Workspace)
+	if err != nil {
+		return r, err
+	}
+	defer w.close()
 	now := map[string]bool{}
-	err := walk(ctx, s.Workspace, s.exclude, func(rel, abs string, size int64) error {
+	err = walk(ctx, w, s.exclude, func(rel string, size int64) error {
 		now[rel] = true
 		if s.Skipped[rel] {
 			r.Unkept = append(r.Unkept, rel)
 			return nil
 		}
 		before, had := s.Files[rel]
-		after, err := k.current(abs)
+		after, err := k.current(w, rel)
 		if unreadable(err) {
 			r.Unkept = append(r.Unkept, rel)
 			return nil
@@ -84,7 +95,7 @@ func (k *Keeper) Record(ctx context.Context, taskID string, s *Snapshot) (Record
 			return err
 		}
 		r.Changed++
-		return k.record(ctx, taskID, s.Workspace, rel, before)
+		return k.record(ctx, w, taskID, rel, before)
 	})
 	if err != nil {
 		return r, err
@@ -92,7 +103,7 @@ func (k *Keeper) Record(ctx context.Context, taskID string, s *Snapshot) (Record
 	for rel, before := range s.Files {
 		if !now[rel] {
 			r.Changed++
-			if err := k.record(ctx, taskID, s.Workspace, rel, before); err != nil {
+			if err := k.record(ctx, w, taskID, rel, before); err != nil {
 				return r, err
 			}
 		}
@@ -103,21 +114,23 @@ func (k *Keeper) Record(ctx context.Context, taskID string, s *Snapshot) (Record
 
 // record keeps one file's change: before as the snapshot saw it, after as
 // it is now.
-func (k *Keeper) record(ctx context.Context, taskID, workspace, rel, before string) error {
-	c := fileChange(taskID, workspace, rel)
+func (k *Keeper) record(ctx context.Context, w *ws, taskID, rel, before string) error {
+	c := fileChange(taskID, w.dir, rel)
 	c.Before = before
 	if err := k.repo.KeepBefore(ctx, c); err != nil {
 		return err
 	}
-	return k.keepAfter(ctx, c, filepath.Join(workspace, filepath.FromSlash(rel)))
+	return k.keepAfter(ctx, w, c)
 }
 
-// walk calls fn for each regular file under workspace, skipping the
-// excluded folders; links are not followed.
-func walk(ctx context.Context, workspace string, exclude []string, fn func(rel, abs string, size int64) error) error {
-	return filepath.WalkDir(workspace, func(abs string, d fs.DirEntry, err error) error {
+// walk calls fn for each regular file of the workspace, skipping the
+// excluded folders; links are not followed, and every folder is read
+// through the workspace's root (one swapped for a link meanwhile leads
+// nowhere outside).
+func walk(ctx context.Context, w *ws, exclude []string, fn func(rel string, size int64) error) error {
+	return fs.WalkDir(w.root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		switch {
-		case err != nil && abs != workspace && unreadable(err):
+		case err != nil && rel != "." && (unreadable(err) || escaped(err)):
 			return skip(d) // a folder that cannot be read, or a file gone meanwhile
 		case err != nil:
 			return err
@@ -126,8 +139,8 @@ func walk(ctx context.Context, workspace string, exclude []string, fn func(rel, 
 			return err
 		}
 		if d.IsDir() {
-			if abs != workspace && slices.Contains(exclude, d.Name()) {
-				return filepath.SkipDir
+			if rel != "." && slices.Contains(exclude, d.Name()) {
+				return fs.SkipDir
 			}
 			return nil
 		}
@@ -141,11 +154,7 @@ func walk(ctx context.Context, workspace string, exclude []string, fn func(rel, 
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(workspace, abs)
-		if err != nil {
-			return err
-		}
-		return fn(filepath.ToSlash(rel), abs, info.Size())
+		return fn(rel, info.Size())
 	})
 }
 
@@ -155,9 +164,13 @@ func unreadable(err error) bool {
 	return errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)
 }
 
+// escaped is a folder swapped for a link that leads outside the workspace
+// while it was walked: left out.
+func escaped(err error) bool { return tools.EscapesRoot(err) }
+
 func skip(d fs.DirEntry) error {
 	if d != nil && d.IsDir() {
-		return filepath.SkipDir
+		return fs.SkipDir
 	}
 	return nil
 }

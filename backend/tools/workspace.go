@@ -292,6 +292,10 @@ var errRootEscape = sync.OnceValue(func() error {
 	return pe.Err
 })
 
+// EscapesRoot tells whether err is an os.Root refusing a path that leads
+// out of it (the checkpoints read workspaces through one too).
+func EscapesRoot(err error) bool { return escapesRoot(err) }
+
 // escapesRoot tells whether err is os.Root refusing a path that leads
 // out of it.
 func escapesRoot(err error) bool {

@@ -1,0 +1,5 @@
+//go:build windows
+
+package checkpoint
+
+const openNoBlock = 0

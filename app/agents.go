@@ -39,7 +39,8 @@ type Agents struct {
 }
 
 // ListAgents returns the built-in agents, then the person's by name.
-func (s *Agents) ListAgents() ([]chat.AgentDefinition, error) {
+func (s *Agents) ListAgents() (_ []chat.AgentDefinition, err error) {
+	defer recovered(&err)
 	ctx, cancel := callCtx()
 	defer cancel()
 	return s.store.ListAgents(ctx)
@@ -63,8 +64,9 @@ func (s *Agents) clean(d chat.AgentDefinition) (chat.AgentDefinition, error) {
 // CreateAgent stores a new agent. An empty name, a bad or taken id,
 // unknown tools or instructions over 100 KB are refused and nothing is
 // saved.
-func (s *Agents) CreateAgent(d chat.AgentDefinition) (chat.AgentDefinition, error) {
-	d, err := s.clean(d)
+func (s *Agents) CreateAgent(d chat.AgentDefinition) (_ chat.AgentDefinition, err error) {
+	defer recovered(&err)
+	d, err = s.clean(d)
 	if err != nil {
 		return d, err
 	}
@@ -75,8 +77,9 @@ func (s *Agents) CreateAgent(d chat.AgentDefinition) (chat.AgentDefinition, erro
 
 // UpdateAgent saves the person's changes to one of their agents; it applies
 // from the next task on.
-func (s *Agents) UpdateAgent(d chat.AgentDefinition) (chat.AgentDefinition, error) {
-	d, err := s.clean(d)
+func (s *Agents) UpdateAgent(d chat.AgentDefinition) (_ chat.AgentDefinition, err error) {
+	defer recovered(&err)
+	d, err = s.clean(d)
 	if err != nil {
 		return d, err
 	}
@@ -87,7 +90,8 @@ func (s *Agents) UpdateAgent(d chat.AgentDefinition) (chat.AgentDefinition, erro
 
 // DeleteAgent deletes one of the person's agents; its conversations fall
 // back to Errand, each with a notice.
-func (s *Agents) DeleteAgent(id string) error {
+func (s *Agents) DeleteAgent(id string) (err error) {
+	defer recovered(&err)
 	if err := requireID("agent", id); err != nil {
 		return err
 	}
@@ -108,7 +112,8 @@ func (s *Agents) DeleteAgent(id string) error {
 
 // DuplicateAgent stores a copy of an agent (a built-in one too) under a
 // new id, named "… (copy)", for the person to change.
-func (s *Agents) DuplicateAgent(id string) (chat.AgentDefinition, error) {
+func (s *Agents) DuplicateAgent(id string) (_ chat.AgentDefinition, err error) {
+	defer recovered(&err)
 	if err := requireID("agent", id); err != nil {
 		return chat.AgentDefinition{}, err
 	}
@@ -143,7 +148,8 @@ func truncateRunes(s string, n int) string {
 }
 
 // ExportAgent returns an agent as the JSON text of an agent file.
-func (s *Agents) ExportAgent(id string) (string, error) {
+func (s *Agents) ExportAgent(id string) (_ string, err error) {
+	defer recovered(&err)
 	if err := requireID("agent", id); err != nil {
 		return "", err
 	}
@@ -162,7 +168,8 @@ func (s *Agents) ExportAgent(id string) (string, error) {
 // ImportAgent stores the agent of an agent file's JSON text. A file that
 // is not one, or whose agent would be refused by CreateAgent, saves
 // nothing and says why.
-func (s *Agents) ImportAgent(text string) (chat.AgentDefinition, error) {
+func (s *Agents) ImportAgent(text string) (_ chat.AgentDefinition, err error) {
+	defer recovered(&err)
 	if len(text) > maxAgentFile {
 		return chat.AgentDefinition{}, chat.Errorf(chat.CodeInvalid, "this is not an agent file: it is larger than 1 MB")
 	}
@@ -180,7 +187,8 @@ func (s *Agents) ImportAgent(text string) (chat.AgentDefinition, error) {
 
 // ExportAgentFile writes an agent file where the person chooses in the
 // native save dialog; it returns the path, or "" when they cancelled.
-func (s *Agents) ExportAgentFile(id string) (string, error) {
+func (s *Agents) ExportAgentFile(id string) (_ string, err error) {
+	defer recovered(&err)
 	text, err := s.ExportAgent(id)
 	if err != nil {
 		return "", err
@@ -204,7 +212,8 @@ func (s *Agents) ExportAgentFile(id string) (string, error) {
 
 // ImportAgentFile imports the agent file the person chooses in the native
 // open dialog; cancelling returns a zero definition.
-func (s *Agents) ImportAgentFile() (chat.AgentDefinition, error) {
+func (s *Agents) ImportAgentFile() (_ chat.AgentDefinition, err error) {
+	defer recovered(&err)
 	win := s.dialogs.get()
 	if win == nil {
 		return chat.AgentDefinition{}, chat.Errorf(chat.CodeConflict, "the window is not ready")

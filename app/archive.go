@@ -41,7 +41,8 @@ const archiveTimeout = 5 * time.Minute
 
 // ExportConversation saves a conversation as Markdown ("markdown") or
 // JSON ("json") where the person chooses, and returns the file's path.
-func (s *Archive) ExportConversation(id, format string) (string, error) {
+func (s *Archive) ExportConversation(id, format string) (_ string, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return "", err
 	}
@@ -86,7 +87,8 @@ func (s *Archive) exportConversation(ctx context.Context, id, format, path strin
 // ImportConversations reads an exported conversation (or a backup's
 // conversations) from a file the person chooses and stores them as new
 // conversations, returned. Nothing is stored unless all of it is.
-func (s *Archive) ImportConversations() ([]chat.Conversation, error) {
+func (s *Archive) ImportConversations() (_ []chat.Conversation, err error) {
+	defer recovered(&err)
 	path, err := s.dialogs.open("Import a conversation", jsonFiles)
 	if err != nil || path == "" {
 		return []chat.Conversation{}, err
@@ -103,7 +105,8 @@ func (s *Archive) ImportConversations() ([]chat.Conversation, error) {
 // ExportBackup saves every conversation, the settings and the global
 // facts in one file the person chooses, and returns its path. No API key
 // is in it.
-func (s *Archive) ExportBackup() (string, error) {
+func (s *Archive) ExportBackup() (_ string, err error) {
+	defer recovered(&err)
 	name := "errand-backup-" + time.Now().Format("2006-01-02") + ".json"
 	path, err := s.dialogs.save("Back up everything", name, jsonFiles)
 	if err != nil || path == "" {
@@ -125,7 +128,8 @@ func (s *Archive) ExportBackup() (string, error) {
 // RestoreBackup restores a backup the person chooses into an empty data
 // folder they choose, and returns the folder: Errand uses it when started
 // with ERRAND_DATA_DIR set to it. A folder that is not empty is refused.
-func (s *Archive) RestoreBackup() (string, error) {
+func (s *Archive) RestoreBackup() (_ string, err error) {
+	defer recovered(&err)
 	path, err := s.dialogs.open("Choose the backup to restore", jsonFiles)
 	if err != nil || path == "" {
 		return "", err

@@ -21,7 +21,8 @@ const variationTimeout = 5 * time.Minute
 // previous, +1 the next) and returns the conversation reopened on the
 // branch through it, with its latest limit messages. Refused while a task
 // runs in the conversation.
-func (s *Conversations) ShowVersion(conversationID, messageID string, step, limit int) (chat.ConversationView, error) {
+func (s *Conversations) ShowVersion(conversationID, messageID string, step, limit int) (_ chat.ConversationView, err error) {
+	defer recovered(&err)
 	if err := requireIDs(conversationID, messageID); err != nil {
 		return chat.ConversationView{}, err
 	}
@@ -39,7 +40,8 @@ func (s *Conversations) ShowVersion(conversationID, messageID string, step, limi
 // SwitchBranch makes the branch through the message messageID current
 // ("Keep this one" on a variation) and returns the conversation reopened
 // there, with its latest limit messages.
-func (s *Conversations) SwitchBranch(conversationID, messageID string, limit int) (chat.ConversationView, error) {
+func (s *Conversations) SwitchBranch(conversationID, messageID string, limit int) (_ chat.ConversationView, err error) {
+	defer recovered(&err)
 	if err := requireIDs(conversationID, messageID); err != nil {
 		return chat.ConversationView{}, err
 	}
@@ -55,7 +57,8 @@ func (s *Conversations) SwitchBranch(conversationID, messageID string, limit int
 // in parallel, on the models named at each place ("" for the
 // conversation's). They are versions kept off the branch until one is
 // kept with SwitchBranch.
-func (s *Conversations) Variations(conversationID, messageID string, models []string) ([]chat.Message, error) {
+func (s *Conversations) Variations(conversationID, messageID string, models []string) (_ []chat.Message, err error) {
+	defer recovered(&err)
 	if err := requireIDs(conversationID, messageID); err != nil {
 		return nil, err
 	}
@@ -68,7 +71,8 @@ func (s *Conversations) Variations(conversationID, messageID string, models []st
 // message messageID into a new conversation with the same agent, model and
 // settings. Its workspace folder is the same folder (shared), or, when
 // copyWorkspace is set, a copy of it.
-func (s *Conversations) BranchIntoConversation(conversationID, messageID string, copyWorkspace bool) (chat.Conversation, error) {
+func (s *Conversations) BranchIntoConversation(conversationID, messageID string, copyWorkspace bool) (_ chat.Conversation, err error) {
+	defer recovered(&err)
 	if err := requireIDs(conversationID, messageID); err != nil {
 		return chat.Conversation{}, err
 	}

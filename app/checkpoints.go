@@ -55,7 +55,8 @@ func keeperOptions(st chat.Settings) checkpoint.Options {
 
 // FilesChanged lists the files the task changed (none when it changed
 // none) and whether its changes are undone now.
-func (c *Checkpoints) FilesChanged(taskID string) (chat.FilesChanged, error) {
+func (c *Checkpoints) FilesChanged(taskID string) (_ chat.FilesChanged, err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return chat.FilesChanged{}, err
 	}
@@ -65,7 +66,8 @@ func (c *Checkpoints) FilesChanged(taskID string) (chat.FilesChanged, error) {
 }
 
 // FileDiff is the diff of what the task did to one file.
-func (c *Checkpoints) FileDiff(taskID, path string) (string, error) {
+func (c *Checkpoints) FileDiff(taskID, path string) (_ string, err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return "", err
 	}
@@ -78,13 +80,15 @@ func (c *Checkpoints) FileDiff(taskID, path string) (string, error) {
 // task. A file changed since is a conflict: choices (by path, "keep" or
 // "restore") resolve them; with a conflict left unresolved nothing is
 // changed and the outcome lists it.
-func (c *Checkpoints) UndoChanges(taskID string, choices map[string]chat.FileChoice) (chat.UndoOutcome, error) {
+func (c *Checkpoints) UndoChanges(taskID string, choices map[string]chat.FileChoice) (_ chat.UndoOutcome, err error) {
+	defer recovered(&err)
 	return c.revert(taskID, choices, c.keeper.Undo)
 }
 
 // RedoChanges undoes UndoChanges: the files go back to as the task left
 // them, with the same conflicts and choices.
-func (c *Checkpoints) RedoChanges(taskID string, choices map[string]chat.FileChoice) (chat.UndoOutcome, error) {
+func (c *Checkpoints) RedoChanges(taskID string, choices map[string]chat.FileChoice) (_ chat.UndoOutcome, err error) {
+	defer recovered(&err)
 	return c.revert(taskID, choices, c.keeper.Redo)
 }
 

@@ -50,7 +50,8 @@ func (w *windowContext) get() context.Context {
 
 // CreateConversation starts a new, empty conversation in the settings'
 // default mode.
-func (s *Conversations) CreateConversation() (chat.Conversation, error) {
+func (s *Conversations) CreateConversation() (_ chat.Conversation, err error) {
+	defer recovered(&err)
 	ctx, cancel := callCtx()
 	defer cancel()
 	st, err := s.store.Settings(ctx)
@@ -66,14 +67,16 @@ func (s *Conversations) CreateConversation() (chat.Conversation, error) {
 }
 
 // ListConversations lists every conversation, newest activity first.
-func (s *Conversations) ListConversations() ([]chat.ConversationSummary, error) {
+func (s *Conversations) ListConversations() (_ []chat.ConversationSummary, err error) {
+	defer recovered(&err)
 	ctx, cancel := callCtx()
 	defer cancel()
 	return s.store.ListConversations(ctx)
 }
 
 // LoadConversation returns a conversation with all its messages and tasks.
-func (s *Conversations) LoadConversation(id string) (chat.ConversationView, error) {
+func (s *Conversations) LoadConversation(id string) (_ chat.ConversationView, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return chat.ConversationView{}, err
 	}
@@ -87,7 +90,8 @@ func (s *Conversations) LoadConversation(id string) (chat.ConversationView, erro
 // case ("" for all), after cursor (a page's nextCursor, "" for the first
 // page). A cursor that is not a page's nextCursor is refused.
 // agent, when not "", keeps only the conversations with that agent.
-func (s *Conversations) ListConversationsPage(query, cursor string, limit int, agent string) (chat.ConversationPage, error) {
+func (s *Conversations) ListConversationsPage(query, cursor string, limit int, agent string) (_ chat.ConversationPage, err error) {
+	defer recovered(&err)
 	if agent != "" {
 		if err := requireID("agent", agent); err != nil {
 			return chat.ConversationPage{}, err
@@ -101,7 +105,8 @@ func (s *Conversations) ListConversationsPage(query, cursor string, limit int, a
 // SetAgent chooses the conversation's agent, from its next task on; it is
 // refused while a task is unfinished there. A conversation that has
 // messages gets a notice of the switch, and the model is told of it.
-func (s *Conversations) SetAgent(id, agentID string) (chat.Conversation, error) {
+func (s *Conversations) SetAgent(id, agentID string) (_ chat.Conversation, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return chat.Conversation{}, err
 	}
@@ -141,7 +146,8 @@ func (s *Conversations) SetAgent(id, agentID string) (chat.Conversation, error) 
 // OpenConversation returns a conversation with its latest limit messages
 // (1 to 500), the tasks they need and the whole usage; hasOlder tells
 // whether earlier messages exist (see GetMessagesPage).
-func (s *Conversations) OpenConversation(id string, limit int) (chat.ConversationView, error) {
+func (s *Conversations) OpenConversation(id string, limit int) (_ chat.ConversationView, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return chat.ConversationView{}, err
 	}
@@ -153,7 +159,8 @@ func (s *Conversations) OpenConversation(id string, limit int) (chat.Conversatio
 // GetMessagesPage returns up to limit messages (1 to 500) of a
 // conversation that come just before the message beforeMessageID, or its
 // latest messages when beforeMessageID is "".
-func (s *Conversations) GetMessagesPage(conversationID, beforeMessageID string, limit int) (chat.MessagePage, error) {
+func (s *Conversations) GetMessagesPage(conversationID, beforeMessageID string, limit int) (_ chat.MessagePage, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.MessagePage{}, err
 	}
@@ -164,7 +171,8 @@ func (s *Conversations) GetMessagesPage(conversationID, beforeMessageID string, 
 
 // GetMessagesAfter returns up to limit messages (1 to 500) of a
 // conversation that come just after the message afterMessageID.
-func (s *Conversations) GetMessagesAfter(conversationID, afterMessageID string, limit int) (chat.MessagePage, error) {
+func (s *Conversations) GetMessagesAfter(conversationID, afterMessageID string, limit int) (_ chat.MessagePage, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.MessagePage{}, err
 	}
@@ -177,7 +185,8 @@ func (s *Conversations) GetMessagesAfter(conversationID, afterMessageID string, 
 // conversation around the message messageID, that message included: how
 // a message far back is opened. A message on another branch makes that
 // branch current first (refused while a task runs there).
-func (s *Conversations) GetMessagesAround(conversationID, messageID string, limit int) (chat.MessagePage, error) {
+func (s *Conversations) GetMessagesAround(conversationID, messageID string, limit int) (_ chat.MessagePage, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.MessagePage{}, err
 	}
@@ -194,18 +203,20 @@ func (s *Conversations) GetMessagesAround(conversationID, messageID string, limi
 // that hold every word of query (the last one also as a word's start),
 // at most limit (1 to 50) of them. The query is taken literally: any
 // text gives results or none, never a syntax error.
-func (s *Conversations) SearchMessages(query string, limit int) ([]chat.SearchHit, error) {
+func (s *Conversations) SearchMessages(query string, limit int) (_ []chat.SearchHit, err error) {
+	defer recovered(&err)
 	ctx, cancel := callCtx()
 	defer cancel()
 	return s.search.Search(ctx, query, limit)
 }
 
 // RenameConversation sets the conversation's title.
-func (s *Conversations) RenameConversation(id, title string) (chat.Conversation, error) {
+func (s *Conversations) RenameConversation(id, title string) (_ chat.Conversation, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return chat.Conversation{}, err
 	}
-	title, err := chat.CleanTitle(title)
+	title, err = chat.CleanTitle(title)
 	if err != nil {
 		return chat.Conversation{}, err
 	}
@@ -215,7 +226,8 @@ func (s *Conversations) RenameConversation(id, title string) (chat.Conversation,
 }
 
 // SetMode remembers the conversation's mode: "auto", "agent" or "chat".
-func (s *Conversations) SetMode(id, mode string) (chat.Conversation, error) {
+func (s *Conversations) SetMode(id, mode string) (_ chat.Conversation, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return chat.Conversation{}, err
 	}
@@ -225,7 +237,8 @@ func (s *Conversations) SetMode(id, mode string) (chat.Conversation, error) {
 }
 
 // DeleteConversation deletes a conversation, stopping its task first.
-func (s *Conversations) DeleteConversation(id string) error {
+func (s *Conversations) DeleteConversation(id string) (err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return err
 	}
@@ -241,14 +254,16 @@ func (s *Conversations) DeleteConversation(id string) error {
 
 // ModelInfo tells which model answers by default, and whether it is the
 // demo.
-func (s *Conversations) ModelInfo() (ModelInfo, error) {
+func (s *Conversations) ModelInfo() (_ ModelInfo, err error) {
+	defer recovered(&err)
 	ctx, cancel := callCtx()
 	defer cancel()
 	return s.models.info(ctx, "")
 }
 
 // ConversationModel tells which model answers in a conversation.
-func (s *Conversations) ConversationModel(id string) (ModelInfo, error) {
+func (s *Conversations) ConversationModel(id string) (_ ModelInfo, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return ModelInfo{}, err
 	}
@@ -262,7 +277,8 @@ func (s *Conversations) ConversationModel(id string) (ModelInfo, error) {
 }
 
 // SetModel chooses the model for a conversation; "" returns to the default.
-func (s *Conversations) SetModel(id, model string) (chat.Conversation, error) {
+func (s *Conversations) SetModel(id, model string) (_ chat.Conversation, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return chat.Conversation{}, err
 	}
@@ -276,7 +292,8 @@ func (s *Conversations) SetModel(id, model string) (chat.Conversation, error) {
 }
 
 // WorkspaceDir is the folder the conversation's tools work in.
-func (s *Conversations) WorkspaceDir(id string) (string, error) {
+func (s *Conversations) WorkspaceDir(id string) (_ string, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return "", err
 	}
@@ -302,7 +319,8 @@ type WorkspaceInfo struct {
 
 // Workspace tells which folder the conversation's tools work in, and
 // whether a chosen one went missing.
-func (s *Conversations) Workspace(id string) (WorkspaceInfo, error) {
+func (s *Conversations) Workspace(id string) (_ WorkspaceInfo, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return WorkspaceInfo{}, err
 	}
@@ -337,7 +355,8 @@ func (s *Conversations) readyWorkspace(id string) (string, error) {
 
 // OpenWorkspaceFolder shows the conversation's workspace folder in the
 // file manager.
-func (s *Conversations) OpenWorkspaceFolder(id string) error {
+func (s *Conversations) OpenWorkspaceFolder(id string) (err error) {
+	defer recovered(&err)
 	dir, err := s.readyWorkspace(id)
 	if err != nil {
 		return err
@@ -353,7 +372,8 @@ func (s *Conversations) OpenWorkspaceFolder(id string) error {
 
 // SetWorkspace makes dir the conversation's workspace folder; "" returns to
 // the default one. The folder must exist.
-func (s *Conversations) SetWorkspace(id, dir string) (chat.Conversation, error) {
+func (s *Conversations) SetWorkspace(id, dir string) (_ chat.Conversation, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", id); err != nil {
 		return chat.Conversation{}, err
 	}
@@ -378,7 +398,8 @@ func (s *Conversations) SetWorkspace(id, dir string) (chat.Conversation, error) 
 
 // ChooseWorkspace asks for a folder with the native picker and makes it the
 // conversation's workspace. Cancelling the picker changes nothing.
-func (s *Conversations) ChooseWorkspace(id string) (chat.Conversation, error) {
+func (s *Conversations) ChooseWorkspace(id string) (_ chat.Conversation, err error) {
+	defer recovered(&err)
 	// The default folder is made first, so the picker opens in it.
 	current, err := s.readyWorkspace(id)
 	if err != nil {

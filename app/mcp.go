@@ -116,7 +116,8 @@ func (s *MCP) ListServers() []mcp.State { return s.manager.States() }
 
 // SaveServer adds a server (no id) or changes one; a bad name, command or
 // address, or a name another server has, is refused and nothing changes.
-func (s *MCP) SaveServer(srv chat.MCPServer) (mcp.State, error) {
+func (s *MCP) SaveServer(srv chat.MCPServer) (_ mcp.State, err error) {
+	defer recovered(&err)
 	if srv.ID != "" {
 		if err := requireID("MCP server", srv.ID); err != nil {
 			return mcp.State{}, err
@@ -142,7 +143,8 @@ func (s *MCP) SaveServer(srv chat.MCPServer) (mcp.State, error) {
 
 // SetEnabled turns a server on (it starts) or off (it stops, with every
 // process it started).
-func (s *MCP) SetEnabled(id string, enabled bool) (mcp.State, error) {
+func (s *MCP) SetEnabled(id string, enabled bool) (_ mcp.State, err error) {
+	defer recovered(&err)
 	return s.change(id, func(srv *chat.MCPServer) error {
 		srv.Enabled = enabled
 		return nil
@@ -152,7 +154,8 @@ func (s *MCP) SetEnabled(id string, enabled bool) (mcp.State, error) {
 // SetToolRisk overrides the risk of one of a server's tools ("read_only",
 // "writes" or "destructive"); an empty risk goes back to what the server
 // declares.
-func (s *MCP) SetToolRisk(id, tool, risk string) (mcp.State, error) {
+func (s *MCP) SetToolRisk(id, tool, risk string) (_ mcp.State, err error) {
+	defer recovered(&err)
 	return s.change(id, func(srv *chat.MCPServer) error {
 		if risk == "" {
 			delete(srv.ToolRisks, tool)
@@ -170,7 +173,8 @@ func (s *MCP) SetToolRisk(id, tool, risk string) (mcp.State, error) {
 }
 
 // RestartServer stops a server and starts it again.
-func (s *MCP) RestartServer(id string) (mcp.State, error) {
+func (s *MCP) RestartServer(id string) (_ mcp.State, err error) {
+	defer recovered(&err)
 	if err := requireID("MCP server", id); err != nil {
 		return mcp.State{}, err
 	}
@@ -181,7 +185,8 @@ func (s *MCP) RestartServer(id string) (mcp.State, error) {
 }
 
 // RemoveServer deletes a server; it stops with its process tree.
-func (s *MCP) RemoveServer(id string) error {
+func (s *MCP) RemoveServer(id string) (err error) {
+	defer recovered(&err)
 	if err := requireID("MCP server", id); err != nil {
 		return err
 	}
@@ -193,7 +198,7 @@ func (s *MCP) RemoveServer(id string) error {
 	if err := s.env.Delete(envName(id)); err != nil {
 		slog.Warn("forget a removed MCP server's environment", "err", err)
 	}
-	_, err := s.sync(ctx)
+	_, err = s.sync(ctx)
 	return err
 }
 
@@ -207,9 +212,9 @@ func (s *MCP) ClaudeConfigPath() string {
 // the JSON pasted, or, when text is empty, the file at its usual place. A
 // server with the name of one already here replaces its command. A broken
 // configuration is refused whole: nothing is saved.
-func (s *MCP) ImportClaudeConfig(text string) ([]mcp.State, error) {
+func (s *MCP) ImportClaudeConfig(text string) (_ []mcp.State, err error) {
+	defer recovered(&err)
 	var servers []chat.MCPServer
-	var err error
 	if strings.TrimSpace(text) == "" {
 		servers, err = mcp.ReadClaudeConfig()
 	} else {
@@ -241,7 +246,8 @@ func (s *MCP) ImportClaudeConfig(text string) ([]mcp.State, error) {
 }
 
 // Image returns an image a tool returned, as a data: URL for an <img>.
-func (s *MCP) Image(id string) (string, error) {
+func (s *MCP) Image(id string) (_ string, err error) {
+	defer recovered(&err)
 	if err := requireID("image", id); err != nil {
 		return "", err
 	}

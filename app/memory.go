@@ -41,7 +41,8 @@ type Memory struct {
 
 // ListFacts returns the global facts and, when conversationID is not
 // empty, that conversation's (first), each most recently updated first.
-func (m *Memory) ListFacts(conversationID string) ([]chat.Fact, error) {
+func (m *Memory) ListFacts(conversationID string) (_ []chat.Fact, err error) {
+	defer recovered(&err)
 	if conversationID != "" {
 		if err := requireID("conversation", conversationID); err != nil {
 			return nil, err
@@ -56,7 +57,8 @@ func (m *Memory) ListFacts(conversationID string) ([]chat.Fact, error) {
 // conversationId. A key that is empty, over 4 KB or already there, an
 // unknown scope, a value that looks like a secret, and one fact more than
 // the most an owner keeps are refused with a message that says so.
-func (m *Memory) AddFact(f chat.Fact) (chat.Fact, error) {
+func (m *Memory) AddFact(f chat.Fact) (_ chat.Fact, err error) {
+	defer recovered(&err)
 	ctx, cancel := callCtx()
 	defer cancel()
 	f.ID = ""
@@ -70,7 +72,8 @@ func (m *Memory) AddFact(f chat.Fact) (chat.Fact, error) {
 
 // UpdateFact changes the key, value or scope of the fact with f.id, under
 // the same rules as AddFact.
-func (m *Memory) UpdateFact(f chat.Fact) (chat.Fact, error) {
+func (m *Memory) UpdateFact(f chat.Fact) (_ chat.Fact, err error) {
+	defer recovered(&err)
 	if err := requireID("fact", f.ID); err != nil {
 		return chat.Fact{}, err
 	}
@@ -92,7 +95,8 @@ func (m *Memory) UpdateFact(f chat.Fact) (chat.Fact, error) {
 }
 
 // DeleteFact deletes the fact with id.
-func (m *Memory) DeleteFact(id string) error {
+func (m *Memory) DeleteFact(id string) (err error) {
+	defer recovered(&err)
 	if err := requireID("fact", id); err != nil {
 		return err
 	}

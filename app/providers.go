@@ -227,7 +227,8 @@ func (p *Providers) Detect() []providers.Preset {
 }
 
 // GetProvider returns the provider settings.
-func (p *Providers) GetProvider() (ProviderView, error) {
+func (p *Providers) GetProvider() (_ ProviderView, err error) {
+	defer recovered(&err)
 	ctx, cancel := callCtx()
 	defer cancel()
 	s, err := p.store.Settings(ctx)
@@ -335,7 +336,8 @@ func (p *Providers) endpoint(in ProviderInput) (providers.Endpoint, error) {
 
 // SaveProvider stores the provider: the key in the keyring (or the 0600
 // file), everything else in the settings.
-func (p *Providers) SaveProvider(in ProviderInput) (ProviderView, error) {
+func (p *Providers) SaveProvider(in ProviderInput) (_ ProviderView, err error) {
+	defer recovered(&err)
 	preset, in, err := p.check(in)
 	if err != nil {
 		return ProviderView{}, err
@@ -366,7 +368,8 @@ func (p *Providers) SaveProvider(in ProviderInput) (ProviderView, error) {
 }
 
 // TestConnection tries the provider as given, without saving it.
-func (p *Providers) TestConnection(in ProviderInput) (providers.Verdict, error) {
+func (p *Providers) TestConnection(in ProviderInput) (_ providers.Verdict, err error) {
+	defer recovered(&err)
 	preset, in, err := p.check(in)
 	if err != nil {
 		return providers.Verdict{Kind: providers.VerdictInvalid, Message: chat.ErrorMessage(err)}, nil
@@ -390,7 +393,8 @@ func (p *Providers) TestConnection(in ProviderInput) (providers.Verdict, error) 
 }
 
 // ListModels lists the models of the provider as given.
-func (p *Providers) ListModels(in ProviderInput) ([]string, error) {
+func (p *Providers) ListModels(in ProviderInput) (_ []string, err error) {
+	defer recovered(&err)
 	preset, in, err := p.check(in)
 	if err != nil {
 		return nil, err
@@ -413,7 +417,8 @@ func (p *Providers) ListModels(in ProviderInput) ([]string, error) {
 
 // CurrentModels lists the models of the provider in use (for the model
 // menu in the chat header).
-func (p *Providers) CurrentModels() ([]string, error) {
+func (p *Providers) CurrentModels() (_ []string, err error) {
+	defer recovered(&err)
 	ctx, cancel := callCtx()
 	defer cancel()
 	c, err := p.models.choose(ctx, "")

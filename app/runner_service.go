@@ -27,13 +27,15 @@ type AgentTaskRunner struct {
 
 // StartTask starts an agent task on text in the conversation and returns the
 // task at once; the work goes on in the background.
-func (s *AgentTaskRunner) StartTask(conversationID, text string) (chat.Task, error) {
+func (s *AgentTaskRunner) StartTask(conversationID, text string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	return s.start(conversationID, text, chat.ModeAgent)
 }
 
 // StartProactive starts the conversation's proactive agent: it speaks
 // first, with no message from the person.
-func (s *AgentTaskRunner) StartProactive(conversationID string) (chat.Task, error) {
+func (s *AgentTaskRunner) StartProactive(conversationID string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Task{}, err
 	}
@@ -45,7 +47,8 @@ func (s *AgentTaskRunner) StartProactive(conversationID string) (chat.Task, erro
 // Send answers the person's message in the conversation's mode: Auto
 // decides between a task and a direct answer; a leading /task or /chat
 // forces one (with nothing after it, it is an error).
-func (s *AgentTaskRunner) Send(conversationID, text string) (chat.Task, error) {
+func (s *AgentTaskRunner) Send(conversationID, text string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Task{}, err
 	}
@@ -56,7 +59,8 @@ func (s *AgentTaskRunner) Send(conversationID, text string) (chat.Task, error) {
 
 // RerunMessage answers the person's message again the other way: mode
 // "agent" runs it as a task, "chat" just answers it.
-func (s *AgentTaskRunner) RerunMessage(conversationID, messageID, mode string) (chat.Task, error) {
+func (s *AgentTaskRunner) RerunMessage(conversationID, messageID, mode string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Task{}, err
 	}
@@ -69,7 +73,8 @@ func (s *AgentTaskRunner) RerunMessage(conversationID, messageID, mode string) (
 }
 
 // SendChat sends a simple chat message: one streamed reply, no agent loop.
-func (s *AgentTaskRunner) SendChat(conversationID, text string) (chat.Task, error) {
+func (s *AgentTaskRunner) SendChat(conversationID, text string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	return s.start(conversationID, text, chat.ModeChat)
 }
 
@@ -85,7 +90,8 @@ func (s *AgentTaskRunner) start(conversationID, text string, mode chat.TaskMode)
 // QueueMessage adds the person's message to the conversation's working
 // task without stopping it: stored as queued, it reaches the model at the
 // task's next step.
-func (s *AgentTaskRunner) QueueMessage(conversationID, text string) (chat.Message, error) {
+func (s *AgentTaskRunner) QueueMessage(conversationID, text string) (_ chat.Message, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Message{}, err
 	}
@@ -96,7 +102,8 @@ func (s *AgentTaskRunner) QueueMessage(conversationID, text string) (chat.Messag
 
 // StopTask stops a task at once. Stopping a task that has ended is not an
 // error: Stopped is false and Message says how it ended.
-func (s *AgentTaskRunner) StopTask(taskID string) (agent.StopResult, error) {
+func (s *AgentTaskRunner) StopTask(taskID string) (_ agent.StopResult, err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return agent.StopResult{}, err
 	}
@@ -106,7 +113,8 @@ func (s *AgentTaskRunner) StopTask(taskID string) (agent.StopResult, error) {
 }
 
 // UserResponse answers the question a waiting task asked.
-func (s *AgentTaskRunner) UserResponse(taskID, answer string) error {
+func (s *AgentTaskRunner) UserResponse(taskID, answer string) (err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return err
 	}
@@ -116,7 +124,8 @@ func (s *AgentTaskRunner) UserResponse(taskID, answer string) error {
 }
 
 // GetTask returns a task's current state.
-func (s *AgentTaskRunner) GetTask(taskID string) (chat.Task, error) {
+func (s *AgentTaskRunner) GetTask(taskID string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return chat.Task{}, err
 	}
@@ -127,7 +136,8 @@ func (s *AgentTaskRunner) GetTask(taskID string) (chat.Task, error) {
 
 // ApproveTool lets the tool call waiting for approval run; forTask approves
 // that tool for the rest of the task.
-func (s *AgentTaskRunner) ApproveTool(taskID, callID string, forTask bool) error {
+func (s *AgentTaskRunner) ApproveTool(taskID, callID string, forTask bool) (err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return err
 	}
@@ -138,7 +148,8 @@ func (s *AgentTaskRunner) ApproveTool(taskID, callID string, forTask bool) error
 
 // DenyTool refuses the tool call waiting for approval; the reason, if any,
 // is passed to the model.
-func (s *AgentTaskRunner) DenyTool(taskID, callID, reason string) error {
+func (s *AgentTaskRunner) DenyTool(taskID, callID, reason string) (err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return err
 	}
@@ -148,7 +159,8 @@ func (s *AgentTaskRunner) DenyTool(taskID, callID, reason string) error {
 }
 
 // ContinueTask lets a task paused at a limit go on, raising that limit.
-func (s *AgentTaskRunner) ContinueTask(taskID string) error {
+func (s *AgentTaskRunner) ContinueTask(taskID string) (err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return err
 	}
@@ -158,7 +170,8 @@ func (s *AgentTaskRunner) ContinueTask(taskID string) error {
 }
 
 // RetryTask resumes a failed task from its last completed step.
-func (s *AgentTaskRunner) RetryTask(taskID string) (chat.Task, error) {
+func (s *AgentTaskRunner) RetryTask(taskID string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return chat.Task{}, err
 	}
@@ -168,7 +181,8 @@ func (s *AgentTaskRunner) RetryTask(taskID string) (chat.Task, error) {
 }
 
 // ResumeTask continues a task interrupted when Errand closed.
-func (s *AgentTaskRunner) ResumeTask(taskID string) (chat.Task, error) {
+func (s *AgentTaskRunner) ResumeTask(taskID string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return chat.Task{}, err
 	}
@@ -178,7 +192,8 @@ func (s *AgentTaskRunner) ResumeTask(taskID string) (chat.Task, error) {
 }
 
 // DismissTask ends a task interrupted when Errand closed.
-func (s *AgentTaskRunner) DismissTask(taskID string) (chat.Task, error) {
+func (s *AgentTaskRunner) DismissTask(taskID string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	if err := requireID("task", taskID); err != nil {
 		return chat.Task{}, err
 	}
@@ -195,7 +210,8 @@ const compactTimeout = 5 * time.Minute
 // now; the messages stay stored and shown, and a notice "Earlier messages
 // summarised" is added to the transcript (and returned). It is refused
 // while a task is unfinished in the conversation.
-func (s *AgentTaskRunner) CompactNow(conversationID string) (chat.Message, error) {
+func (s *AgentTaskRunner) CompactNow(conversationID string) (_ chat.Message, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Message{}, err
 	}
@@ -206,7 +222,8 @@ func (s *AgentTaskRunner) CompactNow(conversationID string) (chat.Message, error
 
 // GetSummary returns the summary a notice "Earlier messages summarised"
 // names: what the model sees in place of the messages before it.
-func (s *AgentTaskRunner) GetSummary(summaryID string) (chat.Summary, error) {
+func (s *AgentTaskRunner) GetSummary(summaryID string) (_ chat.Summary, err error) {
+	defer recovered(&err)
 	if err := requireID("summary", summaryID); err != nil {
 		return chat.Summary{}, err
 	}
@@ -219,7 +236,8 @@ func (s *AgentTaskRunner) GetSummary(summaryID string) (chat.Summary, error) {
 // (a chat reply or an agent task): the new reply is another version beside
 // the old one. mode is "" to keep the task's mode, or "agent" or "chat" to
 // run the prompt as a task or as a chat reply. Refused while a task runs.
-func (s *AgentTaskRunner) Regenerate(conversationID, mode string) (chat.Task, error) {
+func (s *AgentTaskRunner) Regenerate(conversationID, mode string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Task{}, err
 	}
@@ -231,7 +249,8 @@ func (s *AgentTaskRunner) Regenerate(conversationID, mode string) (chat.Task, er
 // EditMessage sends text in place of the person's message messageID: a
 // new branch from the message before it; the old one stays as another
 // version. An empty text is refused, and so is an edit while a task runs.
-func (s *AgentTaskRunner) EditMessage(conversationID, messageID, text string) (chat.Task, error) {
+func (s *AgentTaskRunner) EditMessage(conversationID, messageID, text string) (_ chat.Task, err error) {
+	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Task{}, err
 	}

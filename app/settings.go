@@ -17,7 +17,8 @@ type Settings struct {
 }
 
 // GetSettings returns the current settings.
-func (s *Settings) GetSettings() (chat.Settings, error) {
+func (s *Settings) GetSettings() (_ chat.Settings, err error) {
+	defer recovered(&err)
 	ctx, cancel := callCtx()
 	defer cancel()
 	return s.store.Settings(ctx)
@@ -29,7 +30,8 @@ func (s *Settings) DefaultSystemPrompt() string { return agent.AgentSystemPrompt
 
 // SaveSettings validates and stores the settings; running tasks follow the
 // new auto-approval choices at once.
-func (s *Settings) SaveSettings(st chat.Settings) (chat.Settings, error) {
+func (s *Settings) SaveSettings(st chat.Settings) (_ chat.Settings, err error) {
+	defer recovered(&err)
 	if err := validateSettings(st); err != nil {
 		return chat.Settings{}, err
 	}

@@ -169,10 +169,13 @@ func fromVersion1(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	for _, rec := range convs {
+	for i, rec := range convs {
+		if rec == nil {
+			return nil, fmt.Errorf("conversation %d is null", i+1)
+		}
 		var c map[string]json.RawMessage
-		if err := json.Unmarshal(rec["conversation"], &c); err != nil {
-			return nil, err
+		if err := json.Unmarshal(rec["conversation"], &c); err != nil || c == nil {
+			return nil, fmt.Errorf("conversation %d has no conversation object", i+1)
 		}
 		var on bool
 		if raw, ok := c["agentMode"]; ok {
@@ -237,6 +240,11 @@ func Restore(ctx context.Context, st Store, f File) error {
 	if f.Settings != nil {
 		if err := chat.CheckSettings(*f.Settings); err != nil {
 			return err
+		}
+		for risk := range f.Settings.AutoApprove {
+			if _, ok := riskWords[risk]; !ok {
+				return chat.Errorf(chat.CodeInvalid, "the backup's settings approve the unknown risk %s", chat.Quote(risk))
+			}
 		}
 	}
 	facts := make([]chat.Fact, 0, len(f.Facts))

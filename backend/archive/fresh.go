@@ -52,6 +52,9 @@ func freshRecord(r chat.ConversationRecord) (chat.ConversationRecord, error) {
 		if !knownStatus(t.Status) {
 			return r, chat.Errorf(chat.CodeInvalid, "a task has the unknown status %s", chat.Quote(string(t.Status)))
 		}
+		if err := checkTask(t); err != nil {
+			return r, err
+		}
 		if _, dup := ids[t.ID]; dup || t.ID == "" {
 			return r, chat.Errorf(chat.CodeInvalid, "a task has a missing or repeated id")
 		}
@@ -105,6 +108,9 @@ func freshMessages(r chat.ConversationRecord, ids map[string]string, conversatio
 		if !knownRole(m.Role) {
 			return nil, chat.Errorf(chat.CodeInvalid, "message %d has the unknown role %s", i+1, chat.Quote(string(m.Role)))
 		}
+		if err := checkMessage(i, m); err != nil {
+			return nil, err
+		}
 		if i > 0 && m.Seq <= lastSeq {
 			return nil, chat.Errorf(chat.CodeInvalid, "the messages are out of order at message %d", i+1)
 		}
@@ -136,6 +142,7 @@ func freshMessages(r chat.ConversationRecord, ids map[string]string, conversatio
 		}
 		msgs = append(msgs, m)
 	}
+	renumber(msgs)
 	return msgs, nil
 }
 

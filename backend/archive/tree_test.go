@@ -259,3 +259,83 @@ func TestABrokenTreeIsRefusedAndNothingIsImported(t *testing.T) {
 		})
 	}
 }
+
+// Off-branch numbers are the file's word only for their order: one number
+// shared by two sub-trees, or one of 2^63-1, is renumbered on import, so
+// a switch brings back one version's continuation, never a mix of two,
+// and later switches still count on.
+func TestOffBranchNumbersAreRenumberedOnImport(t *testing.T) {
+	ctx := context.Background()
+	src := openStore(t)
+	f, err := Conversation(ctx, src, branched(t, src))
+	require.NoError(t, err)
+	hostile := messageMaps(t, f, func(msgs []map[string]any) {
+		for _, m := range msgs {
+			if m["offBranch"] != nil {
+				m["offBranch"] = "BIG"
+			}
+		}
+	})
+	hostile = bytes.ReplaceAll(hostile, []byte(`"BIG"`), []byte("9223372036854775807"))
+	read, err := Read(bytes.NewReader(hostile))
+	require.NoError(t, err)
+	dst := openStore(t)
+	convs, err := Import(ctx, dst, read)
+	require.NoError(t, err)
+	id := convs[0].ID
+	assert.Equal(t, []string{"A (A)", "a1 (A)", "B 1/2 (B)", "b1 (B)"}, showVersion(t, dst, id, "B edited", -1),
+		"the version before the edit with its own reply only")
+	assert.Equal(t, []string{"A (A)", "a1 (A)", "B edited 2/2 (B edited)", "b3 2/2 (again)"}, showVersion(t, dst, id, "B", 1))
+	assert.Equal(t, "b2 1/2 (B edited)", showVersion(t, dst, id, "b3", -1)[3])
+}
+
+// Fields Errand could not have written are refused, as the live paths
+// refuse them: an unknown outcome or delivery, a person's message over
+// the bound, a negative or absurd counter, a cost that is not one, a
+// title of invisible characters, a null conversation in a version-1 file.
+func TestImportBoundsEveryField(t *testing.T) {
+	ctx := context.Background()
+	src := openStore(t)
+	f, err := Conversation(ctx, src, branched(t, src))
+	require.NoError(t, err)
+	cases := []struct {
+		name string
+		edit func(msgs []map[string]any)
+		says string
+	}{
+		{"an unknown outcome", func(msgs []map[string]any) { msgs[1]["outcome"] = "exploded" }, "unknown outcome"},
+		{"an unknown delivery", func(msgs []map[string]any) { msgs[0]["delivery"] = "teleported" }, "unknown delivery"},
+		{"a huge message", func(msgs []map[string]any) { msgs[0]["content"] = strings.Repeat("x", chat.MaxMessageBytes+1) }, "at most"},
+		{"a negative step", func(msgs []map[string]any) { msgs[1]["step"] = -5 }, "cannot be one"},
+		{"absurd tokens", func(msgs []map[string]any) {
+			msgs[1]["usage"] = map[string]any{"promptTokens": 1e17}
+		}, "cannot be one"},
+		{"a negative cost", func(msgs []map[string]any) { msgs[1]["costUsd"] = -1 }, "cannot be one"},
+	}
+	dst := openStore(t)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			read, err := Read(bytes.NewReader(messageMaps(t, f, tc.edit)))
+			require.NoError(t, err)
+			_, err = Import(ctx, dst, read)
+			require.Error(t, err)
+			assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
+			assert.Contains(t, chat.ErrorMessage(err), tc.says)
+		})
+	}
+	f.Conversations[0].Conversation.Title = "\u200b\u200b\u3164"
+	_, err = Import(ctx, dst, f)
+	assert.ErrorContains(t, err, "no visible character")
+	f.Conversations[0].Conversation.Title = "Fine"
+	f.Conversations[0].Tasks[0].StepCount = -1
+	_, err = Import(ctx, dst, f)
+	assert.ErrorContains(t, err, "cannot be one")
+
+	_, err = Read(strings.NewReader(`{"format":"errand.conversation","version":1,"conversations":[{"conversation":null}]}`))
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
+	_, err = Read(strings.NewReader(`{"format":"errand.conversation","version":1,"conversations":[null]}`))
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
+	list, err := dst.ListConversations(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, list, "nothing imported")
+}

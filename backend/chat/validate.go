@@ -142,10 +142,24 @@ func CleanTitle(title string) (string, error) {
 	if t == "" {
 		return "", Errorf(CodeInvalid, "the title is empty")
 	}
+	if strings.IndexFunc(t, visible) < 0 {
+		return "", Errorf(CodeInvalid, "the title has no visible character")
+	}
 	if utf8.RuneCountInString(t) > MaxTitleLen {
 		return "", Errorf(CodeInvalid, "the title is longer than %d characters", MaxTitleLen)
 	}
 	return t, nil
+}
+
+// visible reports a character that shows: not a space, a format character
+// (zero-width space, joiners) or one of the blank letters (Hangul fillers,
+// the blank Braille pattern).
+func visible(r rune) bool {
+	switch r {
+	case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800:
+		return false
+	}
+	return unicode.IsGraphic(r) && !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r)
 }
 
 // CheckModelName refuses a model name that is too long or holds control

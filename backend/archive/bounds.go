@@ -1,0 +1,111 @@
+package archive
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/errand-app/errand/backend/chat"
+)
+
+// What an imported message or task may hold: a person's message as much
+// as one typed here, any other message (a long reply, a tool's output, a
+// model's thinking) at most maxImportedText bytes, and counters that are
+// whole, finite, never negative and below maxCount.
+const (
+	maxImportedText = 16 << 20
+	maxCount        = 1 << 40
+)
+
+// checkMessage refuses a message Errand could not have written: an
+// unknown outcome or delivery, text past its bound, an absurd counter.
+func checkMessage(i int, m chat.Message) error {
+	switch m.Outcome {
+	case "", chat.OutcomeDenied, chat.OutcomeStopped, chat.OutcomeCutOff:
+	default:
+		return chat.Errorf(chat.CodeInvalid, "message %d has the unknown outcome %s", i+1, chat.Quote(string(m.Outcome)))
+	}
+	switch m.Delivery {
+	case "", chat.DeliveryQueued, chat.DeliveryNotDelivered:
+	default:
+		return chat.Errorf(chat.CodeInvalid, "message %d has the unknown delivery %s", i+1, chat.Quote(string(m.Delivery)))
+	}
+	if m.Role == chat.RoleUser {
+		if err := chat.CheckMessage(m.Content); err != nil {
+			return chat.Wrap(chat.CodeInvalid, err, "message %d: %s", i+1, chat.ErrorMessage(err))
+		}
+	}
+	if len(m.Content)+len(m.Reasoning) > maxImportedText {
+		return chat.Errorf(chat.CodeInvalid, "message %d is larger than the %d MB Errand imports in one message", i+1, maxImportedText>>20)
+	}
+	counters := []int64{int64(m.Step), m.ReasoningMS, int64(m.Rev)}
+	if m.Usage != nil {
+		counters = append(counters, usageCounters(*m.Usage)...)
+	}
+	if !sane(counters...) || !saneCost(m.CostUSD) {
+		return chat.Errorf(chat.CodeInvalid, "message %d has a count or cost that cannot be one", i+1)
+	}
+	return nil
+}
+
+// checkTask refuses a task with a counter, a cost or a limit that cannot
+// be one.
+func checkTask(t chat.Task) error {
+	counters := append(usageCounters(t.Usage), int64(t.StepCount), t.Rev, t.ActiveMS,
+		int64(t.ContextTokens), int64(t.ContextLimit), int64(t.Limits.MaxSteps))
+	if !sane(counters...) || !saneCost(t.CostUSD) || !saneCost(t.Limits.MaxCostUSD) || !saneCost(t.Limits.MaxMinutes) {
+		return chat.Errorf(chat.CodeInvalid, "a task has a count, cost or limit that cannot be one")
+	}
+	if err := chat.CheckModelName(t.Model); err != nil {
+		return err
+	}
+	return nil
+}
+
+func usageCounters(u chat.Usage) []int64 {
+	return []int64{u.PromptTokens, u.CompletionTokens, u.TotalTokens, u.CacheReadTokens, u.CacheWriteTokens}
+}
+
+func sane(counts ...int64) bool {
+	for _, n := range counts {
+		if n < 0 || n >= maxCount {
+			return false
+		}
+	}
+	return true
+}
+
+func saneCost(v float64) bool { return v >= 0 && v <= chat.CostCeilingUSD }
+
+// renumber gives the messages off the current branch new numbers, from 1:
+// one to each path a switch took off, the order of the file's numbers
+// kept. A number the file gives to messages that are not one path (two
+// sub-trees, say, which a switch back would mix into one branch) is split
+// into one per path; a huge number (2^63-1) becomes a small one, so that
+// later switches can count on.
+func renumber(msgs []chat.Message) {
+	type path struct {
+		old, first int64
+		members    []int
+	}
+	var paths []*path
+	tip := map[string]*path{} // the last message of each path so far
+	for i, m := range msgs {
+		if m.OffBranch == 0 {
+			continue
+		}
+		p, ok := tip[m.ParentID]
+		if !ok || p.old != m.OffBranch {
+			p = &path{old: m.OffBranch, first: m.Seq}
+			paths = append(paths, p)
+		}
+		delete(tip, m.ParentID)
+		p.members = append(p.members, i)
+		tip[m.ID] = p
+	}
+	slices.SortStableFunc(paths, func(a, b *path) int { return cmp.Or(cmp.Compare(a.old, b.old), cmp.Compare(a.first, b.first)) })
+	for n, p := range paths {
+		for _, i := range p.members {
+			msgs[i].OffBranch = int64(n + 1)
+		}
+	}
+}

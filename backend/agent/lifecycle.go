@@ -233,7 +233,7 @@ func closingMessages(t chat.Task, msgs []chat.Message, notice string) []chat.Mes
 	if notice != "" {
 		out = append(out, chat.Message{
 			ID: uuid.NewString(), ConversationID: t.ConversationID, TaskID: t.ID,
-			Role: chat.RoleSystem, Content: notice, Step: t.StepCount, CreatedAt: now,
+			Role: chat.RoleSystem, Content: notice, IsError: t.Status == chat.StatusError, Step: t.StepCount, CreatedAt: now,
 		})
 	}
 	return out

@@ -485,3 +485,25 @@ func TestAResumedStepDoesNotSeeItsCutOffReply(t *testing.T) {
 	require.Len(t, reqs, 2)
 	assert.False(t, contains(lastMessages(reqs[1], 5), "Half of a long answer"), "the resumed step is asked without its cut-off half")
 }
+
+// A failed task's notice is stored and sent marked as an error, so that
+// the window says the failure once (folded into its row), not twice.
+func TestAFailedTasksNoticeIsMarkedAsAnError(t *testing.T) {
+	h := newHarness(t, script(t,
+		compat.Reply{ToolCalls: []chat.ToolCall{call("nope", `{}`)}},
+		compat.Reply{ToolCalls: []chat.ToolCall{call("nope", `{}`)}},
+		compat.Reply{ToolCalls: []chat.ToolCall{call("nope", `{}`)}},
+	), harnessOpts{})
+	conv := h.conversation()
+	task := h.start(conv, "Go")
+	h.events.waitStatus(task.ID, chat.StatusError)
+	var notices []chat.Message
+	for _, m := range h.messages(conv) {
+		if m.Role == chat.RoleSystem {
+			notices = append(notices, m)
+		}
+	}
+	require.Len(t, notices, 1)
+	assert.True(t, strings.HasPrefix(notices[0].Content, "The task failed: "), notices[0].Content)
+	assert.True(t, notices[0].IsError, "the stored notice is marked as an error")
+}

@@ -21,6 +21,7 @@
 //	[write-then-ask] write_file hello.txt, then ask_user "Shall I go on?" (Yes/No) and wait
 //	[command]   run_command "ls -la && echo done" (needs approval), then "Result: <the tool's result>"
 //	            + task_complete
+//	[run] A ;; B  run_command A, then B (one a step, as many as given), then task_complete
 //	[loop]      send_update "Update N" at steps 1 to 3, then task_complete at step 4
 //	[fail]      the first request for the prompt gets a 400 error; later ones "Recovered." + task_complete
 //	[stall]     the first two requests for the prompt get a stream's headers and then nothing, until

@@ -177,6 +177,8 @@ func script(req *compat.Request) compat.Reply {
 			return call("I will write the file.", "write_file", map[string]any{"path": writePath, "content": writeContent})
 		}
 		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[run] "):
+		return runCommands(prompt, replied)
 	case strings.Contains(prompt, "[command]"):
 		if result, ok := toolResult(tail, "run_command"); ok {
 			return call("Result: "+result, "task_complete", map[string]any{"summary": "Finished the command task"})
@@ -380,4 +382,15 @@ func writeThenAsk(tail []compat.Message) compat.Reply {
 		return call("", "task_complete", map[string]any{"summary": "Answered: " + answer})
 	}
 	return call("", "ask_user", map[string]any{"question": "Shall I go on?", "choices": []string{"Yes", "No"}})
+}
+
+// runCommands runs the commands after "[run] " (separated by " ;; "), one
+// a step, then completes.
+func runCommands(prompt string, replied int) compat.Reply {
+	_, rest, _ := strings.Cut(prompt, "[run] ")
+	commands := strings.Split(strings.TrimSpace(rest), " ;; ")
+	if replied < len(commands) {
+		return call(fmt.Sprintf("Command %d.", replied+1), "run_command", map[string]any{"command": commands[replied]})
+	}
+	return call("Ran them.", "task_complete", map[string]any{"summary": fmt.Sprintf("Ran %d commands", len(commands))})
 }

@@ -237,30 +237,30 @@ func (p *Providers) GetProvider() (_ ProviderView, err error) {
 	}
 	v := ProviderView{ProviderConfig: s.Provider, KeyStorage: string(p.secrets.Where()), KeyNote: p.secrets.Note(),
 		EnvOverride: p.resolver.Env.Set()}
+	// KeysFor lists the presets with a key saved for the address the form
+	// shows for them: the settings' for the preset in use, else the preset's
+	// own. A key bound elsewhere is not offered as stored.
 	v.KeysFor = []string{}
 	for _, preset := range providers.Presets {
 		if preset.ID == providers.Demo {
 			continue
 		}
-		key, err := p.secrets.Get(providers.KeyName(preset.ID))
+		address := preset.BaseURL
+		if preset.ID == s.Provider.Preset && s.Provider.BaseURL != "" {
+			address = s.Provider.BaseURL
+		}
+		stored, err := providers.KeyFor(p.secrets, preset.ID, address)
 		if err != nil {
 			return v, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
-		if key != "" {
+		if stored.Key != "" {
 			v.KeysFor = append(v.KeysFor, preset.ID)
 		}
-	}
-	if current, ok := providers.Find(s.Provider.Preset); ok && current.ID != providers.Demo {
-		address := s.Provider.BaseURL
-		if address == "" {
-			address = current.BaseURL
-		}
-		stored, err := providers.KeyFor(p.secrets, current.ID, address)
-		if err != nil {
-			return v, chat.Wrap(chat.CodeInternal, err, "%v", err)
+		if preset.ID != s.Provider.Preset {
+			continue
 		}
 		v.HasKey = stored.Key != ""
-		if note := providers.WithheldNote(current.Name, address, stored); note != "" {
+		if note := providers.WithheldNote(preset.Name, address, stored); note != "" {
 			v.KeyNote += " " + note
 		}
 	}

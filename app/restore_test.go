@@ -90,6 +90,7 @@ func TestARestoredAddressGetsNoKeyAndWidensNothingUnasked(t *testing.T) {
 	view, err := b.Providers.GetProvider()
 	require.NoError(t, err)
 	assert.False(t, view.HasKey)
+	assert.NotContains(t, view.KeysFor, providers.OpenAI, "the form does not offer the key as stored")
 	assert.Contains(t, view.KeyNote, "is not sent to "+server.URL)
 
 	c, err := b.Conversations.CreateConversation()

@@ -17,6 +17,9 @@ func keptWrite(ctx context.Context, env Env, p string, write func() error) (note
 	if err != nil {
 		return "", err
 	}
+	if rel, err = env.Workspace.real(p, rel); err != nil {
+		return "", err
+	}
 	if err := env.Checkpoints.BeforeWrite(ctx, rel); err != nil {
 		return "", fmt.Errorf("%s was not changed: its current state could not be kept for Undo changes (%v)", rel, err)
 	}

@@ -322,6 +322,26 @@ func (w *Workspace) checked(p string) (string, error) {
 	return c, w.guard(p, c)
 }
 
+// real is the cleaned path c (p as the model wrote it) with the links on
+// its way resolved, relative to the workspace: where a write to it lands,
+// so that its checkpoint keeps that file. One that leads outside is
+// refused before anything of it is read.
+func (w *Workspace) real(p, c string) (string, error) {
+	base, err := resolvePath(w.dir)
+	if err != nil {
+		return "", w.explain(p, err)
+	}
+	target, err := resolvePath(filepath.Join(w.dir, filepath.FromSlash(c)))
+	if err != nil {
+		return "", w.explain(p, err)
+	}
+	rel, err := filepath.Rel(base, target)
+	if err != nil || filepath.IsAbs(rel) || escapes(filepath.ToSlash(rel)) {
+		return "", fmt.Errorf("%q %w (a symlink on the way leads outside, or to an absolute path)", p, errOutside)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
 // errFolder is a folder where a file was expected.
 var errFolder = errors.New("is a folder")
 

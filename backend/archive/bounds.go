@@ -34,7 +34,11 @@ func checkMessage(i int, m chat.Message) error {
 			return chat.Wrap(chat.CodeInvalid, err, "message %d: %s", i+1, chat.ErrorMessage(err))
 		}
 	}
-	if len(m.Content)+len(m.Reasoning) > maxImportedText {
+	size := len(m.Content) + len(m.Reasoning)
+	for _, c := range m.ToolCalls {
+		size += len(c.ID) + len(c.Name) + len(c.Arguments)
+	}
+	if size > maxImportedText {
 		return chat.Errorf(chat.CodeInvalid, "message %d is larger than the %d MB Errand imports in one message", i+1, maxImportedText>>20)
 	}
 	counters := []int64{int64(m.Step), m.ReasoningMS, int64(m.Rev)}
@@ -57,6 +61,15 @@ func checkTask(t chat.Task) error {
 	}
 	if err := chat.CheckModelName(t.Model); err != nil {
 		return err
+	}
+	return nil
+}
+
+// checkSummary refuses a summary past the text bound or one that names a
+// negative place.
+func checkSummary(s chat.Summary) error {
+	if len(s.Text)+len(s.ToolLog) > maxImportedText || !sane(s.ThroughSeq) {
+		return chat.Errorf(chat.CodeInvalid, "a summary is larger than %d MB or names a place that cannot be one", maxImportedText>>20)
 	}
 	return nil
 }

@@ -73,6 +73,9 @@ func freshRecord(r chat.ConversationRecord) (chat.ConversationRecord, error) {
 		if _, dup := ids[s.ID]; dup || s.ID == "" {
 			return r, chat.Errorf(chat.CodeInvalid, "a summary has a missing or repeated id")
 		}
+		if err := checkSummary(s); err != nil {
+			return r, err
+		}
 		ids[s.ID] = uuid.NewString()
 		s.ID, s.ConversationID = ids[s.ID], c.ID
 		sums = append(sums, s)

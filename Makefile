@@ -51,9 +51,17 @@ mcp-servers:
 frontend:
 	cd frontend && npm run build
 
-# Regenerates frontend/wailsjs from the bound Go methods.
+# The wire contract, generated from Go: frontend/wailsjs (the bound methods
+# and their types, by Wails) and frontend/src/api/contract.gen.ts (event
+# names and payloads, error codes, the values of Go's string types).
+GENERATED := frontend/wailsjs frontend/src/api/contract.gen.ts
+
+# Regenerates the wire contract after a change to a bound Go method, a wire
+# type, an event, an error code or a string constant the frontend uses.
 bindings: wails-cli
-	$(WAILS) generate module
+	$(WAILS) generate module >/dev/null
+	chmod 644 frontend/wailsjs/runtime/*
+	go run ./app/cmd/contract
 
 build: wails-cli
 	$(WAILS) build -s -m -nosyncgomod -skipbindings -o errand
@@ -71,6 +79,11 @@ vet:
 		echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result."; echo "$$out"; exit 1; \
 	fi
 	go vet ./...
+	@$(MAKE) --no-print-directory bindings
+	@if [ -n "$$(git status --porcelain -- $(GENERATED))" ]; then \
+		echo "The generated wire contract differs from what is committed: run 'make bindings' and commit the result."; \
+		git status --short -- $(GENERATED); git --no-pager diff --stat -- $(GENERATED); exit 1; \
+	fi
 	cd frontend && npx tsc --noEmit
 
 test-go:

@@ -8,13 +8,6 @@ import (
 	"github.com/errand-app/errand/backend/checkpoint"
 )
 
-// EventFilesChanged tells the task's card that its changes were undone or
-// redone; the payload is the task's FilesChanged as stored.
-const EventFilesChanged = "checkpoint:filesChanged"
-
-// FilesChanged publishes checkpoint:filesChanged.
-func (b *bridge) FilesChanged(c chat.FilesChanged) { b.emit(EventFilesChanged, c) }
-
 // CheckpointStorage is what checkpoints take on disk, for Settings.
 type CheckpointStorage struct {
 	UsedBytes  int64 `json:"usedBytes"`

@@ -9,10 +9,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// EventOpenConversation asks the window to open a conversation (a click on
-// its notification); the payload is its id.
-const EventOpenConversation = "app:openConversation"
-
 // wailsDesktop is the desktop through the Wails runtime: its notifications
 // (D-Bus on Linux) and the window title.
 type wailsDesktop struct {

@@ -6,16 +6,36 @@ import (
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/mcp"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// Event names the frontend subscribes to.
+// The events Go sends the window: every name is here, and nowhere else.
+// The frontend's names come from these (frontend/src/api/contract.gen.ts,
+// written by app/cmd/contract), so a name exists on both sides or on none.
 const (
-	EventTaskUpdate          = "agent:taskUpdate"
-	EventTaskMessage         = "agent:taskMessage"
-	EventMessageDelta        = "agent:messageDelta"
-	EventToolOutput          = "agent:toolOutput"
+	// EventTaskUpdate: a task changed; the payload is the chat.Task.
+	EventTaskUpdate = "agent:taskUpdate"
+	// EventTaskMessage: a message was stored; the payload is a TaskMessage.
+	EventTaskMessage = "agent:taskMessage"
+	// EventMessageDelta: streamed text was stored; the payload is an agent.Delta.
+	EventMessageDelta = "agent:messageDelta"
+	// EventToolOutput: a running command's output; the payload is an agent.ToolOutput.
+	EventToolOutput = "agent:toolOutput"
+	// EventConversationUpdated: the payload is the chat.Conversation.
 	EventConversationUpdated = "conversation:updated"
+	// EventFactsChanged tells open views that facts changed; the payload
+	// is a FactsChanged.
+	EventFactsChanged = "agent:factsChanged"
+	// EventFilesChanged tells the task's card that its changes were undone
+	// or redone; the payload is the task's chat.FilesChanged as stored.
+	EventFilesChanged = "checkpoint:filesChanged"
+	// EventMCPServer tells the window that a server's status or tools
+	// changed; the payload is the server's mcp.State.
+	EventMCPServer = "mcp:server"
+	// EventOpenConversation asks the window to open a conversation (a
+	// click on its notification); the payload is its id.
+	EventOpenConversation = "app:openConversation"
 )
 
 // TaskMessage is the payload of agent:taskMessage.
@@ -23,6 +43,12 @@ type TaskMessage struct {
 	ConversationID string       `json:"conversationId"`
 	TaskID         string       `json:"taskId"`
 	Message        chat.Message `json:"message"`
+}
+
+// FactsChanged is the payload of agent:factsChanged.
+type FactsChanged struct {
+	// ConversationID is empty when a global fact changed.
+	ConversationID string `json:"conversationId"`
 }
 
 // bridge forwards the runner's events to the window. Before the window
@@ -68,3 +94,15 @@ func (b *bridge) MessageDelta(d agent.Delta) { b.emit(EventMessageDelta, d) }
 func (b *bridge) ToolOutput(o agent.ToolOutput) { b.emit(EventToolOutput, o) }
 
 func (b *bridge) ConversationUpdated(c chat.Conversation) { b.emit(EventConversationUpdated, c) }
+
+// FactsChanged publishes agent:factsChanged; the runner calls it after a
+// remember or forget is stored.
+func (b *bridge) FactsChanged(conversationID string) {
+	b.emit(EventFactsChanged, FactsChanged{ConversationID: conversationID})
+}
+
+// FilesChanged publishes checkpoint:filesChanged.
+func (b *bridge) FilesChanged(c chat.FilesChanged) { b.emit(EventFilesChanged, c) }
+
+// MCPServer publishes mcp:server; the manager calls it after each change.
+func (b *bridge) MCPServer(s mcp.State) { b.emit(EventMCPServer, s) }

@@ -14,13 +14,6 @@ import (
 	"github.com/errand-app/errand/backend/tools"
 )
 
-// EventMCPServer tells the window that a server's status or tools changed;
-// its payload is the server's mcp.State.
-const EventMCPServer = "mcp:server"
-
-// MCPServer publishes mcp:server; the manager calls it after each change.
-func (b *bridge) MCPServer(s mcp.State) { b.emit(EventMCPServer, s) }
-
 // mcpStore is what the MCP service needs of the store.
 type mcpStore interface {
 	MCPServers(ctx context.Context) ([]chat.MCPServer, error)

@@ -6,22 +6,6 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 )
 
-// EventFactsChanged tells open views that facts changed: its payload names
-// the conversation whose facts changed, or none for the global ones.
-const EventFactsChanged = "agent:factsChanged"
-
-// FactsChanged is the payload of agent:factsChanged.
-type FactsChanged struct {
-	// ConversationID is empty when a global fact changed.
-	ConversationID string `json:"conversationId"`
-}
-
-// FactsChanged publishes agent:factsChanged; the runner calls it after a
-// remember or forget is stored.
-func (b *bridge) FactsChanged(conversationID string) {
-	b.emit(EventFactsChanged, FactsChanged{ConversationID: conversationID})
-}
-
 // factStore is what the Memory service needs of the store.
 type factStore interface {
 	Facts(ctx context.Context, conversationID string) ([]chat.Fact, error)

@@ -375,6 +375,8 @@ func (e *benchEvents) markText(taskID string) {
 }
 
 func (e *benchEvents) ConversationUpdated(chat.Conversation) {}
+func (e *benchEvents) ToolOutput(agent.ToolOutput)           {}
+func (e *benchEvents) FactsChanged(string)                   {}
 
 // wailsBytes is the size of what Wails v2 on Linux hands the WebKit view
 // for one event: the script `window.wails.EventsNotify('<escaped JSON>');`

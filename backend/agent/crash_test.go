@@ -207,6 +207,8 @@ func (nopEvents) TaskUpdated(chat.Task)                 {}
 func (nopEvents) MessageStored(chat.Message)            {}
 func (nopEvents) MessageDelta(Delta)                    {}
 func (nopEvents) ConversationUpdated(chat.Conversation) {}
+func (nopEvents) ToolOutput(ToolOutput)                 {}
+func (nopEvents) FactsChanged(string)                   {}
 
 // crashChild is the process that gets killed: it keeps three conversations
 // busy with tasks that stream, update, ask, write files and run commands,
@@ -311,6 +313,8 @@ func (e *childEvents) MessageDelta(d Delta) {
 }
 
 func (e *childEvents) ConversationUpdated(chat.Conversation) {}
+func (e *childEvents) ToolOutput(ToolOutput)                 {}
+func (e *childEvents) FactsChanged(string)                   {}
 
 func (e *childEvents) TaskUpdated(t chat.Task) {
 	r := e.r

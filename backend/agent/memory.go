@@ -27,13 +27,6 @@ type Facts interface {
 	ForgetFact(ctx context.Context, conversationID, key string) (chat.Fact, error)
 }
 
-// FactsEvents is what an Events that also wants to hear of changed facts
-// implements: conversationID is the changed fact's conversation, empty for
-// a global fact. It is told after the change is stored.
-type FactsEvents interface {
-	FactsChanged(conversationID string)
-}
-
 // memoryMaxBytes bounds the facts shown to the model in one request.
 const memoryMaxBytes = 4096
 
@@ -175,7 +168,7 @@ func (rn *run) remember(ctx context.Context, a rememberArgs) tools.Result {
 	if err != nil {
 		return rn.factError("remember", err)
 	}
-	rn.r.factsChanged(f.ConversationID)
+	rn.r.opts.Events.FactsChanged(f.ConversationID)
 	where := "this conversation"
 	if f.Scope == chat.ScopeGlobal {
 		where = "every conversation"
@@ -192,7 +185,7 @@ func (rn *run) forget(ctx context.Context, a forgetArgs) tools.Result {
 	if err != nil {
 		return rn.factError("forget", err)
 	}
-	rn.r.factsChanged(f.ConversationID)
+	rn.r.opts.Events.FactsChanged(f.ConversationID)
 	return tools.Result{Content: fmt.Sprintf("Forgot %s.", chat.Quote(f.Key))}
 }
 
@@ -214,13 +207,6 @@ func (rn *run) factError(what string, err error) tools.Result {
 		slog.Error("memory call failed", "tool", what, "task", rn.snapshot().ID, "err", err)
 	}
 	return tools.Result{Content: fmt.Sprintf("%s failed: %s. Nothing was changed.", what, chat.ErrorMessage(err)), IsError: true}
-}
-
-// factsChanged tells the Events, if it listens, that facts changed.
-func (r *Runner) factsChanged(conversationID string) {
-	if fe, ok := r.opts.Events.(FactsEvents); ok {
-		fe.FactsChanged(conversationID)
-	}
 }
 
 // ToolNames lists the built-in tools (not the control tools) an agent can

@@ -46,19 +46,19 @@ type ToolOutput struct {
 	Text           string `json:"text"`
 }
 
-// OutputEvents is what Events may also implement to show a command's
-// output live.
-type OutputEvents interface {
-	ToolOutput(o ToolOutput)
-}
-
 // Events receives what the runner has stored, in the order it was stored
-// for any one task. Implementations must not block for long.
+// for any one task, and a running command's output as it arrives.
+// Implementations must not block for long.
 type Events interface {
 	TaskUpdated(t chat.Task)
 	MessageStored(m chat.Message)
 	MessageDelta(d Delta)
 	ConversationUpdated(c chat.Conversation)
+	// ToolOutput shows a command's output live (it is never stored).
+	ToolOutput(o ToolOutput)
+	// FactsChanged tells of changed facts after the change is stored:
+	// conversationID is the fact's conversation, empty for a global fact.
+	FactsChanged(conversationID string)
 }
 
 // Options configures a Runner. Store, Events and Provider or Providers

@@ -221,13 +221,9 @@ func (rn *run) execute(ctx context.Context, st *loopState, call chat.ToolCall, t
 // holds the rest.
 const maxLiveOutput = 256 << 10
 
-// liveOutput publishes a call's output as it arrives, when the events
-// can show it (nil otherwise).
+// liveOutput publishes a call's output as it arrives.
 func (rn *run) liveOutput(callID string) func(string) {
-	ev, ok := rn.r.opts.Events.(OutputEvents)
-	if !ok {
-		return nil
-	}
+	ev := rn.r.opts.Events
 	t := rn.snapshot()
 	var mu sync.Mutex
 	sent := 0

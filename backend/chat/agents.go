@@ -52,8 +52,8 @@ type AgentDefinition struct {
 	// first request carries in place of a message from the person.
 	Opening   string    `json:"opening"`
 	BuiltIn   bool      `json:"builtIn"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"createdAt" ts_type:"string"`
+	UpdatedAt time.Time `json:"updatedAt" ts_type:"string"`
 }
 
 // The built-in agents' ids. A conversation with no agent set talks to

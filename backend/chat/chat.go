@@ -27,8 +27,8 @@ type Conversation struct {
 	Model string `json:"model"`
 	// AgentID is the agent the conversation talks to; "" is Errand.
 	AgentID   string    `json:"agentId"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"createdAt" ts_type:"string"`
+	UpdatedAt time.Time `json:"updatedAt" ts_type:"string"`
 }
 
 // ConversationSummary is a Conversation as the sidebar lists it.
@@ -120,7 +120,7 @@ type Message struct {
 	Seq int64 `json:"seq"`
 	// Rev counts the updates of this message; a higher Rev is newer.
 	Rev       int       `json:"rev"`
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"createdAt" ts_type:"string"`
 }
 
 // Turn is a task on a conversation's branch and where it starts: AfterID
@@ -215,8 +215,8 @@ type Task struct {
 	Status         TaskStatus `json:"status"`
 	OriginalPrompt string     `json:"originalPrompt"`
 	StepCount      int        `json:"stepCount"`
-	StartedAt      time.Time  `json:"startedAt"`
-	EndedAt        *time.Time `json:"endedAt,omitempty"`
+	StartedAt      time.Time  `json:"startedAt" ts_type:"string"`
+	EndedAt        *time.Time `json:"endedAt,omitempty" ts_type:"string"`
 	// PendingQuestion and PendingChoices are set while waiting_user.
 	PendingQuestion string   `json:"pendingQuestion,omitempty"`
 	PendingChoices  []string `json:"pendingChoices,omitempty"`
@@ -303,7 +303,7 @@ type Summary struct {
 	// ToolLog lists the tools the summarised messages ran, one a line,
 	// with whether they succeeded.
 	ToolLog   string    `json:"toolLog"`
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"createdAt" ts_type:"string"`
 }
 
 // Approval is a tool call shown to the person before it runs.

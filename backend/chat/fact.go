@@ -35,8 +35,8 @@ type Fact struct {
 	// ConversationID is the owner of a conversation fact; empty for a
 	// global one.
 	ConversationID string    `json:"conversationId"`
-	CreatedAt      time.Time `json:"createdAt"`
-	UpdatedAt      time.Time `json:"updatedAt"`
+	CreatedAt      time.Time `json:"createdAt" ts_type:"string"`
+	UpdatedAt      time.Time `json:"updatedAt" ts_type:"string"`
 }
 
 // ParseScope reads a scope; empty means the conversation's.

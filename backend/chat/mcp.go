@@ -32,8 +32,8 @@ type MCPServer struct {
 	// ToolRisks are the person's overrides of a tool's risk, by the
 	// tool's name on the server: "read_only", "writes" or "destructive".
 	ToolRisks map[string]string `json:"toolRisks,omitempty"`
-	CreatedAt time.Time         `json:"createdAt"`
-	UpdatedAt time.Time         `json:"updatedAt"`
+	CreatedAt time.Time         `json:"createdAt" ts_type:"string"`
+	UpdatedAt time.Time         `json:"updatedAt" ts_type:"string"`
 }
 
 // MaxMCPServers bounds how many servers Errand keeps.

@@ -38,7 +38,7 @@ type Plan struct {
 	Revision       int        `json:"revision"`
 	Steps          []PlanStep `json:"steps"`
 	Note           string     `json:"note,omitempty"`
-	UpdatedAt      time.Time  `json:"updatedAt"`
+	UpdatedAt      time.Time  `json:"updatedAt" ts_type:"string"`
 }
 
 // Done counts the steps that are done, for "Plan · 2 of 5".

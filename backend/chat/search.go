@@ -22,7 +22,7 @@ type SearchHit struct {
 	// Match marks the pieces the search found. The text is the message's
 	// own, to be shown as text, never as markup.
 	Snippet   []SnippetPart `json:"snippet"`
-	CreatedAt time.Time     `json:"createdAt"`
+	CreatedAt time.Time     `json:"createdAt" ts_type:"string"`
 }
 
 // SnippetPart is a piece of a snippet; Match is true where the search

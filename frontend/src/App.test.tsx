@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationView } from './api/types';
 import type { EventHandlers } from './events';
-import { conversation, message, resetStores, summary, task } from './test/fixtures';
+import { conversation, message, resetStores, summary, task, modelInfo, NOTHING_USED } from './test/fixtures';
 
 vi.mock('./api', () => ({
   // Settings → Agents and the start list the agents.
@@ -52,14 +52,14 @@ function emit(): EventHandlers {
 }
 
 function view(id: string, over: Partial<ConversationView> = {}): ConversationView {
-  return { conversation: conversation(id), messages: [], tasks: [], ...over };
+  return { ...NOTHING_USED, conversation: conversation(id), messages: [], tasks: [], ...over };
 }
 
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
   handlers = null;
-  vi.mocked(api.modelInfo).mockResolvedValue({ model: 'gpt-test', baseUrl: 'http://x', demo: false });
+  vi.mocked(api.modelInfo).mockResolvedValue(modelInfo({ model: 'gpt-test', baseUrl: 'http://x', demo: false }));
   vi.mocked(api.currentModels).mockResolvedValue(['gpt-test', 'gpt-other']);
 });
 
@@ -74,6 +74,7 @@ describe('App', () => {
     });
     vi.mocked(api.loadConversation).mockImplementation(async (id) =>
       view(id, {
+        ...NOTHING_USED,
         conversation: conversation(id, { title: id === 'new' ? 'Newest' : 'Old one' }),
         messages: [message(`${id}-u`, id, { role: 'user', content: `hello from ${id}` })],
       }),
@@ -89,10 +90,10 @@ describe('App', () => {
   });
 
   it('creates a conversation when there are none, and labels the demo model', async () => {
-    vi.mocked(api.modelInfo).mockResolvedValue({ model: 'errand-demo', baseUrl: '', demo: true });
+    vi.mocked(api.modelInfo).mockResolvedValue(modelInfo({ model: 'errand-demo', baseUrl: '', demo: true }));
     vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [], nextCursor: '' });
     vi.mocked(api.createConversation).mockResolvedValue(conversation('fresh', { title: '' }));
-    vi.mocked(api.loadConversation).mockResolvedValue(view('fresh', { conversation: conversation('fresh', { title: '' }) }));
+    vi.mocked(api.loadConversation).mockResolvedValue(view('fresh', { ...NOTHING_USED, conversation: conversation('fresh', { title: '' }) }));
     render(<App />);
     await waitFor(() => expect(api.createConversation).toHaveBeenCalledTimes(1));
     const banner = await screen.findByRole('note', { name: 'Demo model' });
@@ -112,7 +113,7 @@ describe('App', () => {
       nextCursor: '',
     });
     vi.mocked(api.loadConversation).mockImplementation(async (id) =>
-      view(id, { conversation: conversation(id, { title: id === 'a' ? 'Alpha' : 'Beta' }) }),
+      view(id, { ...NOTHING_USED, conversation: conversation(id, { title: id === 'a' ? 'Alpha' : 'Beta' }) }),
     );
     const user = userEvent.setup();
     render(<App />);
@@ -137,6 +138,7 @@ describe('App', () => {
 
     vi.mocked(api.loadConversation).mockResolvedValueOnce(
       view('b', {
+        ...NOTHING_USED,
         conversation: conversation('b', { title: 'Beta' }),
         messages: [message('m1', 'b', { content: 'first' }), message('m2', 'b', { content: 'second' })],
         activeTask: task('tb', 'b', { status: 'waiting_user', stepCount: 1, pendingQuestion: 'Sure?' }),
@@ -167,7 +169,7 @@ describe('App', () => {
 
   it('renames by double-clicking the title', async () => {
     vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a', { title: 'Draft' })], nextCursor: '' });
-    vi.mocked(api.loadConversation).mockResolvedValue(view('a', { conversation: conversation('a', { title: 'Draft' }) }));
+    vi.mocked(api.loadConversation).mockResolvedValue(view('a', { ...NOTHING_USED, conversation: conversation('a', { title: 'Draft' }) }));
     vi.mocked(api.renameConversation).mockResolvedValue(conversation('a', { title: 'Trip to Rome', titleSet: true }));
     const user = userEvent.setup();
     render(<App />);

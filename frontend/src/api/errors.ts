@@ -1,6 +1,7 @@
-import type { ErrorCode, FrontendError } from './types';
+import { ERROR_CODES, type ErrorCode, type FrontendError } from './types';
 
-const KNOWN_CODES: readonly string[] = ['invalid', 'not_found', 'conflict', 'internal', 'model'];
+// Go's error codes (chat.Code…, through contract.gen.ts).
+const KNOWN_CODES: readonly string[] = ERROR_CODES;
 
 /**
  * An error from a call to Go, normalized. `code` is one of the Go codes;

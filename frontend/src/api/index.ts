@@ -11,6 +11,7 @@ import * as MemorySvc from '../../wailsjs/go/app/Memory';
 import * as ProvidersSvc from '../../wailsjs/go/app/Providers';
 import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import * as WindowSvc from '../../wailsjs/go/app/Window';
+import type { chat } from '../../wailsjs/go/models';
 import { ApiError, toApiError } from './errors';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
@@ -50,12 +51,20 @@ export { ApiError, toApiError } from './errors';
 export type * from './types';
 export { isBusy, isTerminal, needsPerson, RISKS, TERMINAL_STATUSES } from './types';
 
+/** Go decodes the times, which it sets itself: what is new sends the zero time. */
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
 function bridgeReady(): boolean {
   const w = globalThis as { go?: { app?: unknown } };
   return typeof w.go === 'object' && w.go !== null && w.go.app !== undefined;
 }
 
-async function call<T>(fn: () => Promise<unknown>): Promise<T> {
+/**
+ * Calls a bound method. W is what Wails generated from Go's types; T may
+ * narrow it (types.ts narrows a string field to the values of Go's
+ * constants): the one place the frontend takes Go at its word on those.
+ */
+async function call<W, T extends W = W>(fn: () => Promise<W>): Promise<T> {
   if (!bridgeReady()) {
     throw new ApiError(
       'internal',
@@ -67,6 +76,11 @@ async function call<T>(fn: () => Promise<unknown>): Promise<T> {
   } catch (err) {
     throw toApiError(err);
   }
+}
+
+/** A bound method's list: Go encodes an empty (nil) slice as null. */
+async function list<W, T extends W = W>(fn: () => Promise<W[]>): Promise<T[]> {
+  return (await call<W[] | null, T[] | null>(fn)) ?? [];
 }
 
 // ---- AgentTaskRunner ----
@@ -166,8 +180,7 @@ export function createConversation(): Promise<Conversation> {
 }
 
 export async function listConversations(): Promise<ConversationSummary[]> {
-  const list = await call<ConversationSummary[] | null>(() => Convs.ListConversations());
-  return list ?? [];
+  return list(() => Convs.ListConversations());
 }
 
 /**
@@ -177,7 +190,7 @@ export async function listConversations(): Promise<ConversationSummary[]> {
  */
 export async function loadConversation(id: string, limit = MESSAGE_PAGE): Promise<ConversationView> {
   // Go encodes empty slices as null.
-  return viewOf(await call<ConversationView>(() => Convs.OpenConversation(id, limit)));
+  return viewOf(await call(() => Convs.OpenConversation(id, limit)));
 }
 
 /**
@@ -185,27 +198,31 @@ export async function loadConversation(id: string, limit = MESSAGE_PAGE): Promis
  * of one agent's conversations (agent '' for all).
  */
 export async function listConversationsPage(query: string, cursor: string, limit = CONVERSATION_PAGE, agent = ''): Promise<ConversationPage> {
-  const page = await call<ConversationPage>(() => Convs.ListConversationsPage(query, cursor, limit, agent));
+  const page = await call<chat.ConversationPage | null, ConversationPage | null>(() =>
+    Convs.ListConversationsPage(query, cursor, limit, agent),
+  );
   return { items: page?.items ?? [], nextCursor: page?.nextCursor ?? '' };
 }
 
-function messagePage(page: MessagePage | null): MessagePage {
+/** A page of messages; Go encodes an empty page's messages as null. */
+async function messagePage(fn: () => Promise<chat.MessagePage>): Promise<MessagePage> {
+  const page = await call<chat.MessagePage | null, MessagePage | null>(fn);
   return { messages: page?.messages ?? [], hasOlder: !!page?.hasOlder, hasNewer: !!page?.hasNewer };
 }
 
 /** The messages just before beforeMessageId ('' for the latest). */
 export async function getMessagesPage(conversationId: string, beforeMessageId: string, limit = MESSAGE_PAGE): Promise<MessagePage> {
-  return messagePage(await call<MessagePage>(() => Convs.GetMessagesPage(conversationId, beforeMessageId, limit)));
+  return messagePage(() => Convs.GetMessagesPage(conversationId, beforeMessageId, limit));
 }
 
 /** The messages just after afterMessageId. */
 export async function getMessagesAfter(conversationId: string, afterMessageId: string, limit = MESSAGE_PAGE): Promise<MessagePage> {
-  return messagePage(await call<MessagePage>(() => Convs.GetMessagesAfter(conversationId, afterMessageId, limit)));
+  return messagePage(() => Convs.GetMessagesAfter(conversationId, afterMessageId, limit));
 }
 
 /** About limit messages around messageId, that message included. */
 export async function getMessagesAround(conversationId: string, messageId: string, limit = MESSAGE_PAGE): Promise<MessagePage> {
-  return messagePage(await call<MessagePage>(() => Convs.GetMessagesAround(conversationId, messageId, limit)));
+  return messagePage(() => Convs.GetMessagesAround(conversationId, messageId, limit));
 }
 
 function viewOf(view: ConversationView): ConversationView {
@@ -214,17 +231,17 @@ function viewOf(view: ConversationView): ConversationView {
 
 /** Shows the previous (-1) or next (1) version of a message; resolves to the conversation on that branch. */
 export async function showVersion(conversationId: string, messageId: string, step: -1 | 1, limit = MESSAGE_PAGE): Promise<ConversationView> {
-  return viewOf(await call<ConversationView>(() => Convs.ShowVersion(conversationId, messageId, step, limit)));
+  return viewOf(await call(() => Convs.ShowVersion(conversationId, messageId, step, limit)));
 }
 
 /** Makes the branch through a message current ("Keep this one"); resolves to the conversation on it. */
 export async function switchBranch(conversationId: string, messageId: string, limit = MESSAGE_PAGE): Promise<ConversationView> {
-  return viewOf(await call<ConversationView>(() => Convs.SwitchBranch(conversationId, messageId, limit)));
+  return viewOf(await call(() => Convs.SwitchBranch(conversationId, messageId, limit)));
 }
 
 /** Three more replies in place of a reply, one per model ('' for the conversation's), kept off the branch. */
 export async function variations(conversationId: string, messageId: string, models: string[]): Promise<Message[]> {
-  return (await call<Message[] | null>(() => Convs.Variations(conversationId, messageId, models))) ?? [];
+  return list(() => Convs.Variations(conversationId, messageId, models));
 }
 
 /** Copies the history up to a message into a new conversation; its workspace folder shared or copied. */
@@ -234,7 +251,7 @@ export function branchIntoConversation(conversationId: string, messageId: string
 
 /** Finds the newest messages holding every word of query, across every conversation (taken literally). */
 export async function searchMessages(query: string, limit = 20): Promise<SearchHit[]> {
-  return (await call<SearchHit[] | null>(() => Convs.SearchMessages(query, limit))) ?? [];
+  return list(() => Convs.SearchMessages(query, limit));
 }
 
 export function renameConversation(id: string, title: string): Promise<Conversation> {
@@ -297,14 +314,12 @@ export function chooseWorkspace(id: string): Promise<Conversation> {
 // ---- Settings ----
 
 export async function getSettings(): Promise<Settings> {
-  return normalizeSettings(await call<Settings>(() => SettingsSvc.GetSettings()));
+  return normalizeSettings(await call(() => SettingsSvc.GetSettings()));
 }
 
 /** Validates (in Go) and stores the settings; resolves with what was stored. */
 export async function saveSettings(settings: Settings): Promise<Settings> {
-  // The generated binding wants its class; the JSON is the same.
-  const arg = settings as unknown as Parameters<typeof SettingsSvc.SaveSettings>[0];
-  return normalizeSettings(await call<Settings>(() => SettingsSvc.SaveSettings(arg)));
+  return normalizeSettings(await call(() => SettingsSvc.SaveSettings(settings)));
 }
 
 function normalizeSettings(s: Settings): Settings {
@@ -326,7 +341,7 @@ export function defaultSystemPrompt(): Promise<string> {
 
 /** The files a finished task changed (an empty list when none). */
 export async function filesChanged(taskId: string): Promise<FilesChanged> {
-  const c = await call<FilesChanged>(() => CheckpointsSvc.FilesChanged(taskId));
+  const c: FilesChanged = await call(() => CheckpointsSvc.FilesChanged(taskId));
   return { ...c, files: c.files ?? [] };
 }
 
@@ -352,9 +367,6 @@ export function checkpointStorage(): Promise<CheckpointStorage> {
 
 // ---- Memory ----
 
-// The generated bindings want their class; the JSON is the same.
-type GoFact = Parameters<typeof MemorySvc.AddFact>[0];
-
 /** What the person types for a fact; conversationId is needed for scope 'conversation'. */
 export interface FactInput {
   key: string;
@@ -365,17 +377,17 @@ export interface FactInput {
 
 /** The global facts and, for a conversation id, that conversation's (first). */
 export async function listFacts(conversationId: string): Promise<Fact[]> {
-  return (await call<Fact[] | null>(() => MemorySvc.ListFacts(conversationId))) ?? [];
+  return list(() => MemorySvc.ListFacts(conversationId));
 }
 
 /** Stores a new fact; Go refuses bad input, a key already there and secret-looking values. */
 export function addFact(input: FactInput): Promise<Fact> {
-  return call(() => MemorySvc.AddFact({ ...input, id: '' } as unknown as GoFact));
+  return call(() => MemorySvc.AddFact({ ...input, id: '', createdAt: ZERO_TIME, updatedAt: ZERO_TIME }));
 }
 
 /** Changes a fact's key, value or scope, under the same rules. */
 export function updateFact(id: string, input: FactInput): Promise<Fact> {
-  return call(() => MemorySvc.UpdateFact({ ...input, id } as unknown as GoFact));
+  return call(() => MemorySvc.UpdateFact({ ...input, id, createdAt: ZERO_TIME, updatedAt: ZERO_TIME }));
 }
 
 export function deleteFact(id: string): Promise<void> {
@@ -384,18 +396,16 @@ export function deleteFact(id: string): Promise<void> {
 
 // ---- MCP servers ----
 
-type GoMCPServer = Parameters<typeof MCPSvc.SaveServer>[0];
-
 /** What the person types for a server; id '' adds one. */
 export type MCPServerInput = Pick<MCPServer, 'id' | 'name' | 'transport' | 'command' | 'args' | 'env' | 'url' | 'enabled'>;
 
 export async function listMCPServers(): Promise<MCPServerState[]> {
-  return (await call<MCPServerState[] | null>(() => MCPSvc.ListServers())) ?? [];
+  return list(() => MCPSvc.ListServers());
 }
 
 /** Adds (id '') or changes a server; Go refuses a bad name, command or address. */
 export function saveMCPServer(input: MCPServerInput): Promise<MCPServerState> {
-  return call(() => MCPSvc.SaveServer(input as unknown as GoMCPServer));
+  return call(() => MCPSvc.SaveServer({ ...input, createdAt: ZERO_TIME, updatedAt: ZERO_TIME }));
 }
 
 export function removeMCPServer(id: string): Promise<void> {
@@ -417,7 +427,7 @@ export function setMCPToolRisk(id: string, tool: string, risk: Risk | ''): Promi
 
 /** Imports Claude Desktop's mcpServers: the JSON given, or (text '') its file at the usual place. */
 export async function importClaudeConfig(text: string): Promise<MCPServerState[]> {
-  return (await call<MCPServerState[] | null>(() => MCPSvc.ImportClaudeConfig(text))) ?? [];
+  return list(() => MCPSvc.ImportClaudeConfig(text));
 }
 
 export function claudeConfigPath(): Promise<string> {
@@ -431,17 +441,14 @@ export function toolImage(id: string): Promise<string> {
 
 // ---- Providers ----
 
-// The generated bindings want their classes; the JSON is the same.
-type GoProviderInput = Parameters<typeof ProvidersSvc.SaveProvider>[0];
-
 /** The kinds of model server, in the order the settings show them. */
 export async function providerPresets(): Promise<ProviderPreset[]> {
-  return (await call<ProviderPreset[] | null>(() => ProvidersSvc.Presets())) ?? [];
+  return list(() => ProvidersSvc.Presets());
 }
 
 /** The local servers (Ollama, LM Studio) answering on their usual ports now. */
 export async function detectProviders(): Promise<ProviderPreset[]> {
-  return (await call<ProviderPreset[] | null>(() => ProvidersSvc.Detect())) ?? [];
+  return list(() => ProvidersSvc.Detect());
 }
 
 /** The stored provider; hasKey says whether a key is stored (the key itself never comes back). */
@@ -451,22 +458,22 @@ export function getProvider(): Promise<ProviderView> {
 
 /** Stores the provider (the key in the keyring or the 0600 file); resolves with what is stored. */
 export function saveProvider(input: ProviderInput): Promise<ProviderView> {
-  return call(() => ProvidersSvc.SaveProvider(input as GoProviderInput));
+  return call(() => ProvidersSvc.SaveProvider(input));
 }
 
 /** Tries the provider as given, without saving it. A failed connection is a verdict, not a rejection. */
 export function testConnection(input: ProviderInput): Promise<Verdict> {
-  return call(() => ProvidersSvc.TestConnection(input as GoProviderInput));
+  return call(() => ProvidersSvc.TestConnection(input));
 }
 
 /** The model ids of the provider as given, sorted. */
 export async function listModels(input: ProviderInput): Promise<string[]> {
-  return (await call<string[] | null>(() => ProvidersSvc.ListModels(input as GoProviderInput))) ?? [];
+  return list(() => ProvidersSvc.ListModels(input));
 }
 
 /** The model ids of the provider in use (for the chat header's model menu). */
 export async function currentModels(): Promise<string[]> {
-  return (await call<string[] | null>(() => ProvidersSvc.CurrentModels())) ?? [];
+  return list(() => ProvidersSvc.CurrentModels());
 }
 
 // ---- Health ----
@@ -487,7 +494,7 @@ export function exportConversation(id: string, format: ExportFormat): Promise<st
 
 /** Imports an exported conversation the person chooses, as new; resolves to the conversations stored (none when cancelled). */
 export async function importConversations(): Promise<Conversation[]> {
-  return (await call<Conversation[] | null>(() => ArchiveSvc.ImportConversations())) ?? [];
+  return list(() => ArchiveSvc.ImportConversations());
 }
 
 /** Saves every conversation and the settings in one file; resolves to its path, '' when cancelled. */
@@ -513,22 +520,18 @@ function agentOf(d: AgentDefinition): AgentDefinition {
   return { ...d, tools: d.tools ?? [] };
 }
 
-/** Go decodes the times, which it sets itself: a new definition sends the zero time. */
-const ZERO_TIME = '0001-01-01T00:00:00Z';
-
-function agentIn(d: AgentDefinition): never {
-  return { ...d, createdAt: d.createdAt || ZERO_TIME, updatedAt: d.updatedAt || ZERO_TIME } as never;
+function agentIn(d: AgentDefinition): AgentDefinition {
+  return { ...d, createdAt: d.createdAt || ZERO_TIME, updatedAt: d.updatedAt || ZERO_TIME };
 }
 
 /** The built-in agents, then the person's by name. */
 export async function listAgents(): Promise<AgentDefinition[]> {
-  const list = await call<AgentDefinition[] | null>(() => AgentsSvc.ListAgents());
-  return (list ?? []).map(agentOf);
+  return (await list<chat.AgentDefinition, AgentDefinition>(() => AgentsSvc.ListAgents())).map(agentOf);
 }
 
 /** The built-in tools an agent can be given. */
 export async function agentToolNames(): Promise<string[]> {
-  return (await call<string[] | null>(() => AgentsSvc.ToolNames())) ?? [];
+  return list(() => AgentsSvc.ToolNames());
 }
 
 export async function createAgent(d: AgentDefinition): Promise<AgentDefinition> {

@@ -1,8 +1,10 @@
 // The only module that talks to the Wails runtime. It turns the backend's
 // events into typed callbacks.
 import { BrowserOpenURL, EventsOn, Quit } from '../../wailsjs/runtime/runtime';
+import { EVENTS } from '../api/types';
 import type {
   Conversation,
+  EventName,
   FactsChangedEvent,
   FilesChanged,
   MCPServerState,
@@ -12,17 +14,8 @@ import type {
   ToolOutputEvent,
 } from '../api/types';
 
-export const EVENTS = {
-  taskUpdate: 'agent:taskUpdate',
-  taskMessage: 'agent:taskMessage',
-  messageDelta: 'agent:messageDelta',
-  toolOutput: 'agent:toolOutput',
-  conversationUpdated: 'conversation:updated',
-  factsChanged: 'agent:factsChanged',
-  openConversation: 'app:openConversation',
-  mcpServer: 'mcp:server',
-  filesChanged: 'checkpoint:filesChanged',
-} as const;
+/** The event names, from Go (app/events.go, through contract.gen.ts). */
+export { EVENTS };
 
 export type Unsubscribe = () => void;
 
@@ -43,7 +36,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
 }
 
-function on<T>(name: string, valid: (v: unknown) => v is T, cb: (payload: T) => void): Unsubscribe {
+function on<T>(name: EventName, valid: (v: unknown) => v is T, cb: (payload: T) => void): Unsubscribe {
   if (!runtimeReady()) return () => {};
   return EventsOn(name, (payload: unknown) => {
     if (!valid(payload)) {
@@ -148,7 +141,7 @@ export function subscribeAll(h: EventHandlers): Unsubscribe {
  * new tab.
  */
 export function openExternal(url: string): void {
-  const w = window as unknown as { runtime?: { BrowserOpenURL?: unknown } };
+  const w = globalThis as { runtime?: { BrowserOpenURL?: unknown } };
   if (typeof w.runtime?.BrowserOpenURL === 'function') {
     BrowserOpenURL(url);
     return;
@@ -161,6 +154,6 @@ export function openExternal(url: string): void {
  * are at work (App.BeforeClose). Nothing outside the desktop window.
  */
 export function quitApp(): void {
-  const w = window as unknown as { runtime?: { Quit?: unknown } };
+  const w = globalThis as { runtime?: { Quit?: unknown } };
   if (typeof w.runtime?.Quit === 'function') Quit();
 }

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationView, Message } from '../api/types';
-import { conversation, deferred, delta, message, resetStores, summary } from '../test/fixtures';
+import { conversation, deferred, delta, message, resetStores, summary, NOTHING_USED } from '../test/fixtures';
 
 vi.mock('../api', () => ({
   loadConversation: vi.fn(),
@@ -35,7 +35,7 @@ function range(from: number, to: number): Message[] {
 }
 
 function view(over: Partial<ConversationView>): ConversationView {
-  return { conversation: conversation(C), messages: [], tasks: [], ...over };
+  return { ...NOTHING_USED, conversation: conversation(C), messages: [], tasks: [], ...over };
 }
 
 function ids(): string[] {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversation, message, resetStores, task } from '../test/fixtures';
+import { conversation, message, resetStores, task, NOTHING_USED } from '../test/fixtures';
 
 vi.mock('../api', () => ({ loadConversation: vi.fn() }));
 vi.mock('../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
@@ -14,7 +14,7 @@ beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
   vi.useFakeTimers();
-  vi.mocked(api.loadConversation).mockResolvedValue({ conversation: conversation(C), messages: [], tasks: [] });
+  vi.mocked(api.loadConversation).mockResolvedValue({ ...NOTHING_USED, conversation: conversation(C), messages: [], tasks: [] });
   useMessagesStore.getState().beginLoad(C);
   useMessagesStore.getState().finishLoad(C, []);
 });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversation, deferred, delta, message, resetStores, summary, task } from '../test/fixtures';
+import { conversation, deferred, delta, message, resetStores, summary, task, NOTHING_USED } from '../test/fixtures';
 import type { ConversationView } from '../api/types';
 
 vi.mock('../api', () => ({
@@ -36,7 +36,7 @@ import { useTasksStore } from './tasks';
 const load = vi.mocked(api.loadConversation);
 
 function view(id: string, over: Partial<ConversationView> = {}): ConversationView {
-  return { conversation: conversation(id), messages: [], tasks: [], ...over };
+  return { ...NOTHING_USED, conversation: conversation(id), messages: [], tasks: [], ...over };
 }
 
 function contentOf(cid: string, mid: string): string | undefined {
@@ -201,6 +201,7 @@ describe('sync', () => {
   it('load applies the conversation, its tasks and its active task', async () => {
     load.mockResolvedValueOnce(
       view('a', {
+        ...NOTHING_USED,
         conversation: conversation('a', { title: 'Loaded title', mode: 'chat' }),
         tasks: [task('old', 'a', { status: 'completed' }), task('t', 'a', { status: 'waiting_user' })],
         activeTask: task('t', 'a', { status: 'waiting_user' }),

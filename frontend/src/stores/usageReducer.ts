@@ -61,7 +61,10 @@ function growth(now: UsageTotals, base: UsageTotals): UsageTotals {
   };
 }
 
-export function baselineFromView(view: Pick<ConversationView, 'tasks' | 'activeTask' | 'usage' | 'costUsd'>): UsageBaseline {
+/** An older backend sent no usage and cost with the view: the tasks are added up instead. */
+type ViewTotals = Pick<ConversationView, 'tasks' | 'activeTask'> & Partial<Pick<ConversationView, 'usage' | 'costUsd'>>;
+
+export function baselineFromView(view: ViewTotals): UsageBaseline {
   const tasks: Record<string, UsageTotals> = {};
   for (const t of [...(view.tasks ?? []), ...(view.activeTask ? [view.activeTask] : [])]) {
     tasks[t.id] = taskTotals(t);

@@ -16,6 +16,7 @@ const onMount: Record<string, () => unknown> = {
   listAgents: async () => [],
   listFacts: async () => [],
   filesChanged: async () => [],
+  checkpointStorage: async () => ({ usedBytes: 0, limitBytes: 0 }),
 };
 
 export function fakeApi<T extends Record<string, unknown>>(actual: T): T {

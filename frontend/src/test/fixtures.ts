@@ -1,4 +1,4 @@
-import type { Conversation, ConversationSummary, Message, MessageDeltaEvent, Task } from '../api/types';
+import type { Conversation, ConversationSummary, ConversationView, Message, MessageDeltaEvent, ModelInfo, Settings, Task, Usage } from '../api/types';
 import { useAppStore } from '../stores/app';
 import { useConversationsStore } from '../stores/conversations';
 import { useDraftsStore } from '../stores/drafts';
@@ -18,6 +18,9 @@ export function conversation(id: string, over: Partial<Conversation> = {}): Conv
     title: `Conversation ${id}`,
     titleSet: false,
     mode: 'agent',
+    workspace: '',
+    model: '',
+    agentId: '',
     createdAt: '2026-01-01T10:00:00Z',
     updatedAt: '2026-01-01T10:00:00Z',
     ...over,
@@ -50,10 +53,57 @@ export function task(id: string, conversationId: string, over: Partial<Task> = {
     originalPrompt: 'do it',
     stepCount: 0,
     startedAt: '2026-01-01T10:00:00Z',
-    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    usage: usage(0, 0),
     model: 'test-model',
+    agentId: '',
+    rev: 1,
+    limits: { maxSteps: 50, maxMinutes: 30, maxCostUsd: 5 },
+    costUsd: 0,
+    activeMs: 0,
+    contextTokens: 0,
+    contextLimit: 0,
     ...over,
   };
+}
+
+/** A model call's usage, none of it from the prompt cache. */
+export function usage(promptTokens: number, completionTokens: number): Usage {
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}
+
+/** A conversation's totals as OpenConversation sends them when nothing was used yet. */
+export const NOTHING_USED: Pick<ConversationView, 'usage' | 'costUsd'> = { usage: usage(0, 0), costUsd: 0 };
+
+/** Settings as Go sends them (chat.DefaultSettings, without its price table), with over on top. */
+export function settings(over: Partial<Settings> = {}): Settings {
+  return {
+    autoApprove: { read_only: true, writes: false, destructive: false },
+    limits: { maxSteps: 50, maxMinutes: 30, maxCostUsd: 1 },
+    stepDelayMs: 0,
+    prices: {},
+    contextLengths: {},
+    provider: { preset: '', baseUrl: '', model: '' },
+    systemPrompt: '',
+    memoryEnabled: true,
+    notifications: true,
+    mcpCallTimeoutSec: 120,
+    checkpointLimitMb: 1024,
+    checkpointExclude: ['.git', 'node_modules'],
+    defaultMode: 'auto',
+    reflectionRounds: 2,
+    autoAskModel: false,
+    showThinking: true,
+    modelFirstByteTimeoutSec: 120,
+    modelIdleTimeoutSec: 60,
+    reasoningEffort: {},
+    ...over,
+  };
+}
+
+/** ModelInfo for a model from Settings, or the demo's. */
+export function modelInfo(over: Partial<ModelInfo> = {}): ModelInfo {
+  const demo = over.demo ?? false;
+  return { model: '', baseUrl: '', demo, source: demo ? 'demo' : 'settings', preset: demo ? 'demo' : '', ...over };
 }
 
 export function delta(

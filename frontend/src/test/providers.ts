@@ -30,7 +30,7 @@ export const FILE_NOTE = 'No system keyring is available, so API keys are kept i
 
 /** GetProvider's answer; nothing configured by default. */
 export function providerView(over: Partial<ProviderView> = {}): ProviderView {
-  return {
+  const v: ProviderView = {
     preset: '',
     baseUrl: '',
     model: '',
@@ -38,6 +38,10 @@ export function providerView(over: Partial<ProviderView> = {}): ProviderView {
     keyStorage: 'keyring',
     keyNote: KEYRING_NOTE,
     envOverride: false,
+    keysFor: [],
     ...over,
   };
+  // The presets with a stored key, as Go lists them: at least the stored one's when it has one.
+  const keysFor = v.hasKey ? [...new Set([v.preset, ...v.keysFor])] : v.keysFor.filter((p) => p !== v.preset);
+  return { ...v, keysFor };
 }

@@ -19,7 +19,7 @@ import { handleTaskUpdate, loadConversation } from '../../stores/sync';
 import { ConversationBar } from './ConversationBar';
 
 const C = 'c1';
-const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c });
+const usage = (p: number, c: number) => ({ promptTokens: p, completionTokens: c, totalTokens: p + c, cacheReadTokens: 0, cacheWriteTokens: 0 });
 
 beforeEach(() => {
   resetStores();

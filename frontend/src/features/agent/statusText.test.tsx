@@ -35,7 +35,7 @@ describe('status text for the agent states', () => {
           status: 'completed',
           stepCount: 3,
           endedAt: '2026-01-01T10:01:00Z',
-          usage: { promptTokens: 1200, completionTokens: 34, totalTokens: 1234 },
+          usage: { promptTokens: 1200, completionTokens: 34, totalTokens: 1234, cacheReadTokens: 0, cacheWriteTokens: 0 },
           costUsd: 0.00042,
           activeMs: 12_000,
         }),

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversation, resetStores } from '../../test/fixtures';
+import { conversation, resetStores, NOTHING_USED } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   exportConversation: vi.fn(),
@@ -46,7 +46,7 @@ describe('export and import', () => {
     vi.mocked(api.importConversations)
       .mockRejectedValueOnce(new ApiError('invalid', 'this file was written by a newer version of Errand'))
       .mockResolvedValueOnce([conversation('new1', { title: 'Trip' })]);
-    vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ conversation: conversation(id, { title: 'Trip' }), messages: [], tasks: [] }));
+    vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ ...NOTHING_USED, conversation: conversation(id, { title: 'Trip' }), messages: [], tasks: [] }));
     render(<ImportButton />);
     await userEvent.click(screen.getByRole('button', { name: 'Import' }));
     await waitFor(() => expect(notices()).toEqual(['error: Could not import: this file was written by a newer version of Errand']));

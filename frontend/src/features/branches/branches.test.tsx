@@ -23,7 +23,7 @@ import { VariationsView } from './VariationsView';
 const C = 'c1';
 
 function view(messages: Message[]): ConversationView {
-  return { conversation: conversation(C), messages, tasks: [], usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, costUsd: 0 };
+  return { conversation: conversation(C), messages, tasks: [], usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 };
 }
 
 function load(msgs: Message[]): void {

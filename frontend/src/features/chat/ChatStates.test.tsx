@@ -146,7 +146,7 @@ describe('chat states', () => {
           status: 'completed',
           stepCount: 2,
           endedAt: '2026-01-01T10:00:12Z',
-          usage: { promptTokens: 900, completionTokens: 100, totalTokens: 1000 },
+          usage: { promptTokens: 900, completionTokens: 100, totalTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0 },
         }),
       ),
     );

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../api/types';
-import { conversation, deferred, message, resetStores } from '../../test/fixtures';
+import { conversation, deferred, message, resetStores, NOTHING_USED } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   loadConversation: vi.fn(),
@@ -122,6 +122,7 @@ describe('MessageList in pages', () => {
     const jump = screen.getByRole('button', { name: /Jump to latest/ });
 
     vi.mocked(api.loadConversation).mockResolvedValueOnce({
+      ...NOTHING_USED,
       conversation: conversation(C),
       messages: range(9900, 10000),
       tasks: [],

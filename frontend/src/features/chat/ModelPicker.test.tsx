@@ -15,7 +15,7 @@ import { Notices } from '../../components/Notices';
 import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 import { useSettingsView } from '../../stores/settingsView';
-import { conversation, resetStores } from '../../test/fixtures';
+import { conversation, resetStores, modelInfo } from '../../test/fixtures';
 import { ChatHeader, DemoBanner } from './ChatHeader';
 
 const INFO = { model: 'mock-model', baseUrl: 'http://127.0.0.1:5000/v1', demo: false, source: 'settings', preset: 'custom' };
@@ -101,7 +101,7 @@ describe('the model for this conversation', () => {
 
 describe('the first-run banner', () => {
   it('shows with the demo model only, and offers to connect a model', async () => {
-    useAppStore.getState().setModelInfo({ model: 'errand-demo', baseUrl: '', demo: true, source: 'demo' });
+    useAppStore.getState().setModelInfo(modelInfo({ model: 'errand-demo', baseUrl: '', demo: true, source: 'demo' }));
     const user = userEvent.setup();
     const { rerender } = render(<DemoBanner />);
     const banner = screen.getByRole('note', { name: 'Demo model' });

@@ -66,7 +66,7 @@ describe('StatusLine', () => {
           status: 'completed',
           stepCount: 4,
           endedAt: '2026-01-01T10:01:05Z',
-          usage: { promptTokens: 1000, completionTokens: 234, totalTokens: 1234 },
+          usage: { promptTokens: 1000, completionTokens: 234, totalTokens: 1234, cacheReadTokens: 0, cacheWriteTokens: 0 },
         }),
       ),
     );
@@ -127,7 +127,7 @@ describe('StatusLine', () => {
           stepCount: 1,
           endedAt: '2026-01-01T10:00:03Z',
           activeMs: 3000,
-          usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 },
+          usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120, cacheReadTokens: 0, cacheWriteTokens: 0 },
         }),
       ),
     );

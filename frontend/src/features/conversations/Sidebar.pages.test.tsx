@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary } from '../../api/types';
-import { conversation, deferred, message, resetStores, summary } from '../../test/fixtures';
+import { conversation, deferred, message, resetStores, summary, NOTHING_USED } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   listConversationsPage: vi.fn(),
@@ -43,7 +43,7 @@ function titles(): string[] {
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
-  vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ conversation: conversation(id), messages: [], tasks: [] }));
+  vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ ...NOTHING_USED, conversation: conversation(id), messages: [], tasks: [] }));
 });
 
 describe('Sidebar in pages', () => {

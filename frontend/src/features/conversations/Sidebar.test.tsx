@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversation, message, resetStores, summary, task } from '../../test/fixtures';
+import { conversation, message, resetStores, summary, task, NOTHING_USED } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   createConversation: vi.fn(),
@@ -31,6 +31,7 @@ beforeEach(() => {
   useDeleteRequest.getState().close();
   vi.clearAllMocks();
   vi.mocked(api.loadConversation).mockImplementation(async (id) => ({
+    ...NOTHING_USED,
     conversation: conversation(id, { title: useConversationsStore.getState().byId[id]?.title ?? '' }),
     messages: [],
     tasks: [],

@@ -1,6 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversation, resetStores, summary } from '../../test/fixtures';
+import { conversation, resetStores, summary, modelInfo, NOTHING_USED } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   setViewing: vi.fn(async () => {}),
@@ -22,9 +22,9 @@ import { useAppStore } from '../../stores/app';
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
-  vi.mocked(api.modelInfo).mockResolvedValue({ model: 'gpt-test', baseUrl: 'http://x', demo: false });
+  vi.mocked(api.modelInfo).mockResolvedValue(modelInfo({ model: 'gpt-test', baseUrl: 'http://x', demo: false }));
   vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a')], nextCursor: '' });
-  vi.mocked(api.loadConversation).mockResolvedValue({ conversation: conversation('a'), messages: [], tasks: [] });
+  vi.mocked(api.loadConversation).mockResolvedValue({ ...NOTHING_USED, conversation: conversation('a'), messages: [], tasks: [] });
   vi.mocked(api.workspaceDir).mockResolvedValue('/data/workspaces/a');
 });
 
@@ -78,7 +78,7 @@ describe('Health', () => {
     });
     vi.mocked(api.modelInfo).mockImplementation(async () => {
       order.push('model');
-      return { model: 'gpt-test', baseUrl: '', demo: false };
+      return modelInfo({ model: 'gpt-test', baseUrl: '', demo: false });
     });
     render(<App />);
     await waitFor(() => expect(api.loadConversation).toHaveBeenCalledWith('a'));

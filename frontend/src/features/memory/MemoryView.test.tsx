@@ -22,6 +22,7 @@ vi.mock('../../events', () => ({
 }));
 
 import * as api from '../../api';
+import { settings } from '../../test/fixtures';
 import { ApiError } from '../../api/errors';
 import { ConversationMemory, MemorySection } from './MemorySection';
 
@@ -181,13 +182,13 @@ describe('Memory', () => {
 
 describe('Conversation memory', () => {
   it('opens a panel with the conversation’s facts from the header button', async () => {
-    vi.mocked(api.getSettings).mockResolvedValue({
+    vi.mocked(api.getSettings).mockResolvedValue(settings({
       autoApprove: {},
       limits: { maxSteps: 1, maxMinutes: 1, maxCostUsd: 1 },
       stepDelayMs: 0,
       prices: {},
       memoryEnabled: false,
-    });
+    }));
     const user = userEvent.setup();
     render(<ConversationMemory conversationId="conv-1" />);
     const button = screen.getByRole('button', { name: 'Memory' });

@@ -4,7 +4,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message, Plan } from '../../api/types';
-import { conversation, message, resetStores, summary, task } from '../../test/fixtures';
+import { conversation, message, resetStores, summary, task, NOTHING_USED } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   send: vi.fn(),
@@ -55,6 +55,7 @@ describe('decision line', () => {
     const rerun = task('t2', C, { status: 'running', decision: { by: 'rerun' }, rev: 1 });
     vi.mocked(api.rerunMessage).mockResolvedValue(rerun);
     vi.mocked(api.loadConversation).mockResolvedValue({
+      ...NOTHING_USED,
       conversation: conversation(C),
       messages: [message('u2', C, { role: 'user', content: 'What is 2+2?', taskId: 't2', seq: 3, versions: 2, version: 2 })],
       tasks: [],

@@ -2,7 +2,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SearchHit } from '../../api/types';
-import { conversation, deferred, message, resetStores } from '../../test/fixtures';
+import { conversation, deferred, message, resetStores, NOTHING_USED } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   searchMessages: vi.fn(),
@@ -98,7 +98,7 @@ describe('search dialog', () => {
 
   it('arrows move and Enter opens the conversation at the message', async () => {
     vi.mocked(api.searchMessages).mockResolvedValue([hit('m1', 'c1'), hit('m2', 'c2'), hit('m3', 'c3')]);
-    vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ conversation: conversation(id), messages: [message('latest', id)], tasks: [], hasOlder: true }));
+    vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ ...NOTHING_USED, conversation: conversation(id), messages: [message('latest', id)], tasks: [], hasOlder: true }));
     vi.mocked(api.getMessagesAround).mockImplementation(async (id, mid) => ({ messages: [message(mid, id, { content: 'the plum tree' })], hasOlder: true, hasNewer: true }));
     render(<Harness />);
     act(() => useSearchDialog.getState().show());

@@ -5,7 +5,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, expect, it, vi } from 'vitest';
 import type { ConversationView } from '../../api/types';
-import { conversation, resetStores, summary } from '../../test/fixtures';
+import { conversation, resetStores, summary, NOTHING_USED, settings } from '../../test/fixtures';
 import { PRESETS, providerView } from '../../test/providers';
 
 vi.mock('../../api', () => ({
@@ -14,6 +14,8 @@ vi.mock('../../api', () => ({
   listMCPServers: vi.fn(async () => []),
   // Settings → Agents and the start list the agents.
   listAgents: vi.fn(async () => []),
+  // Settings → Checkpoints tells the space they take.
+  checkpointStorage: vi.fn(async () => ({ usedBytes: 0, limitBytes: 0 })),
   // Settings → Memory lists the facts.
   listFacts: vi.fn(async () => []),
   healthStatus: vi.fn(),
@@ -47,7 +49,7 @@ const DEMO = { model: 'errand-demo', baseUrl: 'http://127.0.0.1:40000/v1', demo:
 const REAL = { model: 'mock-large', baseUrl: 'http://127.0.0.1:5000/v1', demo: false, source: 'settings', preset: 'custom' };
 
 function view(id: string): ConversationView {
-  return { conversation: conversation(id, { title: 'First' }), messages: [], tasks: [] };
+  return { ...NOTHING_USED, conversation: conversation(id, { title: 'First' }), messages: [], tasks: [] };
 }
 
 beforeEach(() => {
@@ -58,7 +60,7 @@ beforeEach(() => {
   vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a', { title: 'First' })], nextCursor: '' });
   vi.mocked(api.loadConversation).mockResolvedValue(view('a'));
   vi.mocked(api.workspace).mockResolvedValue({ path: '/tmp/x/workspaces/a', default: true, missing: false });
-  vi.mocked(api.getSettings).mockResolvedValue({
+  vi.mocked(api.getSettings).mockResolvedValue(settings({
     autoApprove: {},
     limits: { maxSteps: 50, maxMinutes: 30, maxCostUsd: 1 },
     stepDelayMs: 0,
@@ -66,7 +68,7 @@ beforeEach(() => {
     contextLengths: {},
     systemPrompt: '',
     provider: { preset: '', baseUrl: '', model: '' },
-  });
+  }));
   vi.mocked(api.defaultSystemPrompt).mockResolvedValue('Built in.');
   vi.mocked(api.getProvider).mockResolvedValue(providerView({ keyStorage: 'file', keyNote: 'No system keyring is available, so API keys are kept in /tmp/x/secrets.json, readable only by you.' }));
   vi.mocked(api.providerPresets).mockResolvedValue(PRESETS);

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProviderInput, ProviderView, Settings, Verdict } from '../../api/types';
 import { useAppStore } from '../../stores/app';
-import { resetStores } from '../../test/fixtures';
+import { resetStores, modelInfo, settings } from '../../test/fixtures';
 import { FILE_NOTE, KEYRING_NOTE, PRESETS, providerView } from '../../test/providers';
 import { mockClipboard } from '../../test/clipboard';
 
@@ -12,6 +12,8 @@ vi.mock('../../api', () => ({
   listMCPServers: vi.fn(async () => []),
   // Settings → Agents and the start list the agents.
   listAgents: vi.fn(async () => []),
+  // Settings → Checkpoints tells the space they take.
+  checkpointStorage: vi.fn(async () => ({ usedBytes: 0, limitBytes: 0 })),
   getSettings: vi.fn(),
   saveSettings: vi.fn(),
   defaultSystemPrompt: vi.fn(),
@@ -38,7 +40,7 @@ import {
   type ProviderForm,
 } from './providerForm';
 
-const SETTINGS: Settings = {
+const SETTINGS: Settings = settings({
   autoApprove: { read_only: true },
   limits: { maxSteps: 50, maxMinutes: 30, maxCostUsd: 1 },
   stepDelayMs: 0,
@@ -46,7 +48,7 @@ const SETTINGS: Settings = {
   contextLengths: {},
   systemPrompt: '',
   provider: { preset: '', baseUrl: '', model: '' },
-};
+});
 
 const STORED_CUSTOM = providerView({
   preset: 'custom',
@@ -78,7 +80,7 @@ beforeEach(() => {
   vi.mocked(api.providerPresets).mockResolvedValue(PRESETS);
   vi.mocked(api.detectProviders).mockResolvedValue([]);
   vi.mocked(api.listModels).mockResolvedValue([]);
-  vi.mocked(api.modelInfo).mockResolvedValue({ model: 'x', baseUrl: 'http://x/v1', demo: false, source: 'settings' });
+  vi.mocked(api.modelInfo).mockResolvedValue(modelInfo({ model: 'x', baseUrl: 'http://x/v1', demo: false, source: 'settings' }));
   vi.mocked(api.currentModels).mockResolvedValue([]);
 });
 
@@ -172,7 +174,7 @@ describe('Provider section', () => {
     await user.click(within(section).getByRole('button', { name: 'Undo' }));
     expect(within(section).getByText('A key is saved')).toBeInTheDocument();
     await user.click(within(section).getByRole('button', { name: 'Remove key' }));
-    vi.mocked(api.saveProvider).mockResolvedValue({ ...STORED_CUSTOM, hasKey: false });
+    vi.mocked(api.saveProvider).mockResolvedValue(providerView({ ...STORED_CUSTOM, hasKey: false }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(api.saveProvider).toHaveBeenCalledWith({
       preset: 'custom',

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../api/types';
-import { resetStores } from '../../test/fixtures';
+import { resetStores, settings as goSettings } from '../../test/fixtures';
 import { useAppStore } from '../../stores/app';
 import { PRESETS } from '../../test/providers';
 
@@ -13,8 +13,13 @@ import { ApiError } from '../../api/errors';
 import { SettingsButton } from './SettingsButton';
 import { checkForm, formFromSettings, settingsFromForm } from './settingsForm';
 
+// A field a later version adds: it must come back unchanged too.
+const LATER = { futureField: { x: 1 } };
+
 function settings(over: Partial<Settings> = {}): Settings {
   return {
+    ...goSettings(),
+    ...LATER,
     autoApprove: { read_only: true, writes: false, destructive: false },
     limits: { maxSteps: 50, maxMinutes: 30, maxCostUsd: 1 },
     stepDelayMs: 0,
@@ -26,8 +31,6 @@ function settings(over: Partial<Settings> = {}): Settings {
     autoAskModel: false,
     // Saved through SaveProvider: it must come back unchanged.
     provider: { preset: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
-    // A field a later version adds: it must come back unchanged too.
-    futureField: { x: 1 },
     ...over,
   };
 }
@@ -53,6 +56,7 @@ beforeEach(() => {
     baseUrl: 'https://api.openai.com/v1',
     model: 'gpt-4o-mini',
     hasKey: true,
+    keysFor: ['openai'],
     keyStorage: 'keyring',
     keyNote: 'API keys are kept in your system keyring.',
     envOverride: false,
@@ -98,6 +102,7 @@ describe('Settings', () => {
 
     expect(api.saveSettings).toHaveBeenCalledTimes(1);
     expect(api.saveSettings).toHaveBeenCalledWith({
+      ...settings(),
       autoApprove: { read_only: true, writes: true, destructive: false },
       limits: { maxSteps: 2, maxMinutes: 30, maxCostUsd: 1 },
       stepDelayMs: 250,

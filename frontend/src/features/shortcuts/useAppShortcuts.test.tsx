@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversation, resetStores, summary, task } from '../../test/fixtures';
+import { conversation, resetStores, summary, task, NOTHING_USED } from '../../test/fixtures';
 
 vi.mock('../../api', () => ({
   createConversation: vi.fn(),
@@ -40,7 +40,7 @@ beforeEach(() => {
   resetStores();
   useDeleteRequest.getState().close();
   vi.clearAllMocks();
-  vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ conversation: conversation(id), messages: [], tasks: [] }));
+  vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ ...NOTHING_USED, conversation: conversation(id), messages: [], tasks: [] }));
   vi.mocked(api.stopTask).mockImplementation(async (id) => ({
     stopped: true,
     task: task(id, 'a', { status: 'cancelled' }),
@@ -121,6 +121,7 @@ describe('app shortcuts', () => {
       conversation(`new${++n}`, { title: '', updatedAt: `2026-02-0${n}T00:00:00Z` }),
     );
     vi.mocked(api.loadConversation).mockImplementation(async (id) => ({
+      ...NOTHING_USED,
       conversation: conversation(id, { title: useConversationsStore.getState().byId[id]?.title ?? '' }),
       messages: [],
       tasks: [],
@@ -143,7 +144,7 @@ describe('app shortcuts', () => {
     vi.mocked(api.createConversation).mockImplementation(async () =>
       conversation(`new${++n}`, { title: '', updatedAt: `2026-02-0${n}T00:00:00Z` }),
     );
-    vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ conversation: conversation(id, { title: '' }), messages: [], tasks: [] }));
+    vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ ...NOTHING_USED, conversation: conversation(id, { title: '' }), messages: [], tasks: [] }));
     let answer: (t: ReturnType<typeof task>) => void = () => {};
     vi.mocked(api.send).mockImplementation(() => new Promise((resolve) => (answer = resolve)));
     render(<Harness />);

@@ -260,13 +260,13 @@ func (p *Providers) check(in ProviderInput) (providers.Preset, ProviderInput, er
 	in.APIKey = strings.TrimSpace(in.APIKey)
 	preset, ok := providers.Find(in.Preset)
 	if !ok {
-		return preset, in, chat.Errorf(chat.CodeInvalid, "unknown provider %s", chat.Quote(in.Preset))
+		return preset, in, chat.Invalidf("preset", "Unknown provider %s.", chat.Quote(in.Preset))
 	}
 	if preset.ID == providers.Demo {
 		return preset, ProviderInput{Preset: providers.Demo}, nil
 	}
 	if err := chat.CheckModelName(in.Model); err != nil {
-		return preset, in, err
+		return preset, in, chat.OnField("model", err)
 	}
 	if !in.KeepKey {
 		if err := chat.CheckKey(in.APIKey); err != nil {
@@ -277,7 +277,7 @@ func (p *Providers) check(in ProviderInput) (providers.Preset, ProviderInput, er
 		in.BaseURL = preset.BaseURL
 	}
 	if err := providers.CheckBaseURL(in.BaseURL); err != nil {
-		return preset, in, chat.Wrap(chat.CodeInvalid, err, "%v", err)
+		return preset, in, &chat.Error{Code: chat.CodeInvalid, Message: err.Error(), Cause: err, Field: "baseUrl"}
 	}
 	return preset, in, nil
 }
@@ -298,7 +298,7 @@ func (p *Providers) requireKey(preset providers.Preset, in ProviderInput) error 
 			return nil
 		}
 	}
-	return chat.Errorf(chat.CodeInvalid, "%s needs an API key: paste yours in the API key field", preset.Name)
+	return chat.Invalidf("apiKey", "%s needs an API key: paste yours in the API key field.", preset.Name)
 }
 
 // endpoint is the input with the stored key when it keeps it.
@@ -324,7 +324,7 @@ func (p *Providers) SaveProvider(in ProviderInput) (ProviderView, error) {
 		return ProviderView{}, err
 	}
 	if preset.ID != providers.Demo && in.Model == "" {
-		return ProviderView{}, chat.Errorf(chat.CodeInvalid, "choose a model")
+		return ProviderView{}, chat.Invalidf("model", "Choose a model.")
 	}
 	if err := p.requireKey(preset, in); err != nil {
 		return ProviderView{}, err
@@ -369,7 +369,10 @@ func (p *Providers) TestConnection(in ProviderInput) (providers.Verdict, error) 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	return providers.Test(ctx, nil, ep), nil
+	v := providers.Test(ctx, nil, ep)
+	// The verdict may repeat a server's or the network's own words.
+	v.Message = chat.Sentence(v.Message)
+	return v, nil
 }
 
 // ListModels lists the models of the provider as given.
@@ -389,7 +392,7 @@ func (p *Providers) ListModels(in ProviderInput) ([]string, error) {
 	defer cancel()
 	models, err := providers.ListModels(ctx, nil, ep)
 	if err != nil {
-		return nil, chat.Wrap(chat.CodeModel, err, "%v", err)
+		return nil, chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
 	}
 	return models, nil
 }
@@ -408,7 +411,7 @@ func (p *Providers) CurrentModels() ([]string, error) {
 	}
 	models, err := providers.ListModels(ctx, nil, c.Endpoint)
 	if err != nil {
-		return nil, chat.Wrap(chat.CodeModel, err, "%v", err)
+		return nil, chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
 	}
 	return models, nil
 }

@@ -538,6 +538,8 @@ export interface FrontendError {
   message: string;
   /** For an internal or storage error, what went wrong underneath (no secrets), for "Copy details". */
   details?: string;
+  /** For an invalid input, the field it is about, as the input's JSON names it ("maxSteps", "baseUrl"). */
+  field?: string;
 }
 
 // ---- Event payloads (runtime.EventsOn) ----

@@ -243,7 +243,7 @@ func (p *Providers) GetProvider() (ProviderView, error) {
 		}
 		key, err := p.secrets.Get(providers.KeyName(preset.ID))
 		if err != nil {
-			return v, chat.Wrap(chat.CodeInternal, err, "%v", err)
+			return v, chat.Wrap(chat.CodeInternal, err, "%s", chat.Sentence(err.Error()))
 		}
 		if key != "" {
 			v.KeysFor = append(v.KeysFor, preset.ID)
@@ -292,7 +292,7 @@ func (p *Providers) requireKey(preset providers.Preset, in ProviderInput) error 
 	if in.KeepKey {
 		stored, err := p.secrets.Get(providers.KeyName(preset.ID))
 		if err != nil {
-			return chat.Wrap(chat.CodeInternal, err, "%v", err)
+			return chat.Wrap(chat.CodeInternal, err, "%s", chat.Sentence(err.Error()))
 		}
 		if stored != "" {
 			return nil
@@ -307,7 +307,7 @@ func (p *Providers) endpoint(in ProviderInput) (providers.Endpoint, error) {
 	if in.KeepKey {
 		stored, err := p.secrets.Get(providers.KeyName(in.Preset))
 		if err != nil {
-			return providers.Endpoint{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
+			return providers.Endpoint{}, chat.Wrap(chat.CodeInternal, err, "%s", chat.Sentence(err.Error()))
 		}
 		key = stored
 	}
@@ -331,7 +331,7 @@ func (p *Providers) SaveProvider(in ProviderInput) (ProviderView, error) {
 	}
 	if preset.ID != providers.Demo && !in.KeepKey {
 		if err := p.secrets.Set(providers.KeyName(preset.ID), in.APIKey); err != nil {
-			return ProviderView{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
+			return ProviderView{}, chat.Wrap(chat.CodeInternal, err, "%s", chat.Sentence(err.Error()))
 		}
 	}
 	ctx, cancel := callCtx()

@@ -136,14 +136,14 @@ func StripControls(s string) string {
 // and one longer than MaxTitleLen characters.
 func CleanTitle(title string) (string, error) {
 	if len(title) > 4*MaxTitleLen+1024 {
-		return "", Errorf(CodeInvalid, "the title is longer than %d characters", MaxTitleLen)
+		return "", Invalidf("title", "The title is longer than %d characters.", MaxTitleLen)
 	}
 	t := strings.Join(strings.Fields(StripControls(title)), " ")
 	if t == "" {
-		return "", Errorf(CodeInvalid, "the title is empty")
+		return "", Invalidf("title", "The title is empty.")
 	}
 	if utf8.RuneCountInString(t) > MaxTitleLen {
-		return "", Errorf(CodeInvalid, "the title is longer than %d characters", MaxTitleLen)
+		return "", Invalidf("title", "The title is longer than %d characters.", MaxTitleLen)
 	}
 	return t, nil
 }

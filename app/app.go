@@ -244,6 +244,10 @@ type FrontendError struct {
 	// — its chain of causes, scrubbed of secrets — for "Copy details";
 	// empty when it would say no more than Message.
 	Details string `json:"details,omitempty"`
+	// Field is the input field an invalid error is about, as the input's
+	// JSON names it ("maxSteps", "baseUrl"), for the window to mark;
+	// empty when the error is about no one field.
+	Field string `json:"field,omitempty"`
 }
 
 // FormatError is the Wails ErrorFormatter. The Wails runtime rejects a
@@ -263,7 +267,7 @@ func FormatError(err error) any {
 // No message or details holds a key Errand knows (logfile.Secrets).
 func frontendError(err error) FrontendError {
 	code := chat.ErrorCode(err)
-	fe := FrontendError{Code: code, Message: chat.ErrorMessage(err)}
+	fe := FrontendError{Code: code, Message: chat.ErrorMessage(err), Field: chat.ErrorField(err)}
 	if code != chat.CodeInternal && code != chat.CodeStorage {
 		return fe
 	}

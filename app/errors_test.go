@@ -127,3 +127,36 @@ func TestAFailedTaskLogsItsCauseToTheLogFileWithoutTheKey(t *testing.T) {
 	assert.NotContains(t, log, key)
 	assertNotInFiles(t, dir, key)
 }
+
+// A refusal of a person's input names its field in the JSON the window
+// gets, so the window marks that field; an error about no field names none.
+func TestAnInvalidInputsFieldReachesTheWindow(t *testing.T) {
+	a := newApp(t)
+	sent := func(err error) map[string]string {
+		t.Helper()
+		require.Error(t, err)
+		text, ok := FormatError(err).(string)
+		require.True(t, ok)
+		var out map[string]string
+		require.NoError(t, json.Unmarshal([]byte(text), &out))
+		return out
+	}
+
+	st, err := a.Settings.GetSettings()
+	require.NoError(t, err)
+	st.Limits.MaxSteps = 0
+	_, err = a.Settings.SaveSettings(st)
+	got := sent(err)
+	assert.Equal(t, "maxSteps", got["field"])
+	assert.Equal(t, "The step limit must be between 1 and 10000.", got["message"])
+
+	_, err = a.Providers.SaveProvider(ProviderInput{Preset: "custom", BaseURL: "ftp://x", Model: "m"})
+	assert.Equal(t, "baseUrl", sent(err)["field"])
+
+	_, err = a.Memory.AddFact(chat.Fact{Key: "editor", Value: "", Scope: chat.ScopeGlobal})
+	assert.Equal(t, "value", sent(err)["field"])
+
+	got = sent(chat.Errorf(chat.CodeConflict, "The task is still working."))
+	_, named := got["field"]
+	assert.False(t, named, "no field is named: %v", got)
+}

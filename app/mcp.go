@@ -62,7 +62,7 @@ func (s *MCP) saveServers(ctx context.Context, servers []chat.MCPServer) ([]chat
 			envs[i] = string(b)
 		}
 		if len(envs[i]) > chat.MaxKeyLen {
-			return nil, chat.Errorf(chat.CodeInvalid, "the environment of %s is longer than %d bytes", chat.Quote(srv.Name), chat.MaxKeyLen)
+			return nil, chat.Invalidf("env", "The environment of %s is longer than %d bytes.", chat.Quote(srv.Name), chat.MaxKeyLen)
 		}
 	}
 	saved, err := s.store.SaveMCPServers(ctx, servers)
@@ -155,7 +155,7 @@ func (s *MCP) SetToolRisk(id, tool, risk string) (_ mcp.State, err error) {
 			return nil
 		}
 		if !tools.Risk(risk).Valid() {
-			return chat.Errorf(chat.CodeInvalid, "unknown risk level %s", chat.Quote(risk))
+			return chat.Invalidf("toolRisks", "%s is an unknown risk level.", chat.Quote(risk))
 		}
 		if srv.ToolRisks == nil {
 			srv.ToolRisks = map[string]string{}

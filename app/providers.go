@@ -251,7 +251,7 @@ func (p *Providers) GetProvider() (_ ProviderView, err error) {
 		}
 		stored, err := providers.KeyFor(p.secrets, preset.ID, address)
 		if err != nil {
-			return v, chat.Wrap(chat.CodeInternal, err, "%v", err)
+			return v, chat.Wrap(chat.CodeInternal, err, "%s", chat.Sentence(err.Error()))
 		}
 		if stored.Key != "" {
 			v.KeysFor = append(v.KeysFor, preset.ID)
@@ -274,13 +274,13 @@ func (p *Providers) check(in ProviderInput) (providers.Preset, ProviderInput, er
 	in.APIKey = strings.TrimSpace(in.APIKey)
 	preset, ok := providers.Find(in.Preset)
 	if !ok {
-		return preset, in, chat.Errorf(chat.CodeInvalid, "unknown provider %s", chat.Quote(in.Preset))
+		return preset, in, chat.Invalidf("preset", "Unknown provider %s.", chat.Quote(in.Preset))
 	}
 	if preset.ID == providers.Demo {
 		return preset, ProviderInput{Preset: providers.Demo}, nil
 	}
 	if err := chat.CheckModelName(in.Model); err != nil {
-		return preset, in, err
+		return preset, in, chat.OnField("model", err)
 	}
 	if !in.KeepKey {
 		if err := chat.CheckKey(in.APIKey); err != nil {
@@ -291,7 +291,7 @@ func (p *Providers) check(in ProviderInput) (providers.Preset, ProviderInput, er
 		in.BaseURL = preset.BaseURL
 	}
 	if err := providers.CheckBaseURL(in.BaseURL); err != nil {
-		return preset, in, chat.Wrap(chat.CodeInvalid, err, "%v", err)
+		return preset, in, &chat.Error{Code: chat.CodeInvalid, Message: err.Error(), Cause: err, Field: "baseUrl"}
 	}
 	return preset, in, nil
 }
@@ -306,7 +306,7 @@ func (p *Providers) requireKey(preset providers.Preset, in ProviderInput) error 
 	if in.KeepKey {
 		stored, err := providers.KeyFor(p.secrets, preset.ID, in.BaseURL)
 		if err != nil {
-			return chat.Wrap(chat.CodeInternal, err, "%v", err)
+			return chat.Wrap(chat.CodeInternal, err, "%s", chat.Sentence(err.Error()))
 		}
 		if stored.Key != "" {
 			return nil
@@ -315,7 +315,7 @@ func (p *Providers) requireKey(preset providers.Preset, in ProviderInput) error 
 			return chat.Errorf(chat.CodeInvalid, "%s", note)
 		}
 	}
-	return chat.Errorf(chat.CodeInvalid, "%s needs an API key: paste yours in the API key field", preset.Name)
+	return chat.Invalidf("apiKey", "%s needs an API key: paste yours in the API key field.", preset.Name)
 }
 
 // endpoint is the input with the stored key when it keeps it, and the
@@ -325,7 +325,7 @@ func (p *Providers) endpoint(in ProviderInput) (providers.Endpoint, error) {
 	if in.KeepKey {
 		stored, err := providers.KeyFor(p.secrets, in.Preset, in.BaseURL)
 		if err != nil {
-			return providers.Endpoint{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
+			return providers.Endpoint{}, chat.Wrap(chat.CodeInternal, err, "%s", chat.Sentence(err.Error()))
 		}
 		key = stored.Key
 	}
@@ -343,14 +343,14 @@ func (p *Providers) SaveProvider(in ProviderInput) (_ ProviderView, err error) {
 		return ProviderView{}, err
 	}
 	if preset.ID != providers.Demo && in.Model == "" {
-		return ProviderView{}, chat.Errorf(chat.CodeInvalid, "choose a model")
+		return ProviderView{}, chat.Invalidf("model", "Choose a model.")
 	}
 	if err := p.requireKey(preset, in); err != nil {
 		return ProviderView{}, err
 	}
 	if preset.ID != providers.Demo && !in.KeepKey {
 		if err := providers.SaveKey(p.secrets, preset.ID, in.BaseURL, in.APIKey); err != nil {
-			return ProviderView{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
+			return ProviderView{}, chat.Wrap(chat.CodeInternal, err, "%s", chat.Sentence(err.Error()))
 		}
 	}
 	ctx, cancel := callCtx()
@@ -389,7 +389,10 @@ func (p *Providers) TestConnection(in ProviderInput) (_ providers.Verdict, err e
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	return providers.Test(ctx, nil, ep), nil
+	v := providers.Test(ctx, nil, ep)
+	// The verdict may repeat a server's or the network's own words.
+	v.Message = chat.Sentence(v.Message)
+	return v, nil
 }
 
 // ListModels lists the models of the provider as given.
@@ -410,7 +413,7 @@ func (p *Providers) ListModels(in ProviderInput) (_ []string, err error) {
 	defer cancel()
 	models, err := providers.ListModels(ctx, nil, ep)
 	if err != nil {
-		return nil, chat.Wrap(chat.CodeModel, err, "%v", err)
+		return nil, chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
 	}
 	return models, nil
 }
@@ -430,7 +433,7 @@ func (p *Providers) CurrentModels() (_ []string, err error) {
 	}
 	models, err := providers.ListModels(ctx, nil, c.Endpoint)
 	if err != nil {
-		return nil, chat.Wrap(chat.CodeModel, err, "%v", err)
+		return nil, chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
 	}
 	return models, nil
 }

@@ -57,7 +57,7 @@ func validateSettings(st chat.Settings) error {
 	}
 	for risk := range st.AutoApprove {
 		if !tools.Risk(risk).Valid() {
-			return chat.Errorf(chat.CodeInvalid, "unknown risk level %s", chat.Quote(risk))
+			return chat.Invalidf("autoApprove", "%s is an unknown risk level.", chat.Quote(risk))
 		}
 	}
 	return nil

@@ -91,28 +91,28 @@ func IsNamespacedTool(name string) bool { return namespacedRe.MatchString(name) 
 func CheckAgent(d AgentDefinition, known func(tool string) bool) error {
 	switch {
 	case d.ID == "":
-		return Errorf(CodeInvalid, "the agent needs an id")
+		return Invalidf("id", "The agent needs an id.")
 	case len(d.ID) > MaxAgentIDLen || !slugRe.MatchString(d.ID):
-		return Errorf(CodeInvalid, "the agent id %s must be lower-case letters, digits and dashes, at most %d characters", Quote(d.ID), MaxAgentIDLen)
+		return Invalidf("id", "The agent id %s must be lower-case letters, digits and dashes, at most %d characters.", Quote(d.ID), MaxAgentIDLen)
 	case strings.TrimSpace(d.Name) == "":
-		return Errorf(CodeInvalid, "the agent needs a name")
+		return Invalidf("name", "The agent needs a name.")
 	case len([]rune(d.Name)) > MaxAgentNameLen || StripControls(d.Name) != d.Name:
-		return Errorf(CodeInvalid, "the agent's name must be one line of at most %d characters", MaxAgentNameLen)
+		return Invalidf("name", "The agent's name must be one line of at most %d characters.", MaxAgentNameLen)
 	case len([]rune(d.Description)) > MaxAgentDescLen:
-		return Errorf(CodeInvalid, "the agent's description is longer than %d characters", MaxAgentDescLen)
+		return Invalidf("description", "The agent's description is longer than %d characters.", MaxAgentDescLen)
 	case len(d.Instructions) > MaxInstructionsLen:
-		return Errorf(CodeInvalid, "the agent's instructions are %s; the most they can be is 100 KB", sizeOf(len(d.Instructions)))
+		return Invalidf("instructions", "The agent's instructions are %s; the most they can be is 100 KB.", sizeOf(len(d.Instructions)))
 	case len(d.Opening) > MaxInstructionsLen:
-		return Errorf(CodeInvalid, "the agent's opening is longer than 100 KB")
+		return Invalidf("opening", "The agent's opening is longer than 100 KB.")
 	case d.Mode != ChatReactive && d.Mode != ChatProactive:
-		return Errorf(CodeInvalid, "the chat mode must be %q or %q (it is %s)", ChatReactive, ChatProactive, Quote(string(d.Mode)))
+		return Invalidf("mode", "The chat mode must be %q or %q (it is %s).", ChatReactive, ChatProactive, Quote(string(d.Mode)))
 	case d.Color != "" && !colorRe.MatchString(d.Color):
-		return Errorf(CodeInvalid, "the agent's colour must look like #3366cc")
+		return Invalidf("color", "The agent's colour must look like #3366cc.")
 	case len(d.Tools) > MaxAgentTools:
-		return Errorf(CodeInvalid, "an agent has at most %d tools", MaxAgentTools)
+		return Invalidf("tools", "An agent has at most %d tools.", MaxAgentTools)
 	}
 	if err := CheckModelName(d.Model); err != nil {
-		return err
+		return OnField("model", err)
 	}
 	if err := checkAgentLimits(d.Limits); err != nil {
 		return err
@@ -120,11 +120,11 @@ func CheckAgent(d AgentDefinition, known func(tool string) bool) error {
 	seen := map[string]bool{}
 	for _, t := range d.Tools {
 		if seen[t] {
-			return Errorf(CodeInvalid, "the tool %s is listed twice", Quote(t))
+			return Invalidf("tools", "The tool %s is listed twice.", Quote(t))
 		}
 		seen[t] = true
 		if !known(t) && !IsNamespacedTool(t) {
-			return Errorf(CodeInvalid, "unknown tool %s", Quote(t))
+			return Invalidf("tools", "Unknown tool %s.", Quote(t))
 		}
 	}
 	return nil
@@ -135,11 +135,11 @@ func CheckAgent(d AgentDefinition, known func(tool string) bool) error {
 func checkAgentLimits(l Limits) error {
 	switch {
 	case l.MaxSteps < 0 || l.MaxSteps > MaxStepsLimit:
-		return Errorf(CodeInvalid, "the agent's step limit must be between 0 (the default) and %d", MaxStepsLimit)
+		return Invalidf("maxSteps", "The agent's step limit must be between 0 (the default) and %d.", MaxStepsLimit)
 	case !(l.MaxMinutes >= 0 && l.MaxMinutes <= MaxMinutesLimit):
-		return Errorf(CodeInvalid, "the agent's time limit must be between 0 (the default) and %d minutes", MaxMinutesLimit)
+		return Invalidf("maxMinutes", "The agent's time limit must be between 0 (the default) and %d minutes.", MaxMinutesLimit)
 	case !(l.MaxCostUSD >= 0 && l.MaxCostUSD <= MaxSpendLimit):
-		return Errorf(CodeInvalid, "the agent's spend limit must be between $0 (the default) and $%d", MaxSpendLimit)
+		return Invalidf("maxCostUsd", "The agent's spend limit must be between $0 (the default) and $%d.", MaxSpendLimit)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Error codes, mapped to the frontend once, at the app boundary.
@@ -19,11 +21,14 @@ const (
 // Error is an error with a code and a message fit for a person. Its
 // Cause, when there is one, is what went wrong underneath: kept for
 // errors.Is and errors.As and for the log (see Details), never shown as
-// the message.
+// the message. Field, on an invalid input, names the field it is about as
+// the input's JSON names it ("maxSteps", "baseUrl"), so that the window
+// can mark that field.
 type Error struct {
 	Code    string
 	Message string
 	Cause   error
+	Field   string
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -34,6 +39,24 @@ func (e *Error) Unwrap() error { return e.Cause }
 // Errorf returns an *Error with the given code.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalidf returns a CodeInvalid *Error about the input's field (its JSON
+// name); the message is a sentence a person reads as it is.
+func Invalidf(field, format string, args ...any) *Error {
+	return &Error{Code: CodeInvalid, Message: fmt.Sprintf(format, args...), Field: field}
+}
+
+// OnField returns err about the input's field: a *Error gets the field
+// (when it names none yet), any other error is returned as it is.
+func OnField(field string, err error) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Field != "" {
+		return err
+	}
+	about := *e
+	about.Field = field
+	return &about
 }
 
 // Wrap returns an *Error with the given code and a message for a person,
@@ -85,6 +108,22 @@ func ErrorCode(err error) string {
 	return CodeInternal
 }
 
+// ErrorField returns the field of the first *Error in err's chain that
+// names one, and "" when none does.
+func ErrorField(err error) string {
+	for err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			return ""
+		}
+		if e.Field != "" {
+			return e.Field
+		}
+		err = e.Cause
+	}
+	return ""
+}
+
 // ErrorMessage returns the person-readable message of err.
 func ErrorMessage(err error) string {
 	if err == nil {
@@ -95,4 +134,30 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return err.Error()
+}
+
+// Sentence returns s as a sentence a person reads as it is: its first
+// letter upper-case (unless s starts with an address, "http://…"), and a
+// full stop at its end unless it ends in one already. It is for text made
+// of other programs' words, such as a server's answer or a network
+// error; Errand's own messages are written as sentences.
+func Sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	if !startsWithAddress(s) {
+		r, size := utf8.DecodeRuneInString(s)
+		s = string(unicode.ToUpper(r)) + s[size:]
+	}
+	if strings.ContainsAny(s[len(s)-1:], ".!?") {
+		return s
+	}
+	return s + "."
+}
+
+// startsWithAddress reports whether s starts with a URL scheme and "://".
+func startsWithAddress(s string) bool {
+	scheme, _, found := strings.Cut(s, "://")
+	return found && scheme != "" && strings.Trim(scheme, "abcdefghijklmnopqrstuvwxyz0123456789+.-") == ""
 }

@@ -47,7 +47,7 @@ func ParseScope(s string) (FactScope, error) {
 	case ScopeGlobal:
 		return ScopeGlobal, nil
 	}
-	return "", Errorf(CodeInvalid, "unknown scope %s; the scopes are %q and %q", Quote(s), ScopeConversation, ScopeGlobal)
+	return "", Invalidf("scope", "Unknown scope %s; the scopes are %q and %q.", Quote(s), ScopeConversation, ScopeGlobal)
 }
 
 // CleanFact returns the fact as Errand stores it, its key and value
@@ -64,26 +64,26 @@ func CleanFact(f Fact) (Fact, error) {
 	if f.Scope == ScopeGlobal {
 		f.ConversationID = ""
 	} else if err := CheckID("conversation", f.ConversationID); err != nil {
-		return f, Errorf(CodeInvalid, "a conversation fact needs its conversation: %s", err.Error())
+		return f, Invalidf("conversationId", "A conversation fact needs its conversation: %s.", err.Error())
 	}
 	f.Key, f.Value = strings.TrimSpace(f.Key), strings.TrimSpace(f.Value)
 	if err := checkFactText("key", f.Key); err != nil {
 		return f, err
 	}
 	if strings.IndexFunc(f.Key, unsafeRune) >= 0 {
-		return f, Errorf(CodeInvalid, "the key %s holds a line break or another control character; a key is one line of text", Quote(f.Key))
+		return f, Invalidf("key", "The key %s holds a line break or another control character; a key is one line of text.", Quote(f.Key))
 	}
 	if err := checkFactText("value", f.Value); err != nil {
 		return f, err
 	}
 	if strings.IndexFunc(f.Value, func(r rune) bool { return r != '\n' && r != '\t' && unsafeRune(r) }) >= 0 {
-		return f, Errorf(CodeInvalid, "the value of %s holds a control character", Quote(f.Key))
+		return f, Invalidf("value", "The value of %s holds a control character.", Quote(f.Key))
 	}
 	if why := keyShaped(f.Key); why != "" {
-		return f, Errorf(CodeInvalid, "the fact's key looks like a secret (%s); Errand does not remember secrets", why)
+		return f, Invalidf("key", "The fact's key looks like a secret (%s); Errand does not remember secrets.", why)
 	}
 	if why := SecretLike(f.Key, f.Value); why != "" {
-		return f, Errorf(CodeInvalid, "the value of %s looks like a secret (%s); Errand does not remember secrets. Keep keys and passwords in the provider settings or a password manager", Quote(f.Key), why)
+		return f, Invalidf("value", "The value of %s looks like a secret (%s); Errand does not remember secrets. Keep keys and passwords in the provider settings or a password manager.", Quote(f.Key), why)
 	}
 	return f, nil
 }
@@ -91,11 +91,11 @@ func CleanFact(f Fact) (Fact, error) {
 func checkFactText(what, s string) error {
 	switch {
 	case s == "":
-		return Errorf(CodeInvalid, "the fact's %s is empty", what)
+		return Invalidf(what, "The fact's %s is empty.", what)
 	case len(s) > MaxFactBytes:
-		return Errorf(CodeInvalid, "the fact's %s is %s; the most a %s can hold is %d bytes", what, sizeOf(len(s)), what, MaxFactBytes)
+		return Invalidf(what, "The fact's %s is %s; the most a %s can hold is %d bytes.", what, sizeOf(len(s)), what, MaxFactBytes)
 	case !utf8.ValidString(s):
-		return Errorf(CodeInvalid, "the fact's %s is not valid text", what)
+		return Invalidf(what, "The fact's %s is not valid text.", what)
 	}
 	return nil
 }

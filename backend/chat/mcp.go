@@ -46,38 +46,38 @@ var mcpNameRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
 func CleanMCPServer(s MCPServer) (MCPServer, error) {
 	s.Name = strings.TrimSpace(s.Name)
 	if !mcpNameRe.MatchString(s.Name) || strings.Contains(s.Name, "__") {
-		return s, Errorf(CodeInvalid, "the server name %s must be 1 to 32 letters, digits, \"-\" or \"_\" (no \"__\"): it starts the names of its tools", Quote(s.Name))
+		return s, Invalidf("name", "The server name %s must be 1 to 32 letters, digits, \"-\" or \"_\" (no \"__\"): it starts the names of its tools.", Quote(s.Name))
 	}
 	switch s.Transport {
 	case MCPStdio:
 		s.Command, s.URL = strings.TrimSpace(s.Command), ""
 		if s.Command == "" {
-			return s, Errorf(CodeInvalid, "the server %s needs a command to run", s.Name)
+			return s, Invalidf("command", "The server %s needs a command to run.", s.Name)
 		}
 		for _, v := range append(append([]string{s.Command}, s.Args...), envPairs(s.Env)...) {
 			if strings.ContainsRune(v, 0) {
-				return s, Errorf(CodeInvalid, "the command, arguments and environment of %s must not hold a NUL character", s.Name)
+				return s, Invalidf("command", "The command, arguments and environment of %s must not hold a NUL character.", s.Name)
 			}
 		}
 		for k := range s.Env {
 			if k == "" || strings.ContainsAny(k, "=\x00") {
-				return s, Errorf(CodeInvalid, "the environment variable name %s of %s is not valid", Quote(k), s.Name)
+				return s, Invalidf("env", "The environment variable name %s of %s is not valid.", Quote(k), s.Name)
 			}
 		}
 	case MCPHTTP:
 		s.URL, s.Command, s.Args, s.Env = strings.TrimSpace(s.URL), "", nil, nil
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return s, Errorf(CodeInvalid, "the address of %s must be an http:// or https:// URL, not %s", s.Name, Quote(s.URL))
+			return s, Invalidf("url", "The address of %s must be an http:// or https:// URL, not %s.", s.Name, Quote(s.URL))
 		}
 	default:
-		return s, Errorf(CodeInvalid, "unknown transport %s; it is %q or %q", Quote(string(s.Transport)), MCPStdio, MCPHTTP)
+		return s, Invalidf("transport", "Unknown transport %s; it is %q or %q.", Quote(string(s.Transport)), MCPStdio, MCPHTTP)
 	}
 	for tool, risk := range s.ToolRisks {
 		switch risk {
 		case "read_only", "writes", "destructive":
 		default:
-			return s, Errorf(CodeInvalid, "the risk of %s must be read_only, writes or destructive, not %s", Quote(tool), Quote(risk))
+			return s, Invalidf("toolRisks", "The risk of %s must be read_only, writes or destructive, not %s.", Quote(tool), Quote(risk))
 		}
 	}
 	return s, nil

@@ -136,17 +136,17 @@ func StripControls(s string) string {
 // and one longer than MaxTitleLen characters.
 func CleanTitle(title string) (string, error) {
 	if len(title) > 4*MaxTitleLen+1024 {
-		return "", Errorf(CodeInvalid, "the title is longer than %d characters", MaxTitleLen)
+		return "", Invalidf("title", "The title is longer than %d characters.", MaxTitleLen)
 	}
 	t := strings.Join(strings.Fields(StripControls(title)), " ")
 	if t == "" {
-		return "", Errorf(CodeInvalid, "the title is empty")
+		return "", Invalidf("title", "The title is empty.")
 	}
 	if strings.IndexFunc(t, visible) < 0 {
 		return "", Errorf(CodeInvalid, "the title has no visible character")
 	}
 	if utf8.RuneCountInString(t) > MaxTitleLen {
-		return "", Errorf(CodeInvalid, "the title is longer than %d characters", MaxTitleLen)
+		return "", Invalidf("title", "The title is longer than %d characters.", MaxTitleLen)
 	}
 	return t, nil
 }
@@ -166,10 +166,10 @@ func visible(r rune) bool {
 // or bidi characters. The empty name (the default model) passes.
 func CheckModelName(name string) error {
 	if len(name) > MaxModelNameLen {
-		return Errorf(CodeInvalid, "the model name %s is longer than %d characters", Quote(name), MaxModelNameLen)
+		return Errorf(CodeInvalid, "The model name %s is longer than %d characters.", Quote(name), MaxModelNameLen)
 	}
 	if !utf8.ValidString(name) || strings.IndexFunc(name, unsafeRune) >= 0 {
-		return Errorf(CodeInvalid, "the model name %s holds a control character", Quote(name))
+		return Errorf(CodeInvalid, "The model name %s holds a control character.", Quote(name))
 	}
 	return nil
 }
@@ -179,10 +179,10 @@ func CheckModelName(name string) error {
 // MaxKeyLen. The message never repeats the key.
 func CheckKey(key string) error {
 	if len(key) > MaxKeyLen {
-		return Errorf(CodeInvalid, "the API key is longer than %d characters; paste the key alone", MaxKeyLen)
+		return Invalidf("apiKey", "The API key is longer than %d characters; paste the key alone.", MaxKeyLen)
 	}
 	if !utf8.ValidString(key) || strings.IndexFunc(key, unicode.IsControl) >= 0 {
-		return Errorf(CodeInvalid, "the API key holds a line break or another control character; paste the key alone, on one line")
+		return Invalidf("apiKey", "The API key holds a line break or another control character; paste the key alone, on one line.")
 	}
 	return nil
 }
@@ -232,57 +232,81 @@ func sizeOf(n int) string {
 }
 
 // CheckSettings refuses settings with a number out of its range (NaN and
-// infinities included) or a model name that cannot be one. Each message
-// names the field. The tool risks are the caller's to check.
+// infinities included) or a model name that cannot be one. Each error is
+// a sentence that names the field, and carries it (its JSON name). The
+// tool risks are the caller's to check.
 func CheckSettings(st Settings) error {
-	l := st.Limits
-	switch {
-	case l.MaxSteps < 1 || l.MaxSteps > MaxStepsLimit:
-		return Errorf(CodeInvalid, "the step limit must be between 1 and %d", MaxStepsLimit)
-	case !(l.MaxMinutes > 0 && l.MaxMinutes <= MaxMinutesLimit):
-		return Errorf(CodeInvalid, "the time limit must be more than 0 and at most %d minutes", MaxMinutesLimit)
-	case !(l.MaxCostUSD > 0 && l.MaxCostUSD <= MaxSpendLimit):
-		return Errorf(CodeInvalid, "the spend limit must be more than $0 and at most $%d", MaxSpendLimit)
-	case st.StepDelayMS < 0 || st.StepDelayMS > MaxStepDelayMS:
-		return Errorf(CodeInvalid, "the delay between steps must be between 0 and %d ms", MaxStepDelayMS)
-	case st.MCPCallTimeoutSec < 1 || st.MCPCallTimeoutSec > MaxMCPCallTimeoutSec:
-		return Errorf(CodeInvalid, "the MCP call timeout must be between 1 and %d seconds", MaxMCPCallTimeoutSec)
-	case st.ModelFirstByteTimeoutSec < MinModelTimeoutSec || st.ModelFirstByteTimeoutSec > MaxModelTimeoutSec:
-		return Errorf(CodeInvalid, "the model first-byte timeout must be between %d and %d seconds", MinModelTimeoutSec, MaxModelTimeoutSec)
-	case st.ModelIdleTimeoutSec < MinModelTimeoutSec || st.ModelIdleTimeoutSec > MaxModelTimeoutSec:
-		return Errorf(CodeInvalid, "the model idle timeout must be between %d and %d seconds", MinModelTimeoutSec, MaxModelTimeoutSec)
-	case st.CheckpointLimitMB < MinCheckpointLimitMB || st.CheckpointLimitMB > MaxCheckpointLimitMB:
-		return Errorf(CodeInvalid, "the checkpoint storage limit must be between %d and %d MB", MinCheckpointLimitMB, MaxCheckpointLimitMB)
-	case len(st.CheckpointExclude) > MaxCheckpointExclude:
-		return Errorf(CodeInvalid, "at most %d folders can be excluded from checkpoints", MaxCheckpointExclude)
-	case len(st.SystemPrompt) > MaxSystemPromptLen:
-		return Errorf(CodeInvalid, "the system prompt is longer than %d characters", MaxSystemPromptLen)
-	case len(st.Prices) > MaxModelEntries:
-		return Errorf(CodeInvalid, "the price table has %d models; the most it takes is %d", len(st.Prices), MaxModelEntries)
-	case len(st.ContextLengths) > MaxModelEntries:
-		return Errorf(CodeInvalid, "the context-length table has %d models; the most it takes is %d", len(st.ContextLengths), MaxModelEntries)
-	case st.ReflectionRounds < 0 || st.ReflectionRounds > MaxReflectionRounds:
-		return Errorf(CodeInvalid, "the reflection rounds must be between 0 (off) and %d", MaxReflectionRounds)
+	if err := checkNumbers(st); err != nil {
+		return err
 	}
 	if _, err := ParseMode(string(st.DefaultMode)); err != nil {
-		return Errorf(CodeInvalid, "the default mode must be auto, agent or chat, not %s", Quote(string(st.DefaultMode)))
+		return Invalidf("defaultMode", "The default mode must be auto, agent or chat, not %s.", Quote(string(st.DefaultMode)))
 	}
 	for _, name := range st.CheckpointExclude {
 		if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
-			return Errorf(CodeInvalid, "an excluded folder is a folder name such as node_modules, not %s", Quote(name))
+			return Invalidf("checkpointExclude", "An excluded folder is a folder name such as node_modules, not %s.", Quote(name))
 		}
 	}
+	if err := checkTables(st); err != nil {
+		return err
+	}
+	if err := CheckModelName(st.Provider.Model); err != nil {
+		return OnField("model", err)
+	}
+	if len(st.Provider.BaseURL) > MaxURLLen {
+		return Invalidf("baseUrl", "The server address is longer than %d characters.", MaxURLLen)
+	}
+	return nil
+}
+
+// checkNumbers refuses a limit, delay, timeout or size out of its range.
+func checkNumbers(st Settings) error {
+	l := st.Limits
+	switch {
+	case l.MaxSteps < 1 || l.MaxSteps > MaxStepsLimit:
+		return Invalidf("maxSteps", "The step limit must be between 1 and %d.", MaxStepsLimit)
+	case !(l.MaxMinutes > 0 && l.MaxMinutes <= MaxMinutesLimit):
+		return Invalidf("maxMinutes", "The time limit must be more than 0 and at most %d minutes.", MaxMinutesLimit)
+	case !(l.MaxCostUSD > 0 && l.MaxCostUSD <= MaxSpendLimit):
+		return Invalidf("maxCostUsd", "The spend limit must be more than $0 and at most $%d.", MaxSpendLimit)
+	case st.StepDelayMS < 0 || st.StepDelayMS > MaxStepDelayMS:
+		return Invalidf("stepDelayMs", "The delay between steps must be between 0 and %d ms.", MaxStepDelayMS)
+	case st.MCPCallTimeoutSec < 1 || st.MCPCallTimeoutSec > MaxMCPCallTimeoutSec:
+		return Invalidf("mcpCallTimeoutSec", "The MCP call timeout must be between 1 and %d seconds.", MaxMCPCallTimeoutSec)
+	case st.ModelFirstByteTimeoutSec < MinModelTimeoutSec || st.ModelFirstByteTimeoutSec > MaxModelTimeoutSec:
+		return Invalidf("modelFirstByteTimeoutSec", "The model first-byte timeout must be between %d and %d seconds.", MinModelTimeoutSec, MaxModelTimeoutSec)
+	case st.ModelIdleTimeoutSec < MinModelTimeoutSec || st.ModelIdleTimeoutSec > MaxModelTimeoutSec:
+		return Invalidf("modelIdleTimeoutSec", "The model idle timeout must be between %d and %d seconds.", MinModelTimeoutSec, MaxModelTimeoutSec)
+	case st.CheckpointLimitMB < MinCheckpointLimitMB || st.CheckpointLimitMB > MaxCheckpointLimitMB:
+		return Invalidf("checkpointLimitMb", "The checkpoint storage limit must be between %d and %d MB.", MinCheckpointLimitMB, MaxCheckpointLimitMB)
+	case len(st.CheckpointExclude) > MaxCheckpointExclude:
+		return Invalidf("checkpointExclude", "At most %d folders can be excluded from checkpoints.", MaxCheckpointExclude)
+	case len(st.SystemPrompt) > MaxSystemPromptLen:
+		return Invalidf("systemPrompt", "The system prompt is longer than %d characters.", MaxSystemPromptLen)
+	case len(st.Prices) > MaxModelEntries:
+		return Invalidf("prices", "The price table has %d models; the most it takes is %d.", len(st.Prices), MaxModelEntries)
+	case len(st.ContextLengths) > MaxModelEntries:
+		return Invalidf("contextLengths", "The context-length table has %d models; the most it takes is %d.", len(st.ContextLengths), MaxModelEntries)
+	case st.ReflectionRounds < 0 || st.ReflectionRounds > MaxReflectionRounds:
+		return Invalidf("reflectionRounds", "The reflection rounds must be between 0 (off) and %d.", MaxReflectionRounds)
+	}
+	return nil
+}
+
+// checkTables refuses a context length or a price out of its range, or
+// one for a model name that cannot be one.
+func checkTables(st Settings) error {
 	for model, n := range st.ContextLengths {
-		if err := checkTableModel("a context length", model); err != nil {
+		if err := checkTableModel("contextLengths", "A context length", model); err != nil {
 			return err
 		}
 		if n < MinContextLength || n > MaxContextLength {
-			return Errorf(CodeInvalid, "the context length of %s must be between %d and %d tokens (it is %d)",
+			return Invalidf("contextLengths", "The context length of %s must be between %d and %d tokens (it is %d).",
 				Quote(model), MinContextLength, MaxContextLength, n)
 		}
 	}
 	for model, p := range st.Prices {
-		if err := checkTableModel("a price", model); err != nil {
+		if err := checkTableModel("prices", "A price", model); err != nil {
 			return err
 		}
 		for _, v := range []struct {
@@ -290,25 +314,19 @@ func CheckSettings(st Settings) error {
 			price float64
 		}{{"input", p.InputPerMTok}, {"output", p.OutputPerMTok}} {
 			if !(v.price >= 0 && v.price <= MaxPricePerMTok) {
-				return Errorf(CodeInvalid, "the %s price of %s must be between $0 and $%d per million tokens (it is %v)",
+				return Invalidf("prices", "The %s price of %s must be between $0 and $%d per million tokens (it is %v).",
 					v.name, Quote(model), MaxPricePerMTok, v.price)
 			}
 		}
 	}
-	if err := CheckModelName(st.Provider.Model); err != nil {
-		return err
-	}
-	if len(st.Provider.BaseURL) > MaxURLLen {
-		return Errorf(CodeInvalid, "the server address is longer than %d characters", MaxURLLen)
-	}
 	return nil
 }
 
-func checkTableModel(what, model string) error {
+func checkTableModel(field, what, model string) error {
 	if strings.TrimSpace(model) == "" {
-		return Errorf(CodeInvalid, "%s needs a model name", what)
+		return Invalidf(field, "%s needs a model name.", what)
 	}
-	return CheckModelName(model)
+	return OnField(field, CheckModelName(model))
 }
 
 // MarshalJSON encodes the task with every number finite, so that encoding

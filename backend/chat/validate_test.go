@@ -155,3 +155,48 @@ func TestCachedPromptTokensCostAnthropicsMultipliers(t *testing.T) {
 	assert.Less(t, p.Cost(u), p.Cost(Usage{PromptTokens: 1e6, CompletionTokens: 1e5}), "caching makes a step cheaper")
 	assert.Equal(t, Usage{PromptTokens: 2, CacheReadTokens: 2, CacheWriteTokens: 4}, Usage{PromptTokens: 1, CacheReadTokens: 1, CacheWriteTokens: 2}.Add(Usage{PromptTokens: 1, CacheReadTokens: 1, CacheWriteTokens: 2}))
 }
+
+// Each refusal names the field it is about, as the input's JSON does, so
+// that the window marks that field; and it reads as a sentence.
+func TestValidatorErrorsCarryTheirField(t *testing.T) {
+	settings := map[string]func(*Settings){
+		"maxSteps":                 func(s *Settings) { s.Limits.MaxSteps = 0 },
+		"maxCostUsd":               func(s *Settings) { s.Limits.MaxCostUSD = math.NaN() },
+		"stepDelayMs":              func(s *Settings) { s.StepDelayMS = -1 },
+		"modelIdleTimeoutSec":      func(s *Settings) { s.ModelIdleTimeoutSec = 1 },
+		"modelFirstByteTimeoutSec": func(s *Settings) { s.ModelFirstByteTimeoutSec = 1 },
+		"checkpointExclude":        func(s *Settings) { s.CheckpointExclude = []string{"a/b"} },
+		"systemPrompt":             func(s *Settings) { s.SystemPrompt = strings.Repeat("x", MaxSystemPromptLen+1) },
+		"prices":                   func(s *Settings) { s.Prices = map[string]Price{"a\nb": {}} },
+		"contextLengths":           func(s *Settings) { s.ContextLengths = map[string]int{"m": 1} },
+		"model":                    func(s *Settings) { s.Provider.Model = "gpt\x00" },
+	}
+	for field, change := range settings {
+		t.Run(field, func(t *testing.T) {
+			s := DefaultSettings()
+			change(&s)
+			err := CheckSettings(s)
+			require.Error(t, err)
+			assert.Equal(t, field, ErrorField(err))
+			msg := ErrorMessage(err)
+			assert.Equal(t, strings.ToUpper(msg[:1]), msg[:1], "a sentence: %s", msg)
+			assert.True(t, strings.HasSuffix(msg, "."), "a sentence: %s", msg)
+		})
+	}
+
+	_, err := CleanMCPServer(MCPServer{Name: "bad name", Transport: MCPStdio, Command: "x"})
+	assert.Equal(t, "name", ErrorField(err))
+	err = CheckAgent(AgentDefinition{ID: "a", Name: "A", Mode: ChatReactive, Color: "red"}, func(string) bool { return true })
+	assert.Equal(t, "color", ErrorField(err))
+	_, err = CleanFact(Fact{Key: "k", Value: "", Scope: ScopeGlobal})
+	assert.Equal(t, "value", ErrorField(err))
+	assert.Equal(t, "apiKey", ErrorField(CheckKey("a\nb")))
+	assert.Empty(t, ErrorField(Errorf(CodeInvalid, "no field")), "an error about no one field names none")
+}
+
+func TestSentenceMakesOtherProgramsWordsASentence(t *testing.T) {
+	assert.Equal(t, "The server refused the key (HTTP 401).", Sentence(" the server refused the key (HTTP 401) "))
+	assert.Equal(t, "http://localhost:11434/v1 answered HTTP 404 to /models.", Sentence("http://localhost:11434/v1 answered HTTP 404 to /models"))
+	assert.Equal(t, "Done!", Sentence("Done!"))
+	assert.Empty(t, Sentence("  "))
+}

@@ -113,11 +113,11 @@ type Verdict struct {
 // CheckBaseURL says what is wrong with a base URL, if anything.
 func CheckBaseURL(raw string) error {
 	if len(raw) > chat.MaxURLLen {
-		return fmt.Errorf("the server address is longer than %d characters", chat.MaxURLLen)
+		return fmt.Errorf("The server address is longer than %d characters.", chat.MaxURLLen)
 	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%s is not an http(s) address such as http://localhost:11434/v1", chat.Quote(raw))
+		return fmt.Errorf("%s is not an http(s) address such as http://localhost:11434/v1.", chat.Quote(raw))
 	}
 	return nil
 }

@@ -99,7 +99,7 @@ func (r *Resolver) Resolve(ctx context.Context, conversationModel string) (Choic
 			return Choice{}, chat.Wrap(chat.CodeInternal, err, "%v", err)
 		}
 		if err := chat.CheckKey(stored.Key); err != nil {
-			return Choice{}, chat.Wrap(chat.CodeInvalid, err, "%s; open Settings to enter it again", chat.ErrorMessage(err))
+			return Choice{}, chat.Wrap(chat.CodeInvalid, err, "%s; open Settings to enter it again.", strings.TrimSuffix(chat.ErrorMessage(err), "."))
 		}
 		// A key saved for another address is not sent: the request goes
 		// without one (Settings says why).

@@ -121,7 +121,8 @@ func (s *Store) putFact(ctx context.Context, f chat.Fact, replace bool) (chat.Fa
 			return err
 		}
 		if found && !replace {
-			return chat.Errorf(chat.CodeConflict, "there is already a fact %s here; edit that one, or choose another key", chat.Quote(f.Key))
+			return &chat.Error{Code: chat.CodeConflict, Field: "key",
+				Message: fmt.Sprintf("There is already a fact %s here; edit that one, or choose another key.", chat.Quote(f.Key))}
 		}
 		if found {
 			f.ID, f.CreatedAt, f.UpdatedAt = old.ID, old.CreatedAt, now
@@ -162,7 +163,8 @@ func (s *Store) UpdateFact(ctx context.Context, f chat.Fact) (chat.Fact, error) 
 			return err
 		}
 		if found && other.ID != f.ID {
-			return chat.Errorf(chat.CodeConflict, "there is already a fact %s here; edit that one, or choose another key", chat.Quote(f.Key))
+			return &chat.Error{Code: chat.CodeConflict, Field: "key",
+				Message: fmt.Sprintf("There is already a fact %s here; edit that one, or choose another key.", chat.Quote(f.Key))}
 		}
 		if old.ConversationID != f.ConversationID {
 			if err := checkRoom(ctx, tx, f.ConversationID); err != nil {

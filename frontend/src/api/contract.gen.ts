@@ -122,4 +122,5 @@ export interface FrontendError {
   code: string;
   message: string;
   details?: string;
+  field?: string;
 }

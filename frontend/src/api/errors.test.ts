@@ -39,3 +39,12 @@ describe('details', () => {
     expect(toApiError({ code: 'conflict', message: 'busy', details: 42 }).details).toBeUndefined();
   });
 });
+
+describe('field', () => {
+  it('keeps the field an invalid input is about, as Go sends it through the Wails bridge', () => {
+    const json = '{"code":"invalid","message":"The step limit must be between 1 and 10000.","field":"maxSteps"}';
+    expect(toApiError(new Error(json)).field).toBe('maxSteps');
+    expect(toApiError(json).field).toBe('maxSteps');
+    expect(toApiError({ code: 'conflict', message: 'Busy.' }).field).toBeUndefined();
+  });
+});

@@ -5,17 +5,21 @@ const KNOWN_CODES: readonly string[] = ERROR_CODES;
 
 /**
  * An error from a call to Go, normalized. `code` is one of the Go codes;
- * `details`, when Go sent them, say more than the message (for a report).
+ * `details`, when Go sent them, say more than the message (for a report);
+ * `field`, on an invalid input, is the field it is about, as the input's
+ * JSON names it ("maxSteps", "baseUrl"), for the form to mark.
  */
 export class ApiError extends Error {
   readonly code: ErrorCode | string;
   readonly details?: string;
+  readonly field?: string;
 
-  constructor(code: ErrorCode | string, message: string, details?: string) {
+  constructor(code: ErrorCode | string, message: string, details?: string, field?: string) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     if (details) this.details = details;
+    if (field) this.field = field;
   }
 }
 
@@ -27,7 +31,8 @@ function fromObject(value: unknown): ApiError | null {
   const code = typeof v.code === 'string' && v.code !== '' ? v.code : 'internal';
   const message = typeof v.message === 'string' && v.message !== '' ? v.message : defaultMessage(code);
   const details = typeof v.details === 'string' && v.details.trim() !== '' ? v.details : undefined;
-  return new ApiError(code, message, details);
+  const field = typeof v.field === 'string' && v.field !== '' ? v.field : undefined;
+  return new ApiError(code, message, details, field);
 }
 
 function defaultMessage(code: string): string {

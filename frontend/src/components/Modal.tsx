@@ -14,8 +14,8 @@ export interface ModalProps {
   /** Extra classes for the box (always "modal") and the backdrop (always "modal-backdrop"). */
   className?: string;
   backdropClassName?: string;
-  /** What takes the focus on open; the first focusable element when absent. */
-  initialFocus?: RefObject<HTMLElement | null>;
+  /** What takes the focus on open ("dialog": the box itself); the first focusable element when absent. */
+  initialFocus?: RefObject<HTMLElement | null> | 'dialog';
   children: ReactNode;
 }
 
@@ -61,10 +61,11 @@ export function Modal(props: ModalProps) {
   );
 }
 
-function useFocusInAndBack(box: RefObject<HTMLElement | null>, initial?: RefObject<HTMLElement | null>) {
+function useFocusInAndBack(box: RefObject<HTMLElement | null>, initial?: ModalProps['initialFocus']) {
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const target = initial?.current ?? box.current?.querySelector<HTMLElement>(FOCUSABLE) ?? box.current;
+    const chosen = initial === 'dialog' ? box.current : initial?.current;
+    const target = chosen ?? box.current?.querySelector<HTMLElement>(FOCUSABLE) ?? box.current;
     target?.focus();
     return () => {
       if (opener?.isConnected) opener.focus();

@@ -73,7 +73,7 @@ describe('Memory', () => {
     const { user } = section();
     await screen.findByText('Ada');
     vi.mocked(api.addFact).mockRejectedValueOnce(
-      new ApiError('invalid', 'the value of "openai" looks like a secret (it has the shape of an API key)'),
+      new ApiError('invalid', 'The value of "openai" looks like a secret (it has the shape of an API key).', undefined, 'value'),
     );
     await user.click(screen.getByRole('button', { name: 'Add fact' }));
     await user.type(screen.getByLabelText('Key'), 'openai');
@@ -139,7 +139,7 @@ describe('Memory', () => {
   it('shows why a delete failed', async () => {
     const { user } = section();
     await screen.findByText('Ada');
-    vi.mocked(api.deleteFact).mockRejectedValueOnce(new ApiError('not_found', 'no fact with id "g1"'));
+    vi.mocked(api.deleteFact).mockRejectedValueOnce(new ApiError('not_found', 'No fact with id "g1".'));
     const global = screen.getByRole('list', { name: 'All conversations' });
     await user.click(within(global).getByRole('button', { name: 'Delete fact' }));
     await user.click(screen.getByRole('button', { name: 'Yes, delete' }));
@@ -173,7 +173,7 @@ describe('Memory', () => {
     expect(await screen.findByText('Grace')).toBeInTheDocument();
     expect(api.listFacts).toHaveBeenCalledTimes(2);
 
-    vi.mocked(api.listFacts).mockRejectedValue(new ApiError('storage', 'the disk is full', 'write: ENOSPC'));
+    vi.mocked(api.listFacts).mockRejectedValue(new ApiError('storage', 'The disk is full.', 'write: ENOSPC'));
     factsChanged?.({ conversationId: 'conv-1' });
     expect(await screen.findByRole('alert')).toHaveTextContent('The disk is full.');
     expect(screen.getByText('Grace')).toBeInTheDocument();

@@ -7,17 +7,11 @@ import { onFactsChanged } from '../../events';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import './memory.css';
 
-/** Go's reasons start in lower case; a sentence on its own does not. */
-function sentence(message: string): string {
-  const m = message.trim();
-  return m.charAt(0).toUpperCase() + m.slice(1) + (/[.!?]$/.test(m) ? '' : '.');
-}
-
-/** An error as the view shows it: the message, with what "Copy details" copies. */
-function failure(err: unknown, fallback: string): ErrorReport {
+/** An error as the view shows it: the message, the field Go says it is about, and what "Copy details" copies. */
+function failure(err: unknown, fallback: string): ErrorReport & { field?: string } {
   const e = toApiError(err);
-  const message = e.message.trim() && !e.message.includes('[object Object]') ? sentence(e.message) : fallback;
-  return { ...reportOf(e, new Date().toISOString()), message };
+  const message = e.message.trim() && !e.message.includes('[object Object]') ? e.message : fallback;
+  return { ...reportOf(e, new Date().toISOString()), message, field: e.field };
 }
 
 function ErrorLine({ error, id }: { error: ErrorReport; id?: string }) {
@@ -30,12 +24,6 @@ function ErrorLine({ error, id }: { error: ErrorReport; id?: string }) {
     </div>
   );
 }
-
-/** Go's reasons name the field they are about first: "the fact's key is empty", "the value of … looks like a secret". */
-const FIELD_OF = {
-  key: /^(the (fact's )?key\b|there is already a fact)/i,
-  value: /^the (fact's )?value\b/i,
-};
 
 /** The add and edit form, inline: key, value and (in a conversation) whose the fact is. */
 function FactForm({
@@ -54,7 +42,7 @@ function FactForm({
   const [key, setKey] = useState(initial.key);
   const [value, setValue] = useState(initial.value);
   const [scope, setScope] = useState<FactScope>(conversationId ? initial.scope : 'global');
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const [error, setError] = useState<ReturnType<typeof failure> | null>(null);
   const [saving, setSaving] = useState(false);
   const base = useId();
   const errorId = `${base}-error`;
@@ -72,7 +60,7 @@ function FactForm({
       setSaving(false);
     }
   };
-  const bad = (what: 'key' | 'value') => (error && FIELD_OF[what].test(error.message)) || undefined;
+  const bad = (what: 'key' | 'value') => error?.field === what || undefined;
 
   return (
     <form

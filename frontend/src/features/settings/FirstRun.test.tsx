@@ -8,40 +8,6 @@ import type { ConversationView } from '../../api/types';
 import { conversation, resetStores, summary, NOTHING_USED, settings } from '../../test/fixtures';
 import { PRESETS, providerView } from '../../test/providers';
 
-vi.mock('../../api', () => ({
-  setViewing: vi.fn(async () => {}),
-  // Settings → MCP servers lists the servers.
-  listMCPServers: vi.fn(async () => []),
-  // Settings → Agents and the start list the agents.
-  listAgents: vi.fn(async () => []),
-  // Settings → Checkpoints tells the space they take.
-  checkpointStorage: vi.fn(async () => ({ usedBytes: 0, limitBytes: 0 })),
-  // Settings → Memory lists the facts.
-  listFacts: vi.fn(async () => []),
-  healthStatus: vi.fn(),
-  modelInfo: vi.fn(),
-  currentModels: vi.fn(),
-  setModel: vi.fn(),
-  listConversationsPage: vi.fn(),
-  createConversation: vi.fn(),
-  loadConversation: vi.fn(),
-  workspaceDir: vi.fn(),
-  workspace: vi.fn(),
-  getSettings: vi.fn(),
-  saveSettings: vi.fn(),
-  defaultSystemPrompt: vi.fn(),
-  getProvider: vi.fn(),
-  providerPresets: vi.fn(),
-  detectProviders: vi.fn(),
-  saveProvider: vi.fn(),
-  testConnection: vi.fn(),
-  listModels: vi.fn(),
-}));
-
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFactsChanged: vi.fn(() => () => {}),
-  onOpenConversation: vi.fn(() => () => {}), onMCPServer: vi.fn(() => () => {}),
-}));
-
 import * as api from '../../api';
 import { App } from '../../App';
 
@@ -55,6 +21,7 @@ function view(id: string): ConversationView {
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
+  vi.mocked(api.setViewing).mockResolvedValue(undefined);
   vi.mocked(api.healthStatus).mockResolvedValue({ ready: true, readOnly: false, dataDir: '/tmp/x' });
   vi.mocked(api.modelInfo).mockResolvedValue(DEMO);
   vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a', { title: 'First' })], nextCursor: '' });

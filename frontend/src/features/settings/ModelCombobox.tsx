@@ -1,5 +1,22 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 
+/** What the model field is given. */
+interface ModelComboboxProps {
+  id: string;
+  value: string;
+  onChange: (v: string) => void;
+  /** The server's models; null when not (yet) known. */
+  models: readonly string[] | null;
+  loading: boolean;
+  /** Why the list could not be read. */
+  error: string | null;
+  /** The list is about to show: a chance to load it. */
+  onOpen: () => void;
+  invalid?: boolean;
+  describedBy?: string;
+  placeholder?: string;
+}
+
 /**
  * A text field for a model name with the server's models as suggestions
  * (an ARIA combobox: type to filter, ↓/↑ to move, Enter to choose, Esc to
@@ -16,21 +33,7 @@ export function ModelCombobox({
   invalid,
   describedBy,
   placeholder,
-}: {
-  id: string;
-  value: string;
-  onChange: (v: string) => void;
-  /** The server's models; null when not (yet) known. */
-  models: readonly string[] | null;
-  loading: boolean;
-  /** Why the list could not be read. */
-  error: string | null;
-  /** The list is about to show: a chance to load it. */
-  onOpen: () => void;
-  invalid?: boolean;
-  describedBy?: string;
-  placeholder?: string;
-}) {
+}: ModelComboboxProps) {
   const [open, setOpen] = useState(false);
   // What the list is filtered by: what was typed, '' when opened to browse.
   const [filter, setFilter] = useState('');

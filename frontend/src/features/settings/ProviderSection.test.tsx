@@ -7,26 +7,6 @@ import { resetStores, modelInfo, settings } from '../../test/fixtures';
 import { FILE_NOTE, KEYRING_NOTE, PRESETS, providerView } from '../../test/providers';
 import { mockClipboard } from '../../test/clipboard';
 
-vi.mock('../../api', () => ({
-  // Settings → MCP servers lists the servers.
-  listMCPServers: vi.fn(async () => []),
-  // Settings → Agents and the start list the agents.
-  listAgents: vi.fn(async () => []),
-  // Settings → Checkpoints tells the space they take.
-  checkpointStorage: vi.fn(async () => ({ usedBytes: 0, limitBytes: 0 })),
-  getSettings: vi.fn(),
-  saveSettings: vi.fn(),
-  defaultSystemPrompt: vi.fn(),
-  getProvider: vi.fn(),
-  providerPresets: vi.fn(),
-  detectProviders: vi.fn(),
-  saveProvider: vi.fn(),
-  testConnection: vi.fn(),
-  listModels: vi.fn(),
-  modelInfo: vi.fn(),
-  currentModels: vi.fn(),
-}));
-
 import * as api from '../../api';
 import { ApiError } from '../../api/errors';
 import { SettingsButton } from './SettingsButton';
@@ -222,19 +202,19 @@ describe('Provider section', () => {
   const VERDICTS: [Verdict, string, RegExp, string][] = [
     [ok(['a', 'b', 'c']), 'Connected', /3 models available/, 'verdict-ok'],
     [
-      { ok: false, kind: 'wrong_key', message: 'The server rejected the API key', modelCount: 0 },
+      { ok: false, kind: 'wrong_key', message: 'The server rejected the API key.', modelCount: 0 },
       'Wrong API key',
       /The server rejected the API key\./,
       'verdict-warn',
     ],
     [
-      { ok: false, kind: 'wrong_key', message: 'The server needs an API key', modelCount: 0 },
+      { ok: false, kind: 'wrong_key', message: 'The server needs an API key.', modelCount: 0 },
       'API key needed',
       /The server needs an API key\./,
       'verdict-warn',
     ],
     [
-      { ok: false, kind: 'unreachable', message: 'Could not reach http://127.0.0.1:9000/v1: connection refused', modelCount: 0 },
+      { ok: false, kind: 'unreachable', message: 'Could not reach http://127.0.0.1:9000/v1: connection refused.', modelCount: 0 },
       'Server unreachable',
       /Could not reach http:\/\/127\.0\.0\.1:9000\/v1: connection refused\./,
       'verdict-bad',
@@ -243,7 +223,7 @@ describe('Provider section', () => {
       {
         ok: false,
         kind: 'model_not_found',
-        message: 'Connected, but the server has no model "big-model" (it has 2: a, b)',
+        message: 'Connected, but the server has no model "big-model" (it has 2: a, b).',
         modelCount: 2,
         models: ['a', 'b'],
       },
@@ -255,7 +235,7 @@ describe('Provider section', () => {
       {
         ok: false,
         kind: 'not_compatible',
-        message: 'http://127.0.0.1:9000/v1 has no OpenAI-compatible /models endpoint (HTTP 404); the address usually ends in /v1',
+        message: 'http://127.0.0.1:9000/v1 has no OpenAI-compatible /models endpoint (HTTP 404); the address usually ends in /v1.',
         modelCount: 0,
       },
       'Not an OpenAI-compatible server',
@@ -263,7 +243,7 @@ describe('Provider section', () => {
       'verdict-bad',
     ],
     [
-      { ok: false, kind: 'invalid', message: '"ftp://x" is not an http(s) address such as http://localhost:11434/v1', modelCount: 0 },
+      { ok: false, kind: 'invalid', message: '"ftp://x" is not an http(s) address such as http://localhost:11434/v1.', modelCount: 0 },
       'Check the address',
       /is not an http\(s\) address/,
       'verdict-bad',
@@ -286,7 +266,7 @@ describe('Provider section', () => {
   });
 
   it('a test that fails in Go (not a verdict) still gets an answer; editing the address clears the verdict', async () => {
-    vi.mocked(api.testConnection).mockRejectedValue(new ApiError('internal', 'read the key from the keyring: locked'));
+    vi.mocked(api.testConnection).mockRejectedValue(new ApiError('internal', 'Read the key from the keyring: locked.'));
     const { user, section } = await open(STORED_CUSTOM);
     await user.click(within(section).getByRole('button', { name: 'Test connection' }));
     const v = await within(section).findByTestId('verdict');
@@ -307,7 +287,7 @@ describe('Provider section', () => {
   });
 
   it('a failed verdict can be copied', async () => {
-    vi.mocked(api.testConnection).mockResolvedValue({ ok: false, kind: 'wrong_key', message: 'the server refused the key (HTTP 401)', modelCount: 0 });
+    vi.mocked(api.testConnection).mockResolvedValue({ ok: false, kind: 'wrong_key', message: 'The server refused the key (HTTP 401).', modelCount: 0 });
     const { user, section } = await open(STORED_CUSTOM);
     const writeText = mockClipboard();
     await user.click(within(section).getByRole('button', { name: 'Test connection' }));
@@ -401,7 +381,7 @@ describe('Provider section', () => {
   });
 
   it("shows Go's reason when saving fails", async () => {
-    vi.mocked(api.saveProvider).mockRejectedValue(new ApiError('invalid', 'choose a model'));
+    vi.mocked(api.saveProvider).mockRejectedValue(new ApiError('invalid', 'Choose a model.', undefined, 'model'));
     const { user, dialog, section } = await open(STORED_CUSTOM);
     // (The form checks this too; Go's reason is what shows when it gets there.)
     const model = within(section).getByRole('combobox', { name: 'Model' });
@@ -417,8 +397,20 @@ describe('Provider section', () => {
     expect(within(dialog).getByRole('status')).toHaveTextContent('');
   });
 
+  it('marks the field Go names in the error, whatever its message says', async () => {
+    vi.mocked(api.saveProvider).mockRejectedValue(new ApiError('invalid', 'That will not do.', undefined, 'baseUrl'));
+    const { user, dialog, section } = await open(STORED_CUSTOM);
+    const model = within(section).getByRole('combobox', { name: 'Model' });
+    await user.type(model, '-2');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(section).findByRole('alert')).toHaveTextContent('That will not do.');
+    expect(within(section).getByLabelText('Base URL')).toHaveAttribute('aria-invalid', 'true');
+    expect(within(section).getByLabelText('Base URL')).toHaveAccessibleDescription(/That will not do\./);
+    expect(model).not.toHaveAttribute('aria-invalid');
+  });
+
   it('a failed save can be copied', async () => {
-    vi.mocked(api.saveProvider).mockRejectedValue(new ApiError('internal', 'could not store the key', 'keyring: dbus closed'));
+    vi.mocked(api.saveProvider).mockRejectedValue(new ApiError('internal', 'Could not store the key.', 'keyring: dbus closed'));
     const { user, dialog, section } = await open(STORED_CUSTOM);
     const writeText = mockClipboard();
     await user.type(within(section).getByRole('combobox', { name: 'Model' }), '-2');
@@ -497,7 +489,7 @@ describe('Provider section', () => {
 
   it('a provider that needs a key is refused without one, and then nothing else is saved', async () => {
     vi.mocked(api.saveProvider).mockRejectedValue(
-      new ApiError('invalid', 'OpenAI needs an API key: paste yours in the API key field'),
+      new ApiError('invalid', 'OpenAI needs an API key: paste yours in the API key field.', undefined, 'apiKey'),
     );
     const { user, dialog, section } = await open();
     const steps = await within(dialog).findByLabelText('Step limit');
@@ -520,7 +512,7 @@ describe('Provider section', () => {
     vi.mocked(api.saveProvider).mockResolvedValue(
       providerView({ preset: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' }),
     );
-    vi.mocked(api.saveSettings).mockRejectedValue(new ApiError('invalid', 'the step limit must be between 1 and 10000'));
+    vi.mocked(api.saveSettings).mockRejectedValue(new ApiError('invalid', 'The step limit must be between 1 and 10000.', undefined, 'maxSteps'));
     const { user, dialog, section } = await open();
     const steps = await within(dialog).findByLabelText('Step limit');
     await user.click(within(section).getByRole('radio', { name: 'Ollama' }));

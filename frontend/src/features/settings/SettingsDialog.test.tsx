@@ -11,7 +11,8 @@ import * as api from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ApiError } from '../../api/errors';
 import { SettingsButton } from './SettingsButton';
-import { checkForm, formFromSettings, settingsFromForm } from './settingsForm';
+import { formFromSettings, settingsFromForm } from './settingsForm';
+import { checkForm } from './settingsChecks';
 
 // A field a later version adds: it must come back unchanged too.
 const LATER = { futureField: { x: 1 } };
@@ -128,7 +129,7 @@ describe('Settings', () => {
   it('the model timeouts: shown near the limits, saved with the rest, and Go\'s bounds shown at the field', async () => {
     vi.mocked(api.getSettings).mockResolvedValue(settings({ modelFirstByteTimeoutSec: 120, modelIdleTimeoutSec: 60 }));
     vi.mocked(api.saveSettings)
-      .mockRejectedValueOnce(new ApiError('invalid', 'the model idle timeout must be between 5 and 3600 seconds'))
+      .mockRejectedValueOnce(new ApiError('invalid', 'The model idle timeout must be between 5 and 3600 seconds.', undefined, 'modelIdleTimeoutSec'))
       .mockImplementation(async (s) => s);
     const { user, dialog } = await open();
     const firstByte = within(dialog).getByLabelText('Model first-byte timeout (s)');
@@ -155,7 +156,7 @@ describe('Settings', () => {
 
   it("shows Go's validation error inline and marks the field", async () => {
     vi.mocked(api.saveSettings).mockRejectedValue(
-      new ApiError('invalid', 'the step limit must be between 1 and 10000'),
+      new ApiError('invalid', 'The step limit must be between 1 and 10000.', undefined, 'maxSteps'),
     );
     const { user, dialog } = await open();
     const steps = within(dialog).getByLabelText('Step limit');
@@ -169,6 +170,31 @@ describe('Settings', () => {
     expect(steps).toHaveAccessibleDescription('The step limit must be between 1 and 10000.');
     expect(within(dialog).getByRole('status')).toHaveTextContent('');
     expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
+  });
+
+  it('marks the field Go names in the error, whatever its message says', async () => {
+    vi.mocked(api.saveSettings).mockRejectedValue(new ApiError('invalid', 'That number will not do.', undefined, 'stepDelayMs'));
+    const { user, dialog } = await open();
+    const steps = within(dialog).getByLabelText('Step limit');
+    await user.type(steps, '1');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('That number will not do.');
+    const delay = within(dialog).getByLabelText('Delay between steps');
+    expect(delay).toHaveAttribute('aria-invalid', 'true');
+    expect(delay).toHaveAccessibleDescription(/That number will not do\./);
+    expect(steps).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('a context length Go refuses marks the model table', async () => {
+    vi.mocked(api.saveSettings).mockRejectedValue(
+      new ApiError('invalid', 'The context length of "gpt-4o-mini" must be between 1024 and 10000000 tokens (it is 5).', undefined, 'contextLengths'),
+    );
+    const { user, dialog } = await open();
+    await user.type(within(dialog).getByLabelText('Step limit'), '1');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await within(dialog).findByRole('alert');
+    expect(within(dialog).getByRole('group', { name: 'Prices and context lengths' })).toHaveAccessibleDescription(/The context length of/);
+    expect(within(dialog).getByLabelText('Step limit')).not.toHaveAttribute('aria-invalid');
   });
 
   it('when the bridge loses Go\'s reason, explains from the form itself', async () => {

@@ -1,0 +1,56 @@
+import { Fragment, type ReactNode } from 'react';
+import type { Settings } from '../../api';
+import { useConversationsStore } from '../../stores/conversations';
+import { AgentsSection } from '../agents/AgentsSection';
+import { DataSection } from '../archive/DataSection';
+import { McpSection } from '../mcp/McpSection';
+import { MemorySection } from '../memory/MemorySection';
+import { ThinkingSection } from './ThinkingSection';
+
+/** Stores a change to the settings at once (useSettingsForm's store). */
+type Store = (change: Partial<Settings>) => Promise<void>;
+
+/**
+ * The sections below the form, in order. Each saves its own changes at
+ * once: the switches through store (the dialog's one way to save
+ * settings), the lists (agents, MCP servers, data) through their own
+ * calls. A new section goes in this list.
+ */
+const SECTIONS: { key: string; render: (loaded: Settings, store: Store, conversationId: string | null) => ReactNode }[] = [
+  {
+    key: 'thinking',
+    render: (loaded, store) => (
+      <ThinkingSection shown={loaded.showThinking !== false} onToggle={(on) => store({ showThinking: on })} />
+    ),
+  },
+  {
+    key: 'memory',
+    render: (loaded, store, conversationId) => (
+      <MemorySection
+        enabled={loaded.memoryEnabled !== false}
+        onToggle={(on) => store({ memoryEnabled: on })}
+        conversationId={conversationId}
+      />
+    ),
+  },
+  { key: 'agents', render: () => <AgentsSection /> },
+  {
+    key: 'mcp',
+    render: (loaded, store) => (
+      <McpSection timeoutSec={loaded.mcpCallTimeoutSec ?? 120} onTimeout={(sec) => store({ mcpCallTimeoutSec: sec })} />
+    ),
+  },
+  {
+    key: 'data',
+    render: (loaded, store) => (
+      <DataSection notifications={loaded.notifications !== false} onToggle={(on) => store({ notifications: on })} />
+    ),
+  },
+];
+
+/** The sections that save at once, once the settings are loaded (Agents shows before that too). */
+export function SavedAtOnceSections({ loaded, store }: { loaded: Settings | null; store: Store }) {
+  const conversationId = useConversationsStore((s) => s.selectedId);
+  if (!loaded) return <AgentsSection />;
+  return SECTIONS.map((s) => <Fragment key={s.key}>{s.render(loaded, store, conversationId)}</Fragment>);
+}

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import * as api from '../../api';
 import type { WorkspaceInfo } from '../../api/types';
-import { chooseWorkspace, openWorkspaceFolder, setWorkspace } from '../../stores/agentActions';
+import { chooseWorkspace, openWorkspaceFolder, setWorkspace } from '../../stores/taskActions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useConversationTotals } from '../../stores/usage';
 import { formatCost, formatTokens, usageBreakdown } from './format';
-import './agent.css';
+import './tasks.css';
 
 /** The folder's last parts, for a narrow header: "…/projects/site". */
 export function shortPath(p: string, keep = 3): string {

@@ -3,7 +3,7 @@ import type { Task } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import type { ErrorReport } from '../../lib/errorDetails';
 import { stopTask } from '../../stores/actions';
-import { continueTask, dismissTask, resumeTask, retryTask } from '../../stores/agentActions';
+import { continueTask, dismissTask, resumeTask, retryTask } from '../../stores/taskActions';
 import { LiveQuestion } from '../agents/QuestionWidget';
 import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { pauseReasonText } from './format';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { RISK_LOCAL_NETWORK, type Approval, type Task } from '../../api/types';
 import { stopTask } from '../../stores/actions';
-import { approveTool, denyTool } from '../../stores/agentActions';
+import { approveTool, denyTool } from '../../stores/taskActions';
 import { DiffView } from './DiffView';
 import { parseObject, prettyJson, riskInfo } from './format';
 import { useArmed } from './useArmed';

@@ -5,7 +5,7 @@ import { trapTab } from '../../lib/focusTrap';
 import { useAppStore } from '../../stores/app';
 import { keepVersion, writeVariations } from '../../stores/branchActions';
 import { useModelsStore } from '../../stores/models';
-import { Markdown } from '../chat/Markdown';
+import { Markdown } from '../../components/Markdown';
 import { closeBranchUI, useBranchUI } from './state';
 
 /** How many variations one run writes (as Go's agent.VariationCount). */

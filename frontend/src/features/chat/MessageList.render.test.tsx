@@ -8,7 +8,7 @@ vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 // Count how often each reply's text is rendered.
 const renders: string[] = [];
-vi.mock('./Markdown', () => ({
+vi.mock('../../components/Markdown', () => ({
   Markdown: ({ text }: { text: string }) => {
     renders.push(text);
     return <div className="text md">{text}</div>;

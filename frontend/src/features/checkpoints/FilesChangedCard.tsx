@@ -3,7 +3,7 @@ import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import type { ChangedFile, FileChoice, FilesChanged } from '../../api/types';
 import { onFilesChanged } from '../../events';
-import { DiffView } from '../tasks/DiffView';
+import { DiffView } from '../../components/DiffView';
 import './checkpoints.css';
 
 type Direction = 'undo' | 'redo';

@@ -3,7 +3,7 @@ import { isTerminal } from '../../api/types';
 import { deleteConversation } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useTasksStore } from '../../stores/tasks';
-import { displayTitle } from '../chat/ChatHeader';
+import { displayTitle } from '../../lib/displayTitle';
 import { useDeleteRequest } from './deleteRequest';
 import { trapTab } from '../../lib/focusTrap';
 

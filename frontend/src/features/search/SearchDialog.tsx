@@ -5,7 +5,7 @@ import type { SearchHit } from '../../api/types';
 import { timeValue } from '../../lib/time';
 import { selectConversation } from '../../stores/actions';
 import { jumpToMessage } from '../../stores/sync';
-import { displayTitle } from '../chat/ChatHeader';
+import { displayTitle } from '../../lib/displayTitle';
 import { useSearchDialog } from './searchDialog';
 import { useSearch } from './useSearch';
 

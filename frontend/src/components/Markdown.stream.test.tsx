@@ -5,7 +5,7 @@ import { act, render, screen } from '@testing-library/react';
 import type { ComponentProps } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../events', () => ({ openExternal: vi.fn() }));
+vi.mock('../events', () => ({ openExternal: vi.fn() }));
 
 // Every text the Markdown parser is given, in order.
 const parsed: string[] = [];

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Markdown, safeHref } from './Markdown';
 
 const openExternal = vi.fn();
-vi.mock('../../events', () => ({ openExternal: (url: string) => openExternal(url) }));
+vi.mock('../events', () => ({ openExternal: (url: string) => openExternal(url) }));
 
 afterEach(() => {
   delete (window as { __pwned?: unknown }).__pwned;

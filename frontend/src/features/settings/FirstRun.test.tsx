@@ -36,10 +36,6 @@ vi.mock('../../api', () => ({
   listModels: vi.fn(),
 }));
 
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFactsChanged: vi.fn(() => () => {}),
-  onOpenConversation: vi.fn(() => () => {}), onMCPServer: vi.fn(() => () => {}),
-}));
-
 import * as api from '../../api';
 import { App } from '../../App';
 

@@ -19,20 +19,6 @@ export function lastReplyId(c: ConversationMessages | undefined): string {
   return '';
 }
 
-// lastReplyId once per state of a conversation (its messages are immutable:
-// a change makes a new object), not once per row on every store update.
-const lastReplies = new WeakMap<ConversationMessages, string>();
-
-function lastReplyOf(c: ConversationMessages | undefined): string {
-  if (!c) return '';
-  let id = lastReplies.get(c);
-  if (id === undefined) {
-    id = lastReplyId(c);
-    lastReplies.set(c, id);
-  }
-  return id;
-}
-
 /**
  * A message's tree actions: its version arrows, and Edit message (the
  * person's), Regenerate and Variations (the last reply), Branch into new
@@ -43,7 +29,7 @@ export function MessageTools({ conversationId, messageId }: { conversationId: st
     const c = s.byConversation[conversationId];
     return c ? messageOf(c, messageId) : undefined;
   });
-  const isLast = useMessagesStore((s) => lastReplyOf(s.byConversation[conversationId]) === messageId);
+  const isLast = useMessagesStore((s) => lastReplyId(s.byConversation[conversationId]) === messageId);
   const busy = useTasksStore((s) => !!s.activeByConversation[conversationId]);
   if (!m || m.delivery === 'queued' || m.streaming) return null;
   const versions = m.versions ?? 0;

@@ -5,48 +5,14 @@ import type { ConversationView } from './api/types';
 import type { EventHandlers } from './events';
 import { conversation, message, resetStores, summary, task, modelInfo, NOTHING_USED } from './test/fixtures';
 
-vi.mock('./api', () => ({
-  // Settings → Agents and the start list the agents.
-  listAgents: vi.fn(async () => []),
-  modelInfo: vi.fn(),
-  // Whether thinking blocks show.
-  getSettings: vi.fn(async () => ({ showThinking: true })),
-  currentModels: vi.fn(),
-  setModel: vi.fn(),
-  listConversationsPage: vi.fn(),
-  createConversation: vi.fn(),
-  loadConversation: vi.fn(),
-  renameConversation: vi.fn(),
-  setMode: vi.fn(),
-  send: vi.fn(),
-  rerunMessage: vi.fn(),
-  deleteConversation: vi.fn(),
-  startTask: vi.fn(),
-  sendChat: vi.fn(),
-  stopTask: vi.fn(),
-  userResponse: vi.fn(),
-  setViewing: vi.fn(async () => {}),
-  // A stopped task's Files changed card (none here).
-  filesChanged: vi.fn(async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] })),
-}));
-
-let handlers: EventHandlers | null = null;
-vi.mock('./events', () => ({
-  subscribeAll: vi.fn((h: EventHandlers) => {
-    handlers = h;
-    return () => {
-      handlers = null;
-    };
-  }),
-  onOpenConversation: vi.fn(() => () => {}),
-  onFilesChanged: vi.fn(() => () => {}),
-}));
-
 import * as api from './api';
 import { ApiError } from './api/errors';
 import { App } from './App';
+import * as events from './events';
 
+/** The handlers the app subscribed to Go's events with. */
 function emit(): EventHandlers {
+  const handlers = vi.mocked(events.subscribeAll).mock.calls.at(-1)?.[0];
   if (!handlers) throw new Error('not subscribed');
   return handlers;
 }
@@ -58,7 +24,9 @@ function view(id: string, over: Partial<ConversationView> = {}): ConversationVie
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
-  handlers = null;
+  // Whether thinking blocks show.
+  vi.mocked(api.getSettings).mockResolvedValue({ showThinking: true } as Awaited<ReturnType<typeof api.getSettings>>);
+  vi.mocked(api.setViewing).mockResolvedValue(undefined);
   vi.mocked(api.modelInfo).mockResolvedValue(modelInfo({ model: 'gpt-test', baseUrl: 'http://x', demo: false }));
   vi.mocked(api.currentModels).mockResolvedValue(['gpt-test', 'gpt-other']);
 });

@@ -2,14 +2,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationView, Message } from '../api/types';
 import { conversation, deferred, delta, message, resetStores, summary, NOTHING_USED } from '../test/fixtures';
 
-vi.mock('../api', () => ({
-  loadConversation: vi.fn(),
-  getMessagesPage: vi.fn(),
-  getMessagesAfter: vi.fn(),
-  getMessagesAround: vi.fn(),
-}));
-vi.mock('../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../api';
 import { useConversationsStore } from './conversations';
 import { useMessagesStore } from './messages';

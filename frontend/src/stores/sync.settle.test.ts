@@ -1,9 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversation, message, resetStores, task, NOTHING_USED } from '../test/fixtures';
 
-vi.mock('../api', () => ({ loadConversation: vi.fn() }));
-vi.mock('../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../api';
 import { useMessagesStore } from './messages';
 import { handleTaskMessage, handleTaskUpdate, SETTLE_MS } from './sync';

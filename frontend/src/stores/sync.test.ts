@@ -2,23 +2,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversation, deferred, delta, message, resetStores, summary, task, NOTHING_USED } from '../test/fixtures';
 import type { ConversationView } from '../api/types';
 
-vi.mock('../api', () => ({
-  loadConversation: vi.fn(),
-  listConversations: vi.fn(),
-  modelInfo: vi.fn(),
-  createConversation: vi.fn(),
-  startTask: vi.fn(),
-  sendChat: vi.fn(),
-  stopTask: vi.fn(),
-  userResponse: vi.fn(),
-  renameConversation: vi.fn(),
-  setMode: vi.fn(),
-  send: vi.fn(),
-  rerunMessage: vi.fn(),
-  deleteConversation: vi.fn(),
-}));
-vi.mock('../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../api';
 import { selectConversation } from './actions';
 import { useConversationsStore } from './conversations';

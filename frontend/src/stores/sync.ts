@@ -3,10 +3,23 @@
 // never loaded only get their sidebar state (activity, unread, active task).
 import * as api from '../api';
 import { MESSAGE_PAGE } from '../api/pageSizes';
-import type { Conversation, ConversationView, MessageDeltaEvent, Task, TaskMessageEvent } from '../api/types';
+import { toApiError } from '../api/errors';
+import type {
+  Conversation,
+  ConversationView,
+  FactsChangedEvent,
+  FilesChanged,
+  MCPServerState,
+  MessageDeltaEvent,
+  Task,
+  TaskMessageEvent,
+} from '../api/types';
 import { isTerminal, needsPerson } from '../api/types';
-import { subscribeAll, type Unsubscribe } from '../events';
+import { onFactsChanged, onFilesChanged, onMCPServer, subscribeAll, type Unsubscribe } from '../events';
 import { useConversationsStore } from './conversations';
+import { useFactsStore } from './facts';
+import { useFilesChangedStore } from './filesChanged';
+import { useMcpServersStore } from './mcpServers';
 import { handleToolOutput } from './toolOutput';
 import { useMessagesStore } from './messages';
 import { messageOf, type ConversationMessages } from './messagesReducer';
@@ -276,19 +289,140 @@ export function handleConversationUpdated(c: Conversation): void {
   useConversationsStore.getState().upsert(c);
 }
 
+// ---- facts, MCP servers, files a task changed ----
+// Held while a view shows them: a view watches its key (read from Go when
+// it appears), events keep what is held up to date, and the last view to go
+// lets it go (the next one reads it afresh).
+
+const watchers = new Map<string, number>();
+
+function watch(key: string, load: () => void, forget: () => void): Unsubscribe {
+  watchers.set(key, (watchers.get(key) ?? 0) + 1);
+  load();
+  return () => {
+    const n = (watchers.get(key) ?? 1) - 1;
+    if (n > 0) {
+      watchers.set(key, n);
+      return;
+    }
+    watchers.delete(key);
+    forget();
+  };
+}
+
+/** The latest read of each key, so that an older answer never overwrites a newer one. */
+const reads = new Map<string, number>();
+
+async function readLatest<T>(key: string, read: () => Promise<T>, done: (v: T) => void, failed: (err: unknown) => void) {
+  const n = (reads.get(key) ?? 0) + 1;
+  reads.set(key, n);
+  try {
+    const v = await read();
+    if (reads.get(key) === n) done(v);
+  } catch (err) {
+    if (reads.get(key) === n) failed(err);
+  }
+}
+
+/** Reads a conversation's facts and the global ones (conversationId null: the global ones alone). */
+export function loadFacts(conversationId: string | null): Promise<void> {
+  const key = conversationId ?? '';
+  const store = useFactsStore.getState();
+  return readLatest(
+    `facts:${key}`,
+    () => Promise.resolve().then(() => api.listFacts(key)),
+    (list) => store.setList(key, list),
+    (err) => store.fail(key, err),
+  );
+}
+
+/** Holds the facts a memory view shows while it shows them. */
+export function watchFacts(conversationId: string | null): Unsubscribe {
+  const key = conversationId ?? '';
+  return watch(
+    `facts:${key}`,
+    () => void loadFacts(conversationId),
+    () => useFactsStore.getState().forget(key),
+  );
+}
+
+/** Facts changed (by the agent or the person): the views they concern read them again. */
+export function handleFactsChanged(ev: FactsChangedEvent): void {
+  for (const watched of watchers.keys()) {
+    if (!watched.startsWith('facts:')) continue;
+    const key = watched.slice('facts:'.length);
+    if (ev.conversationId === '' || ev.conversationId === key) void loadFacts(key || null);
+  }
+}
+
+/** Lists the MCP servers with their status and tools. */
+export function loadMcpServers(): Promise<void> {
+  const store = useMcpServersStore.getState();
+  return readLatest(
+    'mcp',
+    () => api.listMCPServers(),
+    (list) => store.setAll(list),
+    (err) => store.fail(`Could not list the MCP servers: ${toApiError(err).message}`),
+  );
+}
+
+/** Holds the MCP servers while the settings show them. */
+export function watchMcpServers(): Unsubscribe {
+  return watch(
+    'mcp',
+    () => void loadMcpServers(),
+    () => useMcpServersStore.getState().reset(),
+  );
+}
+
+export function handleMCPServer(state: MCPServerState): void {
+  useMcpServersStore.getState().update(state);
+}
+
+/** Holds the files a task changed while a card shows them. */
+export function watchFilesChanged(taskId: string): Unsubscribe {
+  const store = useFilesChangedStore.getState();
+  return watch(
+    `files:${taskId}`,
+    () => {
+      store.ensure(taskId);
+      void readLatest(
+        `files:${taskId}`,
+        () => api.filesChanged(taskId),
+        (c) => store.apply(c),
+        (err) => store.fail(taskId, toApiError(err).message),
+      );
+    },
+    () => store.forget(taskId),
+  );
+}
+
+/** A task's changes were undone or redone: the payload is what is stored now. */
+export function applyFilesChanged(changed: FilesChanged): void {
+  useFilesChangedStore.getState().apply(changed);
+}
+
 /** Subscribes the stores to Go's events. */
 export function startSync(): Unsubscribe {
-  return subscribeAll({
-    onTaskUpdate: handleTaskUpdate,
-    onTaskMessage: handleTaskMessage,
-    onMessageDelta: handleMessageDelta,
-    onConversationUpdated: handleConversationUpdated,
-    onToolOutput: handleToolOutput,
-  });
+  const offs = [
+    subscribeAll({
+      onTaskUpdate: handleTaskUpdate,
+      onTaskMessage: handleTaskMessage,
+      onMessageDelta: handleMessageDelta,
+      onConversationUpdated: handleConversationUpdated,
+      onToolOutput: handleToolOutput,
+    }),
+    onFactsChanged(handleFactsChanged),
+    onMCPServer(handleMCPServer),
+    onFilesChanged(applyFilesChanged),
+  ];
+  return () => offs.forEach((off) => off());
 }
 
 /** For tests: forget load bookkeeping. */
 export function resetSync(): void {
   for (const t of trackers.values()) if (t.timer) clearTimeout(t.timer);
   trackers.clear();
+  watchers.clear();
+  reads.clear();
 }

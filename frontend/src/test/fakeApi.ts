@@ -11,11 +11,12 @@ import * as types from '../api/types';
 const pure = new Set([...Object.keys(errors), ...Object.keys(types)]);
 
 // Answers for calls made on mount by components a test did not aim at.
-const onMount: Record<string, () => unknown> = {
+const onMount: Record<string, (...args: never[]) => unknown> = {
   listMCPServers: async () => [],
   listAgents: async () => [],
   listFacts: async () => [],
-  filesChanged: async () => [],
+  // A task's Files changed card: no files.
+  filesChanged: async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] }),
   checkpointStorage: async () => ({ usedBytes: 0, limitBytes: 0 }),
 };
 

@@ -2,6 +2,9 @@ import type { Conversation, ConversationSummary, ConversationView, Message, Mess
 import { useAppStore } from '../stores/app';
 import { useConversationsStore } from '../stores/conversations';
 import { useDraftsStore } from '../stores/drafts';
+import { useFactsStore } from '../stores/facts';
+import { useFilesChangedStore } from '../stores/filesChanged';
+import { useMcpServersStore } from '../stores/mcpServers';
 import { useMessagesStore } from '../stores/messages';
 import { useModelsStore } from '../stores/models';
 import { useNoticesStore } from '../stores/notices';
@@ -128,6 +131,9 @@ export function resetStores(): void {
   useAppStore.getState().reset();
   useModelsStore.getState().reset();
   useSettingsView.getState().reset();
+  useFactsStore.getState().reset();
+  useMcpServersStore.getState().reset();
+  useFilesChangedStore.getState().reset();
 }
 
 /** A promise with its resolve/reject exposed. */

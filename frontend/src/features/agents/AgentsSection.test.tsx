@@ -3,18 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetStores } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  listAgents: vi.fn(),
-  agentToolNames: vi.fn(async () => ['list_files', 'read_file', 'write_file']),
-  createAgent: vi.fn(),
-  updateAgent: vi.fn(),
-  deleteAgent: vi.fn(),
-  duplicateAgent: vi.fn(),
-  exportAgentFile: vi.fn(),
-  importAgentFile: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { ApiError } from '../../api/errors';
 import type { AgentDefinition } from '../../api/types';
@@ -27,6 +15,7 @@ beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
   vi.mocked(api.listAgents).mockResolvedValue([errand, mine]);
+  vi.mocked(api.agentToolNames).mockResolvedValue(['list_files', 'read_file', 'write_file']);
 });
 
 describe('Settings → Agents', () => {

@@ -3,15 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetStores, summary, task } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  userResponse: vi.fn(),
-  setAgent: vi.fn(),
-  startProactive: vi.fn(),
-  stopTask: vi.fn(),
-  loadConversation: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { ApiError } from '../../api/errors';
 import type { AgentDefinition, FormField } from '../../api/types';

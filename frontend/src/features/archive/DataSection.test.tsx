@@ -3,8 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../api', () => ({ exportBackup: vi.fn(), restoreBackup: vi.fn(), importConversations: vi.fn() }));
-
 import * as api from '../../api';
 import { useNoticesStore } from '../../stores/notices';
 import { DataSection } from './DataSection';

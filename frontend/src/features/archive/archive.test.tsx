@@ -3,13 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversation, resetStores, NOTHING_USED } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  exportConversation: vi.fn(),
-  importConversations: vi.fn(),
-  loadConversation: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { ApiError } from '../../api/errors';
 import { useConversationsStore } from '../../stores/conversations';

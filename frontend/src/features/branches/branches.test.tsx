@@ -2,20 +2,13 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../api', () => ({
-  showVersion: vi.fn(),
-  switchBranch: vi.fn(),
-  variations: vi.fn(),
-  regenerate: vi.fn(),
-  loadConversation: vi.fn(),
-}));
-
 import * as api from '../../api';
 import type { ConversationView, Message } from '../../api/types';
 import { useMessagesStore } from '../../stores/messages';
 import { orderedMessages } from '../../stores/messagesReducer';
 import { useTasksStore } from '../../stores/tasks';
 import { conversation, message, resetStores, task } from '../../test/fixtures';
+import { BranchDialog } from './BranchDialog';
 import { MessageTools } from './MessageTools';
 import { openVariations } from './state';
 import { VariationsView } from './VariationsView';
@@ -88,6 +81,26 @@ describe('the version arrows', () => {
     render(<MessageTools conversationId={C} messageId="r2" />);
     expect(screen.getByRole('button', { name: 'Regenerate' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Variations' })).toBeInTheDocument();
+  });
+});
+
+describe('the branch dialog', () => {
+  it('opens on the shared folder; Esc closes it and gives the focus back to the button that opened it', async () => {
+    load([message('p', C, { role: 'user', content: 'Hi' }), message('r', C, { content: 'Hello' })]);
+    render(
+      <>
+        <MessageTools conversationId={C} messageId="r" />
+        <BranchDialog />
+      </>,
+    );
+    const opener = screen.getByRole('button', { name: 'Branch into new conversation' });
+    await userEvent.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Branch into new conversation' });
+    expect(within(dialog).getByRole('radio', { name: "Share this conversation's folder" })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(opener).toHaveFocus();
+    expect(api.branchIntoConversation).not.toHaveBeenCalled();
   });
 });
 

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
+import { PencilIcon } from '../../components/PencilIcon';
 import { TitleInput } from '../../components/TitleInput';
+import { displayTitle } from '../../lib/displayTitle';
 import { renameConversation } from '../../stores/actions';
 import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
@@ -10,10 +12,6 @@ import { requestDelete } from '../conversations/deleteRequest';
 import { ConversationMemory } from '../memory/MemorySection';
 import { ContextMeter } from './ContextMeter';
 import { ModelPicker } from './ModelPicker';
-
-export function displayTitle(title: string | undefined): string {
-  return title && title.trim() !== '' ? title : 'New conversation';
-}
 
 function RenameField({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
   return <TitleInput initial={initial} onDone={onDone} className="title-input" label="Conversation title" />;
@@ -54,15 +52,7 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
             title="Rename"
             onClick={() => setEditing(true)}
           >
-            <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-              <path
-                d="M11.3 2.3a1 1 0 0 1 1.4 0l1 1a1 1 0 0 1 0 1.4l-7.5 7.5-2.8.7.7-2.8 7.2-7.8Z"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.3"
-                strokeLinejoin="round"
-              />
-            </svg>
+            <PencilIcon />
           </button>
         )}
       </div>

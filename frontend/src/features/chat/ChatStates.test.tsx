@@ -7,19 +7,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../api/types';
 import { message, resetStores, summary, task } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  startTask: vi.fn(),
-  sendChat: vi.fn(),
-  stopTask: vi.fn(),
-  userResponse: vi.fn(),
-  setMode: vi.fn(),
-  send: vi.fn(),
-  rerunMessage: vi.fn(),
-  loadConversation: vi.fn(),
-  filesChanged: vi.fn(async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] })),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFilesChanged: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
 import { useMessagesStore } from '../../stores/messages';

@@ -1,5 +1,5 @@
-import { AgentPanel } from '../agent/AgentPanel';
-import { ConversationBar } from '../agent/ConversationBar';
+import { AgentPanel } from '../tasks/AgentPanel';
+import { ConversationBar } from '../tasks/ConversationBar';
 import { ChatHeader, DemoBanner } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';

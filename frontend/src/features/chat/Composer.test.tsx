@@ -3,19 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversation, deferred, message, resetStores, summary, task } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  startTask: vi.fn(),
-  sendChat: vi.fn(),
-  stopTask: vi.fn(),
-  queueMessage: vi.fn(),
-  userResponse: vi.fn(),
-  setMode: vi.fn(),
-  send: vi.fn(),
-  rerunMessage: vi.fn(),
-  loadConversation: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { ApiError } from '../../api/errors';
 import { useConversationsStore } from '../../stores/conversations';

@@ -6,7 +6,7 @@ import { useConversationsStore } from '../../stores/conversations';
 import { useDraftsStore } from '../../stores/drafts';
 import { useConversationAgent } from '../../stores/agents';
 import { useActiveTask } from '../../stores/tasks';
-import { composerBlocked } from '../agent/format';
+import { composerBlocked } from '../tasks/format';
 import { ModeControl } from '../mode/ModeControl';
 
 export function Composer({ conversationId }: { conversationId: string }) {

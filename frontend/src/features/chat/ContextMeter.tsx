@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { compactNow } from '../../stores/agentActions';
+import { compactNow } from '../../stores/taskActions';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
 
 const fmt = new Intl.NumberFormat('en-US');

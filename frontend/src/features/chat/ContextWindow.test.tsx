@@ -2,14 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { message, resetStores, task } from '../../test/fixtures';
 
-const api = vi.hoisted(() => ({
-  getSummary: vi.fn(),
-  compactNow: vi.fn(),
-  loadConversation: vi.fn(),
-}));
-vi.mock('../../api', async (importOriginal) => ({ ...(await importOriginal<object>()), ...api }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
+import * as api from '../../api';
 import { useTasksStore } from '../../stores/tasks';
 import { ContextMeter } from './ContextMeter';
 import { SummaryMarker } from './SummaryMarker';
@@ -41,7 +34,7 @@ describe('ContextMeter', () => {
   });
 
   it('Compact now asks Go, and waits while a task runs', async () => {
-    api.compactNow.mockResolvedValue(message('n1', C, { role: 'system', summaryId: 's1' }));
+    vi.mocked(api.compactNow).mockResolvedValue(message('n1', C, { role: 'system', summaryId: 's1' }));
     act(() => useTasksStore.getState().apply(task('t1', C, { status: 'running', contextTokens: 10, contextLimit: 100 }), 'snapshot'));
     const { rerender } = render(<ContextMeter conversationId={C} />);
     expect(screen.getByRole('button', { name: 'Compact now' })).toBeDisabled();
@@ -70,7 +63,7 @@ describe('the summary marker', () => {
   });
 
   it('Show summary opens the summary and the tools run before it', async () => {
-    api.getSummary.mockResolvedValue({
+    vi.mocked(api.getSummary).mockResolvedValue({
       id: 's1',
       conversationId: C,
       throughSeq: 4,
@@ -95,7 +88,7 @@ describe('the summary marker', () => {
   });
 
   it('a summary that cannot be read says why', async () => {
-    api.getSummary.mockRejectedValue({ code: 'not_found', message: 'summary s1 not found' });
+    vi.mocked(api.getSummary).mockRejectedValue({ code: 'not_found', message: 'summary s1 not found' });
     render(<SummaryMarker summaryId="s1" />);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Show summary' }));

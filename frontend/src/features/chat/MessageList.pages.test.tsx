@@ -1,15 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../api/types';
 import { conversation, deferred, message, resetStores, NOTHING_USED } from '../../test/fixtures';
-
-vi.mock('../../api', () => ({
-  loadConversation: vi.fn(),
-  getMessagesPage: vi.fn(),
-  getMessagesAfter: vi.fn(),
-  getMessagesAround: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import { useMessagesStore } from '../../stores/messages';
@@ -35,6 +27,10 @@ function scroller() {
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('MessageList in pages', () => {
@@ -97,7 +93,10 @@ describe('MessageList in pages', () => {
     await waitFor(() => expect(api.getMessagesPage).toHaveBeenCalledTimes(1));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Load earlier messages' })).toBeEnabled());
     act(() => fireEvent.scroll(el));
-    await new Promise((r) => setTimeout(r, 50));
+    // Whatever the scroll (the failure) would start has had its time: no further call.
+    vi.useFakeTimers();
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    vi.useRealTimers();
     expect(api.getMessagesPage).toHaveBeenCalledTimes(1);
     vi.mocked(api.getMessagesPage).mockResolvedValueOnce({ messages: range(9800, 9900), hasOlder: false, hasNewer: true });
     act(() => screen.getByRole('button', { name: 'Load earlier messages' }).click());

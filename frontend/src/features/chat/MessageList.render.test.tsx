@@ -3,12 +3,9 @@ import { act, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { message, resetStores } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 // Count how often each reply's text is rendered.
 const renders: string[] = [];
-vi.mock('./Markdown', () => ({
+vi.mock('../../components/Markdown', () => ({
   Markdown: ({ text }: { text: string }) => {
     renders.push(text);
     return <div className="text md">{text}</div>;

@@ -4,9 +4,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../api/types';
 import { message, resetStores } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import { useMessagesStore } from '../../stores/messages';
 import { handleMessageDelta, handleTaskMessage } from '../../stores/sync';
 import { MessageList } from './MessageList';

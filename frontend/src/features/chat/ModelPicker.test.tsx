@@ -2,13 +2,6 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../api', () => ({
-  currentModels: vi.fn(),
-  setModel: vi.fn(),
-  modelInfo: vi.fn(),
-  renameConversation: vi.fn(),
-}));
-
 import * as api from '../../api';
 import { ApiError } from '../../api/errors';
 import { Notices } from '../../components/Notices';

@@ -3,9 +3,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Plan, Task } from '../../api/types';
 import { message, resetStores, task } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import { useMessagesStore } from '../../stores/messages';
 import { handleMessageDelta, handleTaskUpdate } from '../../stores/sync';
 import { describeTask, StatusLine } from './StatusLine';

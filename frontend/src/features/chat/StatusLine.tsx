@@ -5,8 +5,8 @@ import { useNow } from '../../lib/useNow';
 import { useRef } from 'react';
 import { useMessagesStore } from '../../stores/messages';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
-import { usageBreakdown } from '../agent/format';
-import { TaskMeta } from '../agent/TaskMeta';
+import { usageBreakdown } from '../tasks/format';
+import { TaskMeta } from '../tasks/TaskMeta';
 import { currentStep } from '../plan/plan';
 
 const PAUSE_REASONS: Record<string, string> = {

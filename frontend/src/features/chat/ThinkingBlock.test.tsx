@@ -1,12 +1,9 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../api/types';
 import { delta, message, resetStores } from '../../test/fixtures';
 import { mockClipboard } from '../../test/clipboard';
-
-vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 import { useAppStore } from '../../stores/app';
 import { useMessagesStore } from '../../stores/messages';

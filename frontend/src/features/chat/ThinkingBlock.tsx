@@ -1,5 +1,5 @@
 import { useId, useLayoutEffect, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
-import { Markdown } from './Markdown';
+import { Markdown } from '../../components/Markdown';
 import type { TranscriptItem } from './transcript';
 
 type ThinkingItem = Extract<TranscriptItem, { kind: 'thinking' }>;

@@ -6,7 +6,8 @@ import { useToolOutputStore } from '../../stores/toolOutput';
 import { formatDuration } from '../../lib/time';
 import { ToolBody } from '../mcp/ToolBody';
 import { callGist, callLabel, callState, type CallState } from './toolCall';
-import { formatArgs, type TranscriptItem } from './transcript';
+import { prettyJson } from '../../lib/json';
+import type { TranscriptItem } from './transcript';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'toolCall' }>;
 
@@ -72,7 +73,7 @@ export const ToolCallRow = memo(function ToolCallRow({
   const [open, setOpen] = useState(false);
   const id = useId();
   const label = callLabel(item.name, state, callGist(item.name, item.args));
-  const args = formatArgs(item.args);
+  const args = prettyJson(item.args);
   return (
     <div ref={rowRef} data-index={index} data-state={state} className={`tool-row${TONES[state] ?? ''}`}>
       <button type="button" className="tool-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>

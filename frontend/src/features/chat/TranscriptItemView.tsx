@@ -2,7 +2,7 @@ import { memo, useId, useState, type Ref } from 'react';
 import type { Delivery } from '../../api/types';
 import { LiveQuestion } from '../agents/QuestionWidget';
 import { useTasksStore } from '../../stores/tasks';
-import { CopyButton, Markdown } from './Markdown';
+import { CopyButton, Markdown } from '../../components/Markdown';
 import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { SummaryMarker } from './SummaryMarker';
 import { ThinkingBlock } from './ThinkingBlock';

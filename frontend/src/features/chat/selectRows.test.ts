@@ -2,9 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { delta, message } from '../../test/fixtures';
 import { applyDelta, emptyConversationMessages, upsertMessages } from '../../stores/messagesReducer';
 
-vi.mock('../../api', () => ({}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), openExternal: vi.fn() }));
-
 import { selectRows } from './MessageList';
 
 const C = 'rows';

@@ -1,7 +1,7 @@
 // What a tool call's row says: where the call is (waiting for approval,
 // running, done) and how it ended. Pure, so the wording is unit-tested.
 import type { Message, Task, ToolOutcome } from '../../api/types';
-import { parseArgs } from './transcript';
+import { parseObject } from '../../lib/json';
 
 export type CallState = 'approval' | 'running' | 'open' | 'done' | 'failed' | ToolOutcome;
 
@@ -23,7 +23,7 @@ export function callState(callId: string, result: Message | undefined, task: Tas
  * a reflection's verdict; else nothing.
  */
 export function callGist(name: string, args: string): string {
-  const a = parseArgs(args);
+  const a = parseObject(args);
   switch (name) {
     case 'run_command':
       return typeof a?.command === 'string' ? short(a.command) : '';

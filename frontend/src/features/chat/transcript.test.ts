@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { message } from '../../test/fixtures';
-import { buildTranscript, formatArgs, parseArgs } from './transcript';
+import { buildTranscript } from './transcript';
 
 const C = 'c';
 
@@ -93,13 +93,6 @@ describe('buildTranscript', () => {
 
   it('skips empty non-streaming assistant content', () => {
     expect(buildTranscript([message('a', C, { content: '' })])).toEqual([]);
-  });
-
-  it('parseArgs and formatArgs never throw', () => {
-    expect(parseArgs('[1,2]')).toBeNull();
-    expect(parseArgs('{"a":1}')).toEqual({ a: 1 });
-    expect(formatArgs('{"a":1}')).toBe('{\n  "a": 1\n}');
-    expect(formatArgs('oops{')).toBe('oops{');
   });
 });
 

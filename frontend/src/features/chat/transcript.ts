@@ -1,5 +1,6 @@
 // Turns stored messages into what the transcript shows. Pure, so the
 // display rules are unit-tested without rendering.
+import { parseObject } from '../../lib/json';
 import type { Delivery, Message, ToolCall, ToolOutcome } from '../../api/types';
 
 export type TranscriptItem =
@@ -17,20 +18,9 @@ export type TranscriptItem =
   | { kind: 'toolCall'; key: string; name: string; args: string; callId: string; taskId: string; step: number }
   | { kind: 'toolResult'; key: string; name: string; content: string; isError: boolean; outcome: ToolOutcome | '' };
 
-/** Parses tool-call arguments; null if they are not a JSON object. */
-export function parseArgs(raw: string | undefined): Record<string, unknown> | null {
-  if (!raw) return null;
-  try {
-    const v: unknown = JSON.parse(raw);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** A string argument, or the raw arguments when it cannot be read. */
 function stringArg(call: ToolCall, name: string): string {
-  const args = parseArgs(call.arguments);
+  const args = parseObject(call.arguments);
   const v = args?.[name];
   if (typeof v === 'string') return v;
   if (v !== undefined && v !== null) return JSON.stringify(v);
@@ -38,21 +28,12 @@ function stringArg(call: ToolCall, name: string): string {
 }
 
 function choicesArg(call: ToolCall): string[] {
-  const v = parseArgs(call.arguments)?.choices;
+  const v = parseObject(call.arguments)?.choices;
   if (!Array.isArray(v)) return [];
   return v.map((c) => (typeof c === 'string' ? c : JSON.stringify(c)));
 }
 
 /** Pretty-prints JSON arguments; invalid JSON is shown as it is. */
-export function formatArgs(raw: string | undefined): string {
-  if (!raw) return '';
-  try {
-    return JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    return raw;
-  }
-}
-
 /**
  * What one message shows, cached per (immutable) message object: with its
  * thinking (Settings.showThinking) and without.

@@ -1,25 +1,12 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FilesChanged } from '../../api/types';
 
-vi.mock('../../api', () => ({
-  filesChanged: vi.fn(),
-  fileDiff: vi.fn(),
-  undoChanges: vi.fn(),
-  redoChanges: vi.fn(),
-}));
-let published: ((c: FilesChanged) => void) | null = null;
-vi.mock('../../events', () => ({
-  onFilesChanged: vi.fn((cb: (c: FilesChanged) => void) => {
-    published = cb;
-    return () => {
-      published = null;
-    };
-  }),
-}));
-
 import * as api from '../../api';
+import * as events from '../../events';
+import { startSync } from '../../stores/sync';
+import { resetStores } from '../../test/fixtures';
 import { FilesChangedCard } from './FilesChangedCard';
 
 const T = 't1';
@@ -33,12 +20,24 @@ const TWO: FilesChanged = {
   ],
 };
 
+/** Go's checkpoint:filesChanged event, delivered through the stores' subscription (startSync). */
+function published(payload: FilesChanged): void {
+  const handler = vi.mocked(events.onFilesChanged).mock.calls.at(-1)?.[0];
+  if (!handler) throw new Error('nothing subscribed to checkpoint:filesChanged');
+  handler(payload);
+}
+
+let stopSync = () => {};
 beforeEach(() => {
+  resetStores();
+  stopSync = startSync();
   vi.mocked(api.filesChanged).mockReset().mockResolvedValue(TWO);
   vi.mocked(api.fileDiff).mockReset();
   vi.mocked(api.undoChanges).mockReset();
   vi.mocked(api.redoChanges).mockReset();
 });
+
+afterEach(() => stopSync());
 
 describe('Files changed card', () => {
   it('shows nothing for a task that changed no files', async () => {
@@ -116,7 +115,7 @@ describe('Files changed card', () => {
   it('follows an undo stored elsewhere (checkpoint:filesChanged)', async () => {
     render(<FilesChangedCard taskId={T} />);
     await screen.findByRole('button', { name: 'Undo changes' });
-    act(() => published?.({ ...TWO, undone: true }));
+    act(() => published({ ...TWO, undone: true }));
     expect(screen.getByRole('button', { name: 'Redo changes' })).toBeInTheDocument();
     expect(screen.getByText('Undone')).toBeInTheDocument();
   });

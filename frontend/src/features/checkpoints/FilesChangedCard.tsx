@@ -1,33 +1,13 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
-import type { ChangedFile, FileChoice, FilesChanged } from '../../api/types';
-import { onFilesChanged } from '../../events';
-import { DiffView } from '../agent/DiffView';
+import type { ChangedFile, FileChoice } from '../../api/types';
+import { DiffView } from '../../components/DiffView';
+import { useFilesChanged } from '../../stores/filesChanged';
+import { applyFilesChanged, watchFilesChanged } from '../../stores/sync';
 import './checkpoints.css';
 
 type Direction = 'undo' | 'redo';
-
-/** The files a task changed, loaded when the card shows and refreshed when an undo or redo is stored. */
-function useFilesChanged(taskId: string) {
-  const [changed, setChanged] = useState<FilesChanged | null>(null);
-  const [loadError, setLoadError] = useState('');
-  useEffect(() => {
-    let live = true;
-    api.filesChanged(taskId).then(
-      (c) => live && setChanged(c),
-      (err) => live && setLoadError(toApiError(err).message),
-    );
-    const off = onFilesChanged((c) => {
-      if (c.taskId === taskId) setChanged({ ...c, files: c.files ?? [] });
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [taskId]);
-  return { changed, setChanged, loadError };
-}
 
 const CHANGE_TEXT: Record<ChangedFile['change'], string> = { created: 'created', changed: 'changed', deleted: 'deleted' };
 
@@ -151,7 +131,9 @@ export function FilesChangedCard({
   /** A line above the card's controls, when it stands on its own. */
   lead?: string;
 }) {
-  const { changed, setChanged, loadError } = useFilesChanged(taskId);
+  // Read when the card shows, refreshed when an undo or redo is stored.
+  const { changed, error: loadError } = useFilesChanged(taskId);
+  useEffect(() => watchFilesChanged(taskId), [taskId]);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -172,14 +154,14 @@ export function FilesChangedCard({
         }
         setConflicts(null);
         setNote(outcomeText(direction, out.restored.length, out.kept.length));
-        setChanged(await api.filesChanged(taskId));
+        applyFilesChanged(await api.filesChanged(taskId));
       } catch (err) {
         setError(toApiError(err).message);
       } finally {
         setBusy(false);
       }
     },
-    [taskId, setChanged],
+    [taskId],
   );
 
   if (loadError) {

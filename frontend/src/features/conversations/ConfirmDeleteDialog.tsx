@@ -1,11 +1,11 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { isTerminal } from '../../api/types';
+import { Modal } from '../../components/Modal';
 import { deleteConversation } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useTasksStore } from '../../stores/tasks';
-import { displayTitle } from '../chat/ChatHeader';
+import { displayTitle } from '../../lib/displayTitle';
 import { useDeleteRequest } from './deleteRequest';
-import { trapTab } from '../../lib/focusTrap';
 
 /**
  * Asks before a conversation is deleted. If its task is still running it
@@ -27,19 +27,10 @@ function Dialog({ id }: { id: string }) {
   });
   const [busy, setBusy] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const boxRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const descId = useId();
 
-  const close = (restore = true) => {
-    const back = useDeleteRequest.getState().returnFocus;
-    useDeleteRequest.getState().close();
-    if (restore && back?.isConnected) back.focus();
-  };
-
-  useEffect(() => {
-    cancelRef.current?.focus();
-  }, []);
+  const close = () => useDeleteRequest.getState().close();
 
   // Deleted meanwhile (e.g. by another window): nothing to confirm.
   useEffect(() => {
@@ -48,50 +39,29 @@ function Dialog({ id }: { id: string }) {
 
   const confirm = async () => {
     setBusy(true);
-    const ok = await deleteConversation(id);
+    await deleteConversation(id);
     setBusy(false);
-    close(!ok);
-  };
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      if (!busy) close();
-      return;
-    }
-    trapTab(e, boxRef.current);
+    close();
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={() => !busy && close()}>
-      <div
-        ref={boxRef}
-        className="modal"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={descId}
-        onMouseDown={(e) => e.stopPropagation()}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId} className="modal-title">
-          Delete “{displayTitle(title)}”?
-        </h2>
-        <p id={descId} className="modal-text">
-          {running
-            ? 'Its task has not finished. Deleting stops the task first, then removes the conversation and all its messages. This cannot be undone.'
-            : 'The conversation and all its messages will be removed. This cannot be undone.'}
-        </p>
-        <div className="modal-actions">
-          <button ref={cancelRef} type="button" className="btn btn-ghost" disabled={busy} onClick={() => close()}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn-danger-solid" disabled={busy} onClick={() => void confirm()}>
-            {running ? 'Stop task and delete' : 'Delete'}
-          </button>
-        </div>
+    <Modal role="alertdialog" labelledBy={titleId} describedBy={descId} initialFocus={cancelRef} onClose={() => !busy && close()}>
+      <h2 id={titleId} className="modal-title">
+        Delete “{displayTitle(title)}”?
+      </h2>
+      <p id={descId} className="modal-text">
+        {running
+          ? 'Its task has not finished. Deleting stops the task first, then removes the conversation and all its messages. This cannot be undone.'
+          : 'The conversation and all its messages will be removed. This cannot be undone.'}
+      </p>
+      <div className="modal-actions">
+        <button ref={cancelRef} type="button" className="btn btn-ghost" disabled={busy} onClick={() => close()}>
+          Cancel
+        </button>
+        <button type="button" className="btn btn-danger-solid" disabled={busy} onClick={() => void confirm()}>
+          {running ? 'Stop task and delete' : 'Delete'}
+        </button>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -1,15 +1,8 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary } from '../../api/types';
 import { conversation, deferred, message, resetStores, summary, NOTHING_USED } from '../../test/fixtures';
-
-vi.mock('../../api', () => ({
-  listConversationsPage: vi.fn(),
-  loadConversation: vi.fn(),
-  createConversation: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 import * as api from '../../api';
 import { loadFirstConversations } from '../../stores/conversationList';
@@ -44,6 +37,10 @@ beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
   vi.mocked(api.loadConversation).mockImplementation(async (id) => ({ ...NOTHING_USED, conversation: conversation(id), messages: [], tasks: [] }));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('Sidebar in pages', () => {
@@ -117,7 +114,10 @@ describe('Sidebar in pages', () => {
     render(<Sidebar />);
     await waitFor(() => expect(api.listConversationsPage).toHaveBeenCalledTimes(2));
     const button = await screen.findByRole('button', { name: 'Load more' });
-    await new Promise((r) => setTimeout(r, 50));
+    // Whatever the scroll (the failure) would start has had its time: no further call.
+    vi.useFakeTimers();
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    vi.useRealTimers();
     expect(api.listConversationsPage).toHaveBeenCalledTimes(2);
     vi.mocked(api.listConversationsPage).mockResolvedValueOnce(pageOf(3, 6, false));
     await userEvent.click(button);

@@ -3,15 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversation, message, resetStores, summary, task, NOTHING_USED } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  createConversation: vi.fn(),
-  loadConversation: vi.fn(),
-  renameConversation: vi.fn(),
-  deleteConversation: vi.fn(),
-  stopTask: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
 import { handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
@@ -157,6 +148,16 @@ describe('Sidebar', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(api.deleteConversation).not.toHaveBeenCalled();
     expect(row('Gamma')).toBeInTheDocument();
+  });
+
+  it('closing the delete dialog gives the focus back to the button that opened it', async () => {
+    render(<Sidebar />);
+    const opener = screen.getByRole('button', { name: 'Delete Gamma' });
+    await userEvent.click(opener);
+    expect(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
   });
 
   it('deleting a conversation whose task runs says it stops the task first', async () => {

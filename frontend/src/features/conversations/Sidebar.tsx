@@ -1,14 +1,15 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
+import { PencilIcon } from '../../components/PencilIcon';
 import { TitleInput } from '../../components/TitleInput';
+import { displayTitle } from '../../lib/displayTitle';
 import { renameConversation, selectConversation } from '../../stores/actions';
 import { loadMoreConversations, loadMoreSearch, searchConversations } from '../../stores/conversationList';
 import { useAgentsStore, useConversationAgent } from '../../stores/agents';
 import { useConversationsStore } from '../../stores/conversations';
 import { listedOrder } from '../../stores/conversationsReducer';
 import { useTasksStore } from '../../stores/tasks';
-import { displayTitle } from '../chat/ChatHeader';
 import { ImportButton } from '../archive/ImportButton';
 import { SettingsButton } from '../settings/SettingsButton';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
@@ -18,20 +19,6 @@ import { PlanBadge } from '../plan/PlanChecklist';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 export const NEW_SHORTCUT = isMac ? '⌘N' : 'Ctrl+N';
-
-function PencilIcon() {
-  return (
-    <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-      <path
-        d="M11.3 2.3a1 1 0 0 1 1.4 0l1 1a1 1 0 0 1 0 1.4l-7.5 7.5-2.8.7.7-2.8 7.2-7.8Z"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.3"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
-}
 
 function TrashIcon() {
   return (

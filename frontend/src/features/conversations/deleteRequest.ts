@@ -6,21 +6,14 @@ import { create } from 'zustand';
  */
 export interface DeleteRequestStore {
   id: string | null;
-  /** Where focus goes back when the dialog closes. */
-  returnFocus: HTMLElement | null;
   request: (id: string) => void;
   close: () => void;
 }
 
 export const useDeleteRequest = create<DeleteRequestStore>()((set) => ({
   id: null,
-  returnFocus: null,
-  request: (id) =>
-    set({
-      id,
-      returnFocus: document.activeElement instanceof HTMLElement ? document.activeElement : null,
-    }),
-  close: () => set({ id: null, returnFocus: null }),
+  request: (id) => set({ id }),
+  close: () => set({ id: null }),
 }));
 
 export function requestDelete(id: string): void {

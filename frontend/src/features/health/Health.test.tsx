@@ -2,19 +2,6 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversation, resetStores, summary, modelInfo, NOTHING_USED } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  setViewing: vi.fn(async () => {}),
-  healthStatus: vi.fn(),
-  modelInfo: vi.fn(),
-  getSettings: vi.fn(async () => ({ showThinking: true })),
-  listConversationsPage: vi.fn(),
-  createConversation: vi.fn(),
-  loadConversation: vi.fn(),
-  workspaceDir: vi.fn(),
-  workspace: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onOpenConversation: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { App } from '../../App';
 import { useAppStore } from '../../stores/app';
@@ -22,7 +9,9 @@ import { useAppStore } from '../../stores/app';
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
-  vi.mocked(api.modelInfo).mockResolvedValue(modelInfo({ model: 'gpt-test', baseUrl: 'http://x', demo: false }));
+  vi.mocked(api.setViewing).mockResolvedValue(undefined);
+  vi.mocked(api.getSettings).mockResolvedValue({ showThinking: true } as Awaited<ReturnType<typeof api.getSettings>>);
+    vi.mocked(api.modelInfo).mockResolvedValue(modelInfo({ model: 'gpt-test', baseUrl: 'http://x', demo: false }));
   vi.mocked(api.listConversationsPage).mockResolvedValue({ items: [summary('a')], nextCursor: '' });
   vi.mocked(api.loadConversation).mockResolvedValue({ ...NOTHING_USED, conversation: conversation('a'), messages: [], tasks: [] });
   vi.mocked(api.workspaceDir).mockResolvedValue('/data/workspaces/a');

@@ -1,32 +1,13 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MCPServerState } from '../../api/types';
-
-vi.mock('../../api', () => ({
-  listMCPServers: vi.fn(),
-  saveMCPServer: vi.fn(),
-  removeMCPServer: vi.fn(),
-  setMCPServerEnabled: vi.fn(),
-  restartMCPServer: vi.fn(),
-  setMCPToolRisk: vi.fn(),
-  importClaudeConfig: vi.fn(),
-  claudeConfigPath: vi.fn(),
-  toolImage: vi.fn(),
-}));
-
-let serverEvent: ((s: MCPServerState) => void) | null = null;
-vi.mock('../../events', () => ({
-  onMCPServer: vi.fn((cb: (s: MCPServerState) => void) => {
-    serverEvent = cb;
-    return () => {
-      serverEvent = null;
-    };
-  }),
-}));
 
 import * as api from '../../api';
 import { ApiError } from '../../api/errors';
+import * as events from '../../events';
+import { startSync } from '../../stores/sync';
+import { resetStores } from '../../test/fixtures';
 import { McpSection } from './McpSection';
 import { inputOf, emptyForm } from './serverForm';
 import { partsOf, ToolBody } from './ToolBody';
@@ -59,17 +40,28 @@ function state(over: Partial<MCPServerState> = {}): MCPServerState {
   };
 }
 
+/** Go's mcp:server event, delivered through the stores' subscription (startSync). */
+function serverEvent(payload: MCPServerState): void {
+  const handler = vi.mocked(events.onMCPServer).mock.calls.at(-1)?.[0];
+  if (!handler) throw new Error('nothing subscribed to mcp:server');
+  handler(payload);
+}
+
 function section() {
   render(<McpSection timeoutSec={120} onTimeout={vi.fn(async () => {})} />);
   return userEvent.setup();
 }
 
+let stopSync = () => {};
 beforeEach(() => {
+  resetStores();
   vi.clearAllMocks();
-  serverEvent = null;
+  stopSync = startSync();
   vi.mocked(api.listMCPServers).mockResolvedValue([state()]);
   vi.mocked(api.claudeConfigPath).mockResolvedValue('/home/me/.config/Claude/claude_desktop_config.json');
 });
+
+afterEach(() => stopSync());
 
 describe('MCP servers', () => {
   it('lists each server with its status and its tools with their risk', async () => {
@@ -89,7 +81,7 @@ describe('MCP servers', () => {
   it('shows a status change as it happens, a failure with its reason', async () => {
     section();
     await screen.findByRole('listitem', { name: 'everything' });
-    serverEvent?.(state({ status: 'failed', reason: 'it exited before it was ready', tools: [] }));
+    serverEvent(state({ status: 'failed', reason: 'it exited before it was ready', tools: [] }));
     expect(await screen.findByText('Failed: it exited before it was ready')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Restart' })).toBeInTheDocument();
   });

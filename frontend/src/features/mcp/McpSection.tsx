@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import * as api from '../../api';
 import type { MCPServerState, Risk } from '../../api';
 import { toApiError } from '../../api/errors';
 import { RISKS } from '../../api/types';
-import { onMCPServer } from '../../events';
+import { useMcpServersStore } from '../../stores/mcpServers';
+import { loadMcpServers, watchMcpServers } from '../../stores/sync';
 import { ClaudeImport } from './ClaudeImport';
 import { ServerEditor } from './ServerEditor';
 import { emptyForm, formOf, RISK_LABELS, statusText, type ServerForm } from './serverForm';
@@ -22,36 +23,25 @@ export function McpSection({
   onTimeout: (sec: number) => Promise<void>;
 }) {
   const headId = useId();
-  const [servers, setServers] = useState<MCPServerState[] | null>(null);
-  const [error, setError] = useState('');
+  const servers = useMcpServersStore((s) => s.servers);
+  const listError = useMcpServersStore((s) => s.error);
+  const [actError, setActError] = useState('');
   const [editing, setEditing] = useState<ServerForm | null>(null);
   const [importing, setImporting] = useState(false);
+  const load = () => void loadMcpServers();
 
-  const load = useCallback(() => {
-    api.listMCPServers().then(
-      (list) => {
-        setServers(list);
-        setError('');
-      },
-      (err) => setError(`Could not list the MCP servers: ${toApiError(err).message}`),
-    );
-  }, []);
-  useEffect(() => {
-    load();
-    return onMCPServer((st) =>
-      setServers((list) => list && list.map((s) => (s.server.id === st.server.id ? st : s))),
-    );
-  }, [load]);
+  useEffect(() => watchMcpServers(), []);
 
   const act = async (what: () => Promise<unknown>) => {
-    setError('');
+    setActError('');
     try {
       await what();
     } catch (err) {
-      setError(toApiError(err).message);
+      setActError(toApiError(err).message);
     }
     load();
   };
+  const error = actError || listError;
 
   return (
     <section className="settings-group mcp-section" aria-labelledby={headId}>

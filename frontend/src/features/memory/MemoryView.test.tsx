@@ -1,29 +1,14 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Fact, FactsChangedEvent } from '../../api/types';
-
-vi.mock('../../api', () => ({
-  listFacts: vi.fn(),
-  addFact: vi.fn(),
-  updateFact: vi.fn(),
-  deleteFact: vi.fn(),
-  getSettings: vi.fn(),
-}));
-
-let factsChanged: ((ev: FactsChangedEvent) => void) | null = null;
-vi.mock('../../events', () => ({
-  onFactsChanged: vi.fn((cb: (ev: FactsChangedEvent) => void) => {
-    factsChanged = cb;
-    return () => {
-      factsChanged = null;
-    };
-  }),
-}));
 
 import * as api from '../../api';
 import { settings } from '../../test/fixtures';
 import { ApiError } from '../../api/errors';
+import * as events from '../../events';
+import { startSync } from '../../stores/sync';
+import { resetStores } from '../../test/fixtures';
 import { ConversationMemory, MemorySection } from './MemorySection';
 
 function fact(id: string, key: string, value: string, conversationId = ''): Fact {
@@ -38,6 +23,13 @@ function fact(id: string, key: string, value: string, conversationId = ''): Fact
   };
 }
 
+/** Go's agent:factsChanged event, delivered through the stores' subscription (startSync). */
+function factsChanged(payload: FactsChangedEvent): void {
+  const handler = vi.mocked(events.onFactsChanged).mock.calls.at(-1)?.[0];
+  if (!handler) throw new Error('nothing subscribed to agent:factsChanged');
+  handler(payload);
+}
+
 const GLOBAL = fact('g1', 'name', 'Ada');
 const OWN = fact('c1', 'language', 'Go', 'conv-1');
 
@@ -47,11 +39,15 @@ function section(over: { enabled?: boolean; onToggle?: (on: boolean) => Promise<
   return { user: userEvent.setup(), onToggle };
 }
 
+let stopSync = () => {};
 beforeEach(() => {
+  resetStores();
   vi.clearAllMocks();
-  factsChanged = null;
+  stopSync = startSync();
   vi.mocked(api.listFacts).mockResolvedValue([OWN, GLOBAL]);
 });
+
+afterEach(() => stopSync());
 
 describe('Memory', () => {
   it('lists the conversation’s facts and the global ones under a Memory heading', async () => {
@@ -168,13 +164,13 @@ describe('Memory', () => {
     section();
     await screen.findByText('Ada');
     vi.mocked(api.listFacts).mockResolvedValue([OWN, fact('g1', 'name', 'Grace')]);
-    factsChanged?.({ conversationId: 'other-conversation' });
-    factsChanged?.({ conversationId: '' });
+    factsChanged({ conversationId: 'other-conversation' });
+    factsChanged({ conversationId: '' });
     expect(await screen.findByText('Grace')).toBeInTheDocument();
     expect(api.listFacts).toHaveBeenCalledTimes(2);
 
     vi.mocked(api.listFacts).mockRejectedValue(new ApiError('storage', 'The disk is full.', 'write: ENOSPC'));
-    factsChanged?.({ conversationId: 'conv-1' });
+    factsChanged({ conversationId: 'conv-1' });
     expect(await screen.findByRole('alert')).toHaveTextContent('The disk is full.');
     expect(screen.getByText('Grace')).toBeInTheDocument();
   });

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import type { Fact, FactScope } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
-import { onFactsChanged } from '../../events';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
+import { useFacts } from '../../stores/facts';
+import { loadFacts, watchFacts } from '../../stores/sync';
 import './memory.css';
 
 /** An error as the view shows it: the message, the field Go says it is about, and what "Copy details" copies. */
@@ -256,40 +257,14 @@ function FactList({
  * and Add fact. It reloads when facts change (agent:factsChanged).
  */
 export function MemoryView({ conversationId }: { conversationId: string | null }) {
-  const [facts, setFacts] = useState<Fact[] | null>(null);
-  const [loadError, setLoadError] = useState<ErrorReport | null>(null);
+  const { list: facts, error } = useFacts(conversationId);
+  const loadError = useMemo(() => (error ? failure(error, 'Errand could not read the facts.') : null), [error]);
   const [adding, setAdding] = useState(false);
   const [editingId, setEditingId] = useState<string | null>(null);
 
-  const load = useCallback(() => {
-    let live = true;
-    Promise.resolve()
-      .then(() => api.listFacts(conversationId ?? ''))
-      .then(
-        (list) => {
-          if (!live) return;
-          setFacts(list);
-          setLoadError(null);
-        },
-        (err) => {
-          if (live) setLoadError(failure(err, 'Errand could not read the facts.'));
-        },
-      );
-    return () => {
-      live = false;
-    };
-  }, [conversationId]);
+  useEffect(() => watchFacts(conversationId), [conversationId]);
 
-  useEffect(() => load(), [load]);
-  useEffect(
-    () =>
-      onFactsChanged((ev) => {
-        if (ev.conversationId === '' || ev.conversationId === conversationId) load();
-      }),
-    [conversationId, load],
-  );
-
-  const reload = () => void load();
+  const reload = () => void loadFacts(conversationId);
   if (!facts) {
     return loadError ? (
       <div className="memory-view">

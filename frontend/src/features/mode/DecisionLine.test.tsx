@@ -6,16 +6,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message, Plan } from '../../api/types';
 import { conversation, message, resetStores, summary, task, NOTHING_USED } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  send: vi.fn(),
-  rerunMessage: vi.fn(),
-  setMode: vi.fn(),
-  stopTask: vi.fn(),
-  userResponse: vi.fn(),
-  loadConversation: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
 import { useMessagesStore } from '../../stores/messages';

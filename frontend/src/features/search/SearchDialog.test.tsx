@@ -4,13 +4,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SearchHit } from '../../api/types';
 import { conversation, deferred, message, resetStores, NOTHING_USED } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  searchMessages: vi.fn(),
-  loadConversation: vi.fn(),
-  getMessagesAround: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
 import { useMessagesStore } from '../../stores/messages';

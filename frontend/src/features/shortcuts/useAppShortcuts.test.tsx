@@ -3,17 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversation, resetStores, summary, task, NOTHING_USED } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  createConversation: vi.fn(),
-  loadConversation: vi.fn(),
-  startTask: vi.fn(),
-  send: vi.fn(),
-  stopTask: vi.fn(),
-  deleteConversation: vi.fn(),
-  renameConversation: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), quitApp: vi.fn() }));
-
 import * as api from '../../api';
 import * as events from '../../events';
 import { ConfirmDialog } from '../../components/ConfirmDialog';

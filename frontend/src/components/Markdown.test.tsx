@@ -1,10 +1,10 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as events from '../events';
 import { Markdown, safeHref } from './Markdown';
 
-const openExternal = vi.fn();
-vi.mock('../../events', () => ({ openExternal: (url: string) => openExternal(url) }));
+const openExternal = vi.mocked(events.openExternal);
 
 afterEach(() => {
   delete (window as { __pwned?: unknown }).__pwned;

@@ -2,7 +2,7 @@ import { useActiveTask, useLatestTask } from '../../stores/tasks';
 import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { ApprovalCard } from './ApprovalCard';
 import { FailedCard, InterruptedCard, PauseCard, ToolQuestionCard } from './TaskCards';
-import './agent.css';
+import './tasks.css';
 
 /**
  * The card for a task that needs the person, at the bottom of the

@@ -4,24 +4,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockClipboard } from '../../test/clipboard';
 import { deferred, resetStores, summary, task } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  continueTask: vi.fn(),
-  retryTask: vi.fn(),
-  resumeTask: vi.fn(),
-  dismissTask: vi.fn(),
-  stopTask: vi.fn(),
-  startTask: vi.fn(),
-  sendChat: vi.fn(),
-  userResponse: vi.fn(),
-  setMode: vi.fn(),
-  send: vi.fn(),
-  rerunMessage: vi.fn(),
-  loadConversation: vi.fn(),
-  // The failed or stopped task's Files changed card (none here).
-  filesChanged: vi.fn(async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] })),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFilesChanged: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import type { Task } from '../../api/types';
 import { useConversationsStore } from '../../stores/conversations';

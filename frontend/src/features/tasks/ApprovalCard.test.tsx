@@ -4,21 +4,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Approval } from '../../api/types';
 import { resetStores, summary, task } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  approveTool: vi.fn(),
-  denyTool: vi.fn(),
-  stopTask: vi.fn(),
-  startTask: vi.fn(),
-  sendChat: vi.fn(),
-  userResponse: vi.fn(),
-  setMode: vi.fn(),
-  send: vi.fn(),
-  rerunMessage: vi.fn(),
-  loadConversation: vi.fn(),
-  filesChanged: vi.fn(async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] })),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}), onFilesChanged: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
 import { handleTaskUpdate } from '../../stores/sync';

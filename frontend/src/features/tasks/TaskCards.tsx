@@ -1,25 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Task } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import type { ErrorReport } from '../../lib/errorDetails';
+import { usePending } from '../../lib/usePending';
 import { stopTask } from '../../stores/actions';
-import { continueTask, dismissTask, resumeTask, retryTask } from '../../stores/agentActions';
+import { continueTask, dismissTask, resumeTask, retryTask } from '../../stores/taskActions';
 import { LiveQuestion } from '../agents/QuestionWidget';
 import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { pauseReasonText } from './format';
-
-function usePending() {
-  const [pending, setPending] = useState(false);
-  const run = async (fn: () => Promise<boolean>) => {
-    setPending(true);
-    try {
-      await fn();
-    } finally {
-      setPending(false);
-    }
-  };
-  return { pending, run };
-}
 
 /** Focuses the card when nothing else has the focus (the composer was disabled under the person). */
 function useFocusWhenIdle() {

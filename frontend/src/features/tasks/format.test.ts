@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composerBlocked, diffLines, formatCost, formatTokens, pauseReasonText, prettyJson, riskInfo } from './format';
+import { composerBlocked, formatCost, formatTokens, pauseReasonText, riskInfo } from './format';
 
 describe('agent format', () => {
   it('costs with sensible precision', () => {
@@ -26,26 +26,11 @@ describe('agent format', () => {
     expect(riskInfo('nuclear')).toMatchObject({ tone: 'danger', label: 'Unknown risk (nuclear)' });
   });
 
-  it('classifies diff lines', () => {
-    expect(diffLines('--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same\n\\ No newline at end of file\n').map((l) => l.kind)).toEqual([
-      'file',
-      'file',
-      'hunk',
-      'del',
-      'add',
-      'context',
-      'note',
-    ]);
-    expect(diffLines('(no change)')).toEqual([{ kind: 'note', text: '(no change)' }]);
-  });
-
-  it('pause reasons, blocked composer, pretty JSON', () => {
+  it('pause reasons, blocked composer', () => {
     expect(pauseReasonText('steps')).toBe('step limit reached');
     expect(pauseReasonText('cost')).toBe('spend limit reached');
     expect(composerBlocked({ status: 'running' })).toBeNull();
     expect(composerBlocked(undefined)).toBeNull();
     expect(composerBlocked({ status: 'interrupted' })?.hint).toMatch(/resume or dismiss it above/);
-    expect(prettyJson('{"a":1}')).toBe('{\n  "a": 1\n}');
-    expect(prettyJson('{bad')).toBe('{bad');
   });
 });

@@ -4,15 +4,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationView } from '../../api/types';
 import { conversation, resetStores, summary, task } from '../../test/fixtures';
 
-vi.mock('../../api', () => ({
-  workspace: vi.fn(),
-  openWorkspaceFolder: vi.fn(),
-  chooseWorkspace: vi.fn(),
-  setWorkspace: vi.fn(),
-  loadConversation: vi.fn(),
-}));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
 import { handleTaskUpdate, loadConversation } from '../../stores/sync';

@@ -3,7 +3,7 @@ import ReactMarkdown from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { describe, expect, it } from 'vitest';
-import { splitBlocks, type BlockSplit } from './blocks';
+import { splitBlocks, type BlockSplit } from './markdownBlocks';
 
 const blocksOf = (text: string) => splitBlocks(text).blocks;
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { diffLines } from './format';
+import { diffLines } from '../lib/diff';
 
 /** A unified diff: + lines green, - lines red, monospace, scrollable. */
 export function DiffView({ diff, label = 'Changes' }: { diff: string; label?: string }) {

@@ -19,9 +19,9 @@ import {
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
-import { openExternal } from '../../events';
-import { copyText } from '../../lib/clipboard';
-import { EMPTY_SPLIT, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './blocks';
+import { openExternal } from '../events';
+import { copyText } from '../lib/clipboard';
+import { EMPTY_SPLIT, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
 
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 

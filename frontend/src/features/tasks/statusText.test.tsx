@@ -1,9 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { resetStores, task } from '../../test/fixtures';
-
-vi.mock('../../api', () => ({ loadConversation: vi.fn() }));
-vi.mock('../../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
 
 import { handleTaskUpdate } from '../../stores/sync';
 import { describeTask, StatusLine } from '../chat/StatusLine';

@@ -5,8 +5,6 @@ import { act, render, screen } from '@testing-library/react';
 import type { ComponentProps } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../events', () => ({ openExternal: vi.fn() }));
-
 // Every text the Markdown parser is given, in order.
 const parsed: string[] = [];
 vi.mock('react-markdown', async (importOriginal) => {

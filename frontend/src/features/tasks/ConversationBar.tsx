@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import * as api from '../../api';
 import type { WorkspaceInfo } from '../../api/types';
-import { chooseWorkspace, openWorkspaceFolder, setWorkspace } from '../../stores/agentActions';
+import { usePending } from '../../lib/usePending';
+import { chooseWorkspace, openWorkspaceFolder, setWorkspace } from '../../stores/taskActions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useConversationTotals } from '../../stores/usage';
 import { formatCost, formatTokens, usageBreakdown } from './format';
-import './agent.css';
+import './tasks.css';
 
 /** The folder's last parts, for a narrow header: "…/projects/site". */
 export function shortPath(p: string, keep = 3): string {
@@ -41,16 +42,7 @@ function useWorkspace(conversationId: string, custom: string): WorkspaceInfo | n
 function WorkspaceFolder({ conversationId }: { conversationId: string }) {
   const custom = useConversationsStore((s) => s.byId[conversationId]?.workspace || '');
   const info = useWorkspace(conversationId, custom);
-  const [pending, setPending] = useState(false);
-
-  const run = async (fn: () => Promise<boolean>) => {
-    setPending(true);
-    try {
-      await fn();
-    } finally {
-      setPending(false);
-    }
-  };
+  const { pending, run } = usePending();
 
   const known = info !== null && info !== 'unknown' ? info : null;
   const missing = !!known?.missing;

@@ -3,9 +3,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Task } from '../api/types';
 import { conversation, resetStores, summary, task } from '../test/fixtures';
 
-vi.mock('../api', () => ({ loadConversation: vi.fn() }));
-vi.mock('../events', () => ({ subscribeAll: vi.fn(() => () => {}) }));
-
 import * as api from '../api';
 import { emptyConversationsState, setConversations, upsertConversation } from './conversationsReducer';
 import { useConversationsStore } from './conversations';

@@ -1,9 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { RISK_LOCAL_NETWORK, type Approval, type Task } from '../../api/types';
 import { stopTask } from '../../stores/actions';
-import { approveTool, denyTool } from '../../stores/agentActions';
-import { DiffView } from './DiffView';
-import { parseObject, prettyJson, riskInfo } from './format';
+import { approveTool, denyTool } from '../../stores/taskActions';
+import { DiffView } from '../../components/DiffView';
+import { parseObject, prettyJson } from '../../lib/json';
+import { usePending } from '../../lib/usePending';
+import { riskInfo } from './format';
 import { useArmed } from './useArmed';
 
 function CommandView({ approval }: { approval: Approval }) {
@@ -67,7 +69,7 @@ function LocalAddressView({ approval }: { approval: Approval }) {
  */
 export function ApprovalCard({ task, approval }: { task: Task; approval: Approval }) {
   const armed = useArmed(`${task.id}:${approval.callId}`);
-  const [pending, setPending] = useState(false);
+  const { pending, run } = usePending();
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState('');
   const regionRef = useRef<HTMLElement>(null);
@@ -89,15 +91,6 @@ export function ApprovalCard({ task, approval }: { task: Task; approval: Approva
   useEffect(() => {
     if (denying) reasonRef.current?.focus();
   }, [denying]);
-
-  const run = async (fn: () => Promise<boolean>) => {
-    setPending(true);
-    try {
-      await fn();
-    } finally {
-      setPending(false);
-    }
-  };
 
   /** A click handler that does nothing until the card is armed. */
   const guarded = (fn: () => void) => (e: MouseEvent) => {

@@ -60,7 +60,7 @@ func TestEveryEarlierSchemaIsUpgraded(t *testing.T) {
 
 // buildAt writes a database at schema version v (the migrations up to it)
 // holding one conversation, its completed task and two messages, written
-// with the columns the first schema already had.
+// with the columns the first schema already had, in WAL mode.
 func buildAt(t *testing.T, path string, v int) {
 	t.Helper()
 	ms, err := migrations()
@@ -68,6 +68,9 @@ func buildAt(t *testing.T, path string, v int) {
 	db, err := sql.Open("sqlite", "file:"+path)
 	require.NoError(t, err)
 	defer db.Close()
+	// Errand's files are in WAL mode from their first open.
+	_, err = db.Exec("PRAGMA journal_mode = WAL")
+	require.NoError(t, err)
 	for _, m := range ms {
 		if m.version > v {
 			break

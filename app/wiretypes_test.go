@@ -43,6 +43,7 @@ var wireTypes = map[string]reflect.Type{
 	"ProviderPreset":      reflect.TypeOf(providers.Preset{}),
 	"Verdict":             reflect.TypeOf(providers.Verdict{}),
 	"HealthStatus":        reflect.TypeOf(Status{}),
+	"AboutInfo":           reflect.TypeOf(AboutInfo{}),
 	"ModelInfo":           reflect.TypeOf(ModelInfo{}),
 	"WorkspaceInfo":       reflect.TypeOf(WorkspaceInfo{}),
 	"ProviderView":        reflect.TypeOf(ProviderView{}),

@@ -401,6 +401,18 @@ export interface MCPServerState {
 }
 
 /** Health.Status: whether Errand can work, asked before anything else. */
+/** Settings → About (app.AboutInfo). */
+export interface AboutInfo {
+  /** The version stamped at build time ("dev" when none was). */
+  version: string;
+  dataDir: string;
+  logFile: string;
+  /** The database schema this build writes. */
+  schemaVersion: number;
+  /** "linux/amd64". */
+  os: string;
+}
+
 export interface HealthStatus {
   /** False when Errand could not start; message says why. */
   ready: boolean;

@@ -39,6 +39,26 @@ export namespace agent {
 
 export namespace app {
 	
+	export class AboutInfo {
+	    version: string;
+	    dataDir: string;
+	    logFile: string;
+	    schemaVersion: number;
+	    os: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AboutInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.dataDir = source["dataDir"];
+	        this.logFile = source["logFile"];
+	        this.schemaVersion = source["schemaVersion"];
+	        this.os = source["os"];
+	    }
+	}
 	export class CheckpointStorage {
 	    usedBytes: number;
 	    limitBytes: number;
@@ -393,6 +413,8 @@ export namespace chat {
 	    promptTokens: number;
 	    completionTokens: number;
 	    totalTokens: number;
+	    cacheReadTokens: number;
+	    cacheWriteTokens: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Usage(source);
@@ -403,6 +425,8 @@ export namespace chat {
 	        this.promptTokens = source["promptTokens"];
 	        this.completionTokens = source["completionTokens"];
 	        this.totalTokens = source["totalTokens"];
+	        this.cacheReadTokens = source["cacheReadTokens"];
+	        this.cacheWriteTokens = source["cacheWriteTokens"];
 	    }
 	}
 	export class InputHint {

@@ -18,6 +18,7 @@ import { CheckpointStorageLine } from '../checkpoints/CheckpointStorageLine';
 import { MemorySection } from '../memory/MemorySection';
 import { ProviderSection, type ProviderSectionHandle } from './ProviderSection';
 import { ThinkingSection } from './ThinkingSection';
+import { AboutSection } from './AboutSection';
 import { DEMO } from './providerForm';
 import {
   checkCheckpoints,
@@ -822,6 +823,7 @@ export function SettingsDialog({ onClose, section = null }: { onClose: () => voi
           <AgentsSection />
           {loaded && <McpSection timeoutSec={loaded.mcpCallTimeoutSec ?? 120} onTimeout={saveMcpTimeout} />}
           {loaded && <DataSection notifications={loaded.notifications !== false} onToggle={toggleNotifications} />}
+          <AboutSection />
         </div>
 
         <footer className="settings-foot">

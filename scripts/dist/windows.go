@@ -93,8 +93,8 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, b, 0o644)
 }
 
-// checkExes checks that each file is a 64-bit GUI-subsystem Windows
-// program whose resources carry the product name and version.
+// checkExes checks that each file is a GUI-subsystem Windows program
+// whose resources carry the product name and version.
 func checkExes(version string, paths []string) error {
 	p, err := readProduct()
 	if err != nil {
@@ -115,12 +115,18 @@ func checkExe(path, name, version string) error {
 		return err
 	}
 	defer f.Close()
-	oh, ok := f.OptionalHeader.(*pe.OptionalHeader64)
-	if !ok {
-		return fmt.Errorf("not a 64-bit Windows program")
+	// The app is 64-bit; NSIS's installer stub is 32-bit.
+	var subsystem uint16
+	switch oh := f.OptionalHeader.(type) {
+	case *pe.OptionalHeader64:
+		subsystem = oh.Subsystem
+	case *pe.OptionalHeader32:
+		subsystem = oh.Subsystem
+	default:
+		return fmt.Errorf("not a Windows program")
 	}
-	if oh.Subsystem != pe.IMAGE_SUBSYSTEM_WINDOWS_GUI {
-		return fmt.Errorf("subsystem %d, not the GUI (%d): it would open a console", oh.Subsystem, pe.IMAGE_SUBSYSTEM_WINDOWS_GUI)
+	if subsystem != pe.IMAGE_SUBSYSTEM_WINDOWS_GUI {
+		return fmt.Errorf("subsystem %d, not the GUI (%d): it would open a console", subsystem, pe.IMAGE_SUBSYSTEM_WINDOWS_GUI)
 	}
 	rsrc := f.Section(".rsrc")
 	if rsrc == nil {

@@ -7,14 +7,21 @@ SHELL := /bin/bash
 WAILS_VERSION := v2.16.0
 GOBIN := $(shell go env GOPATH)/bin
 WAILS := $(GOBIN)/wails
+# The version: the git tag (git describe), stamped into every binary.
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/errand-app/errand/backend/buildinfo.Version=$(VERSION)
 APT_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev \
 	xvfb xauth xdotool imagemagick chromium fonts-liberation fonts-noto-color-emoji
+# What `make dist` adds: the NSIS compiler for the Windows installer, and
+# desktop-file-validate for the .deb's menu entry.
+DIST_APT_PACKAGES := nsis desktop-file-utils
 # Wails builds and their windows under Xvfb must not wake dbus/at-spi.
 export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
 .PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
-	build build-dev vet test-go test-frontend test-e2e screenshot window-checks bench bench-smoke clean
+	build build-dev vet test-go test-frontend test-e2e screenshot window-checks bench bench-smoke clean \
+	dist dist-deps install-check
 
 run: deps frontend build
 	./build/bin/errand
@@ -25,12 +32,19 @@ deps: system-deps wails-cli frontend-deps e2e-deps mcp-servers
 
 # Debian packages: installed only when one is missing.
 system-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	@$(call apt_install,$(APT_PACKAGES))
+
+dist-deps:
+	@$(call apt_install,$(DIST_APT_PACKAGES))
+
+define apt_install
+	missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages:" $$missing; \
 		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+endef
 
 wails-cli:
 	@if ! "$(WAILS)" version 2>/dev/null | grep -q "$(WAILS_VERSION)"; then \
@@ -64,12 +78,12 @@ bindings: wails-cli
 	go run ./app/cmd/contract
 
 build: wails-cli
-	$(WAILS) build -s -m -nosyncgomod -skipbindings -o errand
+	$(WAILS) build -s -m -nosyncgomod -skipbindings -ldflags "$(LDFLAGS)" -o errand
 
 # The -tags dev binary serves the frontend and the Go bindings over HTTP, so
 # a real browser can drive the real backend (see e2e/).
 build-dev:
-	go build -tags dev -o build/bin/errand-dev .
+	go build -tags dev -ldflags "$(LDFLAGS)" -o build/bin/errand-dev .
 	go build -o build/bin/mockmodel ./e2e/mockmodel
 	go build -o build/bin/e2e-seed ./e2e/seed
 
@@ -84,10 +98,12 @@ vet:
 		echo "The generated wire contract differs from what is committed: run 'make bindings' and commit the result."; \
 		git status --short -- $(GENERATED); git --no-pager diff --stat -- $(GENERATED); exit 1; \
 	fi
+	cd scripts/dist && go vet ./... && go mod tidy -diff
 	cd frontend && npx tsc --noEmit
 
 test-go:
 	go test -race -count=1 ./...
+	cd scripts/dist && go test -count=1 ./...
 	# Benchmarks run once each, at their smallest, to keep them working;
 	# their figures come from `make bench`, never from a test.
 	ERRAND_BENCH_SMOKE=1 go test -run '^$$' -bench . -benchtime 1x -count 1 ./backend/... >/dev/null
@@ -113,5 +129,20 @@ bench: deps
 bench-smoke: deps
 	./e2e/bench/run.sh --smoke
 
+# A release in build/dist: for Linux amd64 a .deb and a .tar.gz, for Windows
+# amd64 errand.exe and its NSIS installer, and SHA256SUMS (scripts/dist).
+dist: system-deps dist-deps wails-cli frontend-deps frontend build
+	rm -rf build/dist
+	cd scripts/dist && go build -o ../../build/bin/dist .
+	./build/bin/dist linux -version "$(VERSION)"
+	WAILS="$(WAILS)" LDFLAGS="$(LDFLAGS)" ./build/bin/dist windows -version "$(VERSION)"
+	./build/bin/dist sums
+	@cat build/dist/SHA256SUMS
+
+# Installs the .deb on this machine, starts it under Xvfb on the demo
+# model, removes it, and checks the data folder stayed (as root or sudo).
+install-check: dist
+	./scripts/install-check.sh
+
 clean:
-	rm -rf build/bin frontend/dist/assets frontend/dist/index.html
+	rm -rf build/dist build/bin frontend/dist/assets frontend/dist/index.html

@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/errand-app/errand/backend/buildinfo"
 	"github.com/errand-app/errand/backend/logfile"
 )
 
@@ -20,5 +21,6 @@ func StartLog(dataDir string, also io.Writer) (stop func() error, err error) {
 	}
 	// The file first: a closed also (no console) must not keep it out.
 	slog.SetDefault(slog.New(logfile.New(io.MultiWriter(w, also))))
+	slog.Info("Errand starting", "version", buildinfo.Version, "data_dir", dataDir)
 	return w.Close, nil
 }

@@ -48,10 +48,23 @@ var _ chat.Store = (*Store)(nil)
 const FileName = "errand.db"
 
 // Open opens (creating if needed) the database at path and brings its schema
-// up to date. A database that cannot be written (a read-only file or
-// folder) is opened read-only instead, if its schema is current: the
-// person can still read everything, and every write says why it fails.
+// up to date, copying it to backups/ first (see migrate). A database that
+// cannot be written (a read-only file or folder) is opened read-only
+// instead, if its schema is current: the person can still read everything,
+// and every write says why it fails. A database from a newer Errand is
+// refused before it is opened for writing, and left as it was.
 func Open(ctx context.Context, path string) (*Store, error) {
+	ms, err := migrations()
+	if err != nil {
+		return nil, fmt.Errorf("read migrations: %w", err)
+	}
+	return openMigrated(ctx, path, ms)
+}
+
+func openMigrated(ctx context.Context, path string, ms []migration) (*Store, error) {
+	if fsch, err := peekSchema(ctx, path); err == nil && fsch.version > lastVersion(ms) {
+		return nil, refuseNewer(path, fsch)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
@@ -65,7 +78,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Add("_txlock", "immediate")
 	s, err := open(ctx, path, q)
 	if err == nil {
-		err = s.migrate(ctx)
+		err = s.migrate(ctx, ms)
 		if err == nil {
 			return s, nil
 		}
@@ -163,46 +176,7 @@ func migrations() ([]migration, error) {
 // SchemaVersion is the schema version this build writes.
 func SchemaVersion() int {
 	ms, _ := migrations()
-	if len(ms) == 0 {
-		return 0
-	}
-	return ms[len(ms)-1].version
-}
-
-func (s *Store) migrate(ctx context.Context) error {
-	ms, err := migrations()
-	if err != nil {
-		return fmt.Errorf("read migrations: %w", err)
-	}
-	var have int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
-		return s.classify("read the database", err)
-	}
-	if want := SchemaVersion(); have > want {
-		return chat.Errorf(chat.CodeConflict,
-			"this database was written by a newer version of Errand (schema %d, this version knows %d); update Errand to open it", have, want)
-	}
-	for _, m := range ms {
-		if m.version <= have {
-			continue
-		}
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return s.classify("upgrade the database", fmt.Errorf("migration %s: %w", m.name, err))
-		}
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			tx.Rollback()
-			return s.classify("upgrade the database", fmt.Errorf("migration %s: %w", m.name, err))
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", m.name, err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
-		}
-	}
-	return nil
+	return lastVersion(ms)
 }
 
 // inTx runs fn in a transaction, committing if it returns nil. Nothing of

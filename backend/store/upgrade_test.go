@@ -54,13 +54,16 @@ func TestEveryEarlierSchemaIsUpgraded(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, "Checking the old file", got.Reasoning)
 			assert.Equal(t, int64(1200), got.ReasoningMS)
+
+			assertFilledIntact(t, s, m.version)
 		})
 	}
 }
 
 // buildAt writes a database at schema version v (the migrations up to it)
 // holding one conversation, its completed task and two messages, written
-// with the columns the first schema already had.
+// with the columns the first schema already had, and the rows of filledAt,
+// in WAL mode.
 func buildAt(t *testing.T, path string, v int) {
 	t.Helper()
 	ms, err := migrations()
@@ -68,6 +71,9 @@ func buildAt(t *testing.T, path string, v int) {
 	db, err := sql.Open("sqlite", "file:"+path)
 	require.NoError(t, err)
 	defer db.Close()
+	// Errand's files are in WAL mode from their first open.
+	_, err = db.Exec("PRAGMA journal_mode = WAL")
+	require.NoError(t, err)
 	for _, m := range ms {
 		if m.version > v {
 			break
@@ -82,8 +88,110 @@ func buildAt(t *testing.T, path string, v int) {
 		`INSERT INTO messages (id, conversation_id, task_id, role, content, created_at) VALUES ('msg-1', 'conv-old', 'task-old', 'user', 'What is 2+2?', 1700000000000)`,
 		`INSERT INTO messages (id, conversation_id, task_id, role, content, created_at) VALUES ('msg-2', 'conv-old', 'task-old', 'assistant', '4', 1700000000001)`,
 	}
+	stmts = append(stmts, filledAt(v)...)
 	for _, q := range stmts {
 		_, err := db.Exec(q)
 		require.NoError(t, err, q)
+	}
+}
+
+// everyStatus is a task in each status a task can be left in, each in its
+// own conversation (one unfinished task per conversation).
+var everyStatus = []chat.TaskStatus{chat.StatusRunning, chat.StatusThinking, chat.StatusToolExecuting,
+	chat.StatusWaitingUser, chat.StatusWaitingApproval, chat.StatusPaused, chat.StatusInterrupted,
+	chat.StatusCompleted, chat.StatusCancelled, chat.StatusError}
+
+// filledAt is realistic rows for the tables that exist at schema v,
+// written with the columns of the migration that made each table: a task
+// in every status, and from their versions on a global and a conversation
+// fact (0010), an MCP server (0012), an agent (0014), a plan (0016) and a
+// checkpoint (0017).
+func filledAt(v int) []string {
+	var q []string
+	for _, st := range everyStatus {
+		q = append(q,
+			fmt.Sprintf(`INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('conv-%s', 'A task left %s', 1700000000000, 1700000000000)`, st, st),
+			fmt.Sprintf(`INSERT INTO tasks (id, conversation_id, mode, status, original_prompt, started_at) VALUES ('task-%s', 'conv-%s', 'agent', '%s', 'Tidy the notes', 1700000000000)`, st, st, st),
+			fmt.Sprintf(`INSERT INTO messages (id, conversation_id, task_id, role, content, created_at) VALUES ('msg-%s', 'conv-%s', 'task-%s', 'user', 'Tidy the notes', 1700000000000)`, st, st, st))
+	}
+	if v >= 10 {
+		q = append(q,
+			`INSERT INTO facts (id, conversation_id, key, value, created_at, updated_at) VALUES ('fact-global', NULL, 'name', 'Ada', 1700000000000, 1700000000000)`,
+			`INSERT INTO facts (id, conversation_id, key, value, created_at, updated_at) VALUES ('fact-conv', 'conv-old', 'city', 'Lisbon', 1700000000000, 1700000000000)`)
+	}
+	if v >= 12 {
+		q = append(q, `INSERT INTO mcp_servers (id, name, config, created_at, updated_at) VALUES ('mcp-1', 'files', '{"id":"mcp-1","name":"files","transport":"stdio","command":"npx","args":["-y","server-files"],"enabled":true}', 1700000000000, 1700000000000)`)
+	}
+	if v >= 14 {
+		q = append(q, `INSERT INTO agents (id, definition, created_at, updated_at) VALUES ('reviewer', '{"id":"reviewer","name":"Reviewer","description":"Reads and comments","color":"#336699","instructions":"Review the text.","allTools":true}', 1700000000000, 1700000000000)`)
+	}
+	if v >= 16 {
+		q = append(q, `INSERT INTO plans (task_id, revision, conversation_id, steps, note, created_at) VALUES ('task-paused', 1, 'conv-paused', '[{"title":"Read the notes","status":"done"},{"title":"Tidy them","status":"pending"}]', '', 1700000000000)`)
+	}
+	if v >= 17 {
+		q = append(q, `INSERT INTO checkpoints (task_id, created_at) VALUES ('task-completed', 1700000000000)`)
+	}
+	return q
+}
+
+// assertFilledIntact checks what filledAt wrote, read through today's code.
+func assertFilledIntact(t *testing.T, s *Store, v int) {
+	t.Helper()
+	ctx := context.Background()
+	for _, st := range everyStatus {
+		task, err := s.GetTask(ctx, "task-"+string(st))
+		require.NoError(t, err)
+		assert.Equal(t, st, task.Status)
+		view, err := s.LoadConversation(ctx, "conv-"+string(st))
+		require.NoError(t, err)
+		assert.Equal(t, "A task left "+string(st), view.Conversation.Title)
+		require.Len(t, view.Messages, 1)
+	}
+	// The paused task can go on: it is among the unfinished ones, and its
+	// conversation takes a new message.
+	active, err := s.ActiveTasks(ctx)
+	require.NoError(t, err)
+	var ids []string
+	for _, a := range active {
+		ids = append(ids, a.ID)
+	}
+	assert.Contains(t, ids, "task-paused")
+	_, err = s.AddMessage(ctx, chat.Message{ID: "msg-go-on", ConversationID: "conv-paused", TaskID: "task-paused", Role: chat.RoleUser, Content: "Go on"})
+	require.NoError(t, err)
+	if v >= 10 {
+		facts, err := s.Facts(ctx, "conv-old")
+		require.NoError(t, err)
+		var kv []string
+		for _, f := range facts {
+			kv = append(kv, f.Key+"="+f.Value)
+		}
+		assert.ElementsMatch(t, []string{"name=Ada", "city=Lisbon"}, kv)
+	}
+	if v >= 12 {
+		servers, err := s.MCPServers(ctx)
+		require.NoError(t, err)
+		require.Len(t, servers, 1)
+		assert.Equal(t, "files", servers[0].Name)
+		assert.Equal(t, []string{"-y", "server-files"}, servers[0].Args)
+	}
+	if v >= 14 {
+		agents, err := s.ListAgents(ctx)
+		require.NoError(t, err)
+		var names []string
+		for _, a := range agents {
+			names = append(names, a.Name)
+		}
+		assert.Contains(t, names, "Reviewer")
+	}
+	if v >= 16 {
+		plan, ok, err := s.Plan(ctx, "task-paused")
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Len(t, plan.Steps, 2)
+		assert.Equal(t, "Tidy them", plan.Steps[1].Title)
+	}
+	if v >= 17 {
+		_, err := s.Checkpoint(ctx, "task-completed")
+		require.NoError(t, err)
 	}
 }

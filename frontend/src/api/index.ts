@@ -1,5 +1,6 @@
 // The only module that talks to the generated Wails bindings. Everything
 // else imports from here and gets typed results and ApiError rejections.
+import * as AboutSvc from '../../wailsjs/go/app/About';
 import * as AgentsSvc from '../../wailsjs/go/app/Agents';
 import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
 import * as ArchiveSvc from '../../wailsjs/go/app/Archive';
@@ -15,6 +16,7 @@ import type { chat } from '../../wailsjs/go/models';
 import { ApiError, toApiError } from './errors';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
+  AboutInfo,
   AgentDefinition,
   CheckpointStorage,
   FileChoice,
@@ -335,6 +337,23 @@ function normalizeSettings(s: Settings): Settings {
 /** The built-in agent instructions (what an empty systemPrompt means). */
 export function defaultSystemPrompt(): Promise<string> {
   return call(() => SettingsSvc.DefaultSystemPrompt());
+}
+
+// ---- About ----
+
+/** Settings → About: the version, the data folder, the log file, the schema. */
+export function aboutInfo(): Promise<AboutInfo> {
+  return call(() => AboutSvc.Info());
+}
+
+/** The text "Copy diagnostics" copies: version, OS, provider kind and model (never a key). */
+export function diagnostics(): Promise<string> {
+  return call(() => AboutSvc.Diagnostics());
+}
+
+/** Shows the data folder in the system's file manager. */
+export function openDataFolder(): Promise<void> {
+  return call(() => AboutSvc.OpenDataFolder());
 }
 
 // ---- Checkpoints ----

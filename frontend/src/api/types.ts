@@ -130,6 +130,8 @@ export type MCPServer = Narrow<chat.MCPServer, { transport: MCPTransport; toolRi
 export type MCPToolInfo = Narrow<mcp.ToolInfo, { risk: Risk; hintRisk: Risk }>;
 export type MCPServerState = Narrow<mcp.State, { server: MCPServer; status: MCPStatus; tools: MCPToolInfo[] }>;
 export type HealthStatus = app.Status;
+/** Settings → About. */
+export type AboutInfo = app.AboutInfo;
 export type WorkspaceInfo = app.WorkspaceInfo;
 export type StopResult = Narrow<agent.StopResult, { task: Task }>;
 export type ConversationView = Narrow<

@@ -10,6 +10,13 @@ export namespace agent {
 
 export namespace app {
 	
+	export interface AboutInfo {
+	    version: string;
+	    dataDir: string;
+	    logFile: string;
+	    schemaVersion: number;
+	    os: string;
+	}
 	export interface CheckpointStorage {
 	    usedBytes: number;
 	    limitBytes: number;

@@ -5,6 +5,7 @@ import { AgentsSection } from '../agents/AgentsSection';
 import { DataSection } from '../archive/DataSection';
 import { McpSection } from '../mcp/McpSection';
 import { MemorySection } from '../memory/MemorySection';
+import { AboutSection } from './AboutSection';
 import { ThinkingSection } from './ThinkingSection';
 
 /** Stores a change to the settings at once (useSettingsForm's store). */
@@ -46,11 +47,19 @@ const SECTIONS: { key: string; render: (loaded: Settings, store: Store, conversa
       <DataSection notifications={loaded.notifications !== false} onToggle={(on) => store({ notifications: on })} />
     ),
   },
+  { key: 'about', render: () => <AboutSection /> },
 ];
 
-/** The sections that save at once, once the settings are loaded (Agents shows before that too). */
+/** The sections that save at once, once the settings are loaded (Agents and About show before that too). */
 export function SavedAtOnceSections({ loaded, store }: { loaded: Settings | null; store: Store }) {
   const conversationId = useConversationsStore((s) => s.selectedId);
-  if (!loaded) return <AgentsSection />;
+  if (!loaded) {
+    return (
+      <>
+        <AgentsSection />
+        <AboutSection />
+      </>
+    );
+  }
   return SECTIONS.map((s) => <Fragment key={s.key}>{s.render(loaded, store, conversationId)}</Fragment>);
 }

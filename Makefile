@@ -8,7 +8,7 @@ WAILS_VERSION := v2.16.0
 GOBIN := $(shell go env GOPATH)/bin
 WAILS := $(GOBIN)/wails
 APT_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev \
-	xvfb xauth xdotool imagemagick chromium fonts-liberation fonts-noto-color-emoji
+	xvfb xauth xdotool imagemagick chromium fonts-liberation fonts-noto-color-emoji bubblewrap
 # Wails builds and their windows under Xvfb must not wake dbus/at-spi.
 export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:

@@ -200,6 +200,16 @@ export const RISKS: readonly Risk[] = ['read_only', 'writes', 'destructive'];
  */
 export const RISK_LOCAL_NETWORK = 'local_network';
 
+/**
+ * The risk of an approval for letting a sandboxed command reach the network
+ * (chat.RiskNetwork): once allowed, for the rest of the task.
+ */
+export const RISK_NETWORK = 'network';
+
+/** Whether a command would run in the sandbox (Approval.sandbox; chat.SandboxOn, chat.SandboxOff). */
+export const SANDBOX_ON = 'sandboxed';
+export const SANDBOX_OFF = 'not_sandboxed';
+
 export type PauseReason = 'steps' | 'time' | 'cost' | 'repeat';
 
 /** A tool call shown to the person before it runs. */
@@ -213,6 +223,8 @@ export interface Approval {
   preview?: string;
   /** The address on this computer or the local network the call wants to reach (risk local_network). */
   address?: string;
+  /** For a tool that runs in a sandbox where there is one (run_command): whether this call would. */
+  sandbox?: typeof SANDBOX_ON | typeof SANDBOX_OFF | string;
 }
 
 export interface Limits {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/logfile"
+	"github.com/errand-app/errand/backend/secrets"
 	"github.com/errand-app/errand/backend/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -332,10 +334,7 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch i
 		transport = &sdk.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1}
 	default:
 		cmd = exec.Command(cfg.Command, cfg.Args...)
-		cmd.Env = os.Environ()
-		for k, v := range cfg.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
+		cmd.Env = serverEnv(cfg.Env)
 		cmd.Stderr = stderr
 		ownProcessGroup(cmd)
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: 200 * time.Millisecond}
@@ -375,6 +374,19 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch i
 	s.mu.Unlock()
 	s.m.changed(s)
 	go s.watch(epoch, conn, stderr)
+}
+
+// serverEnv is a stdio server's environment: Errand's, without its
+// secrets, and the server's own. Each value of the server's own is a
+// secret (a token, usually): the log, the status and every other child
+// are kept from it.
+func serverEnv(own map[string]string) []string {
+	var extra []string
+	for k, v := range own {
+		logfile.Secrets.Add(v)
+		extra = append(extra, k+"="+v)
+	}
+	return secrets.ChildEnv(extra...)
 }
 
 func listTools(ctx context.Context, conn *sdk.ClientSession) ([]*sdk.Tool, error) {
@@ -460,6 +472,7 @@ func (s *server) fail(epoch int, reason string) {
 		s.mu.Unlock()
 		return
 	}
+	reason = logfile.Secrets.Redact(reason)
 	s.status, s.reason = StatusFailed, reason
 	conn, cmd := s.conn, s.cmd
 	s.conn, s.cmd = nil, nil

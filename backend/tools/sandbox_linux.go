@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/errand-app/errand/backend/secrets"
 )
 
 // On Linux run_command runs in a bubblewrap (bwrap) sandbox: the whole
@@ -42,7 +44,9 @@ func probeSandbox() string {
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if exec.CommandContext(ctx, path, append(sandboxArgs(dir, false), "--", "true")...).Run() != nil {
+	probe := exec.CommandContext(ctx, path, append(sandboxArgs(dir, false), "--", "true")...)
+	probe.Env = secrets.ChildEnv()
+	if probe.Run() != nil {
 		return ""
 	}
 	return path

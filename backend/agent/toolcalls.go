@@ -176,7 +176,11 @@ func (rn *run) toolAsker(call chat.ToolCall) tools.Asker {
 	n := 0
 	return func(ctx context.Context, q tools.Question) (string, error) {
 		n++
-		answer, err := rn.ask(ctx, fmt.Sprintf("%s#ask%d", call.ID, n), askUserArgs{Question: q.Text, Choices: q.Choices, Fields: q.Fields})
+		a := askUserArgs{Question: q.Text, Choices: q.Choices, Fields: q.Fields}
+		if err := checkQuestion(&a, call.Name); err != nil {
+			return "", err
+		}
+		answer, err := rn.ask(ctx, fmt.Sprintf("%s#ask%d", call.ID, n), a)
 		if err != nil {
 			return "", err
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -86,3 +87,36 @@ func TestAskUserRefusesUnanswerableForms(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// countingAsker is askingTool that counts its runs.
+type countingAsker struct {
+	askingTool
+	runs *atomic.Int32
+}
+
+func (c countingAsker) Run(ctx context.Context, env tools.Env, args json.RawMessage) (tools.Result, error) {
+	c.runs.Add(1)
+	return c.askingTool.Run(ctx, env, args)
+}
+
+func TestAToolsQuestionAcrossARestartNeverReRunsTheCall(t *testing.T) {
+	var runs atomic.Int32
+	h := newHarness(t, script(t, compat.Reply{ToolCalls: []chat.ToolCall{call("srv__asks", `{}`)}}, complete("done")),
+		harnessOpts{toolSource: oneTool{countingAsker{askingTool{tools.Question{Text: "Deploy now?"}}, &runs}}})
+	conv := h.conversation()
+	task := h.start(conv, "Go")
+	h.events.waitStatus(task.ID, chat.StatusWaitingUser)
+
+	interrupted, waiting := h.restart()
+	assert.Equal(t, 1, interrupted, "the question died with the call that asked it")
+	assert.Equal(t, 0, waiting)
+	got := h.task(task.ID)
+	assert.Equal(t, chat.StatusInterrupted, got.Status)
+	assert.Empty(t, got.PendingQuestion)
+	assert.Equal(t, int32(1), runs.Load(), "the call was not run again")
+	var cut bool
+	for _, m := range h.messages(conv) {
+		cut = cut || (m.Role == chat.RoleTool && m.ToolName == "srv__asks" && m.Outcome == chat.OutcomeCutOff)
+	}
+	assert.True(t, cut, "the call is told it was cut off")
+}

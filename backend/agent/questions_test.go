@@ -120,3 +120,37 @@ func TestAToolsQuestionAcrossARestartNeverReRunsTheCall(t *testing.T) {
 	}
 	assert.True(t, cut, "the call is told it was cut off")
 }
+
+// manyTools offers n tools that do nothing.
+type manyTools int
+
+func (n manyTools) Tools() ([]tools.Tool, uint64) {
+	out := make([]tools.Tool, int(n))
+	for i := range out {
+		out[i] = namedTool(fmt.Sprintf("srv__tool_%d", i))
+	}
+	return out, 1
+}
+func (manyTools) Generation() uint64 { return 1 }
+
+type namedTool string
+
+func (n namedTool) Name() string { return string(n) }
+func (namedTool) Description() string {
+	return "A tool that an MCP server offers, one of very many."
+}
+func (namedTool) Schema() map[string]any { return tools.Object(map[string]any{}) }
+func (namedTool) Risk() tools.Risk       { return tools.RiskRead }
+func (namedTool) Run(context.Context, tools.Env, json.RawMessage) (tools.Result, error) {
+	return tools.Result{Content: "ok"}, nil
+}
+
+func TestTooManyToolsForTheContextSayThatIsTheCause(t *testing.T) {
+	h := newHarness(t, script(t, complete("never asked")), harnessOpts{toolSource: manyTools(2000)})
+	h.settings(func(s *chat.Settings) { s.ContextLengths = map[string]int{"test-model": 8192} })
+	task := h.start(h.conversation(), "Go")
+	done := h.events.waitStatus(task.ID, chat.StatusError)
+	assert.Contains(t, done.ErrorMessage, "tools offered to the model take about")
+	assert.Contains(t, done.ErrorMessage, "Disable the MCP servers")
+	assert.Empty(t, h.server.Requests(), "nothing was sent")
+}

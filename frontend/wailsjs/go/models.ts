@@ -243,6 +243,7 @@ export namespace chat {
 	    arguments: string;
 	    preview?: string;
 	    address?: string;
+	    sandbox?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -256,6 +257,7 @@ export namespace chat {
 	        this.arguments = source["arguments"];
 	        this.preview = source["preview"];
 	        this.address = source["address"];
+	        this.sandbox = source["sandbox"];
 	    }
 	}
 	export class ChangedFile {

@@ -25,6 +25,9 @@ func (askingTool) Schema() map[string]any { return tools.Object(map[string]any{}
 func (askingTool) Risk() tools.Risk       { return tools.RiskRead }
 func (a askingTool) Run(ctx context.Context, env tools.Env, _ json.RawMessage) (tools.Result, error) {
 	answer, err := env.Ask(ctx, a.q)
+	if ctx.Err() != nil {
+		return tools.Result{}, ctx.Err() // as an MCP call ends with its task
+	}
 	if err != nil {
 		return tools.Result{Content: "not asked: " + err.Error(), IsError: true}, nil
 	}

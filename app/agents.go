@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 
 	"os"
 	"strings"
@@ -178,6 +179,9 @@ func (s *Agents) ImportAgent(text string) (_ chat.AgentDefinition, err error) {
 	var f AgentFile
 	if err := dec.Decode(&f); err != nil {
 		return chat.AgentDefinition{}, chat.Errorf(chat.CodeInvalid, "this is not an agent file: %s", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return chat.AgentDefinition{}, chat.Errorf(chat.CodeInvalid, "this is not an agent file: there is more after the agent")
 	}
 	if f.Format != AgentFileFormat {
 		return chat.AgentDefinition{}, chat.Errorf(chat.CodeInvalid, "this is not an agent file (its format is %s, not %q)", chat.Quote(f.Format), AgentFileFormat)

@@ -86,3 +86,27 @@ func TestAgentDefinitionsCRUDAndImportExport(t *testing.T) {
 	assert.Len(t, page.Items, 1)
 	assert.Error(t, a.Agents.DeleteAgent("errand"), "a built-in cannot be deleted")
 }
+
+func TestAgentFilesThatHideSomethingAreRefused(t *testing.T) {
+	a := newApp(t)
+	good := chat.AgentDefinition{ID: "helper", Name: "Helper", Mode: chat.ChatReactive, Description: "Helps.\nTwo lines are fine."}
+	made, err := a.Agents.CreateAgent(good)
+	require.NoError(t, err)
+	text, err := a.Agents.ExportAgent(made.ID)
+	require.NoError(t, err)
+	require.NoError(t, a.Agents.DeleteAgent(made.ID))
+
+	for name, bad := range map[string]chat.AgentDefinition{
+		"a bidi description":  {ID: "b", Name: "B", Mode: chat.ChatReactive, Description: "Safe \u202egnp.exe"},
+		"a NUL description":   {ID: "n", Name: "N", Mode: chat.ChatReactive, Description: "a\x00b"},
+		"an invisible name":   {ID: "i", Name: "\u200b\u200b", Mode: chat.ChatReactive},
+		"a Hangul-blank name": {ID: "h", Name: "\u3164", Mode: chat.ChatReactive},
+	} {
+		_, err := a.Agents.CreateAgent(bad)
+		assert.Error(t, err, name)
+	}
+	_, err = a.Agents.ImportAgent(text + `{"format":"errand-agent/1","agent":{}}`)
+	assert.ErrorContains(t, err, "more after the agent")
+	_, err = a.Agents.ImportAgent(text + "\n")
+	assert.NoError(t, err, "a final line break is no trailing text")
+}

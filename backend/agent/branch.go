@@ -85,6 +85,10 @@ func (r *Runner) Variations(ctx context.Context, conversationID, id string, mode
 	if err := r.idle(conversationID, "variations cannot be written"); err != nil {
 		return nil, err
 	}
+	if !r.beginVariations(conversationID) {
+		return nil, chat.Errorf(chat.CodeConflict, "variations are already being written in this conversation; wait for them")
+	}
+	defer r.endVariations(conversationID)
 	reply, err := r.opts.Store.GetMessage(ctx, conversationID, id)
 	if err != nil {
 		return nil, err
@@ -142,6 +146,24 @@ func (r *Runner) Variations(ctx context.Context, conversationID, id string, mode
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// beginVariations marks the conversation as having variations written,
+// unless it has already.
+func (r *Runner) beginVariations(conversationID string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.varying[conversationID] {
+		return false
+	}
+	r.varying[conversationID] = true
+	return true
+}
+
+func (r *Runner) endVariations(conversationID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.varying, conversationID)
 }
 
 // variationProvider is the provider of a variation's model ("" for the

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -165,4 +166,44 @@ func TestVariationsAreVersionsOffTheBranch(t *testing.T) {
 	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "variations are of replies")
 	_, err = h.runner.Variations(ctx, conv, reply.ID, nil)
 	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "a reply not shown")
+}
+
+// A double-clicked Variations writes three versions, not six: the second
+// call, made while the first waits for the model, is refused.
+func TestADoubleClickedVariationsWritesThreeVersions(t *testing.T) {
+	release := make(chan struct{})
+	asked := make(chan struct{}, 10)
+	n := 0
+	var mu sync.Mutex
+	h := newHarness(t, func(*compat.Request) compat.Reply {
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if first {
+			return compat.Reply{Text: "Original"}
+		}
+		asked <- struct{}{}
+		<-release
+		return compat.Reply{Text: "Variation"}
+	}, harnessOpts{})
+	ctx := context.Background()
+	conv := h.conversation()
+	task, err := h.runner.StartTask(ctx, conv, "Say hello", chat.ModeChat)
+	require.NoError(t, err)
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+	reply := h.messages(conv)[1]
+
+	first := make(chan error, 1)
+	go func() {
+		_, err := h.runner.Variations(ctx, conv, reply.ID, nil)
+		first <- err
+	}()
+	<-asked // the first call is with the model
+	_, err = h.runner.Variations(ctx, conv, reply.ID, nil)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "the second click is refused")
+	close(release)
+	require.NoError(t, <-first)
+	require.NoError(t, h.store.SwitchBranch(ctx, conv, reply.ID))
+	assert.Equal(t, 1+VariationCount, h.messages(conv)[1].Versions)
 }

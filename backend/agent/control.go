@@ -206,32 +206,47 @@ func parseTaskComplete(args json.RawMessage) (act, error) {
 	}, nil
 }
 
-func parseAskUser(args json.RawMessage) (act, error) {
-	var a askUserArgs
-	if err := json.Unmarshal(args, &a); err != nil {
-		return nil, err
+// checkQuestion cleans and bounds a question to the person — ask_user's,
+// or a tool's (an MCP server's elicitation) — so that it can be shown and
+// answered: its text (CleanQuestion), its choices and its form's fields.
+func checkQuestion(a *askUserArgs, who string) error {
+	q, err := chat.CleanQuestion(a.Question)
+	if err != nil {
+		return fmt.Errorf("%s: %s", who, chat.ErrorMessage(err))
 	}
-	if a.Question = strings.TrimSpace(a.Question); a.Question == "" {
-		return nil, fmt.Errorf(`ask_user needs a non-empty "question" string`)
-	}
-	choices := a.Choices[:0]
+	a.Question = q
+	var choices []string
 	for _, c := range a.Choices {
 		if c = strings.TrimSpace(c); c != "" {
 			choices = append(choices, c)
 		}
 	}
 	a.Choices = choices
-	if err := chat.CheckChoices("ask_user's choices", a.Choices, chat.MaxChoices); err != nil {
-		return nil, fmt.Errorf("%s", chat.ErrorMessage(err))
+	if err := chat.CheckChoices(who+"'s choices", a.Choices, chat.MaxChoices); err != nil {
+		return fmt.Errorf("%s", chat.ErrorMessage(err))
 	}
 	switch {
 	case len(a.Fields) > 0 && len(a.Choices) > 0:
-		return nil, fmt.Errorf(`ask_user takes "choices" or "fields", not both`)
+		return fmt.Errorf(`%s takes "choices" or "fields", not both`, who)
 	case (a.Multiple || a.AllowOther) && len(a.Choices) == 0:
-		return nil, fmt.Errorf(`"multiple" and "allow_other" need "choices"`)
+		return fmt.Errorf(`"multiple" and "allow_other" need "choices"`)
 	}
 	if err := chat.CheckFields(a.Fields); err != nil {
-		return nil, fmt.Errorf("ask_user's fields: %s", chat.ErrorMessage(err))
+		return fmt.Errorf("%s's fields: %s", who, chat.ErrorMessage(err))
+	}
+	return nil
+}
+
+func parseAskUser(args json.RawMessage) (act, error) {
+	var a askUserArgs
+	if err := json.Unmarshal(args, &a); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.Question) == "" {
+		return nil, fmt.Errorf(`ask_user needs a non-empty "question" string`)
+	}
+	if err := checkQuestion(&a, "ask_user"); err != nil {
+		return nil, err
 	}
 	return func(ctx context.Context, rn *run, callID string) (outcome, error) {
 		answer, err := rn.ask(ctx, callID, a)

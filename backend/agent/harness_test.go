@@ -50,9 +50,24 @@ type harnessOpts struct {
 	// timeouts, when set, cut model calls whose server falls silent; they
 	// are read at the start of every call.
 	timeouts *atomic.Pointer[stall.Timeouts]
+	// hostPids runs commands outside the sandbox, so that the pids they
+	// write are this machine's.
+	hostPids bool
 	// thinking makes the server a thinking model that wants its
 	// reasoning back (see compat.Server.Thinking).
 	thinking bool
+}
+
+// builtinTools are Errand's tools, run_command outside the sandbox when
+// hostPids.
+func builtinTools(hostPids bool) []tools.Tool {
+	list := tools.Builtin()
+	for i, t := range list {
+		if _, ok := t.(tools.RunCommand); ok && hostPids {
+			list[i] = tools.RunCommand{NoSandbox: true}
+		}
+	}
+	return list
 }
 
 func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
@@ -79,7 +94,7 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1, HTTPClient: client}),
 			Events:        h.events,
 			FlushInterval: o.flush,
-			Tools:         tools.Builtin(),
+			Tools:         builtinTools(o.hostPids),
 			Workspace: func(_ context.Context, convID string) (*tools.Workspace, error) {
 				return tools.OpenWorkspace(filepath.Join(h.workspaces, convID))
 			},

@@ -114,6 +114,14 @@ func (r *Runner) Recover(ctx context.Context) (interrupted, waiting int, err err
 	for _, t := range active {
 		switch {
 		case t.Status == chat.StatusInterrupted:
+		case t.Status == chat.StatusWaitingUser && t.CurrentCallID != "":
+			// A running tool's question (an MCP server's elicitation):
+			// the call it belonged to is gone with the last run, and is
+			// never re-run silently to ask again.
+			if _, err := r.settle(ctx, t, interruptTask, nil); err != nil {
+				return interrupted, waiting, err
+			}
+			interrupted++
 		case waits(t.Status):
 			if _, err := r.resume(ctx, t); err != nil {
 				return interrupted, waiting, err
@@ -158,6 +166,7 @@ func interruptTask(t chat.Task, msgs []chat.Message) (chat.Task, []chat.Message)
 	t.Status = chat.StatusInterrupted
 	t.CurrentTool, t.CurrentCallID = "", ""
 	t.PendingQuestion, t.PendingChoices, t.PendingApproval, t.PauseReason = "", nil, nil, ""
+	t.PendingMultiple, t.PendingAllowOther, t.PendingFields, t.Input = false, false, nil, nil
 	return t, out
 }
 

@@ -61,7 +61,7 @@ func TestQuittingMidToolInterruptsAndTheToolIsNotRerun(t *testing.T) {
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("run_command", `{"command":"echo ran >> log.txt; sleep 300 & echo $! > child.pid; wait"}`)}},
 		complete("checked the log instead"),
-	), harnessOpts{})
+	), harnessOpts{hostPids: true})
 	h.settings(func(s *chat.Settings) { s.AutoApprove["destructive"] = true })
 	conv := h.conversation()
 	task := h.start(conv, "Run it")

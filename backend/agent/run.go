@@ -35,6 +35,7 @@ type run struct {
 	pending       *wait           // what the task waits for the person to decide, if anything
 	restored      *wait           // the wait a restart gave back, until the loop reaches it
 	approvedTools map[string]bool // "approve for this task"
+	network       bool            // sandboxed commands may reach the network
 	verdict       *verdict        // the reflection's answer, once reflect was called
 }
 

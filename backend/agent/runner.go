@@ -115,6 +115,9 @@ type Runner struct {
 	// compacting holds the conversations CompactNow works on: no task
 	// starts there meanwhile.
 	compacting map[string]bool
+	// varying holds the conversations Variations writes in: a second
+	// Variations there (a double click) is refused.
+	varying map[string]bool
 	// noTools holds the models that refused tools: Auto mode answers
 	// directly with them until the settings change.
 	noTools map[string]bool
@@ -137,7 +140,7 @@ func New(opts Options) *Runner {
 	if err != nil {
 		panic(err)
 	}
-	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, noTools: map[string]bool{}}
+	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, varying: map[string]bool{}, noTools: map[string]bool{}}
 }
 
 // settings are the person's settings as the store holds them; whoever

@@ -145,6 +145,14 @@ func (rn *run) runTool(ctx context.Context, st *loopState, call chat.ToolCall, t
 			return res, err
 		}
 	}
+	if network, asked := rn.networkFor(tool, args); asked && !network {
+		ok, reason, err := rn.approveNetwork(ctx, call, tool)
+		if err != nil || !ok {
+			st.denied = err == nil
+			return denied(reason), err
+		}
+	}
+	env.Network = rn.networkAllowed()
 	for {
 		res, err := rn.execute(ctx, st, call, tool, env, args)
 		var local *tools.LocalAccessError
@@ -168,7 +176,11 @@ func (rn *run) toolAsker(call chat.ToolCall) tools.Asker {
 	n := 0
 	return func(ctx context.Context, q tools.Question) (string, error) {
 		n++
-		answer, err := rn.ask(ctx, fmt.Sprintf("%s#ask%d", call.ID, n), askUserArgs{Question: q.Text, Choices: q.Choices, Fields: q.Fields})
+		a := askUserArgs{Question: q.Text, Choices: q.Choices, Fields: q.Fields}
+		if err := checkQuestion(&a, call.Name); err != nil {
+			return "", err
+		}
+		answer, err := rn.ask(ctx, fmt.Sprintf("%s#ask%d", call.ID, n), a)
 		if err != nil {
 			return "", err
 		}
@@ -258,6 +270,44 @@ func (rn *run) approveLocal(ctx context.Context, call chat.ToolCall, tool tools.
 	return d.approved, d.text, err
 }
 
+// networkFor reports whether a sandboxed call asks for the network
+// (asked), and whether the person allowed it for the task already.
+func (rn *run) networkFor(tool tools.Tool, args json.RawMessage) (allowed, asked bool) {
+	sb, ok := tool.(tools.Sandboxer)
+	if !ok || !sb.Sandboxed() || !sb.WantsNetwork(args) {
+		return false, false
+	}
+	return rn.networkAllowed(), true
+}
+
+func (rn *run) networkAllowed() bool {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return rn.network
+}
+
+// approveNetwork asks the person whether sandboxed commands may reach the
+// network for the rest of the task.
+func (rn *run) approveNetwork(ctx context.Context, call chat.ToolCall, tool tools.Tool) (ok bool, reason string, err error) {
+	id := call.ID + "@network"
+	d, err := rn.waitFor(ctx, &wait{kind: waitApproval, id: id}, func(t *chat.Task) {
+		t.Status = chat.StatusWaitingApproval
+		t.CurrentTool = tool.Name()
+		t.PendingApproval = &chat.Approval{
+			CallID: id, Tool: tool.Name(), Risk: chat.RiskNetwork, Sandbox: chat.SandboxOn,
+			Preview: fmt.Sprintf("%s runs commands in a sandbox without the network. This command asks for it "+
+				"(to download or install, say). Allowing it lets this task's commands reach the internet "+
+				"and your local network until the task ends.", tool.Name()),
+		}
+	})
+	if err == nil && d.approved {
+		rn.mu.Lock()
+		rn.network = true
+		rn.mu.Unlock()
+	}
+	return d.approved, d.text, err
+}
+
 // needsApproval: a tool that writes or is destructive waits for the person,
 // unless the settings approve its risk or the person approved the tool for
 // this task. The settings are read now, so a change applies at once.
@@ -289,10 +339,22 @@ func (rn *run) approve(ctx context.Context, call chat.ToolCall, tool tools.Tool,
 		t.CurrentTool = tool.Name()
 		t.PendingApproval = &chat.Approval{
 			CallID: call.ID, Tool: tool.Name(), Risk: string(tool.Risk()),
-			Arguments: prettyJSON(args), Preview: preview,
+			Arguments: prettyJSON(args), Preview: preview, Sandbox: sandboxNote(tool),
 		}
 	})
 	return d.approved, d.text, res, err
+}
+
+// sandboxNote says whether a tool that can run in a sandbox would.
+func sandboxNote(tool tools.Tool) string {
+	sb, ok := tool.(tools.Sandboxer)
+	switch {
+	case !ok:
+		return ""
+	case sb.Sandboxed():
+		return chat.SandboxOn
+	}
+	return chat.SandboxOff
 }
 
 // workspace opens the conversation's workspace folder once per run.

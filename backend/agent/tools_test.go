@@ -234,7 +234,7 @@ func TestRepeatedCallsAreNudgedThenPaused(t *testing.T) {
 func TestStopKillsTheShellCommandAndItsChildren(t *testing.T) {
 	h := newHarness(t, script(t, compat.Reply{ToolCalls: []chat.ToolCall{
 		call("run_command", `{"command":"sleep 300 & echo $! > child.pid; wait"}`)}},
-	), harnessOpts{})
+	), harnessOpts{hostPids: true})
 	h.settings(func(s *chat.Settings) { s.AutoApprove["destructive"] = true })
 	conv := h.conversation()
 	task := h.start(conv, "Run it")

@@ -102,7 +102,12 @@ func (rn *run) restore(t chat.Task) {
 		if t.PendingApproval == nil {
 			return
 		}
-		w.kind, w.id, w.tool = waitApproval, t.PendingApproval.CallID, t.PendingApproval.Tool
+		w.kind, w.id = waitApproval, t.PendingApproval.CallID
+		if a := t.PendingApproval; a.Risk != chat.RiskLocalNetwork && a.Risk != chat.RiskNetwork {
+			// Leave to reach an address or the network is no approval of
+			// the tool: "for this task" never follows from it.
+			w.tool = a.Tool
+		}
 	case chat.StatusPaused:
 		w.kind, w.id = waitProceed, t.PauseReason
 	default:

@@ -241,6 +241,11 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 		}
 	}
 	fit, ok := c.Fit(units, uncal(budget.Input())-fixed-noteTokens)
+	if !ok && w.toolTokens(tools) > uncal(budget.Input())/2 {
+		return view{}, chat.Errorf(chat.CodeModel,
+			"The %d tools offered to the model take about %d tokens, more than half of its context window of %d tokens, so the conversation does not fit beside them. "+
+				"Disable the MCP servers (or the tools) this conversation does not need in Settings, or use a model with a larger context.", len(tools), int(float64(w.toolTokens(tools))*factor), length)
+	}
 	if !ok {
 		return view{}, chat.Errorf(chat.CodeModel,
 			"The conversation does not fit the model's context window of %d tokens, even with older messages summarised and left out. "+

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ChatMode says who starts a conversation with an agent.
@@ -84,6 +86,18 @@ var (
 // any server provides it.
 func IsNamespacedTool(name string) bool { return namespacedRe.MatchString(name) }
 
+// hasVisible reports whether s has a character one can see: not a space,
+// a format character (zero-width, bidi) or a blank filler (Hangul, Braille).
+func hasVisible(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool {
+		switch r {
+		case '\u115f', '\u1160', '\u3164', '\uffa0', '\u2800':
+			return false
+		}
+		return unicode.IsGraphic(r) && !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r)
+	}) >= 0
+}
+
 // CheckAgent refuses a definition that cannot be saved: a bad slug, an
 // empty or over-long name, instructions over 100 KB, a tool that is
 // neither built in (known reports the built-in ones) nor namespaced, an
@@ -94,12 +108,14 @@ func CheckAgent(d AgentDefinition, known func(tool string) bool) error {
 		return Invalidf("id", "The agent needs an id.")
 	case len(d.ID) > MaxAgentIDLen || !slugRe.MatchString(d.ID):
 		return Invalidf("id", "The agent id %s must be lower-case letters, digits and dashes, at most %d characters.", Quote(d.ID), MaxAgentIDLen)
-	case strings.TrimSpace(d.Name) == "":
-		return Invalidf("name", "The agent needs a name.")
+	case !hasVisible(d.Name):
+		return Invalidf("name", "The agent needs a name (one with characters you can see).")
 	case len([]rune(d.Name)) > MaxAgentNameLen || StripControls(d.Name) != d.Name:
 		return Invalidf("name", "The agent's name must be one line of at most %d characters.", MaxAgentNameLen)
 	case len([]rune(d.Description)) > MaxAgentDescLen:
 		return Invalidf("description", "The agent's description is longer than %d characters.", MaxAgentDescLen)
+	case strings.IndexFunc(d.Description, func(r rune) bool { return r != '\n' && r != '\t' && unsafeRune(r) }) >= 0 || !utf8.ValidString(d.Description):
+		return Invalidf("description", "The agent's description must not hold control or bidi characters.")
 	case len(d.Instructions) > MaxInstructionsLen:
 		return Invalidf("instructions", "The agent's instructions are %s; the most they can be is 100 KB.", sizeOf(len(d.Instructions)))
 	case len(d.Opening) > MaxInstructionsLen:

@@ -317,7 +317,20 @@ type Approval struct {
 	// Address is the local network address a call wants to reach, for
 	// an approval of risk RiskLocalNetwork.
 	Address string `json:"address,omitempty"`
+	// Sandbox says, for a tool that runs in a sandbox where there is one
+	// (run_command), whether this call would: SandboxOn or SandboxOff.
+	Sandbox string `json:"sandbox,omitempty"`
 }
+
+// Approval.Sandbox's values.
+const (
+	SandboxOn  = "sandboxed"
+	SandboxOff = "not_sandboxed"
+)
+
+// RiskNetwork is the risk of an approval for letting a sandboxed command
+// reach the network: once allowed, for the rest of the task.
+const RiskNetwork = "network"
 
 // RiskLocalNetwork is the risk of an approval for reaching an address on
 // this computer or the local network: asked every time, never approved in

@@ -1,10 +1,13 @@
 package chat
 
 import (
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // FactScope says whose a fact is: one conversation's, or every
@@ -140,17 +143,39 @@ func SecretLike(key, value string) string {
 	if why := keyShaped(key); why != "" {
 		return why
 	}
+	value = unmasked(value)
 	if strings.Contains(value, "-----BEGIN") && strings.Contains(value, "PRIVATE KEY") {
 		return "it holds a private key"
 	}
+	if urlPassword.MatchString(value) {
+		return "it holds a URL with a password"
+	}
 	for _, word := range strings.FieldsFunc(value, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("\"'`,;()[]{}<>", r)
+		return unicode.IsSpace(r) || unicode.Is(unicode.Quotation_Mark, r) || strings.ContainsRune("`,;:=()[]{}<>", r)
 	}) {
 		if why := secretWord(word); why != "" {
 			return why
 		}
 	}
 	return ""
+}
+
+// urlPassword is a URL with a user and a password: scheme://user:pass@host.
+var urlPassword = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@`)
+
+// unmasked is text as a secret filter must read it: full-width and other
+// compatibility forms folded to plain ones (ｓｋ－ is sk-), and the
+// invisible characters that can split a key in two (zero-width spaces and
+// joiners, the soft hyphen, the byte-order mark) removed.
+func unmasked(s string) string {
+	s = norm.NFKC.String(s)
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u180e':
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // keyPrefixes are the starts of well-known API keys, with the shortest
@@ -166,7 +191,7 @@ var keyPrefixes = []struct {
 
 // keyShaped says why a fact's key itself looks like a secret, or "".
 func keyShaped(key string) string {
-	for _, word := range strings.Fields(key) {
+	for _, word := range strings.Fields(unmasked(key)) {
 		if why := secretWord(word); why != "" {
 			return why
 		}

@@ -82,3 +82,20 @@ func TestCleanFact(t *testing.T) {
 		assert.NotContains(t, err.Error(), "abcdefghijklmnop", "%s: a secret is never repeated", name)
 	}
 }
+
+func TestSecretLikeSeesThroughMasks(t *testing.T) {
+	const key = "sk-proj-a8F3kQ9zL2mX7vB4nR6t"
+	for _, value := range []string{
+		"key:" + key,
+		"OPENAI=" + key,
+		"“" + key + "”",
+		"sk-proj-a8F3kQ9z\u200bL2mX7vB4nR6t",
+		"ｓｋ－ｐｒｏｊ－ａ８Ｆ３ｋＱ９ｚＬ２ｍＸ７ｖＢ４ｎＲ６ｔ",
+		"the database is postgres://admin:hunter2@db.internal:5432/app",
+	} {
+		assert.NotEmpty(t, SecretLike("note", value), "%q", value)
+	}
+	for _, value := range []string{"https://example.com/docs", "time: 10:30", "ratio a=b"} {
+		assert.Empty(t, SecretLike("note", value), "%q", value)
+	}
+}

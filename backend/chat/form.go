@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // A question can carry a form: fields the person fills in, whose answer
@@ -40,7 +41,37 @@ const (
 	MaxFieldOptions = 100
 	MaxChoices      = 20
 	MaxLabelLen     = 200
+	MaxFieldNameLen = 64
+	// MaxRatingSteps bounds the buttons of a rating field.
+	MaxRatingSteps = 11
+	// MaxQuestionLen bounds a question's text (ask_user's, an MCP server's), in bytes.
+	MaxQuestionLen = 8000
 )
+
+// CleanQuestion returns a question's text as it is shown: valid UTF-8,
+// without bidi controls, every control character but a line break or a
+// tab made a space, trimmed. An empty question, or one longer than
+// MaxQuestionLen bytes, is refused.
+func CleanQuestion(q string) (string, error) {
+	if len(q) > MaxQuestionLen {
+		return "", Errorf(CodeInvalid, "the question is longer than %d bytes (%d)", MaxQuestionLen, len(q))
+	}
+	lines := strings.Split(strings.ReplaceAll(q, "\t", "    "), "\n")
+	for i, l := range lines {
+		lines[i] = StripControls(l)
+	}
+	q = strings.TrimSpace(strings.Join(lines, "\n"))
+	if q == "" {
+		return "", Errorf(CodeInvalid, "the question is empty")
+	}
+	return q, nil
+}
+
+// plainText reports whether s is valid UTF-8 without control or bidi
+// characters: a name, label or option shown as it is.
+func plainText(s string) bool {
+	return utf8.ValidString(s) && strings.IndexFunc(s, unsafeRune) < 0
+}
 
 // FormField is one field of a form.
 type FormField struct {
@@ -75,7 +106,13 @@ func CheckFields(fields []FormField) error {
 		if strings.TrimSpace(f.Name) == "" {
 			return Errorf(CodeInvalid, "%s has no name", where)
 		}
+		if len(f.Name) > MaxFieldNameLen {
+			return Errorf(CodeInvalid, "%s: its name is longer than %d characters", where, MaxFieldNameLen)
+		}
 		where = fmt.Sprintf("field %s", Quote(f.Name))
+		if !plainText(f.Name) || !plainText(f.Label) || !plainText(f.Placeholder) {
+			return Errorf(CodeInvalid, "%s: its name, label and placeholder must not hold control or bidi characters", where)
+		}
 		if seen[f.Name] {
 			return Errorf(CodeInvalid, "two fields are named %s; each name must be unique", Quote(f.Name))
 		}
@@ -143,6 +180,9 @@ func CheckChoices(what string, options []string, max int) error {
 		if len(o) > MaxLabelLen {
 			return Errorf(CodeInvalid, "%s: an option is longer than %d characters", what, MaxLabelLen)
 		}
+		if !plainText(o) {
+			return Errorf(CodeInvalid, "%s: %s holds control or bidi characters", what, Quote(o))
+		}
 		if seen[o] {
 			return Errorf(CodeInvalid, "%s: %s is there twice", what, Quote(o))
 		}
@@ -161,11 +201,33 @@ func checkRange(where string, f FormField) error {
 		return Errorf(CodeInvalid, "%s: min is above max", where)
 	}
 	switch f.Type {
-	case FieldNumber, FieldRating, FieldText, FieldTextarea:
+	case FieldRating:
+		return checkRating(where, f)
+	case FieldNumber, FieldText, FieldTextarea:
 		return nil
 	}
 	if f.Min != nil || f.Max != nil {
 		return Errorf(CodeInvalid, "%s: min and max apply to number, rating and text fields only", where)
+	}
+	return nil
+}
+
+// checkRating refuses a rating no one can answer (no whole number from
+// min to max: 1.5 to 1.9) or with more than MaxRatingSteps buttons.
+func checkRating(where string, f FormField) error {
+	lo, hi := 1.0, 5.0
+	if f.Min != nil {
+		lo = *f.Min
+	}
+	if f.Max != nil {
+		hi = *f.Max
+	}
+	steps := math.Floor(hi) - math.Ceil(lo) + 1
+	switch {
+	case steps < 1:
+		return Errorf(CodeInvalid, "%s: a rating needs a whole number from min to max (%g to %g has none)", where, lo, hi)
+	case steps > MaxRatingSteps:
+		return Errorf(CodeInvalid, "%s: a rating has at most %d steps (%g to %g has %g)", where, MaxRatingSteps, lo, hi, steps)
 	}
 	return nil
 }

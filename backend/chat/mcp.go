@@ -21,7 +21,8 @@ const (
 // to the agent, named server__tool, while it is enabled.
 type MCPServer struct {
 	ID string `json:"id"`
-	// Name is the tools' namespace: letters, digits, "-" and "_", no "__".
+	// Name is the tools' namespace: letters, digits, "-" and "_", no "__",
+	// not ending in "_" (x_ + __ + y would be x + __ + _y).
 	Name      string            `json:"name"`
 	Transport MCPTransport      `json:"transport"`
 	Command   string            `json:"command,omitempty"`
@@ -45,8 +46,8 @@ var mcpNameRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
 // CodeInvalid error that says what is wrong.
 func CleanMCPServer(s MCPServer) (MCPServer, error) {
 	s.Name = strings.TrimSpace(s.Name)
-	if !mcpNameRe.MatchString(s.Name) || strings.Contains(s.Name, "__") {
-		return s, Invalidf("name", "The server name %s must be 1 to 32 letters, digits, \"-\" or \"_\" (no \"__\"): it starts the names of its tools.", Quote(s.Name))
+	if !mcpNameRe.MatchString(s.Name) || strings.Contains(s.Name, "__") || strings.HasSuffix(s.Name, "_") {
+		return s, Invalidf("name", "The server name %s must be 1 to 32 letters, digits, \"-\" or \"_\" (no \"__\", not ending in \"_\"): it starts the names of its tools.", Quote(s.Name))
 	}
 	switch s.Transport {
 	case MCPStdio:

@@ -115,3 +115,22 @@ func (r *Redactor) Redact(s string) string {
 	}
 	return s
 }
+
+// minEmbeddedLen is the shortest secret Holds looks for inside a longer
+// text: a short one ("production", "/usr/bin" — any value of an MCP
+// server's environment is a secret) would match ordinary text.
+const minEmbeddedLen = 16
+
+// Holds reports whether s is one of the secrets r was told, or contains
+// one of at least 16 bytes.
+func (r *Redactor) Holds(s string) bool {
+	s = strings.TrimSpace(s)
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, secret := range r.secrets {
+		if s == secret || len(secret) >= minEmbeddedLen && strings.Contains(s, secret) {
+			return true
+		}
+	}
+	return false
+}

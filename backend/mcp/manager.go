@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/logfile"
+	"github.com/errand-app/errand/backend/secrets"
 	"github.com/errand-app/errand/backend/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -250,6 +252,7 @@ type server struct {
 	conn        *sdk.ClientSession
 	cmd         *exec.Cmd
 	raw         []*sdk.Tool
+	schemaErrs  map[*sdk.Tool]error // each raw tool's schema check, made outside the lock
 	infos       []ToolInfo
 	offered     []tools.Tool
 	askers      []*asker
@@ -332,10 +335,7 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch i
 		transport = &sdk.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1}
 	default:
 		cmd = exec.Command(cfg.Command, cfg.Args...)
-		cmd.Env = os.Environ()
-		for k, v := range cfg.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
+		cmd.Env = serverEnv(cfg.Env)
 		cmd.Stderr = stderr
 		ownProcessGroup(cmd)
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: 200 * time.Millisecond}
@@ -348,8 +348,10 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch i
 	})
 	conn, err := client.Connect(ctx, transport, nil)
 	var list []*sdk.Tool
+	var checked map[*sdk.Tool]error
 	if err == nil {
 		list, err = listTools(ctx, conn)
+		checked = checkSchemas(list)
 	}
 	s.mu.Lock()
 	current := s.epoch == epoch
@@ -370,22 +372,52 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, epoch i
 		return
 	}
 	s.mu.Lock()
-	s.conn, s.raw, s.status = conn, list, StatusReady
+	s.conn, s.raw, s.schemaErrs, s.status = conn, list, checked, StatusReady
 	s.rebuildLocked()
 	s.mu.Unlock()
 	s.m.changed(s)
 	go s.watch(epoch, conn, stderr)
 }
 
+// serverEnv is a stdio server's environment: Errand's, without its
+// secrets, and the server's own. Each value of the server's own is a
+// secret (a token, usually): the log, the status and every other child
+// are kept from it.
+func serverEnv(own map[string]string) []string {
+	var extra []string
+	for k, v := range own {
+		logfile.Secrets.Add(v)
+		extra = append(extra, k+"="+v)
+	}
+	return secrets.ChildEnv(extra...)
+}
+
+// Bounds of a server's tool list: an endless cursor, or a list no model
+// could take, ends the listing with the reason.
+const (
+	maxToolPages   = 100
+	MaxServerTools = 1000
+)
+
 func listTools(ctx context.Context, conn *sdk.ClientSession) ([]*sdk.Tool, error) {
 	var list []*sdk.Tool
-	for t, err := range conn.Tools(ctx, nil) {
+	params := &sdk.ListToolsParams{}
+	for page := 1; ; page++ {
+		res, err := conn.ListTools(ctx, params)
 		if err != nil {
 			return nil, fmt.Errorf("listing its tools failed: %w", err)
 		}
-		list = append(list, t)
+		list = append(list, res.Tools...)
+		switch {
+		case len(list) > MaxServerTools:
+			return nil, fmt.Errorf("it lists more than %d tools, more than Errand offers a model from one server", MaxServerTools)
+		case res.NextCursor == "":
+			return list, nil
+		case page == maxToolPages:
+			return nil, fmt.Errorf("its tool list did not end after %d pages", maxToolPages)
+		}
+		params.Cursor = res.NextCursor
 	}
-	return list, nil
 }
 
 // startFailure says why a server did not start, with the end of what it
@@ -460,6 +492,7 @@ func (s *server) fail(epoch int, reason string) {
 		s.mu.Unlock()
 		return
 	}
+	reason = logfile.Secrets.Redact(reason)
 	s.status, s.reason = StatusFailed, reason
 	conn, cmd := s.conn, s.cmd
 	s.conn, s.cmd = nil, nil
@@ -491,7 +524,7 @@ func (s *server) stop(removed bool) {
 	s.conn, s.cmd = nil, nil
 	s.status, s.reason = StatusDisabled, ""
 	if removed || !s.cfg.Enabled {
-		s.raw = nil
+		s.raw, s.schemaErrs = nil, nil
 		s.rebuildLocked()
 	}
 	if s.ready != nil {
@@ -521,12 +554,13 @@ func (s *server) refresh(epoch int) {
 		slog.Warn("MCP tools not listed", "server", s.cfg.Name, "err", err)
 		return
 	}
+	checked := checkSchemas(list)
 	s.mu.Lock()
 	if s.epoch != epoch {
 		s.mu.Unlock()
 		return
 	}
-	s.raw = list
+	s.raw, s.schemaErrs = list, checked
 	s.rebuildLocked()
 	s.mu.Unlock()
 	s.m.changed(s)
@@ -542,7 +576,7 @@ func (s *server) rebuildLocked() {
 			Name: t.Name, FullName: full, Description: t.Description,
 			Risk: string(RiskOf(t.Annotations, s.cfg.ToolRisks[t.Name])), HintRisk: string(HintRisk(t.Annotations)),
 		}
-		schema, err := offerable(full, t.InputSchema)
+		schema, err := offerable(s.cfg.Name, t, s.schemaErrs)
 		if err != nil {
 			info.Refused = "not offered: " + err.Error()
 		} else {

@@ -19,6 +19,7 @@ func TestAToolWhoseSchemaIsNotAnObjectIsRefused(t *testing.T) {
 		{Name: "fine", InputSchema: map[string]any{"type": "object"}, Annotations: &sdk.ToolAnnotations{DestructiveHint: &yes}},
 		{Name: "way-too-long-" + strings.Repeat("x", 60), InputSchema: map[string]any{"type": "object"}},
 	}
+	s.schemaErrs = checkSchemas(s.raw)
 	s.rebuildLocked()
 	require.Len(t, s.infos, 4)
 	assert.Contains(t, s.infos[0].Refused, "not an object")

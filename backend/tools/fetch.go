@@ -68,7 +68,7 @@ func (t FetchURL) client(guard *localGuard) (*http.Client, func()) {
 			if len(via) >= 10 {
 				return errors.New("stopped after 10 redirects")
 			}
-			return nil
+			return canonicalHost(req.URL)
 		},
 	}
 	return c, tr.CloseIdleConnections
@@ -84,6 +84,9 @@ func (t FetchURL) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 	u, err := url.Parse(strings.TrimSpace(a.URL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return errorResult("%q is not an http or https URL", a.URL)
+	}
+	if err := canonicalHost(u); err != nil {
+		return errorResult("%v", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
 	defer cancel()

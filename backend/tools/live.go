@@ -53,39 +53,40 @@ func NewLive(specs []Spec, fixed []Tool, src Source) (*Live, error) {
 	return &Live{specs: specs, fixed: fixed, src: src, reg: reg}, nil
 }
 
-// Registry is the registry as of now.
+// Registry is the registry as of now. It is built outside the lock, so
+// that a slow build holds no one else up: a task asking meanwhile gets the
+// registry as it was.
 func (l *Live) Registry() *Registry {
 	if l.src == nil {
 		return l.reg
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.src.Generation() == l.gen {
+		defer l.mu.Unlock()
 		return l.reg
 	}
+	l.mu.Unlock()
 	extra, gen := l.src.Tools()
-	all := append(append([]Tool(nil), l.fixed...), extra...)
-	reg, err := NewRegistry(l.specs, all)
-	if err != nil {
-		// A source's tool that cannot be offered must not take the
-		// built-ins with it: offer the ones that can be.
-		slog.Warn("some tools cannot be offered", "err", err)
-		reg = l.buildEach(extra)
+	reg := l.build(extra)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if gen > l.gen {
+		l.gen, l.reg = gen, reg
 	}
-	l.gen, l.reg = gen, reg
-	return reg
+	return l.reg
 }
 
-// buildEach adds the source's tools one by one, leaving out those that fail.
-func (l *Live) buildEach(extra []Tool) *Registry {
-	ok := append([]Tool(nil), l.fixed...)
+// build makes the registry of the fixed tools and the source's, in one
+// pass: a source's tool that cannot be offered (its schema, or a name
+// already taken) is left out, and the built-ins never go with it.
+func (l *Live) build(extra []Tool) *Registry {
+	r, _ := NewRegistry(l.specs, l.fixed) // checked by NewLive
 	for _, t := range extra {
-		if _, err := NewRegistry(l.specs, append(append([]Tool(nil), ok...), t)); err == nil {
-			ok = append(ok, t)
+		if err := r.add(Spec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}, t); err != nil {
+			slog.Warn("a tool cannot be offered", "err", err)
 		}
 	}
-	reg, _ := NewRegistry(l.specs, ok)
-	return reg
+	return r
 }
 
 // CheckSchema tells whether a tool's input schema can be offered: a JSON

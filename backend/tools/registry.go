@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/errand-app/errand/backend/llm"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -36,33 +37,42 @@ type Registry struct {
 // or a duplicate name is a programming error, returned as such.
 func NewRegistry(specs []Spec, tools []Tool) (*Registry, error) {
 	r := &Registry{byName: map[string]int{}}
-	add := func(s Spec, t Tool) error {
-		if _, dup := r.byName[s.Name]; dup {
-			return fmt.Errorf("tool %q registered twice", s.Name)
-		}
-		sch, err := compile(s.Name, s.Schema)
-		if err != nil {
-			return err
-		}
-		r.byName[s.Name] = len(r.entries)
-		r.entries = append(r.entries, entry{spec: s, tool: t, schema: sch})
-		return nil
-	}
 	for _, s := range specs {
-		if err := add(s, nil); err != nil {
+		if err := r.add(s, nil); err != nil {
 			return nil, err
 		}
 	}
 	for _, t := range tools {
-		if !t.Risk().Valid() {
-			return nil, fmt.Errorf("tool %q declares no valid risk", t.Name())
-		}
-		if err := add(Spec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}, t); err != nil {
+		if err := r.add(Spec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}, t); err != nil {
 			return nil, err
 		}
 	}
 	return r, nil
 }
+
+// add compiles a tool's schema and adds it; a tool without a valid risk, a
+// taken name or a schema that does not compile is refused.
+func (r *Registry) add(s Spec, t Tool) error {
+	if t != nil && !t.Risk().Valid() {
+		return fmt.Errorf("tool %q declares no valid risk", s.Name)
+	}
+	if _, dup := r.byName[s.Name]; dup {
+		return fmt.Errorf("tool %q registered twice", s.Name)
+	}
+	sch, err := compile(s.Name, s.Schema)
+	if err != nil {
+		return err
+	}
+	r.byName[s.Name] = len(r.entries)
+	r.entries = append(r.entries, entry{spec: s, tool: t, schema: sch})
+	return nil
+}
+
+// Bounds of a tool's input schema: an MCP server sends whatever it likes.
+const (
+	maxSchemaBytes = 256 << 10
+	compileTimeout = 5 * time.Second
+)
 
 func compile(name string, schema map[string]any) (*jsonschema.Schema, error) {
 	// The compiler wants plain decoded JSON ([]any, not []string).
@@ -70,20 +80,53 @@ func compile(name string, schema map[string]any) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %s schema: %w", name, err)
 	}
+	if len(raw) > maxSchemaBytes {
+		return nil, fmt.Errorf("tool %s schema: it is %d KiB, over the limit of %d KiB", name, len(raw)>>10, maxSchemaBytes>>10)
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("tool %s schema: %w", name, err)
 	}
 	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
 	url := "mem://tools/" + name + ".json"
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, fmt.Errorf("tool %s schema: %w", name, err)
 	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("tool %s schema: %w", name, err)
+	type compiled struct {
+		sch *jsonschema.Schema
+		err error
 	}
-	return sch, nil
+	done := make(chan compiled, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- compiled{err: fmt.Errorf("the compiler failed: %v", p)}
+			}
+		}()
+		sch, err := c.Compile(url)
+		done <- compiled{sch, err}
+	}()
+	timer := time.NewTimer(compileTimeout)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, fmt.Errorf("tool %s schema: %w", name, r.err)
+		}
+		return r.sch, nil
+	case <-timer.C:
+		return nil, fmt.Errorf("tool %s schema: it took longer than %s to compile", name, compileTimeout)
+	}
+}
+
+// noLoader refuses every URL a schema refers to: a schema is read from
+// nothing but itself (a file:// reference could read, or block on, any
+// file Errand can open; an http:// one would reach the network).
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("it refers to %s; a schema may refer only to itself", url)
 }
 
 // Definitions are the tools as the model is told about them.

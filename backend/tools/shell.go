@@ -11,12 +11,22 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/errand-app/errand/backend/secrets"
 )
 
 // RunCommand runs a shell command in the workspace. The command gets its own
 // process group, and the whole group — children, grandchildren — is killed
 // when the command times out, when it finishes, and when the task stops.
-type RunCommand struct{}
+// Where a sandbox is available (SandboxAvailable) the command runs in it:
+// it can write only in the workspace and a private temporary folder, and
+// reach the network only when Env.Network allows it. Its environment
+// holds none of Errand's secrets (secrets.ChildEnv).
+type RunCommand struct {
+	// NoSandbox runs commands outside the sandbox even where there is one:
+	// for measuring what the sandbox costs.
+	NoSandbox bool
+}
 
 // Limits of run_command.
 const (
@@ -26,22 +36,39 @@ const (
 )
 
 func (RunCommand) Name() string { return "run_command" }
-func (RunCommand) Description() string {
-	return fmt.Sprintf("Run a shell command (bash -c) in the workspace folder and return its exit code and output (at most %d KiB, head and tail). Default timeout %s.", MaxCommandOutput>>10, DefaultCommandTimeout)
+func (r RunCommand) Description() string {
+	d := fmt.Sprintf("Run a shell command (bash -c) in the workspace folder and return its exit code and output (at most %d KiB, head and tail). Default timeout %s.", MaxCommandOutput>>10, DefaultCommandTimeout)
+	if r.Sandboxed() {
+		d += " It runs in a sandbox: it can write only in the workspace and /tmp, and has no network unless you set network to true (the user is asked once per task)."
+	}
+	return d
 }
 func (RunCommand) Risk() Risk { return RiskDestructive }
 func (RunCommand) Schema() map[string]any {
 	return Object(map[string]any{
 		"command":         str("The command line."),
 		"timeout_seconds": integer("Give up after this many seconds.", 1, int(MaxCommandTimeout/time.Second)),
+		"network":         boolean("True if the command needs the network (downloads, package installs, git fetch)."),
 	}, "command")
 }
 
-func (RunCommand) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var a struct {
-		Command        string `json:"command"`
-		TimeoutSeconds int    `json:"timeout_seconds"`
-	}
+// Sandboxed reports whether its commands run in the sandbox here.
+func (r RunCommand) Sandboxed() bool { return !r.NoSandbox && SandboxAvailable() }
+
+// WantsNetwork reports whether a call asks for the network.
+func (RunCommand) WantsNetwork(args json.RawMessage) bool {
+	var a commandArgs
+	return json.Unmarshal(args, &a) == nil && a.Network
+}
+
+type commandArgs struct {
+	Command        string `json:"command"`
+	TimeoutSeconds int    `json:"timeout_seconds"`
+	Network        bool   `json:"network"`
+}
+
+func (r RunCommand) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	var a commandArgs
 	if err := decode(args, &a); err != nil {
 		return errorResult("%v", err)
 	}
@@ -61,14 +88,19 @@ func (RunCommand) Run(ctx context.Context, env Env, args json.RawMessage) (Resul
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	return keptCommand(ctx, env, func() (Result, error) { return runShell(ctx, runCtx, env, a.Command, timeout) })
+	argv := []string{shell(), shellFlag(), a.Command}
+	if r.Sandboxed() {
+		argv = sandboxed(env.Workspace.Dir(), env.Network, argv)
+	}
+	return keptCommand(ctx, env, func() (Result, error) { return runShell(ctx, runCtx, env, argv, timeout) })
 }
 
-// runShell runs command in the workspace until runCtx ends (ctx is the
+// runShell runs argv in the workspace until runCtx ends (ctx is the
 // task's: its end is the caller's error).
-func runShell(ctx, runCtx context.Context, env Env, command string, timeout time.Duration) (Result, error) {
-	cmd := exec.CommandContext(runCtx, shell(), shellFlag(), command)
+func runShell(ctx, runCtx context.Context, env Env, argv []string, timeout time.Duration) (Result, error) {
+	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
 	cmd.Dir = env.Workspace.Dir()
+	cmd.Env = secrets.ChildEnv()
 	// The output goes through a pipe of our own, not one exec copies: Wait
 	// then returns when the shell exits, even if a background child still
 	// holds the pipe — and that child is killed with the group right after.

@@ -59,6 +59,11 @@ func waitGone(pid int, d time.Duration) bool {
 	}
 }
 
+// hostPids runs commands outside the sandbox, so that the pids a command
+// writes are this machine's: the tests that use it check the process-group
+// kill, which is what ends a command where there is no sandbox.
+var hostPids = RunCommand{NoSandbox: true}
+
 // readPid waits for a command to write a pid to file, and makes sure the
 // process is killed when the test ends, whatever happens.
 func readPid(t *testing.T, file string) int {
@@ -163,7 +168,7 @@ func TestRunCommandTimeout(t *testing.T) {
 func TestRunCommandTimeoutKillsTheWholeGroup(t *testing.T) {
 	t.Parallel()
 	w, env := newWorkspace(t)
-	res, err := call(t, RunCommand{}, env, map[string]any{
+	res, err := call(t, hostPids, env, map[string]any{
 		"command":         "sleep 300 & echo $! > child.pid; sleep 300",
 		"timeout_seconds": 1,
 	})
@@ -189,7 +194,7 @@ func TestRunCommandStopKillsTheGrandchild(t *testing.T) {
 	_, err := builtinRegistry(t).Validate("run_command", string(args))
 	require.NoError(t, err)
 	go func() {
-		res, err := RunCommand{}.Run(ctx, env, args)
+		res, err := hostPids.Run(ctx, env, args)
 		done <- outcome{res, err}
 	}()
 
@@ -213,7 +218,7 @@ func TestRunCommandFinishedCommandLeavesNoBackgroundChild(t *testing.T) {
 	t.Parallel()
 	w, env := newWorkspace(t)
 	start := time.Now()
-	res, err := call(t, RunCommand{}, env, map[string]any{"command": "sleep 300 >/dev/null 2>&1 & echo $! > child.pid; echo started"})
+	res, err := call(t, hostPids, env, map[string]any{"command": "sleep 300 >/dev/null 2>&1 & echo $! > child.pid; echo started"})
 	require.NoError(t, err)
 	assert.False(t, res.IsError, res.Content)
 	assert.True(t, strings.HasPrefix(res.Content, "Exit code 0 ("), res.Content)
@@ -227,7 +232,7 @@ func TestRunCommandBackgroundChildHoldingOutputIsKilled(t *testing.T) {
 	t.Parallel()
 	w, env := newWorkspace(t)
 	start := time.Now()
-	res, err := call(t, RunCommand{}, env, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started"})
+	res, err := call(t, hostPids, env, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started"})
 	require.NoError(t, err)
 	assert.Contains(t, res.Content, "started\n")
 	assert.Less(t, time.Since(start), 4*time.Second, "a child holding the output pipe does not hang the call")
@@ -239,7 +244,7 @@ func TestRegressionRunCommandBackgroundChildTurnsSuccessIntoFailure(t *testing.T
 	t.Parallel()
 	w, env := newWorkspace(t)
 	start := time.Now()
-	res, err := call(t, RunCommand{}, env, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started"})
+	res, err := call(t, hostPids, env, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started"})
 	require.NoError(t, err)
 	readPid(t, filepath.Join(w.Dir(), "child.pid"))
 	assert.False(t, res.IsError, res.Content)

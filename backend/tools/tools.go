@@ -36,6 +36,9 @@ type Env struct {
 	// AllowLocal lists the local network addresses (ip:port, as in
 	// LocalAccessError.Address) the person approved for this one call.
 	AllowLocal []string
+	// Network lets a sandboxed command reach the network: the person
+	// allowed it for the task.
+	Network bool
 	// Ask puts a question to the person while the tool runs; nil where
 	// nobody can answer.
 	Ask Asker
@@ -60,6 +63,15 @@ type Checkpoints interface {
 	// change any of them; the returned func records what changed and must
 	// be called once the command is over, whatever its outcome.
 	BeforeCommand(ctx context.Context) (after func(ctx context.Context) (string, error), err error)
+}
+
+// Sandboxer is a Tool that runs in a sandbox where the platform has one.
+type Sandboxer interface {
+	// Sandboxed reports whether its calls run in the sandbox here.
+	Sandboxed() bool
+	// WantsNetwork reports whether a call asks for the network, which the
+	// sandbox keeps off unless Env.Network allows it.
+	WantsNetwork(args json.RawMessage) bool
 }
 
 // Result is what the model is told.

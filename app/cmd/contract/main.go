@@ -56,6 +56,8 @@ var unions = []union{
 	{name: "ChatMode", list: "CHAT_MODES", dir: "backend/chat", goType: "ChatMode"},
 	{name: "MCPTransport", list: "MCP_TRANSPORTS", dir: "backend/chat", goType: "MCPTransport"},
 	{name: "LocalNetworkRisk", list: "LOCAL_NETWORK_RISKS", dir: "backend/chat", prefix: "RiskLocalNetwork"},
+	{name: "NetworkRisk", list: "NETWORK_RISKS", dir: "backend/chat", prefix: "RiskNetwork"},
+	{name: "SandboxState", list: "SANDBOX_STATES", dir: "backend/chat", prefix: "Sandbox"},
 	{name: "ErrorCode", list: "ERROR_CODES", dir: "backend/chat", prefix: "Code"},
 	{name: "Risk", list: "RISKS", dir: "backend/tools", goType: "Risk"},
 	{name: "MCPStatus", list: "MCP_STATUSES", dir: "backend/mcp", goType: "Status"},

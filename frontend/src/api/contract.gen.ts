@@ -70,6 +70,14 @@ export type MCPTransport = (typeof MCP_TRANSPORTS)[number];
 export const LOCAL_NETWORK_RISKS = ['local_network'] as const;
 export type LocalNetworkRisk = (typeof LOCAL_NETWORK_RISKS)[number];
 
+/** chat.RiskNetwork… */
+export const NETWORK_RISKS = ['network'] as const;
+export type NetworkRisk = (typeof NETWORK_RISKS)[number];
+
+/** chat.Sandbox… */
+export const SANDBOX_STATES = ['sandboxed', 'not_sandboxed'] as const;
+export type SandboxState = (typeof SANDBOX_STATES)[number];
+
 /** chat.Code… */
 export const ERROR_CODES = ['invalid', 'not_found', 'conflict', 'internal', 'model', 'storage'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -11,6 +11,8 @@
 import type { agent, app, chat, mcp, providers } from '../../wailsjs/go/models';
 import {
   LOCAL_NETWORK_RISKS,
+  NETWORK_RISKS,
+  type SandboxState,
   type ChatMode,
   type ConversationMode,
   type DecidedBy,
@@ -71,7 +73,7 @@ export type Summary = chat.Summary;
 export type Usage = chat.Usage;
 export type Limits = chat.Limits;
 export type Price = chat.Price;
-export type Approval = chat.Approval;
+export type Approval = Narrow<chat.Approval, { sandbox?: SandboxState }>;
 export type ModeDecision = Narrow<chat.ModeDecision, { by: DecidedBy }>;
 export type FormField = Narrow<chat.FormField, { type: FieldType }>;
 export type InputHint = chat.InputHint;
@@ -96,6 +98,16 @@ export type Task = Narrow<
  * in advance by the settings or for the rest of a task, so not a Risk.
  */
 export const RISK_LOCAL_NETWORK = LOCAL_NETWORK_RISKS[0];
+
+/**
+ * The risk of an approval for letting a sandboxed command reach the network
+ * (chat.RiskNetwork): once allowed, for the rest of the task.
+ */
+export const RISK_NETWORK = NETWORK_RISKS[0];
+
+/** Whether a command would run in the sandbox (Approval.sandbox; chat.SandboxOn, chat.SandboxOff). */
+export const SANDBOX_ON: SandboxState = 'sandboxed';
+export const SANDBOX_OFF: SandboxState = 'not_sandboxed';
 
 // Unions Go writes as bare literals rather than constants of a type.
 

@@ -91,6 +91,7 @@ export namespace chat {
 	    arguments: string;
 	    preview?: string;
 	    address?: string;
+	    sandbox?: string;
 	}
 	export interface ChangedFile {
 	    path: string;

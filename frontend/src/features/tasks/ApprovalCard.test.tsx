@@ -38,6 +38,15 @@ const LOCAL: Approval = {
     'Local services are not meant for the internet; allow it only if you expect this.',
 };
 
+const NETWORK: Approval = {
+  callId: 'call_4@network',
+  tool: 'run_command',
+  risk: 'network',
+  sandbox: 'sandboxed',
+  arguments: '',
+  preview: 'run_command runs commands in a sandbox without the network. This command asks for it.',
+};
+
 function waitForApproval(approval: Approval = WRITE, id = 't1') {
   act(() =>
     handleTaskUpdate(
@@ -131,6 +140,35 @@ describe('ApprovalCard', () => {
     act(() => vi.advanceTimersByTime(500));
     await user.click(within(c).getByRole('button', { name: 'Approve' }));
     expect(api.approveTool).toHaveBeenCalledWith('t1', LOCAL.callId, false);
+  });
+
+  it('a command says whether it runs in the sandbox', () => {
+    setup();
+    waitForApproval({ ...COMMAND, sandbox: 'sandboxed' });
+    expect(within(card()).getByRole('note', { name: 'Sandboxed' })).toHaveTextContent(/write only in the workspace/);
+    expect(within(card()).queryByRole('note', { name: 'Not sandboxed' })).not.toBeInTheDocument();
+    waitForApproval({ ...COMMAND, callId: 'call_5', sandbox: 'not_sandboxed' });
+    expect(within(card()).getByRole('note', { name: 'Not sandboxed' })).toHaveTextContent(/your whole disk/);
+    expect(within(card()).queryByRole('note', { name: 'Sandboxed' })).not.toBeInTheDocument();
+  });
+
+  it('the network card allows the network for the task, or denies it', async () => {
+    const user = setup();
+    waitForApproval(NETWORK);
+    const c = card();
+    expect(within(c).getByRole('heading', { name: 'Allow the network?' })).toBeInTheDocument();
+    expect(within(c).getByText(NETWORK.preview!)).toBeInTheDocument();
+    expect(within(c).queryByRole('button', { name: 'Approve for this task' })).not.toBeInTheDocument();
+    expect(within(c).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(500));
+    await user.click(within(c).getByRole('button', { name: 'Allow network for this task' }));
+    expect(api.approveTool).toHaveBeenCalledWith('t1', NETWORK.callId, false);
+
+    waitForApproval({ ...NETWORK, callId: 'call_6@network' });
+    act(() => vi.advanceTimersByTime(500));
+    await user.click(within(card()).getByRole('button', { name: 'Deny' }));
+    await user.click(within(card()).getByRole('button', { name: 'Deny' }));
+    expect(api.denyTool).toHaveBeenCalledWith('t1', 'call_6@network', '');
   });
 
   it('a local network address can be denied with a reason', async () => {

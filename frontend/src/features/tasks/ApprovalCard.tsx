@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
-import { RISK_LOCAL_NETWORK, type Approval, type Task } from '../../api/types';
+import { RISK_LOCAL_NETWORK, RISK_NETWORK, SANDBOX_OFF, SANDBOX_ON, type Approval, type Task } from '../../api/types';
 import { stopTask } from '../../stores/actions';
 import { approveTool, denyTool } from '../../stores/taskActions';
 import { DiffView } from '../../components/DiffView';
@@ -61,6 +61,26 @@ function LocalAddressView({ approval }: { approval: Approval }) {
   );
 }
 
+/** Whether the command would run in the sandbox, when the tool can tell. */
+function SandboxNote({ sandbox }: { sandbox: string | undefined }) {
+  if (sandbox === SANDBOX_ON) {
+    return (
+      <p className="approval-sandbox muted approval-small" role="note" aria-label="Sandboxed">
+        Sandboxed: it can write only in the workspace and a private temporary folder, and has no network unless you
+        allow it.
+      </p>
+    );
+  }
+  if (sandbox === SANDBOX_OFF) {
+    return (
+      <p className="approval-sandbox approval-small" role="note" aria-label="Not sandboxed">
+        Not sandboxed: it runs with your permissions, on your whole disk and the network.
+      </p>
+    );
+  }
+  return null;
+}
+
 /**
  * The tool call waiting for approval, inline above the composer: what would
  * run, how risky it is, what it would change, and the decision. For half a
@@ -80,6 +100,8 @@ export function ApprovalCard({ task, approval }: { task: Task; approval: Approva
   // Reaching this computer or the local network is asked every time: it is
   // never approved for the rest of the task.
   const local = approval.risk === RISK_LOCAL_NETWORK;
+  // Leave for a sandboxed command to reach the network lasts for the task.
+  const network = approval.risk === RISK_NETWORK;
   const live = armed && !pending;
 
   // Take the focus the disabled composer lost, so the keyboard is here.
@@ -131,7 +153,7 @@ export function ApprovalCard({ task, approval }: { task: Task; approval: Approva
     >
       <header className="agent-card-head">
         <h2 id={headingId} className="agent-card-title">
-          {local ? 'Reach a local network address?' : 'Approval needed'}
+          {local ? 'Reach a local network address?' : network ? 'Allow the network?' : 'Approval needed'}
         </h2>
         <span className={`risk-badge risk-${risk.tone}`}>{risk.label}</span>
       </header>
@@ -147,6 +169,16 @@ export function ApprovalCard({ task, approval }: { task: Task; approval: Approva
             {risk.description}
           </p>
         </>
+      ) : network ? (
+        <>
+          <p className="approval-lead">
+            A <code className="approval-tool">{approval.tool}</code> command asks for the network.
+          </p>
+          {preview.trim() !== '' && <p className="approval-preview">{preview}</p>}
+          <p id={riskId} className={`approval-risk risk-text-${risk.tone}`}>
+            {risk.description}
+          </p>
+        </>
       ) : (
         <>
           <p className="approval-lead">
@@ -156,6 +188,7 @@ export function ApprovalCard({ task, approval }: { task: Task; approval: Approva
             {risk.description}
           </p>
 
+          <SandboxNote sandbox={approval.sandbox} />
           <CommandView approval={approval} />
 
           {preview.trim() !== '' && <DiffView diff={preview} label="What it would change" />}
@@ -208,9 +241,9 @@ export function ApprovalCard({ task, approval }: { task: Task; approval: Approva
             aria-disabled={!live}
             onClick={guarded(() => void run(() => approveTool(task.id, approval.callId, false)))}
           >
-            Approve
+            {network ? 'Allow network for this task' : 'Approve'}
           </button>
-          {!local && (
+          {!local && !network && (
             <button
               type="button"
               className="btn btn-ghost"

@@ -1,5 +1,5 @@
 // How usage, spend, risks and task states read. Pure, unit-tested.
-import { RISK_LOCAL_NETWORK, type PauseReason, type Risk, type Task, type Usage } from '../../api/types';
+import { RISK_LOCAL_NETWORK, RISK_NETWORK, type PauseReason, type Risk, type Task, type Usage } from '../../api/types';
 
 /** "$0.00", "<$0.0001", "$0.0042", "$0.042", "$1.25", "$1,234.50". */
 export function formatCost(usd: number | undefined | null): string {
@@ -64,6 +64,13 @@ export function riskInfo(risk: Risk | string | undefined): RiskInfo {
         label: 'Local network',
         description:
           'Addresses on this computer or your local network lead to services not meant for the internet: a router, a printer, a database, another app. Errand asks every time.',
+        tone: 'warn',
+      };
+    case RISK_NETWORK:
+      return {
+        label: 'Network',
+        description:
+          "Commands run without the network unless you allow it. Allowed, this task's commands can reach the internet and your local network until the task ends.",
         tone: 'warn',
       };
     default:

@@ -31,6 +31,7 @@ func (a *answered) folder(string) (string, error)                           { re
 // A key saved in the settings, and one from the environment, are in no
 // export of any kind.
 func TestNoExportHoldsAnAPIKey(t *testing.T) {
+	t.Parallel()
 	const savedKey, envKey = "sk-saved-0123456789abcdef", "sk-env-fedcba9876543210"
 	a := newAppWith(t, Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}, APIKey: envKey})
 	_, err := a.Providers.SaveProvider(ProviderInput{Preset: providers.OpenAI, Model: "gpt-4o-mini", APIKey: savedKey})
@@ -77,6 +78,7 @@ func TestNoExportHoldsAnAPIKey(t *testing.T) {
 }
 
 func TestImportAndRestoreThroughTheService(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
@@ -140,6 +142,7 @@ func TestImportAndRestoreThroughTheService(t *testing.T) {
 }
 
 func TestBadExportRequestsAreRefused(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)

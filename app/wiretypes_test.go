@@ -75,6 +75,7 @@ var frontendOnly = map[string]string{}
 // TestWireTypesMatchTypeScript checks every field's JSON name both ways,
 // and that a field Go omits when empty is optional in TypeScript.
 func TestWireTypesMatchTypeScript(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(typesFile)
 	if err != nil {
 		t.Fatalf("read %s: %v", typesFile, err)
@@ -276,6 +277,7 @@ func resolveFields(ts map[string]tsInterface, name string) (map[string]bool, err
 
 // TestParseInterfaces pins the parser on the shapes types.ts uses.
 func TestParseInterfaces(t *testing.T) {
+	t.Parallel()
 	src := `
 /** A doc comment { with a brace }. */
 export interface A {

@@ -101,12 +101,16 @@ vet:
 	cd scripts/dist && go vet ./... && go mod tidy -diff
 	cd frontend && npx tsc --noEmit
 
+# Tests whose state is their own run in parallel (t.Parallel); -parallel 4
+# lets those that wait on a server or a child process overlap on 2 cores.
+# The time limit is one no package reaches unless it hangs, however busy
+# the machine.
 test-go:
-	go test -race -count=1 ./...
+	go test -race -count=1 -parallel 4 -timeout 30m ./...
 	cd scripts/dist && go test -count=1 ./...
 	# Benchmarks run once each, at their smallest, to keep them working;
 	# their figures come from `make bench`, never from a test.
-	ERRAND_BENCH_SMOKE=1 go test -run '^$$' -bench . -benchtime 1x -count 1 ./backend/... >/dev/null
+	ERRAND_BENCH_SMOKE=1 go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 30m ./backend/... >/dev/null
 
 test-frontend:
 	cd frontend && npm test

@@ -10,6 +10,7 @@ import (
 )
 
 func TestAgentDefinitionsCRUDAndImportExport(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	list, err := a.Agents.ListAgents()
 	require.NoError(t, err)

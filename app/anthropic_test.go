@@ -13,6 +13,7 @@ import (
 const claudeKey = "sk-ant-api03-test-4b1d"
 
 func TestTheAnthropicPresetTalksToClaudeNatively(t *testing.T) {
+	t.Parallel()
 	srv := anthropictest.New(func(*anthropictest.Request) anthropictest.Reply {
 		return anthropictest.Reply{Text: "Hello from Claude."}
 	})

@@ -67,6 +67,7 @@ func code(err error) string {
 }
 
 func TestBadInputGetsClearErrorsAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
@@ -97,6 +98,7 @@ func TestBadInputGetsClearErrorsAndChangesNothing(t *testing.T) {
 }
 
 func TestDemoTaskAnsweredThroughTheBindings(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	info, err := a.Conversations.ModelInfo()
 	require.NoError(t, err)
@@ -131,6 +133,7 @@ func TestDemoTaskAnsweredThroughTheBindings(t *testing.T) {
 }
 
 func TestDeleteStopsTheRunningTaskFirst(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
@@ -144,6 +147,7 @@ func TestDeleteStopsTheRunningTaskFirst(t *testing.T) {
 }
 
 func TestFormatErrorCodesEverythingAsJSONText(t *testing.T) {
+	t.Parallel()
 	assert.Nil(t, FormatError(nil))
 	// Wails turns the formatter's value into new Error(value) in the
 	// window: it must be text, or the message is lost.
@@ -192,6 +196,7 @@ func waitFor(t *testing.T, cond func() bool) {
 }
 
 func TestSettingsAreValidatedAndStored(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	s, err := a.Settings.GetSettings()
 	require.NoError(t, err)
@@ -219,6 +224,7 @@ func TestSettingsAreValidatedAndStored(t *testing.T) {
 }
 
 func TestWorkspaceFolder(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
@@ -242,6 +248,7 @@ func TestWorkspaceFolder(t *testing.T) {
 }
 
 func TestApprovalBindingsRefuseWhatIsNotWaiting(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	assert.Equal(t, chat.CodeNotFound, code(a.Runner.ApproveTool("missing", "c", false)))
 	assert.Equal(t, chat.CodeNotFound, code(a.Runner.DenyTool("missing", "c", "no")))
@@ -252,6 +259,7 @@ func TestApprovalBindingsRefuseWhatIsNotWaiting(t *testing.T) {
 }
 
 func TestOneErrandPerDataFolder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, err := New(context.Background(), Config{DataDir: dir, Keyring: &fakeKeyring{}})
 	require.NoError(t, err)
@@ -275,6 +283,7 @@ func TestOneErrandPerDataFolder(t *testing.T) {
 // Closing the window with a task at work asks first; the answer decides.
 // With nothing at work (or only a task waiting for the person), it closes.
 func TestQuittingWithATaskAtWorkAsksFirst(t *testing.T) {
+	t.Parallel()
 	srv := compat.NewServer(func(*compat.Request) compat.Reply {
 		return compat.Reply{Text: "Working on it", HangAfterText: true}
 	})

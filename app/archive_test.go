@@ -35,6 +35,7 @@ func (a *answered) ask(string, string) (bool, error) {
 // A key saved in the settings, and one from the environment, are in no
 // export of any kind.
 func TestNoExportHoldsAnAPIKey(t *testing.T) {
+	t.Parallel()
 	const savedKey, envKey = "sk-saved-0123456789abcdef", "sk-env-fedcba9876543210"
 	a := newAppWith(t, Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}, APIKey: envKey})
 	_, err := a.Providers.SaveProvider(ProviderInput{Preset: providers.OpenAI, Model: "gpt-4o-mini", APIKey: savedKey})
@@ -81,6 +82,7 @@ func TestNoExportHoldsAnAPIKey(t *testing.T) {
 }
 
 func TestImportAndRestoreThroughTheService(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
@@ -144,6 +146,7 @@ func TestImportAndRestoreThroughTheService(t *testing.T) {
 }
 
 func TestBadExportRequestsAreRefused(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)

@@ -24,6 +24,7 @@ func chatTurn(t *testing.T, a *App, convID, text string) {
 // Branching into a new conversation copies the history up to a message,
 // with the same settings; the workspace folder is shared or copied.
 func TestBranchIntoConversationSharesOrCopiesTheWorkspace(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
@@ -69,6 +70,7 @@ func TestBranchIntoConversationSharesOrCopiesTheWorkspace(t *testing.T) {
 // A search hit on another branch opens that branch; the version arrows
 // switch through the bindings.
 func TestMessagesAroundOpensTheBranchOfAMessage(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)

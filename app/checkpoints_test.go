@@ -31,6 +31,7 @@ func (p *publishedChanges) FilesChanged(c chat.FilesChanged) {
 }
 
 func TestUndoChangesThroughTheService(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	st, err := store.Open(ctx, filepath.Join(dir, store.FileName))
@@ -102,6 +103,7 @@ func TestUndoChangesThroughTheService(t *testing.T) {
 }
 
 func TestCheckpointSettingsAreValidated(t *testing.T) {
+	t.Parallel()
 	st := chat.DefaultSettings()
 	st.CheckpointLimitMB = 1
 	assert.ErrorContains(t, validateSettings(st), "checkpoint storage limit")

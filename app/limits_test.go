@@ -13,6 +13,7 @@ import (
 )
 
 func TestSettingsRefuseNumbersOutOfRange(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	s, err := a.Settings.GetSettings()
 	require.NoError(t, err)
@@ -42,6 +43,7 @@ func TestSettingsRefuseNumbersOutOfRange(t *testing.T) {
 }
 
 func TestAKeyWithALineBreakIsRefused(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	in := ProviderInput{Preset: providers.OpenAI, Model: "gpt-4o-mini", APIKey: "sk-abc\r\nX-Evil: 1"}
 	_, err := a.Providers.SaveProvider(in)
@@ -64,6 +66,7 @@ func TestAKeyWithALineBreakIsRefused(t *testing.T) {
 }
 
 func TestTitlesModelsAndPathsAreCleanedOrRefused(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
@@ -87,6 +90,7 @@ func TestTitlesModelsAndPathsAreCleanedOrRefused(t *testing.T) {
 }
 
 func TestAHugeIDGetsAShortError(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	huge := strings.Repeat("i", 5<<20)
 	check := func(err error) {

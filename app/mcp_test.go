@@ -17,6 +17,7 @@ func missingServer(name string) chat.MCPServer {
 }
 
 func TestMCPServersAreStoredWithTheirEnvironmentOutOfTheDatabase(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	st, err := a.MCP.SaveServer(missingServer("github"))
 	require.NoError(t, err)
@@ -55,6 +56,7 @@ func TestMCPServersAreStoredWithTheirEnvironmentOutOfTheDatabase(t *testing.T) {
 }
 
 func TestMCPBadInputChangesNothing(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	_, err := a.MCP.SaveServer(missingServer("keep"))
 	require.NoError(t, err)

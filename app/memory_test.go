@@ -29,6 +29,7 @@ func (e *factEvents) FactsChanged(conversationID string) {
 }
 
 func TestMemoryBindings(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)

@@ -66,6 +66,7 @@ func tk(id, conv string, s chat.TaskStatus) chat.Task {
 }
 
 func TestNotificationsForTasksTheyAreNotLookingAt(t *testing.T) {
+	t.Parallel()
 	on := true
 	n, _ := testNotifier(&on)
 	n.view("open", true)
@@ -106,6 +107,7 @@ func TestNotificationsForTasksTheyAreNotLookingAt(t *testing.T) {
 }
 
 func TestWindowTitleCountsTasksThatWaitForThePerson(t *testing.T) {
+	t.Parallel()
 	on := false
 	n := newNotifier(func() bool { return on }, func(string) string { return "" })
 	r := &recorder{}
@@ -125,6 +127,7 @@ func TestWindowTitleCountsTasksThatWaitForThePerson(t *testing.T) {
 
 // Without a notification service nothing breaks: the notice is dropped.
 func TestNoNotificationServiceBreaksNothing(t *testing.T) {
+	t.Parallel()
 	on := true
 	n, r := testNotifier(&on)
 	r.fail = errors.New("no notification service on D-Bus")
@@ -144,6 +147,7 @@ func TestNoNotificationServiceBreaksNothing(t *testing.T) {
 
 // The setting is on by default and can be saved off.
 func TestNotificationsSettingIsOnByDefault(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	st, err := a.Settings.GetSettings()
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestHistoryPagesThroughTheBindings(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	var ids []string
 	for i := 0; i < 3; i++ {
@@ -63,6 +64,7 @@ func TestHistoryPagesThroughTheBindings(t *testing.T) {
 }
 
 func TestBadHistoryPageRequestsAreRefused(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)

@@ -15,6 +15,7 @@ import (
 // when a task first runs, and a picker told to open a missing folder
 // opens nowhere useful.
 func TestPickerStartsAtNearestExistingFolder(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	ws := filepath.Join(root, "workspaces")
 	require.NoError(t, os.Mkdir(ws, 0o755))
@@ -27,6 +28,7 @@ func TestPickerStartsAtNearestExistingFolder(t *testing.T) {
 // picker makes it first (so it opens there); a chosen folder that was
 // removed is reported missing.
 func TestWorkspaceFolderIsMadeForThePickerAndAMissingOneIsSaid(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	c, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
@@ -56,6 +58,7 @@ func TestWorkspaceFolderIsMadeForThePickerAndAMissingOneIsSaid(t *testing.T) {
 
 // Startup sets the window's context while bound calls may read it.
 func TestWindowContextIsGuarded(t *testing.T) {
+	t.Parallel()
 	var w windowContext
 	assert.Nil(t, w.get())
 	done := make(chan struct{})

@@ -109,6 +109,7 @@ func assertNotInFiles(t *testing.T, dir, s string) {
 }
 
 func TestKeyFileFallbackIsPrivateAndTheDatabaseStaysClean(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a := newAppWith(t, Config{DataDir: dir, Keyring: brokenKeyring{}})
 	view, err := a.Providers.SaveProvider(ProviderInput{Preset: providers.OpenAI, Model: "gpt-4o-mini", APIKey: secretKey})
@@ -133,6 +134,7 @@ func (brokenKeyring) Get(string, string) (string, error) { return "", os.ErrPerm
 func (brokenKeyring) Delete(string, string) error        { return os.ErrPermission }
 
 func TestProviderInputIsValidated(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	_, err := a.Providers.SaveProvider(ProviderInput{Preset: "nonsense"})
 	assert.Equal(t, chat.CodeInvalid, code(err))
@@ -172,6 +174,7 @@ func TestProviderInputIsValidated(t *testing.T) {
 }
 
 func TestEnvironmentOverridesTheSettings(t *testing.T) {
+	t.Parallel()
 	a := newAppWith(t, Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}, BaseURL: "http://127.0.0.1:9/v1", Model: "env-model"})
 	_, err := a.Providers.SaveProvider(ProviderInput{Preset: providers.Ollama, Model: "llama3.1"})
 	require.NoError(t, err)

@@ -58,6 +58,7 @@ var reader = chat.AgentDefinition{
 }
 
 func TestARequestIsBuiltFromTheAgentsDefinition(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("write_file", `{"path":"a.txt","content":"x"}`)}},
 		complete("read only"),
@@ -94,6 +95,7 @@ func TestARequestIsBuiltFromTheAgentsDefinition(t *testing.T) {
 }
 
 func TestTheModelIsToldOfASwitchOfAgents(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, complete("one"), complete("two"), complete("three")), harnessOpts{})
 	conv := h.conversation()
 	h.events.waitEnded(h.start(conv, "First").ID)
@@ -119,6 +121,7 @@ var proactive = chat.AgentDefinition{
 }
 
 func TestAProactiveAgentSpeaksFirstWithAFormWhoseAnswerIsChecked(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Hello!", ToolCalls: []chat.ToolCall{call(ToolAskUser, form)}},
 		complete("met"),
@@ -166,6 +169,7 @@ func TestAProactiveAgentSpeaksFirstWithAFormWhoseAnswerIsChecked(t *testing.T) {
 }
 
 func TestAFormQuestionIsAnsweredAfterARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, form)}},
 		complete("met"),
@@ -193,6 +197,7 @@ func TestAFormQuestionIsAnsweredAfterARestart(t *testing.T) {
 }
 
 func TestSeveralChoicesAreAnsweredAsAJSONArray(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Which?","choices":["A","B","C"],"multiple":true}`)}},
 		complete("picked"),
@@ -210,6 +215,7 @@ func TestSeveralChoicesAreAnsweredAsAJSONArray(t *testing.T) {
 }
 
 func TestABadWidgetGetsAnErrorResultAndTheTaskGoesOn(t *testing.T) {
+	t.Parallel()
 	many := make([]string, 500)
 	for i := range many {
 		many[i] = `"o` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + `"`

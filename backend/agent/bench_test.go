@@ -72,6 +72,11 @@ func report(b *testing.B, name string, value float64, unit string) {
 	}
 }
 
+// benchWait bounds every wait for something that must happen (an event, a
+// disconnect, a shutdown): only a broken runner reaches it, however busy
+// the machine, so no figure's outcome depends on timing.
+const benchWait = 5 * time.Minute
+
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // percentile is the nearest-rank percentile (0 < p ≤ 100) of samples.
@@ -220,7 +225,7 @@ func newPacedBenchEnv(b *testing.B, script func(*compat.Request) compat.Reply, p
 		Events: ev,
 	})
 	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), benchWait)
 		defer cancel()
 		if err := e.runner.Shutdown(ctx); err != nil {
 			b.Error(err)
@@ -394,7 +399,7 @@ func waitEnd(b *testing.B, ch chan endEvent, what string) endEvent {
 	select {
 	case ev := <-ch:
 		return ev
-	case <-time.After(30 * time.Second):
+	case <-time.After(benchWait):
 		b.Fatalf("timed out waiting for %s", what)
 		return endEvent{}
 	}
@@ -440,7 +445,7 @@ func BenchmarkStop(b *testing.B) {
 		end := env.events.endCh(task.ID)
 		select {
 		case <-env.events.textCh(task.ID):
-		case <-time.After(10 * time.Second):
+		case <-time.After(benchWait):
 			b.Fatal("no streamed text")
 		}
 		t0 := time.Now()
@@ -456,7 +461,7 @@ func BenchmarkStop(b *testing.B) {
 		var closed time.Time
 		select {
 		case closed = <-gone:
-		case <-time.After(10 * time.Second):
+		case <-time.After(benchWait):
 			b.Fatal("the model server never saw the connection close")
 		}
 		toEvent = append(toEvent, ev.at.Sub(t0))
@@ -717,40 +722,17 @@ func BenchmarkStreaming(b *testing.B) {
 		return compat.Reply{Text: text,
 			ToolCalls: []chat.ToolCall{{Name: agent.ToolTaskComplete, Arguments: `{"summary":"streamed"}`}}}
 	}, 1000)
-	conv := env.conversation(b)
 	b.ResetTimer()
-	t0 := time.Now()
-	task := env.start(b, conv, "Stream a long answer")
-	ev := waitEnd(b, env.events.endCh(task.ID), "the streaming task")
+	run := pacedTask(b, env, "Stream a long answer", "the streaming task")
 	b.StopTimer()
-	if ev.status != chat.StatusCompleted {
-		b.Fatalf("the task ended %s", ev.status)
-	}
-
+	conv, task, deltas := run.conv, run.task, run.deltas
 	env.events.mu.Lock()
-	deltas := append([]deltaEvent(nil), env.events.deltas[task.ID]...)
 	others, otherBytes := env.events.others[task.ID], env.events.otherSize[task.ID]
 	env.events.mu.Unlock()
-	if len(deltas) < 2 {
-		b.Fatalf("only %d deltas", len(deltas))
-	}
-	span := deltas[len(deltas)-1].at.Sub(deltas[0].at)
+	span, peak := deltaFigures(deltas)
 	bytes := 0
 	for _, d := range deltas {
 		bytes += d.bytes
-	}
-	// Busiest second: the most deltas in any 1 s window.
-	peak := 0
-	for i, j := 0, 0; i < len(deltas); i++ {
-		for deltas[i].at.Sub(deltas[j].at) >= time.Second {
-			j++
-		}
-		if i-j+1 > peak {
-			peak = i - j + 1
-		}
-	}
-	if span < time.Second {
-		peak = int(float64(len(deltas)) / span.Seconds())
 	}
 
 	msgs, err := env.store.Messages(context.Background(), conv)
@@ -766,12 +748,85 @@ func BenchmarkStreaming(b *testing.B) {
 	if identical != 1 {
 		b.Errorf("the stored text is not the streamed text")
 	}
-	report(b, "stream.tokens_per_s", float64(tokens)/span.Seconds(), "tokens/s")
-	report(b, "stream.events_per_s", float64(len(deltas)-1)/span.Seconds(), "events/s")
+	report(b, "stream.tokens_per_s", rate(tokens, span), "tokens/s")
+	report(b, "stream.events_per_s", rate(len(deltas)-1, span), "events/s")
 	report(b, "stream.events_per_s.peak_1s", float64(peak), "events/s")
-	report(b, "stream.bytes_per_event", float64(bytes)/float64(len(deltas)), "bytes")
+	report(b, "stream.bytes_per_event", float64(bytes)/float64(max(len(deltas), 1)), "bytes")
 	report(b, "stream.other_events", float64(others), "count")
 	report(b, "stream.other_bytes_per_event", float64(otherBytes)/float64(max(others, 1)), "bytes")
 	report(b, "stream.stored_text_identical", identical, "bool")
-	_ = t0
+	report(b, "stream.unpaced_samples", float64(run.unpaced), "count")
+}
+
+// minPacedSpan is the least time over which a paced stream of the
+// benchmarks (300 tokens or more at 1,000 a second) reaches the runner's
+// deltas when the runner reads it as it comes.
+const minPacedSpan = 100 * time.Millisecond
+
+// pacedTries bounds the samples pacedTask takes.
+const pacedTries = 5
+
+// pacedRun is one task of a paced stream, run to completion.
+type pacedRun struct {
+	conv    string
+	task    chat.Task
+	deltas  []deltaEvent
+	paced   bool // its deltas span minPacedSpan: the case measured
+	unpaced int  // samples skipped before it because they were not
+}
+
+// pacedTask runs a task in a new conversation until the runner received
+// its stream paced, as the model sent it. A machine too busy to read the
+// stream as it comes hands the runner all of it at once, in one or two
+// deltas: that sample measures the machine, not the stream, so it is
+// counted and taken again, at most pacedTries times (the last one is kept
+// whatever it was). A task that ends other than completed fails.
+func pacedTask(b *testing.B, env *benchEnv, prompt, what string) pacedRun {
+	b.Helper()
+	var run pacedRun
+	for try := 1; ; try++ {
+		run.conv = env.conversation(b)
+		run.task = env.start(b, run.conv, prompt)
+		ev := waitEnd(b, env.events.endCh(run.task.ID), what)
+		if ev.status != chat.StatusCompleted {
+			b.Fatalf("the task ended %s", ev.status)
+		}
+		env.events.mu.Lock()
+		run.deltas = append([]deltaEvent(nil), env.events.deltas[run.task.ID]...)
+		env.events.mu.Unlock()
+		n := len(run.deltas)
+		run.paced = n >= 2 && run.deltas[n-1].at.Sub(run.deltas[0].at) >= minPacedSpan
+		if run.paced || try == pacedTries {
+			return run
+		}
+		b.Logf("%s: the stream reached the runner in %d deltas at once (a busy machine); taking the sample again", what, n)
+		run.unpaced++
+	}
+}
+
+// deltaFigures are the span of a stream's deltas and the most of them in
+// any one second (over a span shorter than a second, their rate).
+func deltaFigures(deltas []deltaEvent) (span time.Duration, peak int) {
+	if len(deltas) < 2 {
+		return 0, len(deltas)
+	}
+	span = deltas[len(deltas)-1].at.Sub(deltas[0].at)
+	for i, j := 0, 0; i < len(deltas); i++ {
+		for deltas[i].at.Sub(deltas[j].at) >= time.Second {
+			j++
+		}
+		peak = max(peak, i-j+1)
+	}
+	if span < time.Second {
+		peak = int(rate(len(deltas), span))
+	}
+	return span, peak
+}
+
+// rate is n per second over span, 0 for an empty span.
+func rate(n int, span time.Duration) float64 {
+	if span <= 0 {
+		return 0
+	}
+	return float64(n) / span.Seconds()
 }

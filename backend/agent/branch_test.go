@@ -36,6 +36,7 @@ func texts(msgs []chat.Message) []string {
 // current branch only, the old replies stay as versions with their tasks,
 // and a mode override runs the prompt as a chat reply.
 func TestRegenerateAndEditRunTasksOnNewBranches(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, done("Plan A"), done("Plan B"), done("A list"), compat.Reply{Text: "Just chatting"}), harnessOpts{})
 	ctx := context.Background()
 	conv := h.conversation()
@@ -95,6 +96,7 @@ func contents2(msgs []chat.Message) []string {
 // While a task runs, regenerate, edit and variations are refused and
 // change nothing; bad edits are refused clearly.
 func TestBranchingIsRefusedWhileATaskRunsAndBadEditsAreRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, done("First"),
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Which one?"}`)}},
 	), harnessOpts{})
@@ -135,6 +137,7 @@ func TestBranchingIsRefusedWhileATaskRunsAndBadEditsAreRefused(t *testing.T) {
 // Variations are three chat replies written in parallel to the context up
 // to the reply, stored as its versions off the branch.
 func TestVariationsAreVersionsOffTheBranch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, compat.Reply{Text: "Original"},
 		compat.Reply{Text: "Variation"}, compat.Reply{Text: "Variation"}, compat.Reply{Text: "Variation"},
 	), harnessOpts{})

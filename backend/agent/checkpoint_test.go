@@ -68,6 +68,7 @@ func contents(t *testing.T, dir string, rels ...string) []string {
 }
 
 func TestATasksWritesEditsAndCommandsAreUndoneAndRedone(t *testing.T) {
+	t.Parallel()
 	h, k := checkpointed(t, checkpoint.Defaults,
 		writeFile("new.txt", "fresh"),
 		editFile("edit.txt", "old", "new"),
@@ -109,6 +110,7 @@ func TestATasksWritesEditsAndCommandsAreUndoneAndRedone(t *testing.T) {
 }
 
 func TestAFileEditedSinceTheTaskIsAConflictResolvedPerFile(t *testing.T) {
+	t.Parallel()
 	h, k := checkpointed(t, checkpoint.Defaults, writeFile("a.txt", "a1"), writeFile("b.txt", "b1"), complete("done"))
 	conv := h.conversation()
 	ws := h.workspace(conv)
@@ -129,6 +131,7 @@ func TestAFileEditedSinceTheTaskIsAConflictResolvedPerFile(t *testing.T) {
 }
 
 func TestAChangeThatCannotBeCheckpointedIsRefused(t *testing.T) {
+	t.Parallel()
 	h, _, dir := checkpointedIn(t, checkpoint.Defaults, script(t, writeFile("a.txt", "new"), runCommand("echo x > a.txt"), complete("done")), false)
 	conv := h.conversation()
 	ws := h.workspace(conv)
@@ -149,6 +152,7 @@ func TestAChangeThatCannotBeCheckpointedIsRefused(t *testing.T) {
 }
 
 func TestUndoOfAPrunedCheckpointIsRefusedAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	opts := checkpoint.Defaults
 	opts.MaxBytes = 3000 // one task's before- and after-state, not two
 	big := func(c string) string { return strings.Repeat(c, 1000) }
@@ -178,6 +182,7 @@ func TestUndoOfAPrunedCheckpointIsRefusedAndChangesNothing(t *testing.T) {
 }
 
 func TestTheDemoModelWritesAFileThatIsUndone(t *testing.T) {
+	t.Parallel()
 	h, k, _ := checkpointedIn(t, checkpoint.Defaults, demoScript, true)
 	conv := h.conversation()
 	ws := h.workspace(conv)

@@ -73,7 +73,7 @@ func newClaudeBenchEnv(b *testing.B, script func(*anthropictest.Request) anthrop
 		Events: e.events,
 	})
 	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), benchWait)
 		defer cancel()
 		if err := e.runner.Shutdown(ctx); err != nil {
 			b.Error(err)

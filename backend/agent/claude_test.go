@@ -54,6 +54,7 @@ func newClaudeHarness(t *testing.T, srv *anthropictest.Server) *harness {
 }
 
 func TestClaudeThinkingRunsAToolTaskToCompletion(t *testing.T) {
+	t.Parallel()
 	srv := anthropictest.New(func(r *anthropictest.Request) anthropictest.Reply {
 		switch r.ToolResults() {
 		case 0:

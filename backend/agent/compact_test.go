@@ -27,6 +27,7 @@ func instructionsCost(req compat.Request) int {
 // at most 1,000 tokens — the same tools, the same rules, said shortly; a
 // larger model gets them in full.
 func TestSmallModelsGetTheInstructionsAndToolsInAThousandTokens(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(*compat.Request) compat.Reply { return complete("done") }, harnessOpts{})
 	conv := h.conversation()
 	for _, length := range []int{2048, 8192, 32768} {
@@ -52,6 +53,7 @@ func TestSmallModelsGetTheInstructionsAndToolsInAThousandTokens(t *testing.T) {
 // A 2,048-token model runs a simple task of several steps — plan, write a
 // file, read it back, finish — to the end, every request within its window.
 func TestA2048TokenModelRunsASimpleTask(t *testing.T) {
+	t.Parallel()
 	var step atomic.Int32
 	h := newHarness(t, func(req *compat.Request) compat.Reply {
 		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
@@ -96,6 +98,7 @@ func TestA2048TokenModelRunsASimpleTask(t *testing.T) {
 // its history now and then, not on nearly every step: the compact
 // instructions leave room for several steps between two summaries.
 func TestA4096TokenModelCompactsOnlyEveryFewSteps(t *testing.T) {
+	t.Parallel()
 	const turns = 60
 	s := &longScript{t: t, turns: turns}
 	h := newHarness(t, s.reply, harnessOpts{contextLength: 4096})

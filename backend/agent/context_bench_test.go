@@ -83,7 +83,7 @@ func contextStep(b *testing.B, history, steps int, name string) {
 		Events: ev,
 	})
 	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), benchWait)
 		defer cancel()
 		_ = runner.Shutdown(ctx)
 		srv.Close()

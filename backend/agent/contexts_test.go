@@ -16,6 +16,7 @@ import (
 // the context meter shows it. One request is refused, not one every few
 // steps.
 func TestAServersStatedContextLengthIsLearnedOnce(t *testing.T) {
+	t.Parallel()
 	s := &longScript{t: t, turns: 40}
 	h := newHarness(t, s.reply, harnessOpts{contextLength: 4096, allowRejections: true})
 	h.settings(func(st *chat.Settings) {

@@ -46,6 +46,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestCrashAtRandomMomentsLosesNothing(t *testing.T) {
+	t.Parallel()
 	kills := 30
 	if testing.Short() {
 		kills = 8
@@ -62,8 +63,10 @@ func TestCrashAtRandomMomentsLosesNothing(t *testing.T) {
 		"some kills hit a task at work")
 }
 
-// runChildAndKill starts the child, kills it after d, and returns what it
-// had published: message id → highest revision.
+// runChildAndKill starts the child, kills it d after it published its
+// first message (its tasks at work, however long a busy machine took to
+// start it), and returns what it had published: message id → highest
+// revision.
 func runChildAndKill(t *testing.T, dbPath string, d time.Duration) map[string]int {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -74,13 +77,15 @@ func runChildAndKill(t *testing.T, dbPath string, d time.Duration) map[string]in
 	require.NoError(t, cmd.Start())
 	published := map[string]int{}
 	var mu sync.Mutex
-	read := make(chan struct{})
+	read, working := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(read)
+		var once sync.Once
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			f := strings.Fields(sc.Text())
 			if len(f) == 3 && f[0] == "M" {
+				once.Do(func() { close(working) })
 				rev, _ := strconv.Atoi(f[2])
 				mu.Lock()
 				if rev > published[f[1]] {
@@ -90,6 +95,14 @@ func runChildAndKill(t *testing.T, dbPath string, d time.Duration) map[string]in
 			}
 		}
 	}()
+	select {
+	case <-working:
+	case <-read:
+		t.Fatal("the child ended before it published anything")
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("the child published nothing for two minutes")
+	}
 	time.Sleep(d)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 	_ = cmd.Wait()

@@ -47,6 +47,7 @@ func requireAlreadyAnswered(t *testing.T, errs ...error) {
 }
 
 func TestASecondApprovalOfADecidedCallNeverApprovesTheNextCall(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "a"), writeFile("b.txt", "b"), complete("both")), harnessOpts{})
 	ctx := context.Background()
 	var first *chat.Approval
@@ -71,6 +72,7 @@ func TestASecondApprovalOfADecidedCallNeverApprovesTheNextCall(t *testing.T) {
 }
 
 func TestAnApprovalBesideASettingsChangeNeverApprovesAnotherRisk(t *testing.T) {
+	t.Parallel()
 	runCmd := compat.Reply{ToolCalls: []chat.ToolCall{call("run_command", `{"command":"echo ran > ran.txt"}`)}}
 	h := newHarness(t, script(t, writeFile("a.txt", "a"), runCmd, complete("done")), harnessOpts{})
 	ctx := context.Background()
@@ -95,6 +97,7 @@ func TestAnApprovalBesideASettingsChangeNeverApprovesAnotherRisk(t *testing.T) {
 }
 
 func TestASecondAnswerNeverAnswersTheNextQuestion(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"First?"}`)}},
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Second?"}`)}},
@@ -120,6 +123,7 @@ func TestASecondAnswerNeverAnswersTheNextQuestion(t *testing.T) {
 }
 
 func TestASecondContinueNeverSkipsTheNextPause(t *testing.T) {
+	t.Parallel()
 	costly := compat.Reply{Usage: chat.Usage{PromptTokens: 1_500_000, TotalTokens: 1_500_000},
 		ToolCalls: []chat.ToolCall{call(ToolSendUpdate, `{"message":"spent"}`)}}
 	h := newHarness(t, script(t, costly, costly, complete("ok")), harnessOpts{})
@@ -146,6 +150,7 @@ func TestASecondContinueNeverSkipsTheNextPause(t *testing.T) {
 }
 
 func TestARepeatPauseSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	same := compat.Reply{ToolCalls: []chat.ToolCall{call("list_files", `{"path":"."}`)}}
 	h := newHarness(t, script(t, same, same, same, same, same, complete("stopped looping")), harnessOpts{})
 	conv := h.conversation()
@@ -173,6 +178,7 @@ func TestARepeatPauseSurvivesARestart(t *testing.T) {
 }
 
 func TestAContinueRightAfterARestartIsKept(t *testing.T) {
+	t.Parallel()
 	same := compat.Reply{ToolCalls: []chat.ToolCall{call("list_files", `{"path":"."}`)}}
 	h := newHarness(t, script(t, same, same, same, same, same, complete("stopped looping")), harnessOpts{})
 	conv := h.conversation()
@@ -195,6 +201,7 @@ func countStatus(list []chat.TaskStatus, s chat.TaskStatus) int {
 }
 
 func TestAnOversizedAnswerIsRefusedAndTheQuestionStillWaits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Which?"}`)}},
 		complete("answered"),

@@ -19,6 +19,7 @@ func demoScript(req *compat.Request) compat.Reply {
 }
 
 func TestTheDemoModelRunsTheInterviewer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, demoScript, harnessOpts{thinking: true})
 	conv := h.conversation()
 	interviewer, _ := chat.BuiltinAgent(chat.AgentInterviewer)
@@ -49,6 +50,7 @@ func TestTheDemoModelRunsTheInterviewer(t *testing.T) {
 }
 
 func TestTheDemoModelRunsTheQuiz(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, demoScript, harnessOpts{thinking: true})
 	conv := h.conversation()
 	quiz, _ := chat.BuiltinAgent(chat.AgentQuiz)
@@ -81,6 +83,7 @@ func TestTheDemoModelRunsTheQuiz(t *testing.T) {
 }
 
 func TestTheDemoModelPlansReflectsAndLetsAutoDecide(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, demoScript, harnessOpts{thinking: true})
 	conv := h.autoConversation()
 	ctx := context.Background()

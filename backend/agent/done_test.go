@@ -64,6 +64,7 @@ func runEnding(t *testing.T, replies ...compat.Reply) (taskEnding, *harness, cha
 // stored messages, the same completion card (without the marker), the
 // same Files changed.
 func TestAReplyEndingWithTheDoneMarkerCompletesTheTaskAsTheToolDoes(t *testing.T) {
+	t.Parallel()
 	byTool, _, _ := runEnding(t, writeFile("notes.txt", "milk"), complete("I wrote notes.txt."))
 	byWords, h, task := runEnding(t, writeFile("notes.txt", "milk"), compat.Reply{Text: "I wrote notes.txt.\n\n" + DoneMarker})
 
@@ -80,6 +81,7 @@ func TestAReplyEndingWithTheDoneMarkerCompletesTheTaskAsTheToolDoes(t *testing.T
 // A task that ends because its model answered in words twice in a row
 // gets the completion card with its files, like one that called the tool.
 func TestATaskEndedByTextOnlyRepliesGetsTheSameCompletionCard(t *testing.T) {
+	t.Parallel()
 	byTool, _, _ := runEnding(t, writeFile("notes.txt", "milk"), compat.Reply{Text: "Let me check."}, complete("notes.txt holds milk."))
 	byWords, h, task := runEnding(t, writeFile("notes.txt", "milk"), compat.Reply{Text: "Let me check."}, compat.Reply{Text: "notes.txt holds milk."},
 		complete("again"))
@@ -96,6 +98,7 @@ func TestATaskEndedByTextOnlyRepliesGetsTheSameCompletionCard(t *testing.T) {
 
 // A marker in the middle of a reply is just text.
 func TestTheDoneMarkerCountsOnlyAtTheEnd(t *testing.T) {
+	t.Parallel()
 	text, ok := cutMarker("Done.\n**" + DoneMarker + "**\n")
 	assert.True(t, ok)
 	assert.Equal(t, "Done.\n**", text)

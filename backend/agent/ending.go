@@ -7,7 +7,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 )
 
-// endFunc turns a task and its calls (chat.Store.TaskCalls) into its final (or interrupted)
+// endFunc turns a task and its calls (Store.TaskCalls) into its final (or interrupted)
 // state and the messages that close it.
 type endFunc func(t chat.Task, msgs []chat.Message) (chat.Task, []chat.Message)
 

@@ -105,7 +105,7 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	}
 	h.runner = h.newRunner()
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), waitSilence)
 		defer cancel()
 		require.NoError(t, h.runner.Shutdown(ctx))
 		stop()
@@ -130,7 +130,7 @@ func (h *harness) conversation() string {
 // one on the same database, as the next launch does.
 func (h *harness) restart() (interrupted, waiting int) {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitSilence)
 	defer cancel()
 	require.NoError(h.t, h.runner.Shutdown(ctx))
 	h.runner = h.newRunner()
@@ -271,10 +271,17 @@ func (r *recorder) FactsChanged(conversationID string) {
 	r.notify()
 }
 
-// wait blocks until cond holds (checked under the lock) or fails the test.
+// waitSilence is how long wait lets the runner publish nothing before it
+// fails the test: a bound only a stuck runner reaches, however busy the
+// machine (a slow one still publishes as it goes).
+const waitSilence = time.Minute
+
+// wait blocks until cond holds (checked under the lock) or fails the test
+// when nothing is published for waitSilence.
 func (r *recorder) wait(what string, cond func() bool) {
 	r.t.Helper()
-	deadline := time.After(10 * time.Second)
+	silence := time.NewTimer(waitSilence)
+	defer silence.Stop()
 	for {
 		r.mu.Lock()
 		ok := cond()
@@ -285,7 +292,8 @@ func (r *recorder) wait(what string, cond func() bool) {
 		}
 		select {
 		case <-ch:
-		case <-deadline:
+			silence.Reset(waitSilence)
+		case <-silence.C:
 			r.t.Fatalf("timed out waiting for %s", what)
 		}
 	}

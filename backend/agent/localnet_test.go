@@ -18,6 +18,7 @@ func fetch(url string) compat.Reply {
 }
 
 func TestFetchingALocalAddressAsksEveryTime(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("local secret page"))
 	}))
@@ -48,6 +49,7 @@ func TestFetchingALocalAddressAsksEveryTime(t *testing.T) {
 }
 
 func TestARedirectToALocalAddressAsksForThatAddress(t *testing.T) {
+	t.Parallel()
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		t.Error("the redirect target was reached without approval")
 	}))
@@ -75,6 +77,7 @@ func TestARedirectToALocalAddressAsksForThatAddress(t *testing.T) {
 }
 
 func TestAPrivateAddressAsksBeforeAnyConnection(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, fetch("http://10.255.255.1:9/"), complete("stopped")), harnessOpts{})
 	conv := h.conversation()
 	task := h.start(conv, "Fetch it")

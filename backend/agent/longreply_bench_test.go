@@ -50,7 +50,7 @@ func BenchmarkLongReply(b *testing.B) {
 		Events:   ev,
 	})
 	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), benchWait)
 		defer cancel()
 		if err := runner.Shutdown(ctx); err != nil {
 			b.Error(err)
@@ -109,7 +109,7 @@ func BenchmarkLongReply(b *testing.B) {
 			case <-reached:
 			case e := <-end:
 				b.Fatalf("the task ended %s before %d bytes", e.status, at)
-			case <-time.After(120 * time.Second):
+			case <-time.After(benchWait):
 				b.Fatalf("the stream never reached %d bytes", at)
 			}
 			st0, _ := storeTime.get()

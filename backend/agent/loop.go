@@ -79,7 +79,7 @@ func (rn *run) steps(ctx context.Context) error {
 			return err
 		}
 		if done {
-			if more, err := rn.settle(ctx, st, summary); err != nil || !more {
+			if more, err := rn.reviewCompletion(ctx, st, summary); err != nil || !more {
 				return err
 			}
 		}
@@ -160,7 +160,7 @@ func (rn *run) steps(ctx context.Context) error {
 			return err
 		}
 		if done {
-			if more, err := rn.settle(ctx, st, summary); err != nil || !more {
+			if more, err := rn.reviewCompletion(ctx, st, summary); err != nil || !more {
 				return err
 			}
 		}

@@ -59,6 +59,7 @@ func toolResult(msgs []chat.Message, tool string) string {
 }
 
 func TestAnMCPToolIsApprovedLikeABuiltIn(t *testing.T) {
+	t.Parallel()
 	m := everything(t, map[string]string{"echo": "writes"}, "everything__echo")
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("everything__echo", `{"message":"hi from MCP"}`)}},
@@ -80,6 +81,7 @@ func TestAnMCPToolIsApprovedLikeABuiltIn(t *testing.T) {
 }
 
 func TestAnMCPCallWithBadArgumentsIsRefusedByItsSchema(t *testing.T) {
+	t.Parallel()
 	m := everything(t, nil, "everything__get-sum")
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("everything__get-sum", `{"a":"two"}`)}},
@@ -93,6 +95,7 @@ func TestAnMCPCallWithBadArgumentsIsRefusedByItsSchema(t *testing.T) {
 }
 
 func TestStopCancelsAnInFlightMCPCallAtOnce(t *testing.T) {
+	t.Parallel()
 	m := everything(t, nil, "everything__trigger-long-running-operation", "everything__echo")
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("everything__trigger-long-running-operation", `{"duration":60,"steps":60}`)}},
@@ -131,6 +134,7 @@ func TestStopCancelsAnInFlightMCPCallAtOnce(t *testing.T) {
 }
 
 func TestAnElicitationIsAnsweredInline(t *testing.T) {
+	t.Parallel()
 	m := everything(t, nil, "everything__trigger-elicitation-request")
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("everything__trigger-elicitation-request", `{}`)}},

@@ -15,6 +15,7 @@ import (
 )
 
 func TestMemoryBlock(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	fact := func(key, value string, scope chat.FactScope, age time.Duration) chat.Fact {
 		return chat.Fact{Key: key, Value: value, Scope: scope, UpdatedAt: now.Add(-age)}
@@ -62,6 +63,7 @@ func systemText(req compat.Request) string {
 }
 
 func TestARememberedFactReachesTheNextRequestAndSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolRemember, `{"key":"editor","value":"helix","scope":"global"}`)}},
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolRemember, `{"key":"language","value":"Go"}`)}},
@@ -116,6 +118,7 @@ func TestARememberedFactReachesTheNextRequestAndSurvivesRestart(t *testing.T) {
 }
 
 func TestBadRememberCallsGetErrorResultsAndStoreNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{
 			call(ToolRemember, `{"key":"openai","value":"my key is sk-proj-abcdefghijklmnopqrstuvwxyz012345"}`),
@@ -157,6 +160,7 @@ func TestBadRememberCallsGetErrorResultsAndStoreNothing(t *testing.T) {
 }
 
 func TestMemoryOffOffersNoToolsAndShowsNoFacts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolRemember, `{"key":"k","value":"v"}`)}},
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"done"}`)}},
@@ -192,6 +196,7 @@ func TestMemoryOffOffersNoToolsAndShowsNoFacts(t *testing.T) {
 // through the runner: "remember KEY is VALUE" stores a fact, and the next
 // request shows it; "forget KEY" removes it.
 func TestTheDemoModelRemembers(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, demoScript, harnessOpts{thinking: true})
 	ctx := context.Background()
 	conv := h.conversation()
@@ -222,6 +227,7 @@ func TestTheDemoModelRemembers(t *testing.T) {
 }
 
 func TestAChatReplySeesTheFactsToo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, compat.Reply{Text: "Hello, Ada."}), harnessOpts{})
 	ctx := context.Background()
 	conv := h.conversation()
@@ -240,6 +246,7 @@ func TestAChatReplySeesTheFactsToo(t *testing.T) {
 // 4,096-token model many facts are cut to fit, with a note, instead of
 // crowding out the conversation.
 func TestFactsFitASmallModel(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
 	), harnessOpts{})

@@ -39,6 +39,7 @@ func (h *harness) prompt(convID, taskID string) chat.Message {
 }
 
 func TestAutoAnswersAQuestionDirectlyAndRunsAFileRequestAsATask(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Paris."},
 		complete("written"),
@@ -62,6 +63,7 @@ func TestAutoAnswersAQuestionDirectlyAndRunsAFileRequestAsATask(t *testing.T) {
 }
 
 func TestSlashCommandsForceTheModeAndAnEmptyOneIsAnError(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, complete("done")), harnessOpts{})
 	conv := h.autoConversation()
 	before := len(h.messages(conv))
@@ -79,6 +81,7 @@ func TestSlashCommandsForceTheModeAndAnEmptyOneIsAnError(t *testing.T) {
 }
 
 func TestRerunAnswersTheSameMessageTheOtherWayAsANewVersion(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Paris."},
 		complete("looked it up"),
@@ -107,6 +110,7 @@ func TestRerunAnswersTheSameMessageTheOtherWayAsANewVersion(t *testing.T) {
 }
 
 func TestAModelWithoutToolsAnswersDirectlyAndAutoStopsChoosingTasks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Status: 400, ErrorMessage: `registry.ollama.ai/library/gemma:2b does not support tools`},
 		compat.Reply{Text: "Here is a todo list: 1. Rest."},
@@ -146,6 +150,7 @@ func TestAModelWithoutToolsAnswersDirectlyAndAutoStopsChoosingTasks(t *testing.T
 }
 
 func TestAnUnsureAutoDecisionAsksTheModelWhenTheSettingAllows(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "chat"},
 		compat.Reply{Text: "Lisbon on a budget: walk, eat at tascas."},

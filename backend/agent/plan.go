@@ -119,12 +119,12 @@ func (rn *run) willReflect() bool {
 	return t.Mode == chat.ModeAgent && t.Plan != nil && rounds > 0 && t.Reflections < rounds
 }
 
-// settle is what follows task_complete: a task with a plan is first
+// reviewCompletion is what follows task_complete: a task with a plan is first
 // checked against it (reflect). When the goal is not achieved and rounds
 // are left, more is true and the loop goes on with the issues; otherwise
 // the task completes (listing what is still open), unless the person
 // queued a message meanwhile.
-func (rn *run) settle(ctx context.Context, st *loopState, summary string) (more bool, err error) {
+func (rn *run) reviewCompletion(ctx context.Context, st *loopState, summary string) (more bool, err error) {
 	if rn.willReflect() {
 		v, err := rn.reflect(ctx, st, summary)
 		if err != nil {

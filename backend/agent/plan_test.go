@@ -43,6 +43,7 @@ func resultsOf(msgs []chat.Message, tool string) []chat.Message {
 }
 
 func TestUpdatePlanKeepsRevisionsAndTheTaskShowsTheNewestAfterARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		reply(planCall("Read the notes=in_progress", "Write the summary=pending")),
 		reply(planCall("Read the notes=done", "Write the summary=in_progress")),
@@ -85,6 +86,7 @@ func TestUpdatePlanKeepsRevisionsAndTheTaskShowsTheNewestAfterARestart(t *testin
 }
 
 func TestBadUpdatePlanInputsAreErrorsToTheModel(t *testing.T) {
+	t.Parallel()
 	var many []string
 	for i := 0; i <= chat.MaxPlanSteps; i++ {
 		many = append(many, fmt.Sprintf("Step %d=pending", i))
@@ -117,6 +119,7 @@ func TestBadUpdatePlanInputsAreErrorsToTheModel(t *testing.T) {
 }
 
 func TestReflectOutsideAReflectionIsAnErrorResult(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		reflectReply(true),
 		complete("done"),
@@ -131,6 +134,7 @@ func TestReflectOutsideAReflectionIsAnErrorResult(t *testing.T) {
 }
 
 func TestAReflectionThatFindsAnUnmetCriterionSendsTheTaskOn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func() func(*compat.Request) compat.Reply {
 		steps := script(t,
 			reply(planCall("Write notes.txt=in_progress")),
@@ -158,6 +162,7 @@ func TestAReflectionThatFindsAnUnmetCriterionSendsTheTaskOn(t *testing.T) {
 }
 
 func TestAfterTheLastReflectionRoundTheTaskCompletesListingWhatIsOpen(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		reply(planCall("Fix the bug=in_progress")),
 		complete("fixed"),
@@ -174,6 +179,7 @@ func TestAfterTheLastReflectionRoundTheTaskCompletesListingWhatIsOpen(t *testing
 }
 
 func TestReflectionCanBeTurnedOff(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		reply(planCall("Only step=done")),
 		complete("done"),

@@ -41,6 +41,7 @@ func queuedScript(at int, queue func(), next func(*compat.Request) compat.Reply)
 }
 
 func TestQueuedMessagesReachTheNextStepOnceAndInOrder(t *testing.T) {
+	t.Parallel()
 	var h *harness
 	var conv string
 	h = newHarness(t, queuedScript(1, func() {
@@ -77,6 +78,7 @@ func TestQueuedMessagesReachTheNextStepOnceAndInOrder(t *testing.T) {
 }
 
 func TestAMessageQueuedAsTheTaskFinishesKeepsItGoing(t *testing.T) {
+	t.Parallel()
 	var h *harness
 	var conv string
 	h = newHarness(t, queuedScript(1, func() {
@@ -93,6 +95,7 @@ func TestAMessageQueuedAsTheTaskFinishesKeepsItGoing(t *testing.T) {
 }
 
 func TestAQueuedMessageSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "x"), complete("written")), harnessOpts{})
 	conv := h.conversation()
 	task := h.start(conv, "Write")
@@ -117,6 +120,7 @@ func TestAQueuedMessageSurvivesARestart(t *testing.T) {
 }
 
 func TestQueuedMessagesOfAStoppedTaskStayAsNotDelivered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "x"), complete("next task")), harnessOpts{})
 	conv := h.conversation()
 	task := h.start(conv, "Write")
@@ -140,6 +144,7 @@ func TestQueuedMessagesOfAStoppedTaskStayAsNotDelivered(t *testing.T) {
 }
 
 func TestQueueRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Which?"}`)}}), harnessOpts{})
 	conv := h.conversation()
 	ctx := context.Background()
@@ -163,6 +168,7 @@ func TestQueueRefusesBadInput(t *testing.T) {
 }
 
 func TestTheDemoModelTakesAQueuedMessage(t *testing.T) {
+	t.Parallel()
 	var h *harness
 	var conv string
 	h = newHarness(t, queuedScript(1, func() {

@@ -14,6 +14,7 @@ import (
 )
 
 func TestAnswerAQuestionAfterARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "One thing first.", ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Which city?","choices":["Lisbon","Porto"]}`)}},
 		compat.Reply{Text: "Porto it is.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"Picked Porto"}`)}},
@@ -39,6 +40,7 @@ func TestAnswerAQuestionAfterARestart(t *testing.T) {
 }
 
 func TestAnApprovalCardSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "after restart"), complete("written")), harnessOpts{})
 	conv := h.conversation()
 	task := h.start(conv, "Write")
@@ -58,6 +60,7 @@ func TestAnApprovalCardSurvivesARestart(t *testing.T) {
 }
 
 func TestQuittingMidToolInterruptsAndTheToolIsNotRerun(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("run_command", `{"command":"echo ran >> log.txt; sleep 300 & echo $! > child.pid; wait"}`)}},
 		complete("checked the log instead"),

@@ -64,7 +64,7 @@ type Events interface {
 // Options configures a Runner. Store, Events and Provider or Providers
 // are required.
 type Options struct {
-	Store    chat.Store
+	Store    Store
 	Events   Events
 	Provider llm.Provider
 	// Providers, when set, picks the model for each conversation at the

@@ -23,6 +23,7 @@ func roles(msgs []chat.Message) []chat.Role {
 }
 
 func TestTaskRunsToCompletion(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Let me look into it.", ToolCalls: []chat.ToolCall{call(ToolSendUpdate, `{"message":"Halfway there"}`)}},
 		compat.Reply{Text: "All done.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"Wrote the plan"}`)}},
@@ -71,6 +72,7 @@ func compactStatuses(in []chat.TaskStatus) []chat.TaskStatus {
 }
 
 func TestAskUserWaitsForTheAnswer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Which color?","choices":["Red"," Blue ",""]}`)}},
 		compat.Reply{Text: "Blue it is.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"Chose blue"}`)}},
@@ -103,6 +105,7 @@ func TestAskUserWaitsForTheAnswer(t *testing.T) {
 }
 
 func TestStopMidStreamClosesTheConnection(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "This is a long answer that the user will stop", ChunkDelay: 2 * time.Millisecond, HangAfterText: true},
 		compat.Reply{Text: "Fresh start.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
@@ -126,7 +129,7 @@ func TestStopMidStreamClosesTheConnection(t *testing.T) {
 
 	select {
 	case <-h.server.Disconnects():
-	case <-time.After(5 * time.Second):
+	case <-time.After(waitSilence):
 		t.Fatal("the model server never saw the client hang up")
 	}
 
@@ -149,6 +152,7 @@ func TestStopMidStreamClosesTheConnection(t *testing.T) {
 }
 
 func TestStopWhileWaitingReleasesTheQuestion(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "One question first.", ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Sure?"}`)}},
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"second task"}`)}},
@@ -178,6 +182,7 @@ func TestStopWhileWaitingReleasesTheQuestion(t *testing.T) {
 }
 
 func TestUnknownToolAndBadArgumentsGetErrorResults(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("delete_everything", `{}`)}},
 		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary": "unterminated`)}},
@@ -217,6 +222,7 @@ func TestUnknownToolAndBadArgumentsGetErrorResults(t *testing.T) {
 }
 
 func TestThreeInvalidCallsInARowEndTheTask(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("nope", `{}`), call(ToolSendUpdate, `not json`)}},
 		compat.Reply{ToolCalls: []chat.ToolCall{call("read_file", `{}`), call(ToolTaskComplete, `{"summary":"never"}`)}},
@@ -232,6 +238,7 @@ func TestThreeInvalidCallsInARowEndTheTask(t *testing.T) {
 }
 
 func TestTwoToolCallsInOneReply(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Done.", ToolCalls: []chat.ToolCall{
 			call(ToolSendUpdate, `{"message":"Finished the draft"}`),
@@ -257,6 +264,7 @@ func TestTwoToolCallsInOneReply(t *testing.T) {
 }
 
 func TestTextOnlyRepliesEndTheTaskOnTheSecond(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Here is a first thought."},
 		compat.Reply{Text: "And that is my answer."},
@@ -276,6 +284,7 @@ func TestTextOnlyRepliesEndTheTaskOnTheSecond(t *testing.T) {
 }
 
 func TestTwoTasksAtOnceInTwoConversations(t *testing.T) {
+	t.Parallel()
 	// The script answers by conversation: the prompt names which.
 	h := newHarness(t, func(req *compat.Request) compat.Reply {
 		if strings.Contains(req.Messages[1].Text(), "slow") {
@@ -307,6 +316,7 @@ func TestTwoTasksAtOnceInTwoConversations(t *testing.T) {
 }
 
 func TestChatModeIsOneReplyWithoutTools(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, compat.Reply{Text: "Hello there!"}), harnessOpts{})
 	conv := h.conversation()
 	task, err := h.runner.StartTask(context.Background(), conv, "Hi", chat.ModeChat)
@@ -321,6 +331,7 @@ func TestChatModeIsOneReplyWithoutTools(t *testing.T) {
 }
 
 func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t), harnessOpts{})
 	ctx := context.Background()
 	conv := h.conversation()
@@ -337,6 +348,7 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 }
 
 func TestModelErrorsEndTheTaskWithAReadableMessage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, compat.Reply{Text: "never sent"}), harnessOpts{apiKey: "the-right-key", allowRejections: true})
 	conv := h.conversation()
 	task := h.start(conv, "Hello")
@@ -349,6 +361,7 @@ func TestModelErrorsEndTheTaskWithAReadableMessage(t *testing.T) {
 }
 
 func TestStreamedTextIsCoalescedAndStoredWhole(t *testing.T) {
+	t.Parallel()
 	words := make([]string, 400)
 	for i := range words {
 		words[i] = "w"
@@ -384,6 +397,7 @@ func TestStreamedTextIsCoalescedAndStoredWhole(t *testing.T) {
 }
 
 func TestRecoverInterruptsTasksThatWereWorking(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, complete("resumed")), harnessOpts{})
 	ctx := context.Background()
 	conv := h.conversation()
@@ -429,6 +443,7 @@ func TestRecoverInterruptsTasksThatWereWorking(t *testing.T) {
 }
 
 func TestDismissClosesAnInterruptedTask(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t), harnessOpts{})
 	ctx := context.Background()
 	conv := h.conversation()
@@ -453,6 +468,7 @@ func TestDismissClosesAnInterruptedTask(t *testing.T) {
 // asked without it: the model writes its reply again, once, rather than
 // after a copy of its own half.
 func TestAResumedStepDoesNotSeeItsCutOffReply(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Half of a long answer", ChunkDelay: 2 * time.Millisecond, HangAfterText: true},
 		compat.Reply{Text: "The whole answer.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},

@@ -21,6 +21,7 @@ func timeouts(t stall.Timeouts) *atomic.Pointer[stall.Timeouts] {
 }
 
 func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
+	t.Parallel()
 	// Small enough for a test; the test asserts what was cut, never how
 	// long it took. The first call waits a minute for its first byte and a
 	// second between chunks, so that only the silence after its text cuts
@@ -70,6 +71,7 @@ func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 }
 
 func TestTimeLimitCutsAModelCallAndPauses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{Text: "Half a thought", HangAfterText: true}, // never ends by itself
 		compat.Reply{Text: "Whole.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},

@@ -32,6 +32,7 @@ func thoughtOf(step int) string {
 }
 
 func TestAThinkingModelRunsAToolTaskToCompletionInEveryShape(t *testing.T) {
+	t.Parallel()
 	for _, shape := range []compat.ReasoningShape{compat.ReasoningContent, compat.ReasoningField,
 		compat.ThinkTags, compat.ThinkClose, compat.ThinkingParts} {
 		t.Run(string(shape), func(t *testing.T) {
@@ -62,6 +63,7 @@ func TestAThinkingModelRunsAToolTaskToCompletionInEveryShape(t *testing.T) {
 }
 
 func TestReasoningStreamsAsReasoningDeltas(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("Weighing the options carefully. ", 40)
 	h := newHarness(t, script(t,
 		compat.Reply{Reasoning: long, Text: "Here it is.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
@@ -100,6 +102,7 @@ func TestReasoningStreamsAsReasoningDeltas(t *testing.T) {
 }
 
 func TestDeepSeekThinkingGetsItsReasoningBackAtStepTwo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, thinkingTask(compat.ReasoningContent)...), harnessOpts{thinking: true})
 	conv := h.conversation()
 	task := h.start(conv, "Look around and report")
@@ -117,6 +120,7 @@ func TestDeepSeekThinkingGetsItsReasoningBackAtStepTwo(t *testing.T) {
 }
 
 func TestOlderTurnsThinkingIsNotSent(t *testing.T) {
+	t.Parallel()
 	replies := append(thinkingTask(compat.ReasoningContent),
 		compat.Reply{Reasoning: "Again.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"again"}`)}})
 	h := newHarness(t, script(t, replies...), harnessOpts{thinking: true})
@@ -130,6 +134,7 @@ func TestOlderTurnsThinkingIsNotSent(t *testing.T) {
 }
 
 func TestAServerThatRejectsPassedBackReasoningStillRunsTheTask(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, thinkingTask(compat.ReasoningContent)...), harnessOpts{allowRejections: true})
 	conv := h.conversation()
 	task := h.start(conv, "Look around and report")
@@ -138,6 +143,7 @@ func TestAServerThatRejectsPassedBackReasoningStillRunsTheTask(t *testing.T) {
 }
 
 func TestReasoningSurvivesAStoreReopen(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, thinkingTask(compat.ThinkTags)...), harnessOpts{thinking: true})
 	conv := h.conversation()
 	h.events.waitStatus(h.start(conv, "Look around").ID, chat.StatusCompleted)
@@ -158,6 +164,7 @@ func TestReasoningSurvivesAStoreReopen(t *testing.T) {
 }
 
 func TestReasoningEffortFollowsTheSetting(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, complete("one"), complete("two")), harnessOpts{})
 	conv := h.conversation()
 	h.events.waitStatus(h.start(conv, "First").ID, chat.StatusCompleted)

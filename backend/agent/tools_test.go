@@ -25,6 +25,7 @@ func writeFile(path, content string) compat.Reply {
 }
 
 func TestWriteWaitsForApprovalWithADiffAndLandsInTheWorkspace(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, writeFile("notes/plan.txt", "step one\\n"), complete("written")), harnessOpts{})
 	conv := h.conversation()
 	task := h.start(conv, "Write the plan")
@@ -53,6 +54,7 @@ func TestWriteWaitsForApprovalWithADiffAndLandsInTheWorkspace(t *testing.T) {
 }
 
 func TestApproveForTaskCoversLaterCallsOfThatTool(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "a"), writeFile("b.txt", "b"), complete("both")), harnessOpts{})
 	conv := h.conversation()
 	task := h.start(conv, "Write two files")
@@ -70,6 +72,7 @@ func TestApproveForTaskCoversLaterCallsOfThatTool(t *testing.T) {
 }
 
 func TestDenyWithAReasonTellsTheModel(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "a"), complete("gave up")), harnessOpts{})
 	conv := h.conversation()
 	task := h.start(conv, "Write")
@@ -101,6 +104,7 @@ func toolResults(msgs []chat.Message) []chat.Message {
 }
 
 func TestStopWhileWaitingForApproval(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "a"), complete("next")), harnessOpts{})
 	conv := h.conversation()
 	task := h.start(conv, "Write")
@@ -120,6 +124,7 @@ func TestStopWhileWaitingForApproval(t *testing.T) {
 }
 
 func TestAutoApprovalChangeAppliesToARunningTask(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "a"), complete("done")), harnessOpts{})
 	conv := h.conversation()
 	task := h.start(conv, "Write")
@@ -130,6 +135,7 @@ func TestAutoApprovalChangeAppliesToARunningTask(t *testing.T) {
 }
 
 func TestReadOnlyToolsRunWithoutAsking(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("list_files", `{}`)}},
 		complete("listed"),
@@ -144,6 +150,7 @@ func TestReadOnlyToolsRunWithoutAsking(t *testing.T) {
 }
 
 func TestStepLimitPausesAndContinues(t *testing.T) {
+	t.Parallel()
 	update := compat.Reply{ToolCalls: []chat.ToolCall{call(ToolSendUpdate, `{"message":"still going"}`)}}
 	h := newHarness(t, script(t, update, compat.Reply{Text: "more", ToolCalls: []chat.ToolCall{call(ToolSendUpdate, `{"message":"again"}`)}}, complete("finished")), harnessOpts{})
 	h.settings(func(s *chat.Settings) { s.Limits.MaxSteps = 2 })
@@ -164,6 +171,7 @@ func TestStepLimitPausesAndContinues(t *testing.T) {
 }
 
 func TestSpendLimitPausesWithTheCost(t *testing.T) {
+	t.Parallel()
 	costly := compat.Reply{Text: "thinking hard", Usage: chat.Usage{PromptTokens: 100_000, CompletionTokens: 10_000, TotalTokens: 110_000},
 		ToolCalls: []chat.ToolCall{call(ToolSendUpdate, `{"message":"spent"}`)}}
 	h := newHarness(t, script(t, costly, complete("ok")), harnessOpts{})
@@ -192,6 +200,7 @@ func TestSpendLimitPausesWithTheCost(t *testing.T) {
 }
 
 func TestTimeLimitPauses(t *testing.T) {
+	t.Parallel()
 	slow := compat.Reply{Text: "a b c d e", ChunkDelay: 30 * time.Millisecond,
 		ToolCalls: []chat.ToolCall{call(ToolSendUpdate, `{"message":"slow"}`)}}
 	h := newHarness(t, script(t, slow, complete("ok")), harnessOpts{})
@@ -207,6 +216,7 @@ func TestTimeLimitPauses(t *testing.T) {
 }
 
 func TestRepeatedCallsAreNudgedThenPaused(t *testing.T) {
+	t.Parallel()
 	same := compat.Reply{ToolCalls: []chat.ToolCall{call("list_files", `{"path":"."}`)}}
 	sameReordered := compat.Reply{ToolCalls: []chat.ToolCall{call("list_files", `{ "path" : "." }`)}}
 	h := newHarness(t, script(t, same, same, sameReordered, same, same, complete("stopped looping")), harnessOpts{})
@@ -232,6 +242,7 @@ func TestRepeatedCallsAreNudgedThenPaused(t *testing.T) {
 }
 
 func TestStopKillsTheShellCommandAndItsChildren(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, compat.Reply{ToolCalls: []chat.ToolCall{
 		call("run_command", `{"command":"sleep 300 & echo $! > child.pid; wait"}`)}},
 	), harnessOpts{hostPids: true})
@@ -281,6 +292,7 @@ func processGone(pid int) bool {
 }
 
 func TestRetryResumesWithoutRerunningFinishedTools(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("run_command", `{"command":"echo ran >> log.txt"}`)}},
 		compat.Reply{Status: 503, ErrorMessage: "overloaded"},
@@ -312,6 +324,7 @@ func TestRetryResumesWithoutRerunningFinishedTools(t *testing.T) {
 // A command's output is shown as it arrives, before the command ends: the
 // first line is published while the command still waits for the second.
 func TestACommandsOutputIsPublishedLive(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("run_command", `{"command":"echo first; while [ ! -f go ]; do sleep 0.02; done; echo second"}`)}},
 		complete("ran"),

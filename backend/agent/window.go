@@ -62,7 +62,7 @@ func newWindow() *window {
 }
 
 // load reads the latest summary and what follows it.
-func (w *window) load(ctx context.Context, st chat.Store, convID string) error {
+func (w *window) load(ctx context.Context, st Store, convID string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.loaded {

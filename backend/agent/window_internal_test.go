@@ -10,6 +10,7 @@ import (
 )
 
 func TestTheExecutionLogListsToolRunsAndCountsWhatItLeavesOut(t *testing.T) {
+	t.Parallel()
 	var history []chat.Message
 	for i := range 30 {
 		id := fmt.Sprintf("c%d", i)

@@ -134,6 +134,7 @@ func normal(t *testing.T, r chat.ConversationRecord) chat.ConversationRecord {
 }
 
 func TestExportThenImportGivesTheSameConversationWithNewIDs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := openStore(t)
 	id := fill(t, src, "Files")
@@ -177,6 +178,7 @@ func TestExportThenImportGivesTheSameConversationWithNewIDs(t *testing.T) {
 }
 
 func TestAnUnfinishedTaskIsImportedAsCancelled(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := openStore(t)
 	c := chat.Conversation{ID: uuid.NewString(), Mode: chat.ModeAgent, CreatedAt: at(0), UpdatedAt: at(0)}
@@ -202,6 +204,7 @@ func TestAnUnfinishedTaskIsImportedAsCancelled(t *testing.T) {
 }
 
 func TestBackupRestoresEverythingIntoAnEmptyStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := openStore(t)
 	ids := []string{fill(t, src, "One"), fill(t, src, "Two")}
@@ -244,6 +247,7 @@ func TestBackupRestoresEverythingIntoAnEmptyStore(t *testing.T) {
 }
 
 func TestBadArchivesAreRefusedAndNothingIsImported(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := openStore(t)
 	f, err := Conversation(ctx, src, fill(t, src, "Good"))
@@ -290,6 +294,7 @@ func TestBadArchivesAreRefusedAndNothingIsImported(t *testing.T) {
 }
 
 func TestMarkdownIsReadableAndFoldsToolCalls(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openStore(t)
 	r, err := s.ConversationRecord(ctx, fill(t, s, "Files <b>"))
@@ -310,6 +315,7 @@ func TestMarkdownIsReadableAndFoldsToolCalls(t *testing.T) {
 }
 
 func TestMarkdownShowsTheNewestPlanAsAChecklist(t *testing.T) {
+	t.Parallel()
 	old := &chat.Plan{Steps: []chat.PlanStep{{Title: "Old", Status: chat.StepDone}}}
 	p := &chat.Plan{Revision: 2, Note: "Done when <b> is checked.", Steps: []chat.PlanStep{
 		{Title: "Read", Status: chat.StepDone},
@@ -326,6 +332,7 @@ func TestMarkdownShowsTheNewestPlanAsAChecklist(t *testing.T) {
 }
 
 func TestAVersion1FileKeepsWhatItsAgentModeSwitchSaid(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := openStore(t)
 	f, err := Conversation(ctx, src, fill(t, src, "Old"))

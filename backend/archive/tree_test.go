@@ -104,6 +104,7 @@ func showVersion(t *testing.T, s *store.Store, convID, content string, step int)
 // export imported again: the same branch is shown, with the same arrows,
 // and the arrows bring back the other versions with their tasks.
 func TestBackupAndExportKeepEveryVersion(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := openStore(t)
 	id := branched(t, src)
@@ -151,6 +152,7 @@ func TestBackupAndExportKeepEveryVersion(t *testing.T) {
 
 // A Markdown export is the current branch only.
 func TestMarkdownWritesTheCurrentBranchOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openStore(t)
 	r, err := s.ConversationRecord(ctx, branched(t, s))
@@ -187,6 +189,7 @@ func messageMaps(t *testing.T, f File, edit func(msgs []map[string]any)) []byte 
 
 // A file written before the tree (no parents) is one branch, in order.
 func TestAFileFromBeforeTheTreeIsOneBranch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := openStore(t)
 	id := fill(t, src, "Old")
@@ -221,6 +224,7 @@ func TestAFileFromBeforeTheTreeIsOneBranch(t *testing.T) {
 // A message whose parent is not an earlier message of the file, or that
 // breaks the current branch, is refused, and nothing is imported.
 func TestABrokenTreeIsRefusedAndNothingIsImported(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := openStore(t)
 	f, err := Conversation(ctx, src, branched(t, src))

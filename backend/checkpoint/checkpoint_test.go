@@ -88,6 +88,7 @@ func (f *fixture) state(rels ...string) []string {
 }
 
 func TestUndoAndRedoWriteEditAndDelete(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, checkpoint.Defaults)
 	f.write("edit.txt", "old")
 	f.write("gone.txt", "keep me")
@@ -128,6 +129,7 @@ func TestUndoAndRedoWriteEditAndDelete(t *testing.T) {
 }
 
 func TestACommandsChangesAreFoundAndUndone(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, checkpoint.Defaults)
 	f.write("src/main.go", "package main")
 	f.write("src/old.go", "package old")
@@ -155,6 +157,7 @@ func TestACommandsChangesAreFoundAndUndone(t *testing.T) {
 }
 
 func TestAFileChangedSinceTheTaskIsAConflict(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, checkpoint.Defaults)
 	f.write("a.txt", "a0")
 	f.write("b.txt", "b0")
@@ -185,6 +188,7 @@ func TestAFileChangedSinceTheTaskIsAConflict(t *testing.T) {
 }
 
 func TestAnUndoThatCannotWriteChangesNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, checkpoint.Defaults)
 	f.write("a.txt", "a0")
 	f.write("x", "x0")
@@ -209,6 +213,7 @@ func TestAnUndoThatCannotWriteChangesNothing(t *testing.T) {
 }
 
 func TestCheckpointsArePrunedOldestFirstAndContentIsKeptOnce(t *testing.T) {
+	t.Parallel()
 	opts := checkpoint.Defaults
 	opts.MaxBytes = 2500
 	f := newFixture(t, opts)
@@ -235,6 +240,7 @@ func TestCheckpointsArePrunedOldestFirstAndContentIsKeptOnce(t *testing.T) {
 }
 
 func TestAPathOutsideTheWorkspaceIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, checkpoint.Defaults)
 	id := f.task()
 	err := f.k.BeforeWrite(f.ctx, id, f.ws, "../escape.txt")
@@ -242,6 +248,7 @@ func TestAPathOutsideTheWorkspaceIsRefused(t *testing.T) {
 }
 
 func TestASnapshotKeepsNoMoreThanTheStorageLimit(t *testing.T) {
+	t.Parallel()
 	opts := checkpoint.Defaults
 	opts.MaxBytes = 2500
 	f := newFixture(t, opts)

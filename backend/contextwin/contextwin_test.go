@@ -11,6 +11,7 @@ import (
 )
 
 func TestContextLengthResolution(t *testing.T) {
+	t.Parallel()
 	settings := map[string]int{"llama3.1": 16384, "bad": 0}
 	n, src := ContextLength("llama3.1", settings, 0)
 	assert.Equal(t, 16384, n)
@@ -32,6 +33,7 @@ func TestContextLengthResolution(t *testing.T) {
 }
 
 func TestCheckContextLengthRefusesZeroNegativeAndAbsurd(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, -1, 10, chat.MaxContextLength + 1} {
 		err := CheckContextLength(n)
 		require.Error(t, err, n)
@@ -42,6 +44,7 @@ func TestCheckContextLengthRefusesZeroNegativeAndAbsurd(t *testing.T) {
 }
 
 func TestBudgetKeepsAReserveForTheReply(t *testing.T) {
+	t.Parallel()
 	b := NewBudget(4096)
 	assert.Equal(t, 1024, b.Reserve)
 	assert.Equal(t, 3072, b.Input())
@@ -51,6 +54,7 @@ func TestBudgetKeepsAReserveForTheReply(t *testing.T) {
 }
 
 func TestCountingIsRealAndIncludesToolCalls(t *testing.T) {
+	t.Parallel()
 	c := NewCounter("gpt-4o")
 	assert.Equal(t, 2, c.Text("hello world"))
 	plain := c.Message(llm.Message{Role: chat.RoleAssistant, Content: "ok"})
@@ -64,6 +68,7 @@ func TestCountingIsRealAndIncludesToolCalls(t *testing.T) {
 }
 
 func TestCalibrationLearnsAndIsClamped(t *testing.T) {
+	t.Parallel()
 	c := NewCounter("llama3.1")
 	assert.Equal(t, 1.0, c.Factor())
 	c.Observe(1000, 1300)
@@ -82,6 +87,7 @@ func TestCalibrationLearnsAndIsClamped(t *testing.T) {
 }
 
 func TestExcerptKeepsHeadAndTailWithANote(t *testing.T) {
+	t.Parallel()
 	s := strings.Repeat("a", 500) + strings.Repeat("b", 5000) + strings.Repeat("c", 500)
 	e := Excerpt(s, 900)
 	assert.True(t, strings.HasPrefix(e, "aaa"))
@@ -103,6 +109,7 @@ func units(c *Counter, n, resultSize int) []Unit {
 }
 
 func TestFitKeepsPairsAndThePinnedRequest(t *testing.T) {
+	t.Parallel()
 	c := NewCounter("gpt-4o")
 	us := append([]Unit{c.Unit([]llm.Message{{Role: chat.RoleUser, Content: "the task"}}, 0)}, units(c, 30, 2000)...)
 	us[0].Pinned = true
@@ -125,6 +132,7 @@ func TestFitKeepsPairsAndThePinnedRequest(t *testing.T) {
 }
 
 func TestSplitForSummaryKeepsRecentTurns(t *testing.T) {
+	t.Parallel()
 	c := NewCounter("gpt-4o")
 	us := units(c, 10, 100)
 	cut := SplitForSummary(us, 3*us[0].Tokens)
@@ -134,6 +142,7 @@ func TestSplitForSummaryKeepsRecentTurns(t *testing.T) {
 }
 
 func TestChunksBoundTheSummarisersInput(t *testing.T) {
+	t.Parallel()
 	c := NewCounter("gpt-4o")
 	entries := Render(units(c, 20, 3000))
 	entries = append(entries, strings.Repeat("huge ", 50_000))
@@ -145,6 +154,7 @@ func TestChunksBoundTheSummarisersInput(t *testing.T) {
 }
 
 func TestProjectedCountsOlderBigResultsAsExcerpts(t *testing.T) {
+	t.Parallel()
 	c := NewCounter("gpt-4o")
 	us := units(c, 6, 5000)
 	full := sum(us)

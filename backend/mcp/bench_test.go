@@ -44,7 +44,7 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 	stdio.ID = "stdio"
 	url, _ := httpServer(b)
 	m.Set([]chat.MCPServer{stdio, {ID: "http", Name: "remote", Transport: chat.MCPHTTP, URL: url, Enabled: true}})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // the servers start, however busy the machine
 	defer cancel()
 	for _, id := range []string{"stdio", "http"} {
 		if st, err := m.Wait(ctx, id); err != nil || st.Status != mcp.StatusReady {

@@ -60,6 +60,7 @@ func readBack(t *testing.T, s *Store, m chat.Message) chat.Message {
 }
 
 func TestAppendsAreChunksReadBackInOrder(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	task, m := streaming(t, s, "Olá")
@@ -83,6 +84,7 @@ func TestAppendsAreChunksReadBackInOrder(t *testing.T) {
 }
 
 func TestFinalUpdateFoldsTheChunks(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	_, m := streaming(t, s, "Hel")
@@ -113,6 +115,7 @@ func TestFinalUpdateFoldsTheChunks(t *testing.T) {
 // message, before and after recovery ends the task. Ending it does not
 // rewrite the text, so that it costs the same however long the text is.
 func TestCrashMidStreamKeepsTheChunks(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	ctx := context.Background()
 	task, m := streaming(t, s, "The first part")
@@ -158,6 +161,7 @@ func TestCrashMidStreamKeepsTheChunks(t *testing.T) {
 
 // An update that makes a message streaming again lets it take chunks.
 func TestAStreamResumedByAnUpdateTakesChunks(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	_, m := streaming(t, s, "a")
@@ -176,6 +180,7 @@ func TestAStreamResumedByAnUpdateTakesChunks(t *testing.T) {
 }
 
 func TestDeletingAConversationDeletesItsChunks(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	_, m := streaming(t, s, "a")
@@ -188,6 +193,7 @@ func TestDeletingAConversationDeletesItsChunks(t *testing.T) {
 // A task's calls are read without the text of its messages: settling a
 // task that streamed megabytes does not read them to pair its calls.
 func TestTaskCallsPairWithoutText(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	task, m := streaming(t, s, strings.Repeat("long text ", 1000))

@@ -11,6 +11,7 @@ import (
 )
 
 func TestFactsAreRememberedListedAndSurviveReopen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	c1, c2 := newConversation(t, s), newConversation(t, s)
@@ -60,6 +61,7 @@ func TestFactsAreRememberedListedAndSurviveReopen(t *testing.T) {
 }
 
 func TestUpdateDeleteAndForgetFacts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	c := newConversation(t, s)
@@ -106,6 +108,7 @@ func TestUpdateDeleteAndForgetFacts(t *testing.T) {
 }
 
 func TestBadFactsChangeNothing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	c := newConversation(t, s)
@@ -145,6 +148,7 @@ func TestBadFactsChangeNothing(t *testing.T) {
 }
 
 func TestMemoryIsOnUnlessTurnedOff(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	// Settings saved before the setting existed keep memory on.

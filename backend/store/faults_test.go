@@ -21,6 +21,7 @@ import (
 // testdata/errand-v1.db was written by the first schema: a conversation
 // with one completed task.
 func TestOlderSchemaFileIsMigrated(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("testdata/errand-v1.db")
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), FileName)
@@ -51,6 +52,7 @@ func TestOlderSchemaFileIsMigrated(t *testing.T) {
 }
 
 func TestDamagedFileIsRefusedClearly(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName)
 	require.NoError(t, os.WriteFile(path, []byte(strings.Repeat("not a database ", 500)), 0o600))
 	_, err := Open(context.Background(), path)
@@ -66,6 +68,7 @@ func TestDamagedFileIsRefusedClearly(t *testing.T) {
 }
 
 func TestReadOnlyDatabaseReadsAndRefusesWrites(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -95,6 +98,7 @@ func TestReadOnlyDatabaseReadsAndRefusesWrites(t *testing.T) {
 
 // A full disk is simulated the way SQLite sees one: the file may not grow.
 func TestFullDiskLeavesNoHalfWrittenMessage(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -135,6 +139,7 @@ func TestFullDiskLeavesNoHalfWrittenMessage(t *testing.T) {
 // SQLite's own refusal to write (not the store's check before it) is
 // told by its code and keeps the driver's error.
 func TestSQLiteReadOnlyRefusalIsClassifiedByItsCode(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	require.NoError(t, s.Close())
 	ro, err := OpenReadOnly(context.Background(), path)
@@ -158,6 +163,7 @@ func TestSQLiteReadOnlyRefusalIsClassifiedByItsCode(t *testing.T) {
 // An update that would make a second active task in a conversation is
 // refused by the database's unique index, told as a conflict.
 func TestASecondActiveTaskByUpdateIsAConflict(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestNonFiniteNumbersAreNeverStored(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -62,6 +63,7 @@ func TestNonFiniteNumbersAreNeverStored(t *testing.T) {
 // A file written before costs were bounded may hold an infinite cost: it
 // reads back as a finite one, and what the window is sent encodes.
 func TestAnInfiniteCostInAnOldFileReadsBackFinite(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -94,6 +96,7 @@ func TestAnInfiniteCostInAnOldFileReadsBackFinite(t *testing.T) {
 }
 
 func TestAHugeIDIsQuotedShort(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	huge := strings.Repeat("x", 5<<20)
 	_, err := s.GetConversation(context.Background(), huge)
@@ -104,6 +107,7 @@ func TestAHugeIDIsQuotedShort(t *testing.T) {
 }
 
 func TestAPromptIsBoundedAndItsTitleClean(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)

@@ -57,6 +57,7 @@ func allPages(t *testing.T, s *Store, title string, limit int) []string {
 }
 
 func TestConversationPagesWalkTheWholeListNewestFirst(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	want := seedConversations(t, s, 123)
 	var wantIDs []string
@@ -74,6 +75,7 @@ func TestConversationPagesWalkTheWholeListNewestFirst(t *testing.T) {
 }
 
 func TestConversationPagesCarryTheActiveTask(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -95,6 +97,7 @@ func TestConversationPagesCarryTheActiveTask(t *testing.T) {
 }
 
 func TestConversationTitleFilterRunsInSQLiteWithWildcardsTakenLiterally(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	titles := []string{"Invoices 50% off", "Invoices 50 percent", "snake_case names", "snakeXcase names",
@@ -124,6 +127,7 @@ func TestConversationTitleFilterRunsInSQLiteWithWildcardsTakenLiterally(t *testi
 }
 
 func TestBadListRequestsAreRefusedClearly(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	seedConversations(t, s, 3)
@@ -152,6 +156,7 @@ func TestBadListRequestsAreRefusedClearly(t *testing.T) {
 }
 
 func TestListPagesWalkTheActivityIndex(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	c := listCursor{updated: 5, id: "x"}
 	rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT id FROM conversations
@@ -207,12 +212,11 @@ func idsOf(msgs []chat.Message) []string {
 }
 
 func TestMessagePagesWalkTenThousandMessagesBackwards(t *testing.T) {
-	s, _ := openTemp(t)
+	t.Parallel()
+	s, conv, ids := openTenThousand(t)
 	ctx := context.Background()
-	c, other := newConversation(t, s), newConversation(t, s)
-	ids := seedMessages(t, s, c.ID, other.ID, 10000)
 
-	page, err := s.MessagesBefore(ctx, c.ID, "", 50)
+	page, err := s.MessagesBefore(ctx, conv, "", 50)
 	require.NoError(t, err)
 	assert.Equal(t, ids[len(ids)-50:], idsOf(page.Messages), "the latest, oldest first")
 	assert.True(t, page.HasOlder)
@@ -222,7 +226,7 @@ func TestMessagePagesWalkTenThousandMessagesBackwards(t *testing.T) {
 	before := ""
 	for pages := 0; ; pages++ {
 		require.Less(t, pages, 100)
-		page, err := s.MessagesBefore(ctx, c.ID, before, 333)
+		page, err := s.MessagesBefore(ctx, conv, before, 333)
 		require.NoError(t, err)
 		got = append(idsOf(page.Messages), got...)
 		if before != "" {
@@ -235,22 +239,21 @@ func TestMessagePagesWalkTenThousandMessagesBackwards(t *testing.T) {
 	}
 	assert.Equal(t, ids, got, "every message once, in order")
 
-	after, err := s.MessagesAfter(ctx, c.ID, ids[100], 10)
+	after, err := s.MessagesAfter(ctx, conv, ids[100], 10)
 	require.NoError(t, err)
 	assert.Equal(t, ids[101:111], idsOf(after.Messages))
 	assert.True(t, after.HasOlder)
 	assert.True(t, after.HasNewer)
-	last, err := s.MessagesAfter(ctx, c.ID, ids[len(ids)-3], 10)
+	last, err := s.MessagesAfter(ctx, conv, ids[len(ids)-3], 10)
 	require.NoError(t, err)
 	assert.Equal(t, ids[len(ids)-2:], idsOf(last.Messages))
 	assert.False(t, last.HasNewer)
 }
 
 func TestMessagesAroundAMessageFarBack(t *testing.T) {
-	s, _ := openTemp(t)
+	t.Parallel()
+	s, conv, ids := openTenThousand(t)
 	ctx := context.Background()
-	c, other := newConversation(t, s), newConversation(t, s)
-	ids := seedMessages(t, s, c.ID, other.ID, 10000)
 	cases := []struct {
 		at, limit  int
 		from, to   int // the ids expected: ids[from:to]
@@ -264,7 +267,7 @@ func TestMessagesAroundAMessageFarBack(t *testing.T) {
 		{at: 0, limit: 500, from: 0, to: 500, old: false, newer: true},
 	}
 	for _, tc := range cases {
-		page, err := s.MessagesAround(ctx, c.ID, ids[tc.at], tc.limit)
+		page, err := s.MessagesAround(ctx, conv, ids[tc.at], tc.limit)
 		require.NoError(t, err)
 		assert.Equal(t, ids[tc.from:tc.to], idsOf(page.Messages), "around %d by %d", tc.at, tc.limit)
 		assert.Equal(t, tc.old, page.HasOlder, "around %d by %d", tc.at, tc.limit)
@@ -273,6 +276,7 @@ func TestMessagesAroundAMessageFarBack(t *testing.T) {
 }
 
 func TestBadMessagePageRequestsAreRefusedClearly(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c, other := newConversation(t, s), newConversation(t, s)
@@ -308,6 +312,7 @@ func TestBadMessagePageRequestsAreRefusedClearly(t *testing.T) {
 }
 
 func TestPagesReturnStreamedTextWhole(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	task, m := streaming(t, s, "Hello")
@@ -332,6 +337,7 @@ func TestPagesReturnStreamedTextWhole(t *testing.T) {
 }
 
 func TestOpenConversationHasTheLatestMessagesAndTheWholeUsage(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)

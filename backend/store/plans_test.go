@@ -10,6 +10,7 @@ import (
 )
 
 func TestPlanRevisionsAreKeptAndSurviveReopen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	c := newConversation(t, s)
@@ -58,6 +59,7 @@ func TestPlanRevisionsAreKeptAndSurviveReopen(t *testing.T) {
 }
 
 func TestABadPlanIsRefusedAndNothingIsSaved(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	c := newConversation(t, s)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestReasoningStreamsBesideTheTextAndSurvivesAReopen(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -62,6 +63,7 @@ func TestReasoningStreamsBesideTheTextAndSurvivesAReopen(t *testing.T) {
 }
 
 func TestAFinishedReplyKeepsItsReasoningInItsOwnColumns(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)

@@ -26,6 +26,7 @@ func record(texts ...string) chat.ConversationRecord {
 // The record of a conversation holds every version; imported, each
 // message is back in its place in the tree, and the same branch is shown.
 func TestARecordImportsWithItsTree(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -64,6 +65,7 @@ func TestARecordImportsWithItsTree(t *testing.T) {
 // A record without parents (written before the tree) is one branch; one
 // whose parent is not an earlier message is refused whole.
 func TestImportWithoutParentsIsOneBranchAndABadParentIsRefused(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	old := record("one", "two", "three")

@@ -36,6 +36,7 @@ func found(t *testing.T, s *Store, text string) []string {
 }
 
 func TestSearchFindsMessagesNewestFirstWithTheMatchMarked(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	c := newConversation(t, s)
 	_, err := s.RenameConversation(context.Background(), c.ID, "Holiday")
@@ -62,6 +63,7 @@ func TestSearchFindsMessagesNewestFirstWithTheMatchMarked(t *testing.T) {
 }
 
 func TestSearchIndexFollowsEditsDeletesAndStreams(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -117,6 +119,7 @@ func TestSearchIndexFollowsEditsDeletesAndStreams(t *testing.T) {
 
 // The migration indexes what an older file already holds.
 func TestSearchMigrationIndexesExistingMessages(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("testdata/errand-v1.db")
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), FileName)
@@ -135,6 +138,7 @@ func TestSearchMigrationIndexesExistingMessages(t *testing.T) {
 
 // Whatever is typed is searched literally: results or none, never an error.
 func TestHostileSearchTextNeverFails(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	c := newConversation(t, s)
 	say(t, s, c.ID, chat.RoleUser, `He said "near" (NEAR the end) and a*b OR c - d: e^f {g} col:umn`)
@@ -160,6 +164,7 @@ func TestHostileSearchTextNeverFails(t *testing.T) {
 }
 
 func TestBadSearchRequestsAreRefusedClearly(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	for _, tc := range []struct {
 		text  string
@@ -173,6 +178,7 @@ func TestBadSearchRequestsAreRefusedClearly(t *testing.T) {
 // A snippet is cut around the first word found, every word found in it
 // marked, in one pass however many matches the message holds.
 func TestSnippetIsCutAroundTheFirstMatch(t *testing.T) {
+	t.Parallel()
 	text := strings.Repeat("lorem ipsum ", 30) + "Crème brûlée, then CREME again" + strings.Repeat(" dolor sit", 40)
 	parts := snippet(text, foldedWords(`"creme" (brulee`))
 	require.NotEmpty(t, parts)

@@ -12,6 +12,7 @@ import (
 // again while its first rows are still open, a failed statement, and a
 // script of several statements.
 func TestStatementCacheKeepsResultsRight(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	s.db.SetMaxOpenConns(1) // one connection: every query meets the same cache

@@ -39,6 +39,7 @@ func newTask(convID, prompt string) (chat.Task, chat.Message) {
 }
 
 func TestOpenSetsPragmasAndSchemaVersion(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	var mode string
@@ -55,6 +56,7 @@ func TestOpenSetsPragmasAndSchemaVersion(t *testing.T) {
 }
 
 func TestReopenKeepsDataAndNewerSchemaIsRefused(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -76,6 +78,7 @@ func TestReopenKeepsDataAndNewerSchemaIsRefused(t *testing.T) {
 }
 
 func TestStartTaskTitlesConversationAndAllowsOneActiveTask(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -110,6 +113,7 @@ func TestStartTaskTitlesConversationAndAllowsOneActiveTask(t *testing.T) {
 }
 
 func TestStartTaskInUnknownConversation(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	task, prompt := newTask("nope", "hello")
 	_, err := s.StartTask(context.Background(), task, prompt)
@@ -117,6 +121,7 @@ func TestStartTaskInUnknownConversation(t *testing.T) {
 }
 
 func TestMessagesStreamAndFinish(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -162,6 +167,7 @@ func TestMessagesStreamAndFinish(t *testing.T) {
 }
 
 func TestTaskRoundTrip(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -188,6 +194,7 @@ func TestTaskRoundTrip(t *testing.T) {
 }
 
 func TestListOrdersByActivityAndDeleteCascades(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	a := newConversation(t, s)
@@ -213,6 +220,7 @@ func TestListOrdersByActivityAndDeleteCascades(t *testing.T) {
 }
 
 func TestRenameAndMode(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -241,6 +249,7 @@ func TestRenameAndMode(t *testing.T) {
 }
 
 func TestAStaleTaskUpdateIsRefused(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSummaryIsStoredWithItsNoticeAndMessagesAfterSkipsWhatItCovers(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -59,6 +60,7 @@ func TestSummaryIsStoredWithItsNoticeAndMessagesAfterSkipsWhatItCovers(t *testin
 }
 
 func TestTaskKeepsItsContextFullness(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)

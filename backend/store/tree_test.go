@@ -59,6 +59,7 @@ func countRows(t *testing.T, s *Store, table, convID string) int {
 // and forth, the branch below each is the one last shown, and nothing is
 // lost on the way.
 func TestEditBranchesAndVersionsSwitchWithoutLosingAnything(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -104,6 +105,7 @@ func TestEditBranchesAndVersionsSwitchWithoutLosingAnything(t *testing.T) {
 // shows, below it, the versions last shown there, however often the
 // branch was switched above and below meanwhile.
 func TestSwitchingBackShowsTheBranchLastShownBelow(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -128,6 +130,7 @@ func TestSwitchingBackShowsTheBranchLastShownBelow(t *testing.T) {
 
 // Editing the first message branches from nothing.
 func TestEditingTheFirstMessageBranchesFromTheStart(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -147,6 +150,7 @@ func TestEditingTheFirstMessageBranchesFromTheStart(t *testing.T) {
 // A regenerated reply answers the same prompt: the old reply is its
 // sibling, and LastTurn finds the prompt of either.
 func TestRegenerateAddsASiblingReplyAndTheContextFollowsTheBranch(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -177,6 +181,7 @@ func TestRegenerateAddsASiblingReplyAndTheContextFollowsTheBranch(t *testing.T) 
 // While a task runs, the branch cannot change: switching, editing and
 // regenerating are refused clearly and change nothing.
 func TestTheBranchCannotChangeWhileATaskRuns(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -203,6 +208,7 @@ func TestTheBranchCannotChangeWhileATaskRuns(t *testing.T) {
 // Deleting a version removes it and what continues it; the branch shown
 // cannot be deleted; deleting the conversation removes the whole tree.
 func TestDeletingABranch(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -229,6 +235,7 @@ func TestDeletingABranch(t *testing.T) {
 // Branching into a new conversation copies the branch up to a message
 // (with its tasks) and leaves the original as it was.
 func TestCopyBranchIntoANewConversation(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)
@@ -258,6 +265,7 @@ func TestCopyBranchIntoANewConversation(t *testing.T) {
 
 // A variation is a version kept off the branch until it is shown.
 func TestAddVersionKeepsItOffTheBranchUntilShown(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	c := newConversation(t, s)

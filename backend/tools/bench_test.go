@@ -66,7 +66,7 @@ func benchStop(b *testing.B, rc RunCommand) {
 // file (the shell, its subshell and the grandchild's parent have all
 // started) and returns the processes that hold marker.
 func waitMarkedPids(b *testing.B, file, marker string) []int {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute) // only a broken run_command waits so long
 	for time.Now().Before(deadline) {
 		data, _ := os.ReadFile(file)
 		if strings.Count(string(data), "\n") >= 3 {

@@ -325,7 +325,7 @@ async function newConversation(page) {
 
 const statusText = (page) => page.evaluate(() => document.querySelector('[role=status] .status-text')?.textContent?.trim() ?? '');
 
-async function waitStatus(page, re, timeout = 60_000) {
+async function waitStatus(page, re, timeout = 300_000) {
   const deadline = Date.now() + timeout;
   for (;;) {
     const s = await statusText(page);

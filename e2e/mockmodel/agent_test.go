@@ -12,6 +12,7 @@ import (
 )
 
 func TestAgentControlScripts(t *testing.T) {
+	t.Parallel()
 	url, stderr := start(t, "-log")
 
 	t.Run("write approved", func(t *testing.T) {
@@ -100,6 +101,7 @@ func TestAgentControlScripts(t *testing.T) {
 // [stall] holds its first two requests (the call and Errand's one retry)
 // with nothing sent; the next is answered.
 func TestStallScript(t *testing.T) {
+	t.Parallel()
 	url, _ := start(t)
 	k := newTask(t, url, "[stall] then recover")
 	req := &compat.Request{Model: "mock-model", Messages: k.msgs, Stream: true, Tools: tools}
@@ -117,6 +119,7 @@ func TestStallScript(t *testing.T) {
 // [think] reasons before its send_update and answers at the next step;
 // with -thinking its reasoning must come back on that step's request.
 func TestThinkScript(t *testing.T) {
+	t.Parallel()
 	url, stderr := start(t, "-log", "-thinking")
 	k := newTask(t, url, "[think] add the odd numbers")
 	res := k.turn(true)

@@ -121,6 +121,7 @@ func assertCall(t *testing.T, res compat.Result, name, args string) {
 }
 
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	url, stderr := start(t, "-log")
 
 	t.Run("complete", func(t *testing.T) {
@@ -186,6 +187,7 @@ func TestScripts(t *testing.T) {
 }
 
 func TestSlowStreamsAtReadablePace(t *testing.T) {
+	t.Parallel()
 	r := script(&compat.Request{Model: "m", Tools: tools, Messages: []compat.Message{{Role: "user", Content: compat.Text("[slow]")}}})
 	words := compat.Words(r.Text)
 	require.Len(t, words, 400)
@@ -218,6 +220,7 @@ func TestSlowStreamsAtReadablePace(t *testing.T) {
 }
 
 func TestLogsHangUps(t *testing.T) {
+	t.Parallel()
 	url, stderr := start(t, "-log")
 	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"[slow]"}],"tools":[{"type":"function","function":{"name":"task_complete"}}]}`
 	ctx, cancel := context.WithCancel(context.Background())
@@ -241,6 +244,7 @@ func TestLogsHangUps(t *testing.T) {
 }
 
 func TestLogsRejections(t *testing.T) {
+	t.Parallel()
 	url, stderr := start(t, "-log")
 	// A tool call without its result: the real API's 400.
 	body := `{"model":"m","messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"ask_user","arguments":"{}"}}]},{"role":"user","content":"again"}]}`
@@ -262,6 +266,7 @@ func TestLogsRejections(t *testing.T) {
 }
 
 func TestModelsAndAPIKeyFlags(t *testing.T) {
+	t.Parallel()
 	get := func(url, key string) (int, string) {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodGet, url+"/v1/models", nil)
@@ -310,6 +315,7 @@ func TestModelsAndAPIKeyFlags(t *testing.T) {
 }
 
 func TestBadFlags(t *testing.T) {
+	t.Parallel()
 	var stderr bytes.Buffer
 	assert.Error(t, run(context.Background(), []string{"-nope"}, io.Discard, &stderr))
 	assert.Error(t, run(context.Background(), []string{"extra"}, io.Discard, &stderr))
@@ -317,6 +323,7 @@ func TestBadFlags(t *testing.T) {
 }
 
 func TestPromptIndex(t *testing.T) {
+	t.Parallel()
 	msg := func(role, text string) compat.Message { return compat.Message{Role: role, Content: compat.Text(text)} }
 	assert.Equal(t, -1, promptIndex(nil))
 	assert.Equal(t, 1, promptIndex([]compat.Message{msg("system", "s"), msg("user", "a"), msg("assistant", "b"), msg("user", "(automatic) go on")}))
@@ -326,6 +333,7 @@ func TestPromptIndex(t *testing.T) {
 // TestBinary builds the command and checks what a test harness relies on:
 // the listening line on stdout and a clean exit on SIGTERM.
 func TestBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() || runtime.GOOS == "windows" {
 		t.Skip("builds a binary and sends it SIGTERM")
 	}
@@ -364,6 +372,7 @@ func TestBinary(t *testing.T) {
 }
 
 func TestUntrustedAndDelayedScripts(t *testing.T) {
+	t.Parallel()
 	url, stderr := start(t, "-log")
 
 	t.Run("xss", func(t *testing.T) {

@@ -30,6 +30,7 @@ func serve(t *testing.T, reply compat.Reply) (*compat.Server, *Provider) {
 var simple = llm.Request{Messages: []llm.Message{{Role: chat.RoleUser, Content: "hi"}}}
 
 func TestStreamAssemblesTextToolCallsAndUsage(t *testing.T) {
+	t.Parallel()
 	srv, p := serve(t, compat.Reply{
 		Text: "Sure, here goes.",
 		ToolCalls: []chat.ToolCall{
@@ -67,6 +68,7 @@ func TestStreamAssemblesTextToolCallsAndUsage(t *testing.T) {
 }
 
 func TestChatRequestCarriesNoToolFields(t *testing.T) {
+	t.Parallel()
 	srv, p := serve(t, compat.Reply{Text: "hello"})
 	_, err := p.Stream(context.Background(), simple, llm.Deltas{})
 	require.NoError(t, err)
@@ -74,6 +76,7 @@ func TestChatRequestCarriesNoToolFields(t *testing.T) {
 }
 
 func TestErrorsAreExplainedForPeople(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		reply compat.Reply
 		want  string
@@ -118,6 +121,7 @@ func TestErrorsAreExplainedForPeople(t *testing.T) {
 }
 
 func TestUnreachableServer(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := ln.Addr().String()
@@ -131,6 +135,7 @@ func TestUnreachableServer(t *testing.T) {
 }
 
 func TestCancelEndsTheStreamPromptly(t *testing.T) {
+	t.Parallel()
 	srv, p := serve(t, compat.Reply{Text: "partial answer", HangAfterText: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	got := make(chan string, 100)
@@ -158,6 +163,7 @@ func TestCancelEndsTheStreamPromptly(t *testing.T) {
 // the real servers' wordings, gives the limit to Errand, which then plans
 // for it.
 func TestTooLongRequestsTellTheServersLimit(t *testing.T) {
+	t.Parallel()
 	worded := []struct{ message, code string }{
 		{"This model's maximum context length is 4096 tokens. However, your messages resulted in 5120 tokens. Please reduce the length of the messages.", "context_length_exceeded"},
 		{"This model's maximum context length is 4096 tokens. However, you requested 5120 tokens (4096 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.", ""},

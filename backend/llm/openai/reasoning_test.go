@@ -31,6 +31,7 @@ const (
 )
 
 func TestEveryShapeOfThinkingIsKeptApartFromTheAnswer(t *testing.T) {
+	t.Parallel()
 	for _, shape := range []compat.ReasoningShape{compat.ReasoningContent, compat.ReasoningField,
 		compat.ThinkTags, compat.ThinkingParts} {
 		t.Run(string(shape), func(t *testing.T) {
@@ -48,6 +49,7 @@ func TestEveryShapeOfThinkingIsKeptApartFromTheAnswer(t *testing.T) {
 }
 
 func TestAReplyThatBeginsInsideTheThinkBlock(t *testing.T) {
+	t.Parallel()
 	_, p := serve(t, compat.Reply{Reasoning: thought, Text: answer, ReasoningAs: compat.ThinkClose})
 	for i := range 2 {
 		var got collected
@@ -65,6 +67,7 @@ func TestAReplyThatBeginsInsideTheThinkBlock(t *testing.T) {
 }
 
 func TestAModelThatStopsOpeningThinkBlocksStillAnswers(t *testing.T) {
+	t.Parallel()
 	n := 0
 	srv := compat.NewServer(func(*compat.Request) compat.Reply {
 		n++
@@ -108,6 +111,7 @@ func events(deltas ...string) string {
 }
 
 func TestHandWrittenStreamsOfThinking(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name                 string
 		body                 string
@@ -170,6 +174,7 @@ func splitContent(s string) []string {
 }
 
 func TestFiveMegabytesOfReasoning(t *testing.T) {
+	t.Parallel()
 	piece := strings.Repeat("thinking hard ", 73) // about 1 KB
 	deltas := make([]string, 0, 5200)
 	for range 5 << 10 {
@@ -186,6 +191,7 @@ func TestFiveMegabytesOfReasoning(t *testing.T) {
 }
 
 func TestAnErrorInsideTheStreamIsNamed(t *testing.T) {
+	t.Parallel()
 	srv, p := serve(t, compat.Reply{Text: "Half an answer", StreamError: "Provider returned error: upstream disconnected", Comments: true})
 	var got collected
 	_, err := p.Stream(context.Background(), simple, got.deltas())
@@ -202,6 +208,7 @@ func TestAnErrorInsideTheStreamIsNamed(t *testing.T) {
 }
 
 func TestCommentLinesAreIgnored(t *testing.T) {
+	t.Parallel()
 	srv, p := serve(t, compat.Reply{Reasoning: thought, Text: answer, Comments: true})
 	resp, err := p.Stream(context.Background(), simple, llm.Deltas{})
 	require.NoError(t, err)
@@ -226,6 +233,7 @@ var toolTurn = llm.Request{Messages: []llm.Message{
 }}
 
 func TestReasoningIsPassedBackOnTheCurrentTurnsToolCalls(t *testing.T) {
+	t.Parallel()
 	srv := compat.NewServer(nil)
 	srv.Thinking = true
 	url, stop := srv.Start()
@@ -252,6 +260,7 @@ func TestReasoningIsPassedBackOnTheCurrentTurnsToolCalls(t *testing.T) {
 }
 
 func TestAServerThatRejectsTheFieldIsNotSentItAgain(t *testing.T) {
+	t.Parallel()
 	srv, p := serve(t, compat.Reply{Text: "ok"})
 	resp, err := p.Stream(context.Background(), toolTurn, llm.Deltas{})
 	require.NoError(t, err, "the request is made again without the field")
@@ -266,6 +275,7 @@ func TestAServerThatRejectsTheFieldIsNotSentItAgain(t *testing.T) {
 }
 
 func TestProvidersOfOneServerShareWhatTheyLearned(t *testing.T) {
+	t.Parallel()
 	srv := compat.NewServer(nil)
 	url, stop := srv.Start()
 	t.Cleanup(stop)
@@ -279,6 +289,7 @@ func TestProvidersOfOneServerShareWhatTheyLearned(t *testing.T) {
 }
 
 func TestReasoningEffortIsSentWhenSet(t *testing.T) {
+	t.Parallel()
 	srv, p := serve(t, compat.Reply{Text: "ok"})
 	_, err := p.Stream(context.Background(), simple, llm.Deltas{})
 	require.NoError(t, err)

@@ -12,6 +12,10 @@
 //	            then task_complete
 //	(none)      "Done." + task_complete
 //
+// A prompt that says "stop me" gets its text and then no end: the reply
+// holds open until the client goes away, so a Stop always meets a
+// running task, however far behind a busy machine's window falls.
+//
 // Usage:
 //
 //	go run ./e2e/bench/benchmodel [-addr 127.0.0.1:0] [-rate 1000]
@@ -93,13 +97,22 @@ func script(req *compat.Request) compat.Reply {
 		for i := range words {
 			words[i] = "tok" + strconv.Itoa(i+1)
 		}
-		return compat.Reply{Text: strings.Join(words, " "), ToolCalls: done}
+		return held(prompt, compat.Reply{Text: strings.Join(words, " "), ToolCalls: done})
 	}
 	if m := longMarker.FindStringSubmatch(prompt); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		return compat.Reply{Text: markdown(n), ToolCalls: done}
+		return held(prompt, compat.Reply{Text: markdown(n), ToolCalls: done})
 	}
 	return compat.Reply{Text: "Done.", ToolCalls: done}
+}
+
+// held makes the reply to a prompt that says "stop me" hold open after
+// its text, with no end, until the client goes away.
+func held(prompt string, r compat.Reply) compat.Reply {
+	if strings.Contains(prompt, "stop me") {
+		r.ToolCalls, r.HangAfterText = nil, true
+	}
+	return r
 }
 
 // markdown is about n bytes of the Markdown a model writes: headings,

@@ -17,5 +17,10 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // A test's outcome never depends on how busy the machine is: the limit
+    // is one only a hung test reaches (vitest's 5 s default was reached by
+    // long typing tests on a loaded 2-core machine).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

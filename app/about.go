@@ -83,9 +83,10 @@ func bareURL(u string) string {
 }
 
 // OpenDataFolder shows the data folder in the system's file manager.
-func (a *About) OpenDataFolder() error {
+func (a *About) OpenDataFolder() (err error) {
+	defer recovered(&err)
 	if err := a.openFolder(a.dataDir); err != nil {
-		return chat.Wrap(chat.CodeInternal, err, "the data folder (%s) could not be opened: %v", a.dataDir, err)
+		return chat.Wrap(chat.CodeInternal, err, "The data folder (%s) could not be opened: %v.", a.dataDir, err)
 	}
 	return nil
 }

@@ -66,7 +66,7 @@ func TestOpenDataFolder(t *testing.T) {
 	a.About.openFolder = func(string) error { return errors.New("no file manager") }
 	err := a.About.OpenDataFolder()
 	require.Error(t, err)
-	assert.Contains(t, chat.ErrorMessage(err), "the data folder ("+dir+") could not be opened: no file manager")
+	assert.Contains(t, chat.ErrorMessage(err), "The data folder ("+dir+") could not be opened: no file manager")
 }
 
 // A database from a newer Errand: the window says which version made it

@@ -57,13 +57,13 @@ func peekSchema(ctx context.Context, path string) (fileSchema, error) {
 
 // refuseNewer says why a file from a newer Errand is not opened.
 func refuseNewer(path string, fsch fileSchema) error {
-	by := "a newer version of Errand"
+	by := fmt.Sprintf("a newer version of Errand (schema %d)", fsch.version)
 	if fsch.writtenBy != "" {
-		by = "Errand " + fsch.writtenBy
+		by = fmt.Sprintf("Errand %s (schema %d), a newer version of Errand", fsch.writtenBy, fsch.version)
 	}
 	return chat.Errorf(chat.CodeConflict,
-		"The database at %s was written by %s (schema %d); this is Errand %s (schema %d), which cannot read it. Install Errand %s or later to open it. Nothing in it was changed.",
-		path, by, fsch.version, buildinfo.Version, SchemaVersion(), orNewer(fsch.writtenBy))
+		"The database at %s was written by %s; this is Errand %s (schema %d), which cannot read it. Install Errand %s or later to open it. Nothing in it was changed.",
+		path, by, buildinfo.Version, SchemaVersion(), orNewer(fsch.writtenBy))
 }
 
 func orNewer(v string) string {

@@ -25,12 +25,13 @@ func TestSandboxedCommandCannotWriteOutsideTheWorkspace(t *testing.T) {
 	t.Parallel()
 	needSandbox(t)
 	w, env := newWorkspace(t)
-	// Outside the workspace: this package's folder (read-only in the
-	// sandbox) and another temporary folder (hidden by the private /tmp).
-	wd, err := os.Getwd()
+	// Outside the workspace: a folder outside /tmp (read-only in the
+	// sandbox; not this package's folder, which may itself be under /tmp)
+	// and another temporary folder (hidden by the private /tmp).
+	outside, err := os.MkdirTemp("/var/tmp", "errand-sandbox-test")
 	require.NoError(t, err)
-	readOnly := filepath.Join(wd, fmt.Sprintf(".sandbox-write-%d", time.Now().UnixNano()))
-	t.Cleanup(func() { os.Remove(readOnly) })
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	readOnly := filepath.Join(outside, "written.txt")
 	hidden := filepath.Join(t.TempDir(), "outside.txt")
 
 	res, err := call(t, RunCommand{}, env, map[string]any{

@@ -49,7 +49,7 @@ describe('Settings → About', () => {
   it('opens the data folder, and tells why when it cannot', async () => {
     const { user, section } = await shown();
     vi.mocked(api.openDataFolder).mockRejectedValueOnce(
-      new ApiError('internal', 'the data folder (/home/ada/.config/Errand) could not be opened: no file manager'),
+      new ApiError('internal', 'The data folder (/home/ada/.config/Errand) could not be opened: no file manager'),
     );
 
     await user.click(within(section).getByRole('button', { name: 'Open data folder' }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversation, message, summary } from '../test/fixtures';
+import { conversation, message, summary, withoutWorkspace } from '../test/fixtures';
 import {
   emptyConversationsState,
   noteMessage,
@@ -57,7 +57,7 @@ describe('conversations reducer', () => {
 
   it('keeps the workspace when an event without it updates the title', () => {
     let s = setConversations(emptyConversationsState(), [summary('a', { workspace: '/w' })]);
-    s = upsertConversation(s, conversation('a', { title: 'Renamed', titleSet: true }));
+    s = upsertConversation(s, withoutWorkspace(conversation('a', { title: 'Renamed', titleSet: true })));
     expect(s.byId.a?.title).toBe('Renamed');
     expect(s.byId.a?.workspace).toBe('/w');
   });

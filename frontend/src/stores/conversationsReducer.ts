@@ -43,13 +43,13 @@ function withOrder(state: ConversationsState, byId: Record<string, ConversationE
   return { ...state, byId, activity, order: sameOrder(order, state.order) ? state.order : order };
 }
 
-function entryOf(c: Conversation | ConversationSummary, prev: ConversationEntry | undefined): ConversationEntry {
+function entryOf(c: ConversationUpdate, prev: ConversationEntry | undefined): ConversationEntry {
   return {
     id: c.id,
     title: c.title ?? '',
     titleSet: !!c.titleSet,
     mode: c.mode ?? 'auto',
-    workspace: c.workspace ?? prev?.workspace,
+    workspace: c.workspace ?? prev?.workspace ?? '',
     model: c.model ?? prev?.model,
     agentId: c.agentId ?? prev?.agentId,
     createdAt: c.createdAt,
@@ -57,8 +57,11 @@ function entryOf(c: Conversation | ConversationSummary, prev: ConversationEntry 
   };
 }
 
+/** A conversation as an update carries it: one without workspace keeps the known folder. */
+export type ConversationUpdate = Omit<Conversation, 'workspace'> & { workspace?: string };
+
 /** Adds or updates a conversation (an event or a call's result). */
-export function upsertConversation(state: ConversationsState, c: Conversation | ConversationSummary): ConversationsState {
+export function upsertConversation(state: ConversationsState, c: ConversationUpdate): ConversationsState {
   const byId = { ...state.byId, [c.id]: entryOf(c, state.byId[c.id]) };
   const act = Math.max(state.activity[c.id] ?? 0, timeValue(c.updatedAt));
   const activity = state.activity[c.id] === act ? state.activity : { ...state.activity, [c.id]: act };

@@ -1,7 +1,7 @@
 // Reducers and sync for the agent's new task fields and statuses.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Task } from '../api/types';
-import { conversation, resetStores, summary, task } from '../test/fixtures';
+import { conversation, resetStores, summary, task, withoutWorkspace } from '../test/fixtures';
 
 import * as api from '../api';
 import { emptyConversationsState, setConversations, upsertConversation } from './conversationsReducer';
@@ -106,7 +106,7 @@ describe('conversations: workspace', () => {
   it('keeps the workspace; an event without it keeps the known one', () => {
     let s = setConversations(emptyConversationsState(), [summary('a', { workspace: '/srv/site' })]);
     expect(s.byId.a?.workspace).toBe('/srv/site');
-    s = upsertConversation(s, conversation('a', { title: 'Renamed' }));
+    s = upsertConversation(s, withoutWorkspace(conversation('a', { title: 'Renamed' })));
     expect(s.byId.a?.workspace).toBe('/srv/site');
     s = upsertConversation(s, conversation('a', { workspace: '' }));
     expect(s.byId.a?.workspace).toBe('');

@@ -12,6 +12,7 @@ import { useTasksStore } from '../stores/tasks';
 import { useSettingsView } from '../stores/settingsView';
 import { useUsageStore } from '../stores/usage';
 import { resetSync } from '../stores/sync';
+import type { ConversationUpdate } from '../stores/conversationsReducer';
 
 let seq = 100;
 
@@ -28,6 +29,13 @@ export function conversation(id: string, over: Partial<Conversation> = {}): Conv
     updatedAt: '2026-01-01T10:00:00Z',
     ...over,
   };
+}
+
+/** The conversation as an update that lacks its workspace. */
+export function withoutWorkspace(c: Conversation): ConversationUpdate {
+  const { workspace, ...rest } = c;
+  void workspace;
+  return rest;
 }
 
 export function summary(id: string, over: Partial<ConversationSummary> = {}): ConversationSummary {

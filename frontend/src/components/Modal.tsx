@@ -29,6 +29,7 @@ export function Modal(props: ModalProps) {
   const { onClose, role = 'dialog', initialFocus } = props;
   const boxRef = useRef<HTMLDivElement>(null);
   useFocusInAndBack(boxRef, initialFocus);
+  useEscapeFromNowhere(onClose);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {
@@ -72,6 +73,35 @@ function useFocusInAndBack(box: RefObject<HTMLElement | null>, initial?: ModalPr
     };
     // Once per opening: the refs are stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+}
+
+// The open modals, the top one last: Esc with the focus nowhere closes only it.
+const openModals: object[] = [];
+
+/**
+ * Esc when the focus has fallen out of every element (to the page body, as
+ * when the focused control was removed) closes the top modal, as it would
+ * with the focus inside.
+ */
+function useEscapeFromNowhere(onClose: () => void) {
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  useEffect(() => {
+    const me = {};
+    openModals.push(me);
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      const active = document.activeElement;
+      if (e.key !== 'Escape' || e.defaultPrevented || (active && active !== document.body)) return;
+      if (openModals[openModals.length - 1] !== me) return;
+      e.preventDefault();
+      closeRef.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      openModals.splice(openModals.indexOf(me), 1);
+    };
   }, []);
 }
 

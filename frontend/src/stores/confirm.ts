@@ -13,11 +13,9 @@ export interface ConfirmRequest {
 interface ConfirmStore {
   request: ConfirmRequest | null;
   resolve: ((ok: boolean) => void) | null;
-  /** Where focus goes back when the dialog closes. */
-  returnFocus: HTMLElement | null;
 }
 
-export const useConfirmStore = create<ConfirmStore>()(() => ({ request: null, resolve: null, returnFocus: null }));
+export const useConfirmStore = create<ConfirmStore>()(() => ({ request: null, resolve: null }));
 
 /**
  * Asks the person; true if they confirmed. A second question while one is
@@ -26,20 +24,15 @@ export const useConfirmStore = create<ConfirmStore>()(() => ({ request: null, re
 export function askConfirm(request: ConfirmRequest): Promise<boolean> {
   const prev = useConfirmStore.getState().resolve;
   return new Promise<boolean>((resolve) => {
-    const active = document.activeElement;
-    useConfirmStore.setState({
-      request,
-      resolve,
-      returnFocus: active instanceof HTMLElement ? active : null,
-    });
+    // The dialog (Modal) gives the focus back to what had it when it closes.
+    useConfirmStore.setState({ request, resolve });
     prev?.(false);
   });
 }
 
 /** Closes the dialog with the person's answer. */
 export function answerConfirm(ok: boolean): void {
-  const { resolve, returnFocus } = useConfirmStore.getState();
-  useConfirmStore.setState({ request: null, resolve: null, returnFocus: null });
+  const { resolve } = useConfirmStore.getState();
+  useConfirmStore.setState({ request: null, resolve: null });
   resolve?.(ok);
-  if (returnFocus?.isConnected) returnFocus.focus();
 }

@@ -61,6 +61,7 @@ type App struct {
 	Agents      *Agents
 	Checkpoints *Checkpoints
 	About       *About
+	Attachments *Attachments
 }
 
 // New opens the database, ends tasks a previous run left unfinished, and
@@ -154,13 +155,14 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.MCP = &MCP{store: st, manager: a.mcp, env: a.secrets}
 	a.Agents = &Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
 	a.About = &About{dataDir: cfg.DataDir, resolver: a.resolver, openFolder: openInFileManager}
+	a.Attachments = &Attachments{}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }
 
 // Bound lists the services to bind to the frontend.
 func (a *App) Bound() []any {
-	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window, a.MCP, a.Agents, a.Checkpoints, a.About}, a.devBound...)
+	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window, a.MCP, a.Agents, a.Checkpoints, a.About, a.Attachments}, a.devBound...)
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and

@@ -46,10 +46,14 @@ func (s *AgentTaskRunner) StartProactive(conversationID string) (_ chat.Task, er
 
 // Send answers the person's message in the conversation's mode: Auto
 // decides between a task and a direct answer; a leading /task or /chat
-// forces one (with nothing after it, it is an error).
-func (s *AgentTaskRunner) Send(conversationID, text string) (_ chat.Task, err error) {
+// forces one (with nothing after it, it is an error). attachmentIDs name
+// files added with the Attachments service, sent with the text.
+func (s *AgentTaskRunner) Send(conversationID, text string, attachmentIDs []string) (_ chat.Task, err error) {
 	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
+		return chat.Task{}, err
+	}
+	if err := notYetAttached(attachmentIDs); err != nil {
 		return chat.Task{}, err
 	}
 	ctx, cancel := callCtx()
@@ -89,10 +93,13 @@ func (s *AgentTaskRunner) start(conversationID, text string, mode chat.TaskMode)
 
 // QueueMessage adds the person's message to the conversation's working
 // task without stopping it: stored as queued, it reaches the model at the
-// task's next step.
-func (s *AgentTaskRunner) QueueMessage(conversationID, text string) (_ chat.Message, err error) {
+// task's next step, with the files attachmentIDs name.
+func (s *AgentTaskRunner) QueueMessage(conversationID, text string, attachmentIDs []string) (_ chat.Message, err error) {
 	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
+		return chat.Message{}, err
+	}
+	if err := notYetAttached(attachmentIDs); err != nil {
 		return chat.Message{}, err
 	}
 	ctx, cancel := callCtx()

@@ -67,6 +67,8 @@ type Message struct {
 	TaskID  string `json:"taskId,omitempty"`
 	Role    Role   `json:"role"`
 	Content string `json:"content"`
+	// Attachments are the files the person sent with a user message.
+	Attachments []Attachment `json:"attachments,omitempty"`
 	// Reasoning is an assistant message's thinking, kept apart from its
 	// content (never in search, Copy message or the answer), and
 	// ReasoningMS how long the model thought (from its first thinking

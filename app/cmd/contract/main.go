@@ -58,6 +58,7 @@ var unions = []union{
 	{name: "LocalNetworkRisk", list: "LOCAL_NETWORK_RISKS", dir: "backend/chat", prefix: "RiskLocalNetwork"},
 	{name: "NetworkRisk", list: "NETWORK_RISKS", dir: "backend/chat", prefix: "RiskNetwork"},
 	{name: "SandboxState", list: "SANDBOX_STATES", dir: "backend/chat", prefix: "Sandbox"},
+	{name: "AttachmentKind", list: "ATTACHMENT_KINDS", dir: "backend/chat", goType: "AttachmentKind"},
 	{name: "ErrorCode", list: "ERROR_CODES", dir: "backend/chat", prefix: "Code"},
 	{name: "Risk", list: "RISKS", dir: "backend/tools", goType: "Risk"},
 	{name: "MCPStatus", list: "MCP_STATUSES", dir: "backend/mcp", goType: "Status"},

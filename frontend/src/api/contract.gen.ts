@@ -78,6 +78,10 @@ export type NetworkRisk = (typeof NETWORK_RISKS)[number];
 export const SANDBOX_STATES = ['sandboxed', 'not_sandboxed'] as const;
 export type SandboxState = (typeof SANDBOX_STATES)[number];
 
+/** chat.AttachmentKind */
+export const ATTACHMENT_KINDS = ['image', 'text'] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+
 /** chat.Code… */
 export const ERROR_CODES = ['invalid', 'not_found', 'conflict', 'internal', 'model', 'storage'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -3,6 +3,7 @@
 import * as AboutSvc from '../../wailsjs/go/app/About';
 import * as AgentsSvc from '../../wailsjs/go/app/Agents';
 import * as Runner from '../../wailsjs/go/app/AgentTaskRunner';
+import * as AttachmentsSvc from '../../wailsjs/go/app/Attachments';
 import * as ArchiveSvc from '../../wailsjs/go/app/Archive';
 import * as CheckpointsSvc from '../../wailsjs/go/app/Checkpoints';
 import * as Convs from '../../wailsjs/go/app/Conversations';
@@ -18,6 +19,7 @@ import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
   AboutInfo,
   AgentDefinition,
+  Attachment,
   CheckpointStorage,
   FileChoice,
   FilesChanged,
@@ -119,8 +121,8 @@ export function startProactive(conversationId: string): Promise<Task> {
  * Answers the person's message in the conversation's mode (Auto decides);
  * a leading /task or /chat forces one.
  */
-export function send(conversationId: string, text: string): Promise<Task> {
-  return call(() => Runner.Send(conversationId, text));
+export function send(conversationId: string, text: string, attachmentIds: string[] = []): Promise<Task> {
+  return call(() => Runner.Send(conversationId, text, attachmentIds));
 }
 
 /** Answers the person's message again the other way: 'agent' runs it as a task, 'chat' just answers. */
@@ -129,8 +131,8 @@ export function rerunMessage(conversationId: string, messageId: string, mode: Ta
 }
 
 /** Adds a message to the conversation's working task: queued for its next step. */
-export function queueMessage(conversationId: string, text: string): Promise<Message> {
-  return call(() => Runner.QueueMessage(conversationId, text));
+export function queueMessage(conversationId: string, text: string, attachmentIds: string[] = []): Promise<Message> {
+  return call(() => Runner.QueueMessage(conversationId, text, attachmentIds));
 }
 
 export function stopTask(taskId: string): Promise<StopResult> {
@@ -456,6 +458,28 @@ export function claudeConfigPath(): Promise<string> {
 /** An image a tool returned, as a data: URL. */
 export function toolImage(id: string): Promise<string> {
   return call(() => MCPSvc.Image(id));
+}
+
+// ---- Attachments ----
+
+/** Checks and stores a file the window read (pasted, dropped or picked): its name and content in base64. */
+export function addAttachment(name: string, dataBase64: string): Promise<Attachment> {
+  return call(() => AttachmentsSvc.Add(name, dataBase64));
+}
+
+/** Checks and stores a file named by its path (dropped on the desktop window). */
+export function addAttachmentPath(path: string): Promise<Attachment> {
+  return call(() => AttachmentsSvc.AddPath(path));
+}
+
+/** A stored image, the original sent, as a data: URL. */
+export function attachmentImage(id: string): Promise<string> {
+  return call(() => AttachmentsSvc.Image(id));
+}
+
+/** Opens a stored attachment with the system's viewer, under the name it was sent with. */
+export function openAttachment(id: string, name: string): Promise<void> {
+  return call(() => AttachmentsSvc.Open(id, name));
 }
 
 // ---- Providers ----

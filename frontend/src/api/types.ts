@@ -27,9 +27,11 @@ import {
   type TaskStatus,
   type ToolOutcome,
   type Delivery,
+  type AttachmentKind,
 } from './contract.gen';
 
 export type {
+  AttachmentKind,
   ChatMode,
   ConversationMode,
   DecidedBy,
@@ -68,7 +70,11 @@ export type TaskMode = Exclude<ConversationMode, 'auto'>;
 export type Conversation = Narrow<chat.Conversation, { mode: ConversationMode }>;
 export type ConversationSummary = Narrow<chat.ConversationSummary, { mode: ConversationMode; activeTask?: Task }>;
 export type ToolCall = chat.ToolCall;
-export type Message = Narrow<chat.Message, { role: Role; outcome?: ToolOutcome; delivery?: Delivery }>;
+export type Attachment = Narrow<chat.Attachment, { kind: AttachmentKind }>;
+export type Message = Narrow<
+  chat.Message,
+  { role: Role; outcome?: ToolOutcome; delivery?: Delivery; attachments?: Attachment[] }
+>;
 export type Summary = chat.Summary;
 export type Usage = chat.Usage;
 export type Limits = chat.Limits;

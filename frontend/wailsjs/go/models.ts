@@ -93,6 +93,15 @@ export namespace chat {
 	    address?: string;
 	    sandbox?: string;
 	}
+	export interface Attachment {
+	    id: string;
+	    name: string;
+	    kind: string;
+	    mime: string;
+	    size: number;
+	    width?: number;
+	    height?: number;
+	}
 	export interface ChangedFile {
 	    path: string;
 	    change: string;
@@ -209,6 +218,7 @@ export namespace chat {
 	    taskId?: string;
 	    role: string;
 	    content: string;
+	    attachments?: Attachment[];
 	    reasoning?: string;
 	    reasoningMs?: number;
 	    toolCalls?: ToolCall[];

@@ -19,7 +19,7 @@ export function GetSummary(arg1:string):Promise<chat.Summary>;
 
 export function GetTask(arg1:string):Promise<chat.Task>;
 
-export function QueueMessage(arg1:string,arg2:string):Promise<chat.Message>;
+export function QueueMessage(arg1:string,arg2:string,arg3:Array<string>):Promise<chat.Message>;
 
 export function Regenerate(arg1:string,arg2:string):Promise<chat.Task>;
 
@@ -29,7 +29,7 @@ export function ResumeTask(arg1:string):Promise<chat.Task>;
 
 export function RetryTask(arg1:string):Promise<chat.Task>;
 
-export function Send(arg1:string,arg2:string):Promise<chat.Task>;
+export function Send(arg1:string,arg2:string,arg3:Array<string>):Promise<chat.Task>;
 
 export function SendChat(arg1:string,arg2:string):Promise<chat.Task>;
 

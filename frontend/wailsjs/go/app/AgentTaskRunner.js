@@ -34,8 +34,8 @@ export function GetTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['GetTask'](arg1);
 }
 
-export function QueueMessage(arg1, arg2) {
-  return window['go']['app']['AgentTaskRunner']['QueueMessage'](arg1, arg2);
+export function QueueMessage(arg1, arg2, arg3) {
+  return window['go']['app']['AgentTaskRunner']['QueueMessage'](arg1, arg2, arg3);
 }
 
 export function Regenerate(arg1, arg2) {
@@ -54,8 +54,8 @@ export function RetryTask(arg1) {
   return window['go']['app']['AgentTaskRunner']['RetryTask'](arg1);
 }
 
-export function Send(arg1, arg2) {
-  return window['go']['app']['AgentTaskRunner']['Send'](arg1, arg2);
+export function Send(arg1, arg2, arg3) {
+  return window['go']['app']['AgentTaskRunner']['Send'](arg1, arg2, arg3);
 }
 
 export function SendChat(arg1, arg2) {

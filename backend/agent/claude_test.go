@@ -68,7 +68,7 @@ func TestClaudeThinkingRunsAToolTaskToCompletion(t *testing.T) {
 		}
 	})
 	h := newClaudeHarness(t, srv)
-	h.settings(func(s *chat.Settings) { s.ReasoningEffort = map[string]string{claudeModel: "medium"} })
+	h.settings(func(s *chat.Settings) { s.ReasoningEffort = map[string]chat.ReasoningEffort{claudeModel: "medium"} })
 	conv := h.conversation()
 	require.NoError(t, os.MkdirAll(h.workspace(conv), 0o755))
 	for _, name := range []string{"a.txt", "b.txt"} {

@@ -167,7 +167,7 @@ func TestARepeatPauseSurvivesARestart(t *testing.T) {
 	})
 	got := h.task(task.ID)
 	assert.Equal(t, chat.StatusPaused, got.Status)
-	assert.Equal(t, "repeat", got.PauseReason)
+	assert.Equal(t, chat.PauseReason("repeat"), got.PauseReason)
 	assert.Len(t, openToolCalls(h.messages(conv)), 1, "the blocked call has not run")
 	assert.Len(t, h.server.Requests(), 5)
 

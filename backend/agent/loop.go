@@ -361,16 +361,17 @@ func (rn *run) checkLimits(ctx context.Context) error {
 	for {
 		t := rn.snapshot()
 		l := t.Limits
-		var reason, question string
+		var reason chat.PauseReason
+		var question string
 		switch {
 		case l.MaxSteps > 0 && t.StepCount >= l.MaxSteps:
-			reason = "steps"
+			reason = chat.PauseSteps
 			question = fmt.Sprintf("Limit reached: %d steps. Continue for %d more steps, or stop?", l.MaxSteps, extraSteps)
 		case l.MaxMinutes > 0 && t.ActiveMS >= int64(l.MaxMinutes*float64(time.Minute/time.Millisecond)):
-			reason = "time"
+			reason = chat.PauseTime
 			question = fmt.Sprintf("Limit reached: %s of work. Continue for %d more minutes, or stop?", minutes(l.MaxMinutes), extraMinutes)
 		case l.MaxCostUSD > 0 && t.CostUSD >= l.MaxCostUSD:
-			reason = "cost"
+			reason = chat.PauseCost
 			question = fmt.Sprintf("Limit reached: $%.2f spent. Continue for $%.2f more, or stop?", t.CostUSD, extraCostUSD)
 		default:
 			return nil
@@ -390,8 +391,8 @@ func minutes(m float64) string {
 
 // pause waits for the person to let the task go on; their Continue raises
 // the limit that was reached.
-func (rn *run) pause(ctx context.Context, reason, question string) error {
-	_, err := rn.waitFor(ctx, &wait{kind: waitProceed, id: reason}, func(t *chat.Task) {
+func (rn *run) pause(ctx context.Context, reason chat.PauseReason, question string) error {
+	_, err := rn.waitFor(ctx, &wait{kind: waitProceed, id: string(reason)}, func(t *chat.Task) {
 		t.Status = chat.StatusPaused
 		t.PauseReason = reason
 		t.PendingQuestion = question

@@ -83,7 +83,7 @@ func TestTimeLimitCutsAModelCallAndPauses(t *testing.T) {
 	task := h.start(conv, "Think long")
 
 	paused := h.events.waitStatus(task.ID, chat.StatusPaused)
-	assert.Equal(t, "time", paused.PauseReason)
+	assert.Equal(t, chat.PauseReason("time"), paused.PauseReason)
 	assert.Contains(t, paused.PendingQuestion, "of work. Continue for 10 more minutes")
 	assert.Equal(t, 1, h.server.HangUps(), "the call was cut")
 	assert.Equal(t, 0, paused.StepCount, "the cut step is run again on Continue")

@@ -168,7 +168,7 @@ func TestReasoningEffortFollowsTheSetting(t *testing.T) {
 	h := newHarness(t, script(t, complete("one"), complete("two")), harnessOpts{})
 	conv := h.conversation()
 	h.events.waitStatus(h.start(conv, "First").ID, chat.StatusCompleted)
-	h.settings(func(s *chat.Settings) { s.ReasoningEffort = map[string]string{"test-model": "high"} })
+	h.settings(func(s *chat.Settings) { s.ReasoningEffort = map[string]chat.ReasoningEffort{"test-model": "high"} })
 	h.events.waitStatus(h.start(conv, "Second").ID, chat.StatusCompleted)
 	reqs := h.server.Requests()
 	assert.Empty(t, reqs[0].ReasoningEffort)

@@ -90,7 +90,7 @@ func (rn *run) runToolCall(ctx context.Context, st *loopState, call chat.ToolCal
 	}
 	if st.repeats >= pauseRepeats {
 		q := fmt.Sprintf("The agent made the same %s call %d times in a row. Let it continue, or stop?", call.Name, st.repeats)
-		if err := rn.pause(ctx, "repeat", q); err != nil {
+		if err := rn.pause(ctx, chat.PauseRepeat, q); err != nil {
 			return res, "", false, err
 		}
 		st.repeats = 0

@@ -157,7 +157,7 @@ func TestStepLimitPausesAndContinues(t *testing.T) {
 	conv := h.conversation()
 	task := h.start(conv, "Work")
 	paused := h.events.waitStatus(task.ID, chat.StatusPaused)
-	assert.Equal(t, "steps", paused.PauseReason)
+	assert.Equal(t, chat.PauseReason("steps"), paused.PauseReason)
 	assert.Equal(t, 2, paused.StepCount)
 	assert.Contains(t, paused.PendingQuestion, "Limit reached: 2 steps. Continue for 25 more steps")
 	assert.Len(t, h.server.Requests(), 2, "no model call while paused")
@@ -182,7 +182,7 @@ func TestSpendLimitPausesWithTheCost(t *testing.T) {
 	conv := h.conversation()
 	task := h.start(conv, "Spend")
 	paused := h.events.waitStatus(task.ID, chat.StatusPaused)
-	assert.Equal(t, "cost", paused.PauseReason)
+	assert.Equal(t, chat.PauseReason("cost"), paused.PauseReason)
 	assert.InDelta(t, 1.3, paused.CostUSD, 1e-9) // 0.1 M × $10 + 0.01 M × $30
 	assert.Contains(t, paused.PendingQuestion, "$1.30 spent")
 
@@ -208,7 +208,7 @@ func TestTimeLimitPauses(t *testing.T) {
 	conv := h.conversation()
 	task := h.start(conv, "Take time")
 	paused := h.events.waitStatus(task.ID, chat.StatusPaused)
-	assert.Equal(t, "time", paused.PauseReason)
+	assert.Equal(t, chat.PauseReason("time"), paused.PauseReason)
 	assert.GreaterOrEqual(t, paused.ActiveMS, int64(60))
 	require.NoError(t, h.runner.Continue(context.Background(), task.ID))
 	done := h.events.waitStatus(task.ID, chat.StatusCompleted)
@@ -223,7 +223,7 @@ func TestRepeatedCallsAreNudgedThenPaused(t *testing.T) {
 	conv := h.conversation()
 	task := h.start(conv, "Loop")
 	paused := h.events.waitStatus(task.ID, chat.StatusPaused)
-	assert.Equal(t, "repeat", paused.PauseReason)
+	assert.Equal(t, chat.PauseReason("repeat"), paused.PauseReason)
 	assert.Contains(t, paused.PendingQuestion, "same list_files call 5 times")
 
 	var results []string

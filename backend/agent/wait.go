@@ -109,7 +109,7 @@ func (rn *run) restore(t chat.Task) {
 			w.tool = a.Tool
 		}
 	case chat.StatusPaused:
-		w.kind, w.id = waitProceed, t.PauseReason
+		w.kind, w.id = waitProceed, string(t.PauseReason)
 	default:
 		return
 	}
@@ -120,13 +120,13 @@ func (rn *run) restore(t chat.Task) {
 
 // restoredPause reports whether the task was paused when Errand closed,
 // and why.
-func (rn *run) restoredPause() (reason string, paused bool) {
+func (rn *run) restoredPause() (reason chat.PauseReason, paused bool) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	if rn.restored == nil || rn.restored.kind != waitProceed {
 		return "", false
 	}
-	return rn.restored.id, true
+	return chat.PauseReason(rn.restored.id), true
 }
 
 // forgetRestored drops a restored wait the loop did not reach.
@@ -200,11 +200,11 @@ func endWait(t *chat.Task, kind waitKind) {
 // raiseLimit grants more of the limit that paused the task.
 func raiseLimit(t *chat.Task) {
 	switch t.PauseReason {
-	case "steps":
+	case chat.PauseSteps:
 		t.Limits.MaxSteps = t.StepCount + extraSteps
-	case "time":
+	case chat.PauseTime:
 		t.Limits.MaxMinutes = float64(t.ActiveMS)/float64(time.Minute/time.Millisecond) + extraMinutes
-	case "cost":
+	case chat.PauseCost:
 		t.Limits.MaxCostUSD = t.CostUSD + extraCostUSD
 	}
 }

@@ -250,9 +250,9 @@ type Task struct {
 	Summary string `json:"summary,omitempty"`
 	// PendingApproval is the tool call waiting for the person's decision.
 	PendingApproval *Approval `json:"pendingApproval,omitempty"`
-	// PauseReason says which limit paused the task: "steps", "time",
-	// "cost" or "repeat"; PendingQuestion then asks whether to go on.
-	PauseReason string `json:"pauseReason,omitempty"`
+	// PauseReason says which limit paused the task; PendingQuestion then
+	// asks whether to go on.
+	PauseReason PauseReason `json:"pauseReason,omitempty"`
 	// Limits are this task's own, copied from the settings when it started
 	// and raised each time the person lets it continue.
 	Limits Limits `json:"limits"`
@@ -420,9 +420,9 @@ type Settings struct {
 	// silent this long between two chunks. The call is retried once.
 	ModelFirstByteTimeoutSec int `json:"modelFirstByteTimeoutSec"`
 	ModelIdleTimeoutSec      int `json:"modelIdleTimeoutSec"`
-	// ReasoningEffort by model name: "low", "medium" or "high", sent as
-	// reasoning_effort; absent (or "") sends none.
-	ReasoningEffort map[string]string `json:"reasoningEffort"`
+	// ReasoningEffort by model name, sent as reasoning_effort; absent (or
+	// "") sends none.
+	ReasoningEffort map[string]ReasoningEffort `json:"reasoningEffort"`
 }
 
 // MaxReflectionRounds bounds the ReflectionRounds setting.

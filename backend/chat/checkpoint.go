@@ -58,9 +58,17 @@ type FilesChanged struct {
 	Files  []ChangedFile `json:"files"`
 }
 
-// ChangedFile is one file of FilesChanged; Change is "created",
-// "changed" or "deleted".
+// ChangedFile is one file of FilesChanged.
 type ChangedFile struct {
-	Path   string `json:"path"`
-	Change string `json:"change"`
+	Path   string     `json:"path"`
+	Change ChangeKind `json:"change"`
 }
+
+// ChangeKind is what a task did to one file.
+type ChangeKind string
+
+const (
+	ChangeCreated ChangeKind = "created"
+	ChangeChanged ChangeKind = "changed"
+	ChangeDeleted ChangeKind = "deleted"
+)

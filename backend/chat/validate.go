@@ -285,6 +285,8 @@ func checkNumbers(st Settings) error {
 		return Invalidf("systemPrompt", "The system prompt is longer than %d characters.", MaxSystemPromptLen)
 	case len(st.Prices) > MaxModelEntries:
 		return Invalidf("prices", "The price table has %d models; the most it takes is %d.", len(st.Prices), MaxModelEntries)
+	case len(st.ReasoningEffort) > MaxModelEntries:
+		return Invalidf("reasoningEffort", "The reasoning-effort table has %d models; the most it takes is %d.", len(st.ReasoningEffort), MaxModelEntries)
 	case len(st.ContextLengths) > MaxModelEntries:
 		return Invalidf("contextLengths", "The context-length table has %d models; the most it takes is %d.", len(st.ContextLengths), MaxModelEntries)
 	case st.ReflectionRounds < 0 || st.ReflectionRounds > MaxReflectionRounds:
@@ -303,6 +305,14 @@ func checkTables(st Settings) error {
 		if n < MinContextLength || n > MaxContextLength {
 			return Invalidf("contextLengths", "The context length of %s must be between %d and %d tokens (it is %d).",
 				Quote(model), MinContextLength, MaxContextLength, n)
+		}
+	}
+	for model, e := range st.ReasoningEffort {
+		if err := checkTableModel("reasoningEffort", "A reasoning effort", model); err != nil {
+			return err
+		}
+		if !e.Valid() {
+			return Invalidf("reasoningEffort", "The reasoning effort of %s must be low, medium or high, not %s.", Quote(model), Quote(string(e)))
 		}
 	}
 	for model, p := range st.Prices {

@@ -49,6 +49,8 @@ func TestSettingsNumbersAreBounded(t *testing.T) {
 		"a model with a newline":         {func(s *Settings) { s.Prices["a\nb"] = Price{} }, "control character"},
 		"a huge model name":              {func(s *Settings) { s.Prices[strings.Repeat("m", 5<<20)] = Price{} }, "longer than 200"},
 		"a provider model with NUL":      {func(s *Settings) { s.Provider.Model = "gpt\x00" }, "control character"},
+		"an unknown reasoning effort":    {func(s *Settings) { s.ReasoningEffort = map[string]ReasoningEffort{"m": "extreme"} }, `reasoning effort of "m" must be low, medium or high`},
+		"an effort without a model":      {func(s *Settings) { s.ReasoningEffort = map[string]ReasoningEffort{"": EffortLow} }, "needs a model name"},
 		"too many prices": {func(s *Settings) {
 			for i := 0; i <= MaxModelEntries; i++ {
 				s.Prices[strings.Repeat("x", i%50)+string(rune('a'+i%26))+strings.Repeat("y", i/26)] = Price{}

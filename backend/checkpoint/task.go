@@ -74,12 +74,12 @@ func (k *Keeper) Changes(ctx context.Context, taskID string) (chat.FilesChanged,
 		if !c.Changed() {
 			continue
 		}
-		change := "changed"
+		change := chat.ChangeChanged
 		switch {
 		case c.Before == "":
-			change = "created"
+			change = chat.ChangeCreated
 		case c.After == "":
-			change = "deleted"
+			change = chat.ChangeDeleted
 		}
 		out.Files = append(out.Files, chat.ChangedFile{Path: c.Path, Change: change})
 	}

@@ -78,6 +78,18 @@ export type NetworkRisk = (typeof NETWORK_RISKS)[number];
 export const SANDBOX_STATES = ['sandboxed', 'not_sandboxed'] as const;
 export type SandboxState = (typeof SANDBOX_STATES)[number];
 
+/** chat.PauseReason */
+export const PAUSE_REASONS = ['steps', 'time', 'cost', 'repeat'] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
+
+/** chat.ReasoningEffort */
+export const REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+
+/** chat.ChangeKind */
+export const FILE_CHANGES = ['created', 'changed', 'deleted'] as const;
+export type FileChange = (typeof FILE_CHANGES)[number];
+
 /** chat.AttachmentKind */
 export const ATTACHMENT_KINDS = ['image', 'text'] as const;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];

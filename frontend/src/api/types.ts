@@ -28,10 +28,16 @@ import {
   type ToolOutcome,
   type Delivery,
   type AttachmentKind,
+  type FileChange,
+  type PauseReason,
+  type ReasoningEffort,
 } from './contract.gen';
 
 export type {
   AttachmentKind,
+  FileChange,
+  PauseReason,
+  ReasoningEffort,
   ChatMode,
   ConversationMode,
   DecidedBy,
@@ -54,7 +60,7 @@ export type {
   ToolOutputEvent,
   VerdictKind,
 } from './contract.gen';
-export { ERROR_CODES, EVENTS, RISKS, TASK_STATUSES } from './contract.gen';
+export { ERROR_CODES, EVENTS, REASONING_EFFORTS, RISKS, TASK_STATUSES } from './contract.gen';
 
 /**
  * Go's type T with some fields narrowed: a field Go declares as a string
@@ -91,6 +97,7 @@ export type Task = Narrow<
   {
     mode: TaskMode;
     status: TaskStatus;
+    pauseReason?: PauseReason;
     pendingFields?: FormField[];
     pendingApproval?: Approval;
     plan?: Plan;
@@ -114,17 +121,6 @@ export const RISK_NETWORK = NETWORK_RISKS[0];
 /** Whether a command would run in the sandbox (Approval.sandbox; chat.SandboxOn, chat.SandboxOff). */
 export const SANDBOX_ON: SandboxState = 'sandboxed';
 export const SANDBOX_OFF: SandboxState = 'not_sandboxed';
-
-// Unions Go writes as bare literals rather than constants of a type.
-
-/** Which limit paused a task (agent's pause reasons). */
-export type PauseReason = 'steps' | 'time' | 'cost' | 'repeat';
-
-/** How hard a thinking model is asked to think (Settings.reasoningEffort). */
-export type ReasoningEffort = 'low' | 'medium' | 'high';
-
-/** What a task did to one file (checkpoint's changes). */
-export type FileChange = 'created' | 'changed' | 'deleted';
 
 /** The agent's settings (chat.Settings); whoever saves sends back what it loaded. */
 export type Settings = Narrow<

@@ -3,7 +3,7 @@
 // through SaveProvider, and whatever later versions add) are
 // carried through untouched.
 import type { ConversationMode, ReasoningEffort, Risk, Settings } from '../../api/types';
-import { RISK_LOCAL_NETWORK, RISKS } from '../../api/types';
+import { REASONING_EFFORTS, RISK_LOCAL_NETWORK, RISKS } from '../../api/types';
 
 /** A row of the model table: a model's prices and context length. */
 export interface PriceRow {
@@ -18,7 +18,8 @@ export interface PriceRow {
 }
 
 /** The reasoning efforts a model can be asked for. */
-export const EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
+/** The efforts Go takes, in the order the menu shows them. */
+export const EFFORTS: readonly ReasoningEffort[] = REASONING_EFFORTS;
 
 function effortOf(v: unknown): ReasoningEffort | '' {
   return EFFORTS.find((e) => e === v) ?? '';

@@ -50,12 +50,7 @@ func keeperOptions(st chat.Settings) checkpoint.Options {
 // none) and whether its changes are undone now.
 func (c *Checkpoints) FilesChanged(taskID string) (_ chat.FilesChanged, err error) {
 	defer recovered(&err)
-	if err := requireID("task", taskID); err != nil {
-		return chat.FilesChanged{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return c.keeper.Changes(ctx, taskID)
+	return byID("task", taskID, c.keeper.Changes)
 }
 
 // FileDiff is the diff of what the task did to one file.

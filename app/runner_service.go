@@ -15,6 +15,17 @@ func callCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), callTimeout)
 }
 
+// byID checks an id and runs f on it within a bound call's time.
+func byID[T any](what, id string, f func(context.Context, string) (T, error)) (T, error) {
+	if err := requireID(what, id); err != nil {
+		var zero T
+		return zero, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return f(ctx, id)
+}
+
 // requireID refuses a missing id, and one that cannot be an id (a huge
 // one is quoted by a short prefix only).
 func requireID(what, id string) error { return chat.CheckID(what, id) }
@@ -36,12 +47,7 @@ func (s *AgentTaskRunner) StartTask(conversationID, text string) (_ chat.Task, e
 // first, with no message from the person.
 func (s *AgentTaskRunner) StartProactive(conversationID string) (_ chat.Task, err error) {
 	defer recovered(&err)
-	if err := requireID("conversation", conversationID); err != nil {
-		return chat.Task{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.runner.StartProactive(ctx, conversationID)
+	return byID("conversation", conversationID, s.runner.StartProactive)
 }
 
 // Send answers the person's message in the conversation's mode: Auto
@@ -111,12 +117,7 @@ func (s *AgentTaskRunner) QueueMessage(conversationID, text string, attachmentID
 // error: Stopped is false and Message says how it ended.
 func (s *AgentTaskRunner) StopTask(taskID string) (_ agent.StopResult, err error) {
 	defer recovered(&err)
-	if err := requireID("task", taskID); err != nil {
-		return agent.StopResult{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.runner.Stop(ctx, taskID)
+	return byID("task", taskID, s.runner.Stop)
 }
 
 // UserResponse answers the question a waiting task asked.
@@ -133,12 +134,7 @@ func (s *AgentTaskRunner) UserResponse(taskID, answer string) (err error) {
 // GetTask returns a task's current state.
 func (s *AgentTaskRunner) GetTask(taskID string) (_ chat.Task, err error) {
 	defer recovered(&err)
-	if err := requireID("task", taskID); err != nil {
-		return chat.Task{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.runner.Task(ctx, taskID)
+	return byID("task", taskID, s.runner.Task)
 }
 
 // ApproveTool lets the tool call waiting for approval run; forTask approves
@@ -179,34 +175,19 @@ func (s *AgentTaskRunner) ContinueTask(taskID string) (err error) {
 // RetryTask resumes a failed task from its last completed step.
 func (s *AgentTaskRunner) RetryTask(taskID string) (_ chat.Task, err error) {
 	defer recovered(&err)
-	if err := requireID("task", taskID); err != nil {
-		return chat.Task{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.runner.Retry(ctx, taskID)
+	return byID("task", taskID, s.runner.Retry)
 }
 
 // ResumeTask continues a task interrupted when Errand closed.
 func (s *AgentTaskRunner) ResumeTask(taskID string) (_ chat.Task, err error) {
 	defer recovered(&err)
-	if err := requireID("task", taskID); err != nil {
-		return chat.Task{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.runner.Resume(ctx, taskID)
+	return byID("task", taskID, s.runner.Resume)
 }
 
 // DismissTask ends a task interrupted when Errand closed.
 func (s *AgentTaskRunner) DismissTask(taskID string) (_ chat.Task, err error) {
 	defer recovered(&err)
-	if err := requireID("task", taskID); err != nil {
-		return chat.Task{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.runner.Dismiss(ctx, taskID)
+	return byID("task", taskID, s.runner.Dismiss)
 }
 
 // compactTimeout bounds CompactNow, which waits for the model to write a
@@ -231,12 +212,7 @@ func (s *AgentTaskRunner) CompactNow(conversationID string) (_ chat.Message, err
 // names: what the model sees in place of the messages before it.
 func (s *AgentTaskRunner) GetSummary(summaryID string) (_ chat.Summary, err error) {
 	defer recovered(&err)
-	if err := requireID("summary", summaryID); err != nil {
-		return chat.Summary{}, err
-	}
-	ctx, cancel := callCtx()
-	defer cancel()
-	return s.runner.GetSummary(ctx, summaryID)
+	return byID("summary", summaryID, s.runner.GetSummary)
 }
 
 // Regenerate runs the last task of the conversation's current branch again

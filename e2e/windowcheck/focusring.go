@@ -96,19 +96,22 @@ func ringBox(before, after image.Image) image.Rectangle {
 }
 
 // downMovesRing presses ↓ on the row and waits for a ring of the row's size
-// on the row below it.
+// on the row below it. Only what lies below the row counts: the row itself
+// redraws its marks as its buttons hide.
 func downMovesRing(ctx context.Context, cfg config, w *window, row image.Rectangle, frame image.Image) (string, error) {
 	if err := w.key(ctx, "Down"); err != nil {
 		return "", err
 	}
-	var moved change
+	below := frame.Bounds()
+	below.Min.Y = row.Max.Y - 2
+	var moved image.Rectangle
 	img, err := waitFor(ctx, w, "a ring on the row below after ↓", func(img image.Image) bool {
-		moved = gained(frame, img, accent)
-		b := moved.box
-		return moved.n >= minRing && b.Min.Y >= row.Max.Y-4 && near(b.Sub(image.Pt(0, b.Min.Y-row.Min.Y)), row, 3)
+		moved = ringBox(crop(frame, below), crop(img, below))
+		return moved.Min.Y >= row.Max.Y-2 && near(moved.Sub(image.Pt(0, moved.Min.Y-row.Min.Y)), row, 3)
 	})
 	if err != nil {
-		return "", cfg.keep(fmt.Errorf("↓ on the row at %v: %w (last seen: %d new ring pixels at %v)", row, err, moved.n, moved.box), img, "focus-down")
+		return "", cfg.keep(fmt.Errorf("↓ on the row at %v: %w (last seen: a ring at %v)", row, err, moved), img, "focus-down")
 	}
-	return fmt.Sprintf("Tab reached the list's row (ring %v), ↓ drew the ring on the row below (%d ring pixels at %v)", row, moved.n, moved.box), nil
+	n := gained(crop(frame, below), crop(img, below), accent).n
+	return fmt.Sprintf("Tab reached the list's row (ring %v), ↓ drew the ring on the row below (%d ring pixels at %v)", row, n, moved), nil
 }

@@ -64,13 +64,20 @@ func colours(img image.Image) int {
 	return len(seen)
 }
 
-// waitFor waits for a frame that cond accepts and returns it.
+// waitFor waits for a frame that cond accepts, with the ring colour at
+// rest (the frame before agrees on it: not caught mid-transition), and
+// returns it.
 func waitFor(ctx context.Context, w *window, what string, cond func(image.Image) bool) (image.Image, error) {
-	var img image.Image
+	var img, last image.Image
 	err := poll(ctx, what, func() (bool, error) {
 		var err error
 		img, err = w.shot(ctx)
-		return err == nil && cond(img), err
+		if err != nil {
+			return false, err
+		}
+		rest := last != nil && sameIn(last, img, accent)
+		last = img
+		return rest && cond(img), nil
 	})
 	return img, err
 }

@@ -15,4 +15,5 @@ for b in errand mockmodel e2e-seed; do
 done
 go build -o build/bin/windowcheck ./e2e/windowcheck
 export NO_AT_BRIDGE=1 DBUS_SESSION_BUS_ADDRESS=disabled:
+rm -rf build/window-checks
 xvfb-run -a -s "-screen 0 1200x820x24" ./build/bin/windowcheck -out build/window-checks "$@"

@@ -50,19 +50,33 @@ func command(name string, env []string, args ...string) *started {
 	return &started{cmd: cmd}
 }
 
-// stop ends the process's group (the app's WebKit processes with it).
+// stop ends the process's group (the app's WebKit processes with it),
+// killing it if it has not ended within bound.
 func (s *started) stop() {
-	if s.cmd.Process != nil {
-		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+	if s.cmd.Process == nil {
+		return
+	}
+	pgid := -s.cmd.Process.Pid
+	_ = syscall.Kill(pgid, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
 		_ = s.cmd.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(bound):
+		_ = syscall.Kill(pgid, syscall.SIGKILL)
+		<-done
 	}
 }
 
-// startApp starts the production build on a data folder of its own.
-func startApp(app, dataDir string, env ...string) (*started, error) {
+// startApp starts the production build on a data folder of its own, its
+// output to logPath.
+func startApp(app, dataDir, logPath string, env ...string) (*started, error) {
 	env = append([]string{"ERRAND_DATA_DIR=" + dataDir, "NO_AT_BRIDGE=1", "DBUS_SESSION_BUS_ADDRESS=disabled:"}, env...)
 	s := command(app, env)
-	log, err := os.Create(dataDir + "-stdout.log")
+	log, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 	}
 	defer model.stop()
 	data := filepath.Join(cfg.work, "scroll")
-	app, err := startApp(cfg.app, data, "OPENAI_BASE_URL="+url+"/v1", "OPENAI_API_KEY=x", "ERRAND_MODEL=mock-model")
+	app, err := startApp(cfg.app, data, filepath.Join(cfg.out, "scroll-app.log"), "OPENAI_BASE_URL="+url+"/v1", "OPENAI_API_KEY=x", "ERRAND_MODEL=mock-model")
 	if err != nil {
 		return "", err
 	}

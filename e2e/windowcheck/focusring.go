@@ -27,7 +27,7 @@ func checkFocusRing(ctx context.Context, cfg config) (string, error) {
 	if out, err := seed.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("seed: %w: %s", err, out)
 	}
-	app, err := startApp(cfg.app, data, "OPENAI_BASE_URL=", "OPENAI_API_KEY=", "ERRAND_MODEL=")
+	app, err := startApp(cfg.app, data, filepath.Join(cfg.out, "focus-app.log"), "OPENAI_BASE_URL=", "OPENAI_API_KEY=", "ERRAND_MODEL=")
 	if err != nil {
 		return "", err
 	}

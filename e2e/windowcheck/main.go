@@ -14,7 +14,7 @@
 // Nothing is found by fixed coordinates and nothing waits a fixed time:
 // each step waits for the state it needs (a frame, a row in the app's
 // database, read-only) up to two minutes, which only a broken build takes.
-// A failed check keeps its screenshot in -out.
+// A failed check keeps its screenshot in -out, beside the app's output.
 //
 // Usage:
 //

@@ -54,7 +54,7 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 		return count(img, success) >= base+minCard
 	})
 	if err != nil {
-		return "", cfg.keep(fmt.Errorf("auto-scroll: %w (%d green pixels, %d before the reply)", err, count(img, success), base), img, "scroll")
+		return "", cfg.keep(fmt.Errorf("%w (%d green pixels, %d before the reply)", err, count(img, success), base), img, "scroll")
 	}
 	return fmt.Sprintf("the completion card is in view after a 400-word reply at 800×560 (%d green pixels, %d before)", count(img, success), base), nil
 }

@@ -121,8 +121,9 @@ test-e2e: build-dev
 screenshot: deps frontend build build-dev
 	./scripts/screenshot.sh
 
-# What only the real (WebKitGTK) window can show: its focus ring, its auto-scroll.
-window-checks: deps frontend build build-dev
+# What only the real (WebKitGTK) window can show: its focus ring, its auto-scroll
+# (e2e/windowcheck). It needs no browser tests' or MCP servers' packages.
+window-checks: system-deps wails-cli frontend-deps frontend build build-dev
 	./scripts/window-checks.sh
 
 # Benchmarks: one table of figures, targets and verdicts (docs/BENCHMARKS.md).

@@ -7,9 +7,26 @@ import { openBranchDialog, openVariations, startEditing } from './state';
 import { VersionArrows } from './VersionArrows';
 import './branches.css';
 
+/**
+ * The last reply per conversation state. Every row's tools ask on every
+ * store update; the state is replaced, never changed in place, so the
+ * first row to ask scans and the others read the answer.
+ */
+const lastReplies = new WeakMap<ConversationMessages, string>();
+
 /** The last reply of the branch shown: the one Regenerate and Variations act on. */
 export function lastReplyId(c: ConversationMessages | undefined): string {
-  if (!c || c.hasNewer) return '';
+  if (!c) return '';
+  let id = lastReplies.get(c);
+  if (id === undefined) {
+    id = scanLastReply(c);
+    lastReplies.set(c, id);
+  }
+  return id;
+}
+
+function scanLastReply(c: ConversationMessages): string {
+  if (c.hasNewer) return '';
   for (let i = c.ids.length - 1; i >= 0; i--) {
     const id = c.ids[i];
     const m = id === undefined ? undefined : messageOf(c, id);

@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -81,6 +81,29 @@ describe('the version arrows', () => {
     render(<MessageTools conversationId={C} messageId="r2" />);
     expect(screen.getByRole('button', { name: 'Regenerate' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Variations' })).toBeInTheDocument();
+  });
+
+  it('Regenerate moves to a newer reply as it is stored, from rows already shown', () => {
+    load([message('p1', C, { role: 'user', content: 'One' }), message('r1', C, { content: 'Reply one' })]);
+    render(
+      <>
+        <div data-testid="r1">
+          <MessageTools conversationId={C} messageId="r1" />
+        </div>
+        <div data-testid="r2">
+          <MessageTools conversationId={C} messageId="r2" />
+        </div>
+      </>,
+    );
+    const regenerateIn = (id: string) => within(screen.getByTestId(id)).queryByRole('button', { name: 'Regenerate' });
+    expect(regenerateIn('r1')).toBeInTheDocument();
+
+    act(() => {
+      useMessagesStore.getState().upsert(message('p2', C, { role: 'user', content: 'Two' }));
+      useMessagesStore.getState().upsert(message('r2', C, { content: 'Reply two' }));
+    });
+    expect(regenerateIn('r1')).toBeNull();
+    expect(regenerateIn('r2')).toBeInTheDocument();
   });
 });
 

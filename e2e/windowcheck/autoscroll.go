@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"path/filepath"
+)
+
+const (
+	// prompt asks, as a task (/task: not the direct answer Auto may pick),
+	// the scripted model for 400 words, one every 50 ms, then task_complete:
+	// far more than the smallest window shows.
+	prompt = "/task [slow] tell a long story"
+	// script is the part of the prompt the stored message and task keep.
+	script = "[slow] tell a long story"
+	// minCard is the fewest green pixels that make the completion card's
+	// badge and check mark.
+	minCard = 300
+)
+
+// checkAutoScroll: at the smallest window (800×560), a long reply nobody
+// scrolled must end with its completion card in view.
+func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
+	model, url, err := startModel(cfg.model)
+	if err != nil {
+		return "", err
+	}
+	defer model.stop()
+	data := filepath.Join(cfg.work, "scroll")
+	app, err := startApp(cfg.app, data, filepath.Join(cfg.out, "scroll-app.log"), "OPENAI_BASE_URL="+url+"/v1", "OPENAI_API_KEY=x", "ERRAND_MODEL=mock-model")
+	if err != nil {
+		return "", err
+	}
+	defer app.stop()
+	w, err := readyWindow(ctx, app, 800, 560)
+	if err != nil {
+		return "", err
+	}
+	st, err := openStore(ctx, data)
+	if err != nil {
+		return "", err
+	}
+	defer st.close()
+	frame, err := sendPrompt(ctx, w, st)
+	if err != nil {
+		return "", cfg.keep(err, frame, "scroll-prompt")
+	}
+	if err := replyDone(ctx, st); err != nil {
+		return "", err
+	}
+	base := count(frame, success)
+	img, err := waitFor(ctx, w, "the completion card in view", func(img image.Image) bool {
+		return count(img, success) >= base+minCard
+	})
+	if err != nil {
+		return "", cfg.keep(fmt.Errorf("%w (%d green pixels, %d before the reply)", err, count(img, success), base), img, "scroll")
+	}
+	return fmt.Sprintf("the completion card is in view after a 400-word reply at 800×560 (%d green pixels, %d before)", count(img, success), base), nil
+}
+
+// readyWindow finds the app's window, gives it the keyboard, sizes it and
+// waits until the page is drawn at that size.
+func readyWindow(ctx context.Context, app *started, width, height int) (*window, error) {
+	w, err := findWindow(ctx, app.cmd.Process.Pid)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.focus(ctx); err != nil {
+		return nil, err
+	}
+	return w, w.resize(ctx, width, height)
+}
+
+// sendPrompt opens a conversation with Ctrl+N, waits for the composer to
+// take the keyboard (its outline turns the accent colour), types the prompt
+// and sends it, and waits until the app has stored it. It returns the
+// frame from before the prompt was typed.
+func sendPrompt(ctx context.Context, w *window, st *store) (image.Image, error) {
+	err := poll(ctx, "the page to create its first conversation", func() (bool, error) {
+		n, err := st.number(ctx, `SELECT count(*) FROM conversations`)
+		return n > 0, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	frame, err := settled(ctx, w)
+	if err != nil {
+		return frame, err
+	}
+	if err := w.key(ctx, "ctrl+n"); err != nil {
+		return frame, err
+	}
+	frame, err = waitFor(ctx, w, "the composer's focus outline after Ctrl+N", func(img image.Image) bool {
+		return gained(frame, img, accent).n >= minRing
+	})
+	if err != nil {
+		return frame, err
+	}
+	if err := w.typeText(ctx, prompt); err != nil {
+		return frame, err
+	}
+	if err := w.key(ctx, "Return"); err != nil {
+		return frame, err
+	}
+	return frame, poll(ctx, "the window to take the prompt (its message stored)", func() (bool, error) {
+		n, err := st.number(ctx, `SELECT count(*) FROM messages WHERE role = 'user' AND instr(content, ?) > 0`, script)
+		return n > 0, err
+	})
+}
+
+// replyDone waits for the prompt's task to complete.
+func replyDone(ctx context.Context, st *store) error {
+	var status string
+	err := poll(ctx, "the reply's task to complete", func() (bool, error) {
+		var err error
+		status, err = st.taskStatus(ctx, script)
+		if status == "error" || status == "cancelled" {
+			return false, fmt.Errorf("the reply's task ended %s", status)
+		}
+		return status == "completed", err
+	})
+	return err
+}

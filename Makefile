@@ -119,12 +119,11 @@ test-go:
 test-frontend:
 	cd frontend && npm test
 
-# Test files run side by side, one per core: each starts its own model
-# server, app (own data folder, own port) and browser (lib/harness.mjs).
-E2E_JOBS := $(shell nproc 2>/dev/null || echo 2)
-
+# Test files run side by side, one per core, in one Chromium (e2e/run.mjs):
+# each starts its own model server and app (own data folder, own port) and
+# opens its own browser context (lib/harness.mjs).
 test-e2e: build-dev
-	cd e2e && xvfb-run -a -s "-screen 0 1280x900x24" node --test --test-concurrency=$(E2E_JOBS) tests/
+	cd e2e && xvfb-run -a -s "-screen 0 1280x900x24" node run.mjs
 
 screenshot: deps frontend build build-dev
 	./scripts/screenshot.sh

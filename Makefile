@@ -105,18 +105,25 @@ vet:
 # lets those that wait on a server or a child process overlap on 2 cores.
 # The time limit is one no package reaches unless it hangs, however busy
 # the machine.
+# The backend packages that hold a benchmark (func Benchmark… in a _test.go).
+BENCH_PKGS = $(sort $(patsubst %/,./%,$(dir $(shell grep -rl --include='*_test.go' '^func Benchmark' backend))))
+
 test-go:
 	go test -race -count=1 -parallel 4 -timeout 30m ./...
 	cd scripts/dist && go test -count=1 ./...
 	# Benchmarks run once each, at their smallest, to keep them working;
-	# their figures come from `make bench`, never from a test.
-	ERRAND_BENCH_SMOKE=1 go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 30m ./backend/... >/dev/null
+	# their figures come from `make bench`, never from a test. Only the
+	# packages that hold one are built again (without -race) for it.
+	ERRAND_BENCH_SMOKE=1 go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 30m $(BENCH_PKGS) >/dev/null
 
 test-frontend:
 	cd frontend && npm test
 
+# Test files run side by side, one per core, in one Chromium (e2e/run.mjs):
+# each starts its own model server and app (own data folder, own port) and
+# opens its own browser context (lib/harness.mjs).
 test-e2e: build-dev
-	cd e2e && xvfb-run -a -s "-screen 0 1280x900x24" node --test --test-concurrency=1 tests/
+	cd e2e && xvfb-run -a -s "-screen 0 1280x900x24" node run.mjs
 
 screenshot: deps frontend build build-dev
 	./scripts/screenshot.sh

@@ -17,6 +17,10 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // One worker per core: vitest's default for a run is one fewer than the
+    // cores, which is a single worker (half the machine) on 2 cores. Each
+    // test file still runs in its own worker with its own jsdom and modules.
+    maxWorkers: '100%',
     // A test's outcome never depends on how busy the machine is: the limit
     // is one only a hung test reaches (vitest's 5 s default was reached by
     // long typing tests on a loaded 2-core machine).

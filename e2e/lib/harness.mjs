@@ -24,8 +24,8 @@ const START_TIMEOUT = 30_000;
 /** How long a process may take to exit after SIGTERM before SIGKILL. */
 const STOP_TIMEOUT = 5_000;
 
-const CHROMIUM = process.env.ERRAND_E2E_CHROMIUM || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
+export const CHROMIUM = process.env.ERRAND_E2E_CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -336,15 +336,8 @@ export class Stack {
       this.app = await startApp({ dataDir: this.dataDir, baseURL: this.mock.baseURL, env: this.env });
       this.procs.push(this.app.proc);
       this.url = this.app.url;
-      // launchServer rather than launch: it tells the browser's PID.
-      this.browserServer = await chromium.launchServer({
-        executablePath: CHROMIUM,
-        args: CHROMIUM_ARGS,
-        timeout: START_TIMEOUT,
-      });
-      this.browserPid = this.browserServer.process().pid;
-      live.add({ pid: this.browserPid });
-      this.browser = await chromium.connect(this.browserServer.wsEndpoint(), { timeout: START_TIMEOUT });
+      this.browser = await chromium.connect(await this.#browserEndpoint(), { timeout: START_TIMEOUT });
+      // The file's own context: its own cookies, storage and pages.
       const context = await this.browser.newContext({ viewport: { width: 1280, height: 900 } });
       context.setDefaultTimeout(TIMEOUT);
       this.page = await context.newPage();
@@ -358,6 +351,23 @@ export class Stack {
       await this.saveArtifacts('before', err);
       throw err;
     }
+  }
+
+  /**
+   * The browser this file opens its context in: the one run.mjs started
+   * for the whole run (ERRAND_E2E_BROWSER_WS), else one of its own.
+   */
+  async #browserEndpoint() {
+    if (process.env.ERRAND_E2E_BROWSER_WS) return process.env.ERRAND_E2E_BROWSER_WS;
+    // launchServer rather than launch: it tells the browser's PID.
+    this.browserServer = await chromium.launchServer({
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      timeout: START_TIMEOUT,
+    });
+    this.browserPid = this.browserServer.process().pid;
+    live.add({ pid: this.browserPid });
+    return this.browserServer.wsEndpoint();
   }
 
   /**
@@ -500,6 +510,7 @@ export class Stack {
   }
 
   async stop() {
+    // (On a shared browser this closes the file's context and disconnects.)
     if (this.browser) await this.browser.close().catch(() => {});
     if (this.browserServer) {
       const closed = await withTimeout(this.browserServer.close(), STOP_TIMEOUT).catch(() => false);

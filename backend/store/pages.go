@@ -302,8 +302,7 @@ func (s *Store) messagePage(ctx context.Context, conversationID, at string, limi
 
 // messagesBefore reads up to limit messages with a seq below seq, in order.
 func messagesBefore(ctx context.Context, q queryer, conversationID string, seq int64, limit int) (chat.MessagePage, error) {
-	msgs, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND off_branch = 0 AND seq < ? ORDER BY seq DESC LIMIT ?`,
-		conversationID, seq, limit+1)
+	msgs, err := branchPage(ctx, q, conversationID, seq, limit+1, true)
 	if err != nil {
 		return chat.MessagePage{}, err
 	}
@@ -320,8 +319,7 @@ func messagesBefore(ctx context.Context, q queryer, conversationID string, seq i
 
 // messagesAfter reads up to limit messages with a seq above seq, in order.
 func messagesAfter(ctx context.Context, q queryer, conversationID string, seq int64, limit int) (chat.MessagePage, error) {
-	msgs, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND off_branch = 0 AND seq > ? ORDER BY seq LIMIT ?`,
-		conversationID, seq, limit+1)
+	msgs, err := branchPage(ctx, q, conversationID, seq, limit+1, false)
 	if err != nil {
 		return chat.MessagePage{}, err
 	}

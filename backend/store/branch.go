@@ -53,7 +53,7 @@ func branchTip(ctx context.Context, q queryer, conversationID string) (tip, erro
 	err := q.QueryRowContext(ctx, `SELECT run, first, upto FROM branch_runs WHERE conversation_id = ?
 		ORDER BY first DESC LIMIT 1`, conversationID).Scan(&t.br.run, &t.br.first, &t.br.upto)
 	if err == nil {
-		err = q.QueryRowContext(ctx, `SELECT seq, id FROM messages WHERE conversation_id = ? AND run = ? AND seq <= ?
+		err = q.QueryRowContext(ctx, `SELECT seq, id FROM messages INDEXED BY messages_run WHERE conversation_id = ? AND run = ? AND seq <= ?
 			ORDER BY seq DESC LIMIT 1`, conversationID, t.br.run, t.br.upto).Scan(&t.seq, &t.id)
 	}
 	if isNoRows(err) {
@@ -73,7 +73,7 @@ func (t tip) endsRun(ctx context.Context, q queryer, conversationID string) (boo
 		return true, nil
 	}
 	var later bool
-	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ? AND run = ? AND seq > ?)`,
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages INDEXED BY messages_run WHERE conversation_id = ? AND run = ? AND seq > ?)`,
 		conversationID, t.br.run, t.seq).Scan(&later)
 	if err != nil {
 		return false, fmt.Errorf("read the branch: %w", err)
@@ -129,7 +129,7 @@ func branchRunOf(ctx context.Context, q queryer, conversationID string, run int6
 // message continues ("" for a first message); ok is false when the run has
 // no message left.
 func runStart(ctx context.Context, q queryer, conversationID string, run int64) (seq int64, parent string, ok bool, err error) {
-	err = q.QueryRowContext(ctx, `SELECT seq, coalesce(parent_id, '') FROM messages WHERE conversation_id = ? AND run = ?
+	err = q.QueryRowContext(ctx, `SELECT seq, coalesce(parent_id, '') FROM messages INDEXED BY messages_run WHERE conversation_id = ? AND run = ?
 		ORDER BY seq LIMIT 1`, conversationID, run).Scan(&seq, &parent)
 	if isNoRows(err) {
 		return 0, "", false, nil
@@ -418,7 +418,7 @@ func branchPage(ctx context.Context, q queryer, conversationID string, seq int64
 		cmp, order = "<", "DESC"
 	}
 	err := eachBranchRun(ctx, q, conversationID, seq, desc, func(br branchRun) (bool, error) {
-		msgs, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND run = ? AND seq <= ? AND seq `+cmp+` ?
+		msgs, err := messagesWhere(ctx, q, `INDEXED BY messages_run WHERE conversation_id = ? AND run = ? AND seq <= ? AND seq `+cmp+` ?
 			ORDER BY seq `+order+` LIMIT ?`, conversationID, br.run, br.upto, seq, pageLeft(limit, len(out)))
 		out = append(out, msgs...)
 		return limit < 0 || len(out) < limit, err
@@ -426,7 +426,7 @@ func branchPage(ctx context.Context, q queryer, conversationID string, seq int64
 	if err != nil {
 		return nil, err
 	}
-	queued, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND delivery = 'queued' AND seq `+cmp+` ?
+	queued, err := messagesWhere(ctx, q, `INDEXED BY messages_queued WHERE conversation_id = ? AND delivery = 'queued' AND seq `+cmp+` ?
 		ORDER BY seq `+order+` LIMIT ?`, conversationID, seq, limit)
 	if err != nil || len(queued) == 0 {
 		return out, err

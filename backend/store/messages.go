@@ -14,8 +14,9 @@ import (
 // messageCols are a message's columns as its row holds them. A message
 // whose text continues in chunks (chunked) is completed by withChunks.
 // OffBranch reads 1 for a message off the current branch (an export
-// numbers them, see offBranchNumbers). The last two count the message's versions: it and its siblings, and
-// those of them up to it (see versionCount).
+// numbers them, see offBranchNumbers). The last two count the message's
+// versions: it and its siblings, and those of them up to it (see
+// versionCount).
 var messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
 	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
 	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery,

@@ -313,7 +313,7 @@ func (s *Store) GetMessage(ctx context.Context, conversationID, id string) (chat
 func lastBranchTask(ctx context.Context, q queryer, conversationID string) (string, error) {
 	var taskID string
 	err := eachBranchRun(ctx, q, conversationID, runEnd, true, func(br branchRun) (bool, error) {
-		err := q.QueryRowContext(ctx, `SELECT task_id FROM messages WHERE conversation_id = ? AND run = ? AND seq <= ?
+		err := q.QueryRowContext(ctx, `SELECT task_id FROM messages INDEXED BY messages_run WHERE conversation_id = ? AND run = ? AND seq <= ?
 			AND task_id IS NOT NULL ORDER BY seq DESC LIMIT 1`, conversationID, br.run, br.upto).Scan(&taskID)
 		if isNoRows(err) {
 			return true, nil

@@ -177,18 +177,22 @@ func (s *Store) OpenConversation(ctx context.Context, id string, limit int) (cha
 }
 
 // openTasks reads the tasks a conversation's view needs: those of the
-// messages shown, the active one and the latest, oldest first.
+// messages shown, the active one and the latest of the branch (that of its
+// last message with a task), oldest first.
 func openTasks(ctx context.Context, q queryer, conversationID string, msgs []chat.Message) ([]chat.Task, error) {
+	latest, err := lastBranchTask(ctx, q, conversationID)
+	if err != nil {
+		return nil, err
+	}
 	ids := map[string]bool{}
-	args := []any{conversationID, conversationID}
+	args := []any{conversationID, latest}
 	for _, m := range msgs {
 		if m.TaskID != "" && !ids[m.TaskID] {
 			ids[m.TaskID] = true
 			args = append(args, m.TaskID)
 		}
 	}
-	where := `WHERE conversation_id = ? AND (` + activeTask + `
-		OR rowid = (SELECT rowid FROM tasks WHERE conversation_id = ? AND ` + onBranch + ` ORDER BY started_at DESC, rowid DESC LIMIT 1)`
+	where := `WHERE conversation_id = ? AND (` + activeTask + ` OR id = ?`
 	if len(ids) > 0 {
 		where += ` OR id IN (` + placeholders(len(ids)) + `)`
 	}

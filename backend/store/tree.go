@@ -22,10 +22,6 @@ import (
 const versionCount = `(SELECT count(*) FROM messages s INDEXED BY messages_parent WHERE s.conversation_id = messages.conversation_id
 	AND s.parent_id IS messages.parent_id AND s.delivery != 'queued'`
 
-// onBranch is the SQL condition of a task with a message on its
-// conversation's current branch.
-var onBranch = `EXISTS (SELECT 1 FROM messages b WHERE b.task_id = tasks.id AND ` + onBranchOf("b") + `)`
-
 // branchNode is a message's place in the tree.
 type branchNode struct {
 	seq, run int64
@@ -313,7 +309,7 @@ func (s *Store) GetMessage(ctx context.Context, conversationID, id string) (chat
 func lastBranchTask(ctx context.Context, q queryer, conversationID string) (string, error) {
 	var taskID string
 	err := eachBranchRun(ctx, q, conversationID, runEnd, true, func(br branchRun) (bool, error) {
-		err := q.QueryRowContext(ctx, `SELECT task_id FROM messages INDEXED BY messages_run WHERE conversation_id = ? AND run = ? AND seq <= ?
+		err := q.QueryRowContext(ctx, `SELECT task_id FROM messages INDEXED BY messages_run_task WHERE conversation_id = ? AND run = ? AND seq <= ?
 			AND task_id IS NOT NULL ORDER BY seq DESC LIMIT 1`, conversationID, br.run, br.upto).Scan(&taskID)
 		if isNoRows(err) {
 			return true, nil

@@ -17,6 +17,9 @@ ALTER TABLE conversations RENAME COLUMN branch_switches TO runs;
 UPDATE messages SET run = -seq WHERE delivery = 'queued';
 -- A run's messages in order; pages of the branch walk it run by run.
 CREATE INDEX messages_run ON messages (conversation_id, run, seq);
+-- Those of them that belong to a task: the branch's latest task is found
+-- without reading the messages that have none.
+CREATE INDEX messages_run_task ON messages (conversation_id, run, seq) WHERE task_id IS NOT NULL;
 -- A queued message is on the branch while it waits (nothing switches the
 -- branch while its task runs); pages read them through this index.
 CREATE INDEX messages_queued ON messages (conversation_id, seq) WHERE delivery = 'queued';

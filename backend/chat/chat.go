@@ -114,9 +114,10 @@ type Message struct {
 	// first; both are 0 on a message that has no siblings.
 	Versions int `json:"versions,omitempty"`
 	Version  int `json:"version,omitempty"`
-	// OffBranch is 0 on a message of the current branch; a message off it
-	// has the number of the switch that took it off (the highest is the
-	// continuation most recently left, the one switching back shows).
+	// OffBranch is 0 on a message of the current branch and not 0 on a
+	// message off it. In a conversation's record (an export) it numbers the
+	// paths off the branch: below a message, those of its number are the
+	// continuation switching back to it shows.
 	OffBranch int64 `json:"offBranch,omitempty"`
 	// Seq orders messages within the whole database; it only grows.
 	Seq int64 `json:"seq"`

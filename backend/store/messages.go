@@ -13,12 +13,15 @@ import (
 
 // messageCols are a message's columns as its row holds them. A message
 // whose text continues in chunks (chunked) is completed by withChunks.
-// The last two count the message's versions: it and its siblings, and
-// those of them up to it (see versionCount).
-const messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
+// OffBranch reads 1 for a message off the current branch (an export
+// numbers them, see offBranchNumbers). The last two count the message's
+// versions: it and its siblings, and those of them up to it (see
+// versionCount).
+var messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
 	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
 	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery,
-	reasoning, reasoning_ms, reasoning_data, coalesce(parent_id, ''), off_branch, ` + versionCount + `), ` + versionCount + ` AND s.seq <= messages.seq)`
+	reasoning, reasoning_ms, reasoning_data, coalesce(parent_id, ''), NOT ` + onBranchOf("messages") + `, ` +
+	versionCount + `), ` + versionCount + ` AND s.seq <= messages.seq)`
 
 // scanMessage reads a row of messageCols; chunked tells whether the
 // message's text continues in message_chunks.
@@ -110,19 +113,10 @@ func nullable(s string) any {
 	return s
 }
 
-// insertMessage stores a new message continuing the current branch.
-func insertMessage(ctx context.Context, q queryer, m chat.Message) (chat.Message, error) {
-	parent, err := branchTip(ctx, q, m.ConversationID)
-	if err != nil {
-		return m, err
-	}
-	m.ParentID, m.OffBranch = parent, 0
-	return insertInTree(ctx, q, m)
-}
-
-// insertInTree stores a new message where m.ParentID and m.OffBranch put
-// it in the conversation's tree.
-func insertInTree(ctx context.Context, q queryer, m chat.Message) (chat.Message, error) {
+// insertRow stores a new message where m.ParentID puts it in the
+// conversation's tree, in the run run (a queued message is a run of its
+// own, numbered -seq).
+func insertRow(ctx context.Context, q queryer, m chat.Message, run int64) (chat.Message, error) {
 	if err := chat.CheckFinite("a message's cost", m.CostUSD); err != nil {
 		return m, err
 	}
@@ -134,15 +128,20 @@ func insertInTree(ctx context.Context, q queryer, m chat.Message) (chat.Message,
 	// A message created streaming may take chunks (see AppendContent).
 	err := q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
 		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, parent_id, off_branch,
+		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, parent_id, run,
 		reasoning, reasoning_ms, reasoning_data)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq, `+versionCount+`)`,
 		m.ID, m.ConversationID, nullable(m.TaskID), string(m.Role), m.Content, encodeCalls(m.ToolCalls),
 		m.ToolCallID, m.ToolName, m.IsError, m.Step, m.Streaming, m.Rev, ms(m.CreatedAt),
 		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome), string(m.Delivery),
-		nullable(m.ParentID), m.OffBranch, m.Reasoning, m.ReasoningMS, m.ReasoningData).Scan(&m.Seq, &m.Versions)
+		nullable(m.ParentID), run, m.Reasoning, m.ReasoningMS, m.ReasoningData).Scan(&m.Seq, &m.Versions)
 	if err != nil {
 		return m, fmt.Errorf("insert message: %w", err)
+	}
+	if m.Delivery == chat.DeliveryQueued {
+		if _, err := q.ExecContext(ctx, `UPDATE messages SET run = -seq WHERE seq = ?`, m.Seq); err != nil {
+			return m, fmt.Errorf("insert message: %w", err)
+		}
 	}
 	m.Version = m.Versions // the newest of its versions
 	if m.Versions < 2 || m.Delivery == chat.DeliveryQueued {
@@ -377,7 +376,7 @@ func (s *Store) TaskCalls(ctx context.Context, taskID string) ([]chat.Message, e
 
 // messages are the conversation's current branch, in order.
 func messages(ctx context.Context, q queryer, conversationID string) ([]chat.Message, error) {
-	return messagesWhere(ctx, q, `WHERE conversation_id = ? AND off_branch = 0 ORDER BY seq`, conversationID)
+	return branchPage(ctx, q, conversationID, 0, -1, false)
 }
 
 func messagesWhere(ctx context.Context, q queryer, where string, args ...any) ([]chat.Message, error) {

@@ -177,18 +177,22 @@ func (s *Store) OpenConversation(ctx context.Context, id string, limit int) (cha
 }
 
 // openTasks reads the tasks a conversation's view needs: those of the
-// messages shown, the active one and the latest, oldest first.
+// messages shown, the active one and the latest of the branch (that of its
+// last message with a task), oldest first.
 func openTasks(ctx context.Context, q queryer, conversationID string, msgs []chat.Message) ([]chat.Task, error) {
+	latest, err := lastBranchTask(ctx, q, conversationID)
+	if err != nil {
+		return nil, err
+	}
 	ids := map[string]bool{}
-	args := []any{conversationID, conversationID}
+	args := []any{conversationID, latest}
 	for _, m := range msgs {
 		if m.TaskID != "" && !ids[m.TaskID] {
 			ids[m.TaskID] = true
 			args = append(args, m.TaskID)
 		}
 	}
-	where := `WHERE conversation_id = ? AND (` + activeTask + `
-		OR rowid = (SELECT rowid FROM tasks WHERE conversation_id = ? AND ` + onBranch + ` ORDER BY started_at DESC, rowid DESC LIMIT 1)`
+	where := `WHERE conversation_id = ? AND (` + activeTask + ` OR id = ?`
 	if len(ids) > 0 {
 		where += ` OR id IN (` + placeholders(len(ids)) + `)`
 	}
@@ -302,8 +306,7 @@ func (s *Store) messagePage(ctx context.Context, conversationID, at string, limi
 
 // messagesBefore reads up to limit messages with a seq below seq, in order.
 func messagesBefore(ctx context.Context, q queryer, conversationID string, seq int64, limit int) (chat.MessagePage, error) {
-	msgs, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND off_branch = 0 AND seq < ? ORDER BY seq DESC LIMIT ?`,
-		conversationID, seq, limit+1)
+	msgs, err := branchPage(ctx, q, conversationID, seq, limit+1, true)
 	if err != nil {
 		return chat.MessagePage{}, err
 	}
@@ -320,8 +323,7 @@ func messagesBefore(ctx context.Context, q queryer, conversationID string, seq i
 
 // messagesAfter reads up to limit messages with a seq above seq, in order.
 func messagesAfter(ctx context.Context, q queryer, conversationID string, seq int64, limit int) (chat.MessagePage, error) {
-	msgs, err := messagesWhere(ctx, q, `WHERE conversation_id = ? AND off_branch = 0 AND seq > ? ORDER BY seq LIMIT ?`,
-		conversationID, seq, limit+1)
+	msgs, err := branchPage(ctx, q, conversationID, seq, limit+1, false)
 	if err != nil {
 		return chat.MessagePage{}, err
 	}

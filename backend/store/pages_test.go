@@ -199,6 +199,12 @@ func seedMessages(t testing.TB, s *Store, convID, otherID string, n int) []strin
 		}
 	}
 	require.NoError(t, stmt.Close())
+	// Each conversation's messages are one run (0, as a file upgraded to
+	// runs has), its current branch.
+	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO branch_runs (conversation_id, run, first, upto)
+		SELECT conversation_id, 0, min(seq), ? FROM messages WHERE conversation_id IN (?, ?) AND run = 0 GROUP BY conversation_id`,
+		int64(runEnd), convID, otherID)
+	require.NoError(t, err)
 	require.NoError(t, tx.Commit())
 	return ids
 }

@@ -28,6 +28,9 @@ func (s *Store) ConversationRecord(ctx context.Context, id string) (chat.Convers
 	if r.Messages, err = messagesWhere(ctx, tx, `WHERE conversation_id = ? ORDER BY seq`, id); err != nil {
 		return r, err
 	}
+	if err := offBranchNumbers(ctx, tx, id, r.Messages); err != nil {
+		return r, err
+	}
 	if r.Tasks, err = tasks(ctx, tx, `WHERE conversation_id = ? ORDER BY started_at, rowid`, id); err != nil {
 		return r, err
 	}
@@ -106,32 +109,9 @@ func importRecord(ctx context.Context, tx *sql.Tx, r chat.ConversationRecord) er
 			return fmt.Errorf("insert task: %w", err)
 		}
 	}
-	insert, placed := insertInTree, map[string]bool{"": true}
-	if !r.InTree() {
-		insert = insertMessage // written before the tree: one branch, in order
-	}
-	var old, now []int64 // seqs in the record, and as stored
-	for i, m := range r.Messages {
-		if err := chat.CheckFinite("a message's cost", m.CostUSD); err != nil {
-			return err
-		}
-		if !placed[m.ParentID] {
-			return chat.Errorf(chat.CodeInvalid, "message %d continues a message that is not before it in the conversation", i+1)
-		}
-		prev := m.Seq
-		m.Streaming = false
-		stored, err := insert(ctx, tx, m)
-		if err != nil {
-			return err
-		}
-		placed[m.ID] = true
-		old, now = append(old, prev), append(now, stored.Seq)
-	}
-	// The next switch numbers past those the record's messages went off
-	// with, so a switch never takes another part's number (see tree.go).
-	if _, err := tx.ExecContext(ctx, `UPDATE conversations SET branch_switches =
-		(SELECT coalesce(max(off_branch), 0) FROM messages WHERE conversation_id = ?) WHERE id = ?`, c.ID, c.ID); err != nil {
-		return fmt.Errorf("count branch switches: %w", err)
+	old, now, err := importMessages(ctx, tx, c.ID, r)
+	if err != nil {
+		return err
 	}
 	for _, sum := range r.Summaries {
 		// The last message the summary covers: the latest at or before

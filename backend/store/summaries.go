@@ -47,7 +47,7 @@ func (s *Store) AddSummary(ctx context.Context, sum chat.Summary, notice chat.Me
 func (s *Store) LatestSummary(ctx context.Context, conversationID string) (chat.Summary, bool, error) {
 	sum, err := scanSummary(s.db.QueryRowContext(ctx, `SELECT `+summaryCols+` FROM summaries
 		WHERE conversation_id = ? AND id IN (SELECT summary_id FROM messages
-			WHERE conversation_id = ? AND off_branch = 0 AND summary_id != '')
+			WHERE conversation_id = ? AND summary_id != '' AND `+onBranchOf("messages")+`)
 		ORDER BY through_seq DESC, created_at DESC LIMIT 1`, conversationID, conversationID))
 	if isNoRows(err) {
 		return chat.Summary{}, false, nil
@@ -73,5 +73,5 @@ func (s *Store) GetSummary(ctx context.Context, id string) (chat.Summary, error)
 // MessagesSince returns the conversation's messages after afterSeq, in
 // order: what a summary does not cover.
 func (s *Store) MessagesSince(ctx context.Context, conversationID string, afterSeq int64) ([]chat.Message, error) {
-	return messagesWhere(ctx, s.db, `WHERE conversation_id = ? AND off_branch = 0 AND seq > ? ORDER BY seq`, conversationID, afterSeq)
+	return branchPage(ctx, s.db, conversationID, afterSeq, -1, false)
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,9 +13,7 @@ import (
 
 // A conversation is a tree of messages (see migration 0020): each message
 // keeps its parent, and the current branch, the path from a first message
-// to a leaf, is the one whose messages have off_branch = 0. On a branch,
-// seq grows from parent to child, so the branch read in seq order is the
-// path: pages read it through an index, whatever else the tree holds.
+// to a leaf, is kept in branch_runs (see branch.go and migration 0028).
 
 // versionCount counts, in a query of messages, the message's versions: it
 // and the other children of its parent (a queued message is nobody's
@@ -25,33 +22,14 @@ import (
 const versionCount = `(SELECT count(*) FROM messages s INDEXED BY messages_parent WHERE s.conversation_id = messages.conversation_id
 	AND s.parent_id IS messages.parent_id AND s.delivery != 'queued'`
 
-// onBranch is the SQL condition of a task with a message on its
-// conversation's current branch.
-const onBranch = `EXISTS (SELECT 1 FROM messages b WHERE b.task_id = tasks.id AND b.off_branch = 0)`
-
-// branchTip is the message the conversation's next message continues: the
-// last of the current branch ("" when the branch is empty).
-func branchTip(ctx context.Context, q queryer, conversationID string) (string, error) {
-	var id string
-	err := q.QueryRowContext(ctx, `SELECT id FROM messages WHERE conversation_id = ? AND off_branch = 0
-		AND delivery != 'queued' ORDER BY seq DESC LIMIT 1`, conversationID).Scan(&id)
-	if isNoRows(err) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read the branch: %w", err)
-	}
-	return id, nil
-}
-
 // branchNode is a message's place in the tree.
 type branchNode struct {
-	seq       int64
-	parent    string
-	offBranch int64
-	taskID    string
-	role      chat.Role
-	content   string
+	seq, run int64
+	parent   string
+	onBranch bool
+	taskID   string
+	role     chat.Role
+	content  string
 }
 
 // node reads a message of the conversation; one that is not there (never
@@ -59,9 +37,9 @@ type branchNode struct {
 func node(ctx context.Context, q queryer, conversationID, id string) (branchNode, error) {
 	var n branchNode
 	var task sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT seq, coalesce(parent_id, ''), off_branch, task_id, role, content
+	err := q.QueryRowContext(ctx, `SELECT seq, run, coalesce(parent_id, ''), `+onBranchOf("messages")+`, task_id, role, content
 		FROM messages WHERE id = ? AND conversation_id = ?`, id, conversationID).
-		Scan(&n.seq, &n.parent, &n.offBranch, &task, &n.role, &n.content)
+		Scan(&n.seq, &n.run, &n.parent, &n.onBranch, &task, &n.role, &n.content)
 	if isNoRows(err) {
 		return n, chat.Errorf(chat.CodeNotFound, "no message with id %s in this conversation: it may have been deleted", chat.Quote(id))
 	}
@@ -86,95 +64,12 @@ func refuseWhileRunning(ctx context.Context, q queryer, conversationID, what str
 	return nil
 }
 
-// nextSwitch is the number the conversation's next switch gives the
-// messages it takes off the branch.
-func nextSwitch(ctx context.Context, q queryer, conversationID string) (int64, error) {
-	var next int64
-	if err := q.QueryRowContext(ctx, `UPDATE conversations SET branch_switches = branch_switches + 1
-		WHERE id = ? RETURNING branch_switches`, conversationID).Scan(&next); err != nil {
-		return 0, fmt.Errorf("switch branch: %w", err)
-	}
-	return next, nil
-}
-
-// cutAfter takes the current branch's messages after seq off the branch:
-// they stay, as the most recently left continuation of the message at seq.
-func cutAfter(ctx context.Context, q queryer, conversationID string, seq int64) error {
-	next, err := nextSwitch(ctx, q, conversationID)
-	if err != nil {
-		return err
-	}
-	if _, err := q.ExecContext(ctx, `UPDATE messages SET off_branch = ?
-		WHERE conversation_id = ? AND off_branch = 0 AND seq > ?`, next, conversationID, seq); err != nil {
-		return fmt.Errorf("switch branch: %w", err)
-	}
-	return nil
-}
-
-// switchTo makes the branch through the message id current: the path from
-// the first message to it, then below it the continuation last shown.
-// Only the part that differs from the current branch is written.
-//
-// The continuation last shown below a message off the branch is what was
-// taken off with it: a cut gives one number to the whole part of the
-// branch it takes off, a path, and a message cannot come back on the
-// branch without the messages above it, which then leave again under a
-// new number. So below the message, the messages with its number are that
-// continuation, found by the number rather than by a walk down the tree.
-func switchTo(ctx context.Context, q queryer, conversationID, id string) error {
-	n, err := node(ctx, q, conversationID, id)
-	if err != nil || n.offBranch == 0 {
-		return err
-	}
-	// Up from the message to where it joins the current branch.
-	rows, err := q.QueryContext(ctx, `WITH RECURSIVE up(id, parent_id, off, seq) AS (
-			SELECT id, parent_id, off_branch, seq FROM messages WHERE id = ?
-			UNION ALL
-			SELECT m.id, m.parent_id, m.off_branch, m.seq FROM messages m JOIN up ON m.id = up.parent_id WHERE up.off != 0)
-		SELECT off, seq FROM up`, id)
-	if err != nil {
-		return fmt.Errorf("switch branch: %w", err)
-	}
-	var path []int64
-	var fork int64
-	for rows.Next() {
-		var off, seq int64
-		if err := rows.Scan(&off, &seq); err != nil {
-			rows.Close()
-			return fmt.Errorf("switch branch: %w", err)
-		}
-		if off == 0 {
-			fork = seq
-		} else {
-			path = append(path, seq)
-		}
-	}
-	if err := rows.Close(); err != nil {
-		return fmt.Errorf("switch branch: %w", err)
-	}
-	if err := cutAfter(ctx, q, conversationID, fork); err != nil {
-		return err
-	}
-	up, err := json.Marshal(path)
-	if err != nil {
-		return fmt.Errorf("switch branch: %w", err)
-	}
-	if _, err := q.ExecContext(ctx, `UPDATE messages SET off_branch = 0 WHERE seq IN (SELECT value FROM json_each(?))`, string(up)); err != nil {
-		return fmt.Errorf("switch branch: %w", err)
-	}
-	if _, err := q.ExecContext(ctx, `UPDATE messages SET off_branch = 0 WHERE conversation_id = ? AND off_branch = ?
-		AND seq > ? AND delivery != 'queued'`, conversationID, n.offBranch, n.seq); err != nil {
-		return fmt.Errorf("switch branch: %w", err)
-	}
-	return nil
-}
-
 // SwitchBranch makes the branch through the message id the conversation's
 // current one (the continuation below it last shown). It is refused while
 // a task runs in the conversation; no message is lost either way.
 func (s *Store) SwitchBranch(ctx context.Context, conversationID, id string) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if n, err := node(ctx, tx, conversationID, id); err != nil || n.offBranch == 0 {
+		if n, err := node(ctx, tx, conversationID, id); err != nil || n.onBranch {
 			return err // on the branch already: nothing changes
 		}
 		if err := refuseWhileRunning(ctx, tx, conversationID, "the branch cannot be switched"); err != nil {
@@ -248,18 +143,17 @@ func (s *Store) StartTaskFrom(ctx context.Context, t chat.Task, prompt chat.Mess
 		}
 	}
 	return s.startTask(ctx, t, prompt, func(tx *sql.Tx) error {
-		var seq int64
-		if afterID != "" {
-			n, err := node(ctx, tx, t.ConversationID, afterID)
-			if err != nil {
-				return err
-			}
-			if err := switchTo(ctx, tx, t.ConversationID, afterID); err != nil {
-				return err
-			}
-			seq = n.seq
+		if afterID == "" {
+			return cutAfter(ctx, tx, t.ConversationID, nil)
 		}
-		return cutAfter(ctx, tx, t.ConversationID, seq)
+		n, err := node(ctx, tx, t.ConversationID, afterID)
+		if err != nil {
+			return err
+		}
+		if err := switchTo(ctx, tx, t.ConversationID, afterID); err != nil {
+			return err
+		}
+		return cutAfter(ctx, tx, t.ConversationID, &n)
 	})
 }
 
@@ -272,7 +166,7 @@ func (s *Store) DeleteBranch(ctx context.Context, conversationID, id string) err
 		if err != nil {
 			return err
 		}
-		if n.offBranch == 0 {
+		if n.onBranch {
 			return chat.Errorf(chat.CodeConflict, "this version is the one shown; switch to another version before deleting it")
 		}
 		_, err = tx.ExecContext(ctx, `WITH RECURSIVE sub(id) AS (
@@ -281,6 +175,13 @@ func (s *Store) DeleteBranch(ctx context.Context, conversationID, id string) err
 				SELECT m.id FROM messages m INDEXED BY messages_parent JOIN sub ON m.conversation_id = ? AND m.parent_id = sub.id)
 			DELETE FROM messages WHERE id IN (SELECT id FROM sub)`, id, conversationID)
 		if err != nil {
+			return fmt.Errorf("delete branch: %w", err)
+		}
+		// What a switch back would show below a message goes with it.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM branch_choices WHERE conversation_id = ?1 AND (
+				NOT EXISTS (SELECT 1 FROM messages m WHERE m.seq = branch_choices.seq)
+				OR (child IS NOT NULL AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = ?1 AND m.run = child)))`,
+			conversationID); err != nil {
 			return fmt.Errorf("delete branch: %w", err)
 		}
 		return nil
@@ -363,14 +264,12 @@ func copyTasks(ctx context.Context, q queryer, msgs []chat.Message, conversation
 func (s *Store) LastTurn(ctx context.Context, conversationID string) (chat.Turn, error) {
 	var turn chat.Turn
 	err := s.readTx(ctx, "read the last turn", func(tx *sql.Tx) error {
-		var taskID string
-		err := tx.QueryRowContext(ctx, `SELECT task_id FROM messages WHERE conversation_id = ? AND off_branch = 0
-			AND task_id IS NOT NULL ORDER BY seq DESC LIMIT 1`, conversationID).Scan(&taskID)
-		if isNoRows(err) {
-			return chat.Errorf(chat.CodeInvalid, "there is no reply here to regenerate yet")
-		}
+		taskID, err := lastBranchTask(ctx, tx, conversationID)
 		if err != nil {
 			return err
+		}
+		if taskID == "" {
+			return chat.Errorf(chat.CodeInvalid, "there is no reply here to regenerate yet")
 		}
 		ts, err := tasks(ctx, tx, `WHERE id = ?`, taskID)
 		if err != nil || len(ts) == 0 {
@@ -380,7 +279,7 @@ func (s *Store) LastTurn(ctx context.Context, conversationID string) (chat.Turn,
 		var first string
 		var parent sql.NullString
 		var role chat.Role
-		if err := tx.QueryRowContext(ctx, `SELECT id, parent_id, role FROM messages WHERE task_id = ? AND off_branch = 0
+		if err := tx.QueryRowContext(ctx, `SELECT id, parent_id, role FROM messages WHERE task_id = ? AND `+onBranchOf("messages")+`
 			ORDER BY seq LIMIT 1`, taskID).Scan(&first, &parent, &role); err != nil {
 			return err
 		}
@@ -405,8 +304,24 @@ func (s *Store) GetMessage(ctx context.Context, conversationID, id string) (chat
 	return ms[0], nil
 }
 
+// lastBranchTask is the task of the last message of the current branch
+// that has one ("" when none has).
+func lastBranchTask(ctx context.Context, q queryer, conversationID string) (string, error) {
+	var taskID string
+	err := eachBranchRun(ctx, q, conversationID, runEnd, true, func(br branchRun) (bool, error) {
+		err := q.QueryRowContext(ctx, `SELECT task_id FROM messages INDEXED BY messages_run_task WHERE conversation_id = ? AND run = ? AND seq <= ?
+			AND task_id IS NOT NULL ORDER BY seq DESC LIMIT 1`, conversationID, br.run, br.upto).Scan(&taskID)
+		if isNoRows(err) {
+			return true, nil
+		}
+		return false, err
+	})
+	return taskID, err
+}
+
 // AddVersion stores m as another version of the message id: a child of
-// that message's parent beside it, off the current branch.
+// that message's parent beside it, off the current branch (a run of its
+// own).
 func (s *Store) AddVersion(ctx context.Context, m chat.Message, of string) (chat.Message, error) {
 	var out chat.Message
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -414,24 +329,13 @@ func (s *Store) AddVersion(ctx context.Context, m chat.Message, of string) (chat
 		if err != nil {
 			return err
 		}
-		stored, err := insertMessage(ctx, tx, m)
+		run, err := nextRun(ctx, tx, m.ConversationID)
 		if err != nil {
 			return err
 		}
-		next, err := nextSwitch(ctx, tx, m.ConversationID)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ?, off_branch = ? WHERE seq = ?`,
-			nullable(n.parent), next, stored.Seq); err != nil {
-			return fmt.Errorf("add version: %w", err)
-		}
-		ms, err := messagesWhere(ctx, tx, `WHERE seq = ?`, stored.Seq)
-		if err != nil {
-			return err
-		}
-		out = ms[0]
-		return nil
+		m.ParentID, m.OffBranch = n.parent, 1
+		out, err = insertRow(ctx, tx, m, run)
+		return err
 	})
 	return out, err
 }

@@ -65,7 +65,8 @@ func BenchmarkBranchSwitch(b *testing.B) {
 }
 
 // addBranch adds a chain of length messages continuing the message from,
-// off the current branch, and returns its first message's id.
+// off the current branch (a run of its own), and returns its first
+// message's id.
 func addBranch(b *testing.B, s *Store, convID, from string, length int) string {
 	b.Helper()
 	ctx := context.Background()
@@ -73,8 +74,12 @@ func addBranch(b *testing.B, s *Store, convID, from string, length int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO messages (id, conversation_id, role, content, created_at, parent_id, off_branch)
-		VALUES (?, ?, 'user', ?, ?, ?, 1)`)
+	run, err := nextRun(ctx, tx, convID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO messages (id, conversation_id, role, content, created_at, parent_id, run)
+		VALUES (?, ?, 'user', ?, ?, ?, ?)`)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -82,7 +87,7 @@ func addBranch(b *testing.B, s *Store, convID, from string, length int) string {
 	now := time.Now().UnixMilli()
 	for i := 0; i < length; i++ {
 		id := uuid.NewString()
-		if _, err := stmt.ExecContext(ctx, id, convID, fmt.Sprintf("branch message %d", i), now, parent); err != nil {
+		if _, err := stmt.ExecContext(ctx, id, convID, fmt.Sprintf("branch message %d", i), now, parent, run); err != nil {
 			b.Fatal(err)
 		}
 		if first == "" {

@@ -166,7 +166,7 @@ func (g *gen) begin(ctx context.Context) error {
 		return err
 	}
 	g.insMsg, err = tx.PrepareContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
-		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at, parent_id, off_branch)
+		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at, parent_id, run)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, 1, ?, ?, ?)`)
 	return err
 }
@@ -231,13 +231,14 @@ func (g *gen) message(ctx context.Context, conv, task string, role chat.Role, co
 	return g.insert(ctx, conv, taskID, role, content, encoded, callID, tool, step, at, 0)
 }
 
-// insert writes a message continuing g.parent, off the branch with the
-// switch number off unless it is 0, and makes it the next one's parent.
+// insert writes a message continuing g.parent in the run run (0, the
+// current branch, or 1, the fork's other version off it), and makes it
+// the next one's parent.
 func (g *gen) insert(ctx context.Context, conv string, taskID any, role chat.Role, content, calls, callID, tool string,
-	step int, at time.Time, off int) error {
+	step int, at time.Time, run int) error {
 	id := uuid.NewString()
 	if _, err := g.insMsg.ExecContext(ctx, id, conv, taskID, string(role), content, calls,
-		callID, tool, step, at.UnixMilli(), g.parent, off); err != nil {
+		callID, tool, step, at.UnixMilli(), g.parent, run); err != nil {
 		return fmt.Errorf("insert message: %w", err)
 	}
 	g.parent = id
@@ -262,7 +263,7 @@ const (
 
 // fork gives the conversation just written (n messages, the last at last)
 // a second version of its first message, continued by n-1 chat messages
-// off the branch, as a switch would have left them (switch number 1).
+// off the branch, as a switch would have left them (a run of their own).
 func (g *gen) fork(ctx context.Context, last time.Time, n int) error {
 	g.parent = nil
 	at := last.Add(time.Second)
@@ -282,7 +283,7 @@ func (g *gen) fork(ctx context.Context, last time.Time, n int) error {
 			return err
 		}
 	}
-	if _, err := g.tx.ExecContext(ctx, `UPDATE conversations SET branch_switches = 1 WHERE id = ?`, g.conv); err != nil {
+	if _, err := g.tx.ExecContext(ctx, `UPDATE conversations SET runs = 1 WHERE id = ?`, g.conv); err != nil {
 		return fmt.Errorf("fork: %w", err)
 	}
 	return nil
@@ -373,6 +374,11 @@ func (g *gen) conversation(ctx context.Context, last time.Time, n int, sentinel 
 				return err
 			}
 		}
+	}
+	// The conversation's messages are one run (0), its current branch.
+	if _, err := g.tx.ExecContext(ctx, `INSERT INTO branch_runs (conversation_id, run, first, upto)
+		SELECT ?1, 0, min(seq), 9223372036854775807 FROM messages WHERE conversation_id = ?1 AND run = 0`, id); err != nil {
+		return fmt.Errorf("insert the branch: %w", err)
 	}
 	return nil
 }

@@ -134,11 +134,17 @@ type taskUI struct {
 	Reflecting  bool               `json:"reflecting,omitempty"`
 	Reflections int                `json:"reflections,omitempty"`
 	Decision    *chat.ModeDecision `json:"decision,omitempty"`
+	// Grants are kept here too (no column of their own): what the person
+	// allowed for the rest of the task.
+	Grants *chat.Grants `json:"grants,omitempty"`
 }
 
 func uiOf(t chat.Task) string {
 	u := taskUI{Multiple: t.PendingMultiple, AllowOther: t.PendingAllowOther, Fields: t.PendingFields, Input: t.Input, SwitchedFrom: t.SwitchedFrom,
 		Plan: t.Plan, Reflecting: t.Reflecting, Reflections: t.Reflections, Decision: t.Decision}
+	if t.Grants.Network || len(t.Grants.Tools) > 0 {
+		u.Grants = &t.Grants
+	}
 	if reflect.ValueOf(u).IsZero() {
 		return ""
 	}
@@ -149,6 +155,9 @@ func uiOf(t chat.Task) string {
 func (u taskUI) apply(t *chat.Task) {
 	t.PendingMultiple, t.PendingAllowOther, t.PendingFields, t.Input, t.SwitchedFrom = u.Multiple, u.AllowOther, u.Fields, u.Input, u.SwitchedFrom
 	t.Plan, t.Reflecting, t.Reflections, t.Decision = u.Plan, u.Reflecting, u.Reflections, u.Decision
+	if u.Grants != nil {
+		t.Grants = *u.Grants
+	}
 }
 
 func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Task, error) {

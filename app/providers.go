@@ -160,11 +160,18 @@ func (m *models) forModel(ctx context.Context, model string) (llm.Provider, erro
 	}
 	cfg := openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, NoAuth: c.KeyWithheld, Model: c.Model, MaxRetries: retries,
 		ContextLength: m.reportedContext(ctx, c), HTTPClient: m.httpClient()}
+	var p llm.Provider
 	if c.Anthropic {
-		return anthropic.New(anthropicConfig(cfg)), nil
+		p = anthropic.New(anthropicConfig(cfg))
+	} else {
+		cfg.Learned = m.learnedAbout(c)
+		p = openai.New(cfg)
 	}
-	cfg.Learned = m.learnedAbout(c)
-	return openai.New(cfg), nil
+	if c.KeyWithheld {
+		preset, _ := providers.Find(c.Preset)
+		p = providers.WithheldKey(p, providers.WithheldRefusal(preset.Name, c.BaseURL, c.KeyBoundTo))
+	}
+	return p, nil
 }
 
 // anthropicConfig is the same endpoint, retries, HTTP client and context

@@ -404,3 +404,23 @@ func TestUntrustedAndDelayedScripts(t *testing.T) {
 
 	assert.Empty(t, stderr.String(), "no request was refused")
 }
+
+func TestListsTheRequestsItWasSent(t *testing.T) {
+	t.Parallel()
+	url, _ := start(t)
+	read := func() []string {
+		resp, err := http.Get(url + "/mock/requests")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		var bodies []string
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&bodies))
+		return bodies
+	}
+	assert.Empty(t, read())
+	newTask(t, url+"/v1", "remember the word marmalade").turn(true)
+	bodies := read()
+	require.Len(t, bodies, 1)
+	assert.Contains(t, bodies[0], "remember the word marmalade")
+	assert.Contains(t, bodies[0], `"task_complete"`, "the whole body, tools and all")
+}

@@ -399,6 +399,12 @@ func (p *Providers) TestConnection(in ProviderInput) (_ providers.Verdict, err e
 	v := providers.Test(ctx, nil, ep)
 	// The verdict may repeat a server's or the network's own words.
 	v.Message = chat.Sentence(v.Message)
+	if v.Kind == providers.VerdictWrongKey && in.KeepKey {
+		// The server wants a key, and the one saved was not sent: say why.
+		if stored, err := providers.KeyFor(p.secrets, preset.ID, in.BaseURL); err == nil && stored.Withheld {
+			v.Message = providers.WithheldNote(preset.Name, in.BaseURL, stored)
+		}
+	}
 	return v, nil
 }
 

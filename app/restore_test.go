@@ -192,3 +192,20 @@ func TestATaskRefusedForAWithheldKeySaysWhyAndWhatToDo(t *testing.T) {
 		assert.NotContains(t, r, "sk-mine")
 	}
 }
+
+// Testing the connection to such a server, keeping the key, says why no
+// key went, not only that the server wants one.
+func TestAConnectionTestWithAWithheldKeySaysWhy(t *testing.T) {
+	srv := compat.NewServer(nil)
+	srv.APIKey = "sk-only-this-one-0000"
+	url, stop := srv.Start()
+	t.Cleanup(stop)
+	a := newApp(t)
+	_, err := a.Providers.SaveProvider(ProviderInput{Preset: providers.Custom, BaseURL: "http://models.example/v1", Model: "m", APIKey: "sk-mine-0123456789abcdef"})
+	require.NoError(t, err)
+	v, err := a.Providers.TestConnection(ProviderInput{Preset: providers.Custom, BaseURL: url, Model: "m", KeepKey: true})
+	require.NoError(t, err)
+	assert.Equal(t, providers.VerdictWrongKey, v.Kind)
+	assert.Equal(t, "The Custom (OpenAI-compatible) key saved here belongs to http://models.example/v1, so it is not sent to "+url+
+		": enter the key for this address.", v.Message)
+}

@@ -22,6 +22,8 @@
 //	[command]   run_command "ls -la && echo done" (needs approval), then "Result: <the tool's result>"
 //	            + task_complete
 //	[run] A ;; B  run_command A, then B (one a step, as many as given), then task_complete
+//	[call] NAME {JSON}  the tool NAME with those arguments (any tool, an MCP server's say), then
+//	            "Result: <the tool's result>" + task_complete
 //	[loop]      send_update "Update N" at steps 1 to 3, then task_complete at step 4
 //	[fail]      the first request for the prompt gets a 400 error; later ones "Recovered." + task_complete
 //	[stall]     the first two requests for the prompt get a stream's headers and then nothing, until
@@ -42,8 +44,8 @@
 // A summarisation request (when a conversation outgrows the context
 // window) gets a fixed summary, whatever the prompt.
 //
-// GET /mock/requests lists the body of every request the server was sent
-// so far, oldest first, as a JSON array of strings: what a test reads to
+// GET /mock/requests lists the body of every POST request the server was
+// sent so far (the chat requests), oldest first, as a JSON array of strings: what a test reads to
 // know what reached the model.
 //
 // Requests the real API would refuse get its 400 error (with
@@ -155,8 +157,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// recorder keeps the body of every request before next serves it, and
-// lists them at GET /mock/requests.
+// recorder keeps the body of every POST request before next serves it,
+// and lists them at GET /mock/requests.
 type recorder struct {
 	next   http.Handler
 	mu     sync.Mutex
@@ -176,15 +178,17 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(b)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
+	if r.Method == http.MethodPost {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		rc.mu.Lock()
+		rc.bodies = append(rc.bodies, string(body))
+		rc.mu.Unlock()
+		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	rc.mu.Lock()
-	rc.bodies = append(rc.bodies, string(body))
-	rc.mu.Unlock()
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	rc.next.ServeHTTP(w, r)
 }
 

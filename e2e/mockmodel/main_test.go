@@ -158,6 +158,16 @@ func TestScripts(t *testing.T) {
 		assert.Empty(t, res.ToolCalls)
 	})
 
+	t.Run("call", func(t *testing.T) {
+		k := newTask(t, url, `[call] task_complete {"summary":"called by name"}`)
+		res := k.turn(true)
+		assertCall(t, res, "task_complete", `{"summary":"called by name"}`)
+		k.result("no such tool")
+		res = k.turn(true)
+		assert.Equal(t, "Result: no such tool", res.Text)
+		assertCall(t, res, "task_complete", `{"summary":"Called task_complete"}`)
+	})
+
 	t.Run("default", func(t *testing.T) {
 		res := newTask(t, url, "tidy up").turn(true)
 		assert.Equal(t, "Done: tidy up", res.Text)

@@ -48,7 +48,7 @@ func TestTheNetworkAllowedForATaskSurvivesARestartAndNoOtherTaskGetsIt(t *testin
 	require.Equal(t, chat.RiskNetwork, a.Risk)
 	require.NoError(t, h.runner.Approve(ctx, first.ID, a.CallID, false))
 	h.events.waitStatus(first.ID, chat.StatusWaitingUser)
-	assert.True(t, h.task(first.ID).Grants.Network, "the allowance is stored with the task")
+	assert.True(t, h.task(first.ID).NetworkAllowed, "the allowance is stored with the task")
 
 	// Errand quits while the task waits on a question; the next start
 	// resumes it, and its next command gets the network without asking
@@ -58,7 +58,7 @@ func TestTheNetworkAllowedForATaskSurvivesARestartAndNoOtherTaskGetsIt(t *testin
 	require.NoError(t, h.runner.Respond(ctx, first.ID, "Porto"))
 	done := h.events.waitStatus(first.ID, chat.StatusCompleted)
 	assert.Equal(t, "fetched twice", done.Summary)
-	assert.False(t, h.task(first.ID).Grants.Network, "the allowance ends with its task")
+	assert.False(t, h.task(first.ID).NetworkAllowed, "the allowance ends with its task")
 
 	// Another task in the same conversation asks again.
 	second := h.start(conv, "Fetch them again")
@@ -89,13 +89,13 @@ func TestAToolApprovedForATaskStaysApprovedAfterARestartAndOnlyForThatTask(t *te
 	require.NotNil(t, a)
 	require.NoError(t, h.runner.Approve(ctx, first.ID, a.CallID, true))
 	h.events.waitStatus(first.ID, chat.StatusWaitingUser)
-	assert.Equal(t, []string{"write_file"}, h.task(first.ID).Grants.Tools)
+	assert.Equal(t, []string{"write_file"}, h.task(first.ID).ApprovedTools)
 
 	_, waiting := h.restart()
 	require.Equal(t, 1, waiting)
 	require.NoError(t, h.runner.Respond(ctx, first.ID, "Porto"))
 	assert.Equal(t, "written twice", h.events.waitStatus(first.ID, chat.StatusCompleted).Summary)
-	assert.Empty(t, h.task(first.ID).Grants.Tools, "the approval ends with its task")
+	assert.Empty(t, h.task(first.ID).ApprovedTools, "the approval ends with its task")
 
 	second := h.start(conv, "Write it again")
 	b := h.events.waitStatus(second.ID, chat.StatusWaitingApproval).PendingApproval

@@ -221,7 +221,7 @@ func endTask(t chat.Task, status chat.TaskStatus, errMsg string) chat.Task {
 	t.CurrentTool = ""
 	t.CurrentCallID = ""
 	// What was allowed for the task ends with it: a Retry asks again.
-	t.Grants = chat.Grants{}
+	t.NetworkAllowed, t.ApprovedTools = false, nil
 	return t
 }
 

@@ -284,7 +284,7 @@ func (rn *run) networkFor(tool tools.Tool, args json.RawMessage) (allowed, asked
 func (rn *run) networkAllowed() bool {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	return rn.task.Grants.Network
+	return rn.task.NetworkAllowed
 }
 
 // approveNetwork asks the person whether sandboxed commands may reach the
@@ -314,7 +314,7 @@ func (rn *run) needsApproval(ctx context.Context, tool tools.Tool) bool {
 	}
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	return !slices.Contains(rn.task.Grants.Tools, tool.Name())
+	return !slices.Contains(rn.task.ApprovedTools, tool.Name())
 }
 
 // approve shows the call (and what it would change) and waits for the

@@ -167,7 +167,7 @@ func (rn *run) deliver(kind waitKind, id string, d decision) error {
 	grant := grantOf(rn.task, kind, d, w)
 	if err := rn.recordLocked(func(t *chat.Task) {
 		endWait(t, kind)
-		grant(&t.Grants)
+		grant(t)
 	}); err != nil {
 		return err
 	}
@@ -179,19 +179,19 @@ func (rn *run) deliver(kind waitKind, id string, d decision) error {
 // grantOf is what an approval gives for the rest of the task, stored with
 // the decision: the network for sandboxed commands, or the tool ("Approve
 // for this task"). Anything else grants nothing.
-func grantOf(t chat.Task, kind waitKind, d decision, w *wait) func(*chat.Grants) {
+func grantOf(t chat.Task, kind waitKind, d decision, w *wait) func(*chat.Task) {
 	switch {
 	case kind != waitApproval || !d.approved:
 	case t.PendingApproval != nil && t.PendingApproval.Risk == chat.RiskNetwork:
-		return func(g *chat.Grants) { g.Network = true }
+		return func(task *chat.Task) { task.NetworkAllowed = true }
 	case d.forTask && w.tool != "":
-		return func(g *chat.Grants) {
-			if !slices.Contains(g.Tools, w.tool) {
-				g.Tools = append(slices.Clip(g.Tools), w.tool)
+		return func(task *chat.Task) {
+			if !slices.Contains(task.ApprovedTools, w.tool) {
+				task.ApprovedTools = append(slices.Clip(task.ApprovedTools), w.tool)
 			}
 		}
 	}
-	return func(*chat.Grants) {}
+	return func(*chat.Task) {}
 }
 
 func alreadyAnswered(kind waitKind, status chat.TaskStatus) error {

@@ -136,14 +136,19 @@ type taskUI struct {
 	Decision    *chat.ModeDecision `json:"decision,omitempty"`
 	// Grants are kept here too (no column of their own): what the person
 	// allowed for the rest of the task.
-	Grants *chat.Grants `json:"grants,omitempty"`
+	Grants *taskGrants `json:"grants,omitempty"`
+}
+
+type taskGrants struct {
+	Network bool     `json:"network,omitempty"`
+	Tools   []string `json:"tools,omitempty"`
 }
 
 func uiOf(t chat.Task) string {
 	u := taskUI{Multiple: t.PendingMultiple, AllowOther: t.PendingAllowOther, Fields: t.PendingFields, Input: t.Input, SwitchedFrom: t.SwitchedFrom,
 		Plan: t.Plan, Reflecting: t.Reflecting, Reflections: t.Reflections, Decision: t.Decision}
-	if t.Grants.Network || len(t.Grants.Tools) > 0 {
-		u.Grants = &t.Grants
+	if t.NetworkAllowed || len(t.ApprovedTools) > 0 {
+		u.Grants = &taskGrants{Network: t.NetworkAllowed, Tools: t.ApprovedTools}
 	}
 	if reflect.ValueOf(u).IsZero() {
 		return ""
@@ -156,7 +161,7 @@ func (u taskUI) apply(t *chat.Task) {
 	t.PendingMultiple, t.PendingAllowOther, t.PendingFields, t.Input, t.SwitchedFrom = u.Multiple, u.AllowOther, u.Fields, u.Input, u.SwitchedFrom
 	t.Plan, t.Reflecting, t.Reflections, t.Decision = u.Plan, u.Reflecting, u.Reflections, u.Decision
 	if u.Grants != nil {
-		t.Grants = *u.Grants
+		t.NetworkAllowed, t.ApprovedTools = u.Grants.Network, u.Grants.Tools
 	}
 }
 

@@ -426,9 +426,23 @@ func (p *Providers) ListModels(in ProviderInput) (_ []string, err error) {
 	defer cancel()
 	models, err := providers.ListModels(ctx, nil, ep)
 	if err != nil {
-		return nil, chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
+		stored := providers.StoredKey{}
+		if in.KeepKey {
+			stored, _ = providers.KeyFor(p.secrets, preset.ID, in.BaseURL)
+		}
+		return nil, listFailure(err, preset.Name, in.BaseURL, stored)
 	}
 	return models, nil
+}
+
+// listFailure is a failed model listing as the person is told it: a
+// refusal of a request that went without the key saved for another
+// address says so, and what to do.
+func listFailure(err error, presetName, address string, stored providers.StoredKey) error {
+	if note := providers.WithheldNote(presetName, address, stored); note != "" && providers.KeyRefused(err) {
+		return chat.Wrap(chat.CodeModel, err, "%s", note)
+	}
+	return chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
 }
 
 // CurrentModels lists the models of the provider in use (for the model
@@ -446,7 +460,8 @@ func (p *Providers) CurrentModels() (_ []string, err error) {
 	}
 	models, err := providers.ListModels(ctx, nil, c.Endpoint)
 	if err != nil {
-		return nil, chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
+		preset, _ := providers.Find(c.Preset)
+		return nil, listFailure(err, preset.Name, c.BaseURL, providers.StoredKey{Withheld: c.KeyWithheld, BoundTo: c.KeyBoundTo})
 	}
 	return models, nil
 }

@@ -193,8 +193,8 @@ func TestATaskRefusedForAWithheldKeySaysWhyAndWhatToDo(t *testing.T) {
 	}
 }
 
-// Testing the connection to such a server, keeping the key, says why no
-// key went, not only that the server wants one.
+// Testing the connection to such a server, keeping the key, or listing its
+// models, says why no key went, not only that the server wants one.
 func TestAConnectionTestWithAWithheldKeySaysWhy(t *testing.T) {
 	srv := compat.NewServer(nil)
 	srv.APIKey = "sk-only-this-one-0000"
@@ -205,7 +205,16 @@ func TestAConnectionTestWithAWithheldKeySaysWhy(t *testing.T) {
 	require.NoError(t, err)
 	v, err := a.Providers.TestConnection(ProviderInput{Preset: providers.Custom, BaseURL: url, Model: "m", KeepKey: true})
 	require.NoError(t, err)
+	note := "The Custom (OpenAI-compatible) key saved here belongs to http://models.example/v1, so it is not sent to " + url +
+		": enter the key for this address."
 	assert.Equal(t, providers.VerdictWrongKey, v.Kind)
-	assert.Equal(t, "The Custom (OpenAI-compatible) key saved here belongs to http://models.example/v1, so it is not sent to "+url+
-		": enter the key for this address.", v.Message)
+	assert.Equal(t, note, v.Message)
+
+	// So do the model lists: the form's, and the chat header's once saved.
+	_, err = a.Providers.ListModels(ProviderInput{Preset: providers.Custom, BaseURL: url, Model: "m", KeepKey: true})
+	assert.Equal(t, note, chat.ErrorMessage(err))
+	_, err = a.Providers.SaveProvider(ProviderInput{Preset: providers.Custom, BaseURL: url, Model: "m", KeepKey: true})
+	require.NoError(t, err)
+	_, err = a.Providers.CurrentModels()
+	assert.Equal(t, note, chat.ErrorMessage(err))
 }

@@ -167,7 +167,10 @@ func (m *models) forModel(ctx context.Context, model string) (llm.Provider, erro
 		cfg.Learned = m.learnedAbout(c)
 		p = openai.New(cfg)
 	}
-	if c.KeyWithheld {
+	// A key saved for another address is not sent; if the server then
+	// refuses, the task says why and what to do. (A key bound to no
+	// address, changed outside Errand, leaves the server's own words.)
+	if c.KeyWithheld && c.KeyBoundTo != "" {
 		preset, _ := providers.Find(c.Preset)
 		p = providers.WithheldKey(p, providers.WithheldRefusal(preset.Name, c.BaseURL, c.KeyBoundTo))
 	}

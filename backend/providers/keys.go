@@ -138,12 +138,12 @@ func boundPlace(boundTo string) string {
 }
 
 // WithheldRefusal is a task's error when the model server at address
-// refused a request that went without the preset's key, saved for boundTo
-// ("" when unknown): what happened, and what to do.
+// refused a request that went without the preset's key, saved for boundTo:
+// what happened, and what to do.
 func WithheldRefusal(presetName, address, boundTo string) string {
 	return fmt.Sprintf("The model server at %s refused the request, which went without a key: the %s key saved here "+
 		"is for %s and is never sent to another address. Enter a key for this address in Settings → Model provider.",
-		strings.TrimSpace(address), presetName, boundPlace(boundTo))
+		strings.TrimSpace(address), presetName, boundTo)
 }
 
 // WithheldKey is p, whose requests go without the key saved for its preset

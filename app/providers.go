@@ -160,11 +160,21 @@ func (m *models) forModel(ctx context.Context, model string) (llm.Provider, erro
 	}
 	cfg := openai.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, NoAuth: c.KeyWithheld, Model: c.Model, MaxRetries: retries,
 		ContextLength: m.reportedContext(ctx, c), HTTPClient: m.httpClient()}
+	var p llm.Provider
 	if c.Anthropic {
-		return anthropic.New(anthropicConfig(cfg)), nil
+		p = anthropic.New(anthropicConfig(cfg))
+	} else {
+		cfg.Learned = m.learnedAbout(c)
+		p = openai.New(cfg)
 	}
-	cfg.Learned = m.learnedAbout(c)
-	return openai.New(cfg), nil
+	// A key saved for another address is not sent; if the server then
+	// refuses, the task says why and what to do. (A key bound to no
+	// address, changed outside Errand, leaves the server's own words.)
+	if c.KeyWithheld && c.KeyBoundTo != "" {
+		preset, _ := providers.Find(c.Preset)
+		p = providers.WithheldKey(p, providers.WithheldRefusal(preset.Name, c.BaseURL, c.KeyBoundTo))
+	}
+	return p, nil
 }
 
 // anthropicConfig is the same endpoint, retries, HTTP client and context
@@ -392,6 +402,12 @@ func (p *Providers) TestConnection(in ProviderInput) (_ providers.Verdict, err e
 	v := providers.Test(ctx, nil, ep)
 	// The verdict may repeat a server's or the network's own words.
 	v.Message = chat.Sentence(v.Message)
+	if v.Kind == providers.VerdictWrongKey && in.KeepKey {
+		// The server wants a key, and the one saved was not sent: say why.
+		if stored, err := providers.KeyFor(p.secrets, preset.ID, in.BaseURL); err == nil && stored.Withheld {
+			v.Message = providers.WithheldNote(preset.Name, in.BaseURL, stored)
+		}
+	}
 	return v, nil
 }
 
@@ -413,9 +429,23 @@ func (p *Providers) ListModels(in ProviderInput) (_ []string, err error) {
 	defer cancel()
 	models, err := providers.ListModels(ctx, nil, ep)
 	if err != nil {
-		return nil, chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
+		stored := providers.StoredKey{}
+		if in.KeepKey {
+			stored, _ = providers.KeyFor(p.secrets, preset.ID, in.BaseURL)
+		}
+		return nil, listFailure(err, preset.Name, in.BaseURL, stored)
 	}
 	return models, nil
+}
+
+// listFailure is a failed model listing as the person is told it: a
+// refusal of a request that went without the key saved for another
+// address says so, and what to do.
+func listFailure(err error, presetName, address string, stored providers.StoredKey) error {
+	if note := providers.WithheldNote(presetName, address, stored); note != "" && providers.KeyRefused(err) {
+		return chat.Wrap(chat.CodeModel, err, "%s", note)
+	}
+	return chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
 }
 
 // CurrentModels lists the models of the provider in use (for the model
@@ -433,7 +463,8 @@ func (p *Providers) CurrentModels() (_ []string, err error) {
 	}
 	models, err := providers.ListModels(ctx, nil, c.Endpoint)
 	if err != nil {
-		return nil, chat.Wrap(chat.CodeModel, err, "%s", chat.Sentence(err.Error()))
+		preset, _ := providers.Find(c.Preset)
+		return nil, listFailure(err, preset.Name, c.BaseURL, providers.StoredKey{Withheld: c.KeyWithheld, BoundTo: c.KeyBoundTo})
 	}
 	return models, nil
 }

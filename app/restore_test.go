@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -145,4 +146,75 @@ func TestAnEditedAddressDoesNotTakeTheKeyAlong(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, models)
 	assert.Equal(t, []string{""}, server.headers(), "the listing went without a key")
+}
+
+// A server that wants a key, at an address the saved key was not saved
+// for, fails the task with what happened and what to do, said once: the
+// task's error and its notice (marked as the error, so the window shows
+// one), never the server's own "no key" words.
+func TestATaskRefusedForAWithheldKeySaysWhyAndWhatToDo(t *testing.T) {
+	srv := compat.NewServer(func(*compat.Request) compat.Reply { return compat.Reply{Text: "never"} })
+	srv.APIKey = "sk-only-this-one-0000"
+	url, stop := srv.Start()
+	t.Cleanup(stop)
+	a := newApp(t)
+	_, err := a.Providers.SaveProvider(ProviderInput{Preset: providers.Custom, BaseURL: "http://models.example/v1", Model: "m", APIKey: "sk-mine-0123456789abcdef"})
+	require.NoError(t, err)
+	_, err = a.Providers.SaveProvider(ProviderInput{Preset: providers.Custom, BaseURL: url, Model: "m", KeepKey: true})
+	require.NoError(t, err, "a custom server may need no key")
+
+	c, err := a.Conversations.CreateConversation()
+	require.NoError(t, err)
+	task, err := a.Runner.StartTask(c.ID, "hello")
+	require.NoError(t, err)
+	waitFor(t, func() bool {
+		got, err := a.Runner.GetTask(task.ID)
+		return err == nil && got.Status == chat.StatusError
+	})
+	want := "The model server at " + url + " refused the request, which went without a key: the Custom (OpenAI-compatible) key " +
+		"saved here is for http://models.example/v1 and is never sent to another address. " +
+		"Enter a key for this address in Settings → Model provider."
+	got, err := a.Runner.GetTask(task.ID)
+	require.NoError(t, err)
+	assert.Equal(t, want, got.ErrorMessage)
+	view, err := a.Conversations.LoadConversation(c.ID)
+	require.NoError(t, err)
+	var notices []chat.Message
+	for _, m := range view.Messages {
+		if strings.Contains(m.Content, "Enter a key for this address") {
+			notices = append(notices, m)
+		}
+	}
+	require.Len(t, notices, 1)
+	assert.True(t, notices[0].IsError, "the notice is the task's error, shown once")
+	assert.Equal(t, "The task failed: "+want, notices[0].Content)
+	for _, r := range srv.Rejections() {
+		assert.NotContains(t, r, "sk-mine")
+	}
+}
+
+// Testing the connection to such a server, keeping the key, or listing its
+// models, says why no key went, not only that the server wants one.
+func TestAConnectionTestWithAWithheldKeySaysWhy(t *testing.T) {
+	srv := compat.NewServer(nil)
+	srv.APIKey = "sk-only-this-one-0000"
+	url, stop := srv.Start()
+	t.Cleanup(stop)
+	a := newApp(t)
+	_, err := a.Providers.SaveProvider(ProviderInput{Preset: providers.Custom, BaseURL: "http://models.example/v1", Model: "m", APIKey: "sk-mine-0123456789abcdef"})
+	require.NoError(t, err)
+	v, err := a.Providers.TestConnection(ProviderInput{Preset: providers.Custom, BaseURL: url, Model: "m", KeepKey: true})
+	require.NoError(t, err)
+	note := "The Custom (OpenAI-compatible) key saved here belongs to http://models.example/v1, so it is not sent to " + url +
+		": enter the key for this address."
+	assert.Equal(t, providers.VerdictWrongKey, v.Kind)
+	assert.Equal(t, note, v.Message)
+
+	// So do the model lists: the form's, and the chat header's once saved.
+	_, err = a.Providers.ListModels(ProviderInput{Preset: providers.Custom, BaseURL: url, Model: "m", KeepKey: true})
+	assert.Equal(t, note, chat.ErrorMessage(err))
+	_, err = a.Providers.SaveProvider(ProviderInput{Preset: providers.Custom, BaseURL: url, Model: "m", KeepKey: true})
+	require.NoError(t, err)
+	_, err = a.Providers.CurrentModels()
+	assert.Equal(t, note, chat.ErrorMessage(err))
 }

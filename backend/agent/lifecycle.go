@@ -220,6 +220,8 @@ func endTask(t chat.Task, status chat.TaskStatus, errMsg string) chat.Task {
 	t.PauseReason = ""
 	t.CurrentTool = ""
 	t.CurrentCallID = ""
+	// What was allowed for the task ends with it: a Retry asks again.
+	t.NetworkAllowed, t.ApprovedTools = false, nil
 	return t
 }
 

@@ -29,18 +29,16 @@ type run struct {
 	def      chat.AgentDefinition // the task's agent
 	win      *window              // the model's view of the conversation
 
-	mu            sync.Mutex
-	task          chat.Task
-	done          bool
-	pending       *wait           // what the task waits for the person to decide, if anything
-	restored      *wait           // the wait a restart gave back, until the loop reaches it
-	approvedTools map[string]bool // "approve for this task"
-	network       bool            // sandboxed commands may reach the network
-	verdict       *verdict        // the reflection's answer, once reflect was called
+	mu       sync.Mutex
+	task     chat.Task
+	done     bool
+	pending  *wait    // what the task waits for the person to decide, if anything
+	restored *wait    // the wait a restart gave back, until the loop reaches it
+	verdict  *verdict // the reflection's answer, once reflect was called
 }
 
 func newRun(r *Runner, t chat.Task, cancel context.CancelFunc) *run {
-	return &run{r: r, task: t, cancel: cancel, exited: make(chan struct{}), approvedTools: map[string]bool{}, win: newWindow()}
+	return &run{r: r, task: t, cancel: cancel, exited: make(chan struct{}), win: newWindow()}
 }
 
 // storeCtx is the context of the run's writes: never the task's own, which

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -283,7 +284,7 @@ func (rn *run) networkFor(tool tools.Tool, args json.RawMessage) (allowed, asked
 func (rn *run) networkAllowed() bool {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	return rn.network
+	return rn.task.NetworkAllowed
 }
 
 // approveNetwork asks the person whether sandboxed commands may reach the
@@ -300,11 +301,7 @@ func (rn *run) approveNetwork(ctx context.Context, call chat.ToolCall, tool tool
 				"and your local network until the task ends.", tool.Name()),
 		}
 	})
-	if err == nil && d.approved {
-		rn.mu.Lock()
-		rn.network = true
-		rn.mu.Unlock()
-	}
+	// An approval stored the grant with it (see grantOf).
 	return d.approved, d.text, err
 }
 
@@ -317,7 +314,7 @@ func (rn *run) needsApproval(ctx context.Context, tool tools.Tool) bool {
 	}
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	return !rn.approvedTools[tool.Name()]
+	return !slices.Contains(rn.task.ApprovedTools, tool.Name())
 }
 
 // approve shows the call (and what it would change) and waits for the

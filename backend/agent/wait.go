@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -163,15 +164,34 @@ func (rn *run) deliver(kind waitKind, id string, d decision) error {
 		}
 		d.text = text
 	}
-	if err := rn.recordLocked(func(t *chat.Task) { endWait(t, kind) }); err != nil {
+	grant := grantOf(rn.task, kind, d, w)
+	if err := rn.recordLocked(func(t *chat.Task) {
+		endWait(t, kind)
+		grant(t)
+	}); err != nil {
 		return err
-	}
-	if kind == waitApproval && d.approved && d.forTask && w.tool != "" {
-		rn.approvedTools[w.tool] = true
 	}
 	rn.pending = nil
 	w.reply <- d
 	return nil
+}
+
+// grantOf is what an approval gives for the rest of the task, stored with
+// the decision: the network for sandboxed commands, or the tool ("Approve
+// for this task"). Anything else grants nothing.
+func grantOf(t chat.Task, kind waitKind, d decision, w *wait) func(*chat.Task) {
+	switch {
+	case kind != waitApproval || !d.approved:
+	case t.PendingApproval != nil && t.PendingApproval.Risk == chat.RiskNetwork:
+		return func(task *chat.Task) { task.NetworkAllowed = true }
+	case d.forTask && w.tool != "":
+		return func(task *chat.Task) {
+			if !slices.Contains(task.ApprovedTools, w.tool) {
+				task.ApprovedTools = append(slices.Clip(task.ApprovedTools), w.tool)
+			}
+		}
+	}
+	return func(*chat.Task) {}
 }
 
 func alreadyAnswered(kind waitKind, status chat.TaskStatus) error {

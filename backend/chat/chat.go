@@ -276,6 +276,14 @@ type Task struct {
 	// Decision says how the task's mode was chosen, when it was not simply
 	// the conversation's Agent or Chat mode.
 	Decision *ModeDecision `json:"decision,omitempty"`
+	// NetworkAllowed (the task's sandboxed commands may reach the network)
+	// and ApprovedTools ("Approve for this task") are what the person
+	// allowed for the rest of this task: they are stored with it, so a task
+	// resumed after a restart keeps them, and they end with it (a Retry
+	// asks again). They stay off the wire and out of exports: nothing
+	// outside the task's own run may read or bring them.
+	NetworkAllowed bool     `json:"-"`
+	ApprovedTools  []string `json:"-"`
 }
 
 // ModeDecision is how a message's mode was chosen: By is "auto" (Errand

@@ -162,6 +162,10 @@ type ContextReporter interface {
 	ReportedContextLength() int
 }
 
+// ErrKeyRefused is wrapped by the error of a request a model server refused
+// for its credentials (HTTP 401 or 403), whichever adapter met it.
+var ErrKeyRefused = errors.New("the model server refused the request's credentials")
+
 // StatusMessage is what a person is told of an HTTP error status from a
 // model server, the same whichever adapter met it (an adapter tells its own
 // special cases first: a full context, no tools, overloaded). notFound says
@@ -181,4 +185,12 @@ func StatusMessage(code int, model, baseURL, notFound string) string {
 	default:
 		return fmt.Sprintf("The model server rejected the request (HTTP %d)", code)
 	}
+}
+
+// KeyRefusal is err, marked with ErrKeyRefused when code is 401 or 403.
+func KeyRefusal(code int, err error) error {
+	if code == http.StatusUnauthorized || code == http.StatusForbidden {
+		return fmt.Errorf("%w: %w", ErrKeyRefused, err)
+	}
+	return err
 }

@@ -485,6 +485,13 @@ func (s *server) watch(epoch int, conn *sdk.ClientSession, stderr *tailBuffer) {
 	s.fail(epoch, reason)
 }
 
+// name is the server's name now (a rename applies at once, under the lock).
+func (s *server) name() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg.Name
+}
+
 // fail marks the current start as failed and stops what is left of it.
 func (s *server) fail(epoch int, reason string) {
 	s.mu.Lock()
@@ -494,11 +501,11 @@ func (s *server) fail(epoch int, reason string) {
 	}
 	reason = logfile.Secrets.Redact(reason)
 	s.status, s.reason = StatusFailed, reason
-	conn, cmd := s.conn, s.cmd
+	conn, cmd, name := s.conn, s.cmd, s.cfg.Name
 	s.conn, s.cmd = nil, nil
 	s.mu.Unlock()
 	release(conn, cmd)
-	slog.Warn("MCP server failed", "server", s.cfg.Name, "reason", reason)
+	slog.Warn("MCP server failed", "server", name, "reason", reason)
 	s.m.changed(s)
 }
 
@@ -551,7 +558,7 @@ func (s *server) refresh(epoch int) {
 	defer cancel()
 	list, err := listTools(ctx, conn)
 	if err != nil {
-		slog.Warn("MCP tools not listed", "server", s.cfg.Name, "err", err)
+		slog.Warn("MCP tools not listed", "server", s.name(), "err", err)
 		return
 	}
 	checked := checkSchemas(list)

@@ -54,7 +54,7 @@ func (t *tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 	case errors.Is(err, context.DeadlineExceeded):
 		return tools.Result{Content: fmt.Sprintf("%s timed out after %s (the MCP call timeout in Settings) and was cancelled.", t.full, timeout), IsError: true}, nil
 	case errors.Is(err, sdk.ErrConnectionClosed):
-		return tools.Result{Content: fmt.Sprintf("The MCP server %s stopped during the call; it restarts on the next call.", t.s.cfg.Name), IsError: true}, nil
+		return tools.Result{Content: fmt.Sprintf("The MCP server %s stopped during the call; it restarts on the next call.", t.s.name()), IsError: true}, nil
 	}
 	return tools.Result{Content: fmt.Sprintf("%s failed: %v", t.full, err), IsError: true}, nil
 }

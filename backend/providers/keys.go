@@ -1,14 +1,17 @@
 package providers
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/secrets"
 )
 
@@ -123,10 +126,50 @@ func WithheldNote(presetName, address string, k StoredKey) string {
 	if !k.Withheld {
 		return ""
 	}
-	where := "another address"
-	if k.BoundTo != "" {
-		where = k.BoundTo
-	}
 	return fmt.Sprintf("The %s key saved here belongs to %s, so it is not sent to %s: enter the key for this address.",
-		presetName, where, strings.TrimSpace(address))
+		presetName, boundPlace(k.BoundTo), strings.TrimSpace(address))
+}
+
+func boundPlace(boundTo string) string {
+	if boundTo == "" {
+		return "another address"
+	}
+	return boundTo
+}
+
+// WithheldRefusal is a task's error when the model server at address
+// refused a request that went without the preset's key, saved for boundTo:
+// what happened, and what to do.
+func WithheldRefusal(presetName, address, boundTo string) string {
+	return fmt.Sprintf("The model server at %s refused the request, which went without a key: the %s key saved here "+
+		"is for %s and is never sent to another address. Enter a key for this address in Settings → Model provider.",
+		strings.TrimSpace(address), presetName, boundTo)
+}
+
+// WithheldKey is p, whose requests go without the key saved for its preset
+// (that key belongs to another address): a refusal of its credentials is
+// told as refusal, the whole message, and nothing else the server said.
+func WithheldKey(p llm.Provider, refusal string) llm.Provider {
+	return withheldKey{Provider: p, refusal: refusal}
+}
+
+type withheldKey struct {
+	llm.Provider
+	refusal string
+}
+
+func (w withheldKey) Stream(ctx context.Context, req llm.Request, out llm.Deltas) (llm.Response, error) {
+	resp, err := w.Provider.Stream(ctx, req, out)
+	if errors.Is(err, llm.ErrKeyRefused) {
+		err = chat.Wrap(chat.CodeModel, err, "%s", w.refusal)
+	}
+	return resp, err
+}
+
+// ReportedContextLength is the wrapped provider's, or 0.
+func (w withheldKey) ReportedContextLength() int {
+	if r, ok := w.Provider.(llm.ContextReporter); ok {
+		return r.ReportedContextLength()
+	}
+	return 0
 }

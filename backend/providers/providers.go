@@ -161,6 +161,13 @@ type verdictError struct {
 }
 
 func (e *verdictError) Error() string { return e.msg }
+
+// KeyRefused reports whether err is a server's refusal of the key sent
+// (or of none sent): HTTP 401 or 403.
+func KeyRefused(err error) bool {
+	var v *verdictError
+	return errors.As(err, &v) && v.kind == VerdictWrongKey
+}
 func (e *verdictError) Unwrap() error { return e.cause }
 
 // redactedError says what err says without the key, and keeps err in its

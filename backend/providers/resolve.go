@@ -33,9 +33,10 @@ type Choice struct {
 	Demo   bool
 	Source string
 	Preset string
-	// KeyWithheld: a key is saved for the preset, but for another address,
-	// so none is sent (not even a placeholder).
+	// KeyWithheld: a key is saved for the preset, but for another address
+	// (KeyBoundTo, when known), so none is sent (not even a placeholder).
 	KeyWithheld bool
+	KeyBoundTo  string
 }
 
 // Resolver picks the endpoint for a conversation: the environment if it
@@ -103,7 +104,7 @@ func (r *Resolver) Resolve(ctx context.Context, conversationModel string) (Choic
 		}
 		// A key saved for another address is not sent: the request goes
 		// without one (Settings says why).
-		c.APIKey, c.KeyWithheld = stored.Key, stored.Withheld
+		c.APIKey, c.KeyWithheld, c.KeyBoundTo = stored.Key, stored.Withheld, stored.BoundTo
 	}
 	return c, nil
 }

@@ -134,11 +134,22 @@ type taskUI struct {
 	Reflecting  bool               `json:"reflecting,omitempty"`
 	Reflections int                `json:"reflections,omitempty"`
 	Decision    *chat.ModeDecision `json:"decision,omitempty"`
+	// Grants are kept here too (no column of their own): what the person
+	// allowed for the rest of the task.
+	Grants *taskGrants `json:"grants,omitempty"`
+}
+
+type taskGrants struct {
+	Network bool     `json:"network,omitempty"`
+	Tools   []string `json:"tools,omitempty"`
 }
 
 func uiOf(t chat.Task) string {
 	u := taskUI{Multiple: t.PendingMultiple, AllowOther: t.PendingAllowOther, Fields: t.PendingFields, Input: t.Input, SwitchedFrom: t.SwitchedFrom,
 		Plan: t.Plan, Reflecting: t.Reflecting, Reflections: t.Reflections, Decision: t.Decision}
+	if t.NetworkAllowed || len(t.ApprovedTools) > 0 {
+		u.Grants = &taskGrants{Network: t.NetworkAllowed, Tools: t.ApprovedTools}
+	}
 	if reflect.ValueOf(u).IsZero() {
 		return ""
 	}
@@ -149,6 +160,9 @@ func uiOf(t chat.Task) string {
 func (u taskUI) apply(t *chat.Task) {
 	t.PendingMultiple, t.PendingAllowOther, t.PendingFields, t.Input, t.SwitchedFrom = u.Multiple, u.AllowOther, u.Fields, u.Input, u.SwitchedFrom
 	t.Plan, t.Reflecting, t.Reflections, t.Decision = u.Plan, u.Reflecting, u.Reflections, u.Decision
+	if u.Grants != nil {
+		t.NetworkAllowed, t.ApprovedTools = u.Grants.Network, u.Grants.Tools
+	}
 }
 
 func tasks(ctx context.Context, q queryer, where string, args ...any) ([]chat.Task, error) {

@@ -22,6 +22,8 @@
 //	[command]   run_command "ls -la && echo done" (needs approval), then "Result: <the tool's result>"
 //	            + task_complete
 //	[run] A ;; B  run_command A, then B (one a step, as many as given), then task_complete
+//	[call] NAME {JSON}  the tool NAME with those arguments (any tool, an MCP server's say), then
+//	            "Result: <the tool's result>" + task_complete
 //	[loop]      send_update "Update N" at steps 1 to 3, then task_complete at step 4
 //	[fail]      the first request for the prompt gets a 400 error; later ones "Recovered." + task_complete
 //	[stall]     the first two requests for the prompt get a stream's headers and then nothing, until
@@ -42,6 +44,10 @@
 // A summarisation request (when a conversation outgrows the context
 // window) gets a fixed summary, whatever the prompt.
 //
+// GET /mock/requests lists the body of every POST request the server was
+// sent so far (the chat requests), oldest first, as a JSON array of strings: what a test reads to
+// know what reached the model.
+//
 // Requests the real API would refuse get its 400 error (with
 // -context-length N, also any request longer than N tokens); -log prints
 // them, and every client that went away before its reply was complete.
@@ -56,16 +62,21 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/errand-app/errand/backend/modelserver/compat"
 )
@@ -129,16 +140,56 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}()
 	}
-	baseURL, stop, err := s.Listen(*addr)
+	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
-	defer stop()
-	if _, err := fmt.Fprintln(stdout, "listening", strings.TrimSuffix(baseURL, "/v1")); err != nil {
+	srv := &http.Server{Handler: &recorder{next: s}, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	defer func() {
+		s.Close()
+		_ = srv.Close()
+	}()
+	if _, err := fmt.Fprintln(stdout, "listening", "http://"+ln.Addr().String()); err != nil {
 		return err
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// recorder keeps the body of every POST request before next serves it,
+// and lists them at GET /mock/requests.
+type recorder struct {
+	next   http.Handler
+	mu     sync.Mutex
+	bodies []string
+}
+
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/mock/requests" && r.Method == http.MethodGet {
+		rc.mu.Lock()
+		b, err := json.Marshal(append([]string{}, rc.bodies...))
+		rc.mu.Unlock()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(b)
+		return
+	}
+	if r.Method == http.MethodPost {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		rc.mu.Lock()
+		rc.bodies = append(rc.bodies, string(body))
+		rc.mu.Unlock()
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	rc.next.ServeHTTP(w, r)
 }
 
 // lockedWriter serialises writes from concurrent request handlers.

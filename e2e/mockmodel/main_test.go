@@ -158,6 +158,16 @@ func TestScripts(t *testing.T) {
 		assert.Empty(t, res.ToolCalls)
 	})
 
+	t.Run("call", func(t *testing.T) {
+		k := newTask(t, url, `[call] task_complete {"summary":"called by name"}`)
+		res := k.turn(true)
+		assertCall(t, res, "task_complete", `{"summary":"called by name"}`)
+		k.result("no such tool")
+		res = k.turn(true)
+		assert.Equal(t, "Result: no such tool", res.Text)
+		assertCall(t, res, "task_complete", `{"summary":"Called task_complete"}`)
+	})
+
 	t.Run("default", func(t *testing.T) {
 		res := newTask(t, url, "tidy up").turn(true)
 		assert.Equal(t, "Done: tidy up", res.Text)
@@ -403,4 +413,24 @@ func TestUntrustedAndDelayedScripts(t *testing.T) {
 	})
 
 	assert.Empty(t, stderr.String(), "no request was refused")
+}
+
+func TestListsTheRequestsItWasSent(t *testing.T) {
+	t.Parallel()
+	url, _ := start(t)
+	read := func() []string {
+		resp, err := http.Get(url + "/mock/requests")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		var bodies []string
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&bodies))
+		return bodies
+	}
+	assert.Empty(t, read())
+	newTask(t, url+"/v1", "remember the word marmalade").turn(true)
+	bodies := read()
+	require.Len(t, bodies, 1)
+	assert.Contains(t, bodies[0], "remember the word marmalade")
+	assert.Contains(t, bodies[0], `"task_complete"`, "the whole body, tools and all")
 }

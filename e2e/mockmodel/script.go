@@ -179,6 +179,8 @@ func script(req *compat.Request) compat.Reply {
 		return call("", "task_complete", map[string]any{"summary": "done"})
 	case strings.Contains(prompt, "[run] "):
 		return runCommands(prompt, replied)
+	case strings.Contains(prompt, "[call] "):
+		return callTool(prompt, tail, replied)
 	case strings.Contains(prompt, "[command]"):
 		if result, ok := toolResult(tail, "run_command"); ok {
 			return call("Result: "+result, "task_complete", map[string]any{"summary": "Finished the command task"})
@@ -382,6 +384,24 @@ func writeThenAsk(tail []compat.Message) compat.Reply {
 		return call("", "task_complete", map[string]any{"summary": "Answered: " + answer})
 	}
 	return call("", "ask_user", map[string]any{"question": "Shall I go on?", "choices": []string{"Yes", "No"}})
+}
+
+// callTool calls the tool named after "[call] " with the JSON object that
+// follows the name ({} when there is none), then completes with its result.
+func callTool(prompt string, tail []compat.Message, replied int) compat.Reply {
+	_, rest, _ := strings.Cut(prompt, "[call] ")
+	name, raw, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	if result, ok := toolResult(tail, name); ok {
+		return call("Result: "+result, "task_complete", map[string]any{"summary": "Called " + name})
+	}
+	if replied > 0 {
+		return call("", "task_complete", map[string]any{"summary": "done"})
+	}
+	args := map[string]any{}
+	if raw = strings.TrimSpace(raw); raw != "" {
+		_ = json.Unmarshal([]byte(raw), &args)
+	}
+	return call("", name, args)
 }
 
 // runCommands runs the commands after "[run] " (separated by " ;; "), one

@@ -61,6 +61,7 @@ func (p *Provider) statusError(err error, code int, kind, detail string) error {
 		cause = fmt.Errorf("%w: %w", llm.ErrContextFull, err)
 	default:
 		msg = llm.StatusMessage(code, p.cfg.Model, p.cfg.BaseURL, "is not the Anthropic API")
+		cause = llm.KeyRefusal(code, err)
 	}
 	if detail == "" {
 		detail = kind

@@ -309,6 +309,7 @@ func (p *Provider) explain(err error) error {
 			cause = fmt.Errorf("%w: %w", llm.ErrNoTools, err)
 		default:
 			msg = llm.StatusMessage(code, p.cfg.Model, p.cfg.BaseURL, "is not an OpenAI-compatible address")
+			cause = llm.KeyRefusal(code, err)
 		}
 		if detail != "" {
 			msg += ": " + detail

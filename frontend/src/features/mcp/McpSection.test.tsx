@@ -78,6 +78,15 @@ describe('MCP servers', () => {
     expect(api.setMCPToolRisk).toHaveBeenCalledWith('s1', 'echo', 'writes');
   });
 
+  it('says beside the status how many tools are not offered, and nothing when all are', async () => {
+    section();
+    const row = await screen.findByRole('listitem', { name: 'everything' });
+    expect(within(row).getByText('1 not offered (see Tools)')).toBeInTheDocument();
+    serverEvent(state({ tools: state().tools.filter((t) => !t.refused) }));
+    await waitFor(() => expect(within(row).queryByText(/not offered/)).not.toBeInTheDocument());
+    expect(within(row).getByText('Ready · 1 tools')).toBeInTheDocument();
+  });
+
   it('shows a status change as it happens, a failure with its reason', async () => {
     section();
     await screen.findByRole('listitem', { name: 'everything' });

@@ -131,11 +131,15 @@ function ServerRow({
   const srv = state.server;
   const [confirming, setConfirming] = useState(false);
   const what = srv.transport === 'http' ? srv.url : [srv.command, ...(srv.args ?? [])].join(' ');
+  const refused = state.tools.filter((t) => t.refused).length;
   return (
     <li className="mcp-server" aria-label={srv.name}>
       <div className="mcp-server-head">
         <span className="mcp-server-name">{srv.name}</span>
         <span className={`mcp-status mcp-status-${state.status}`}>{statusText(state)}</span>
+        {refused > 0 && (
+          <span className="mcp-refused">{refused} not offered (see Tools)</span>
+        )}
       </div>
       <code className="mcp-command">{what}</code>
       <div className="mcp-actions">

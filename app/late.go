@@ -68,10 +68,11 @@ type lateMCP struct {
 	once  sync.Once
 	up    chan struct{} // closed when the first start of every server has ended
 	begin func()        // reads the stored servers and starts them
+	wait  time.Duration // how long a task waits for up (mcpStartWait)
 }
 
 func newLateMCP(m *mcp.Manager, st mcpStore, env *secrets.Store) *lateMCP {
-	l := &lateMCP{m: m, up: make(chan struct{})}
+	l := &lateMCP{m: m, up: make(chan struct{}), wait: mcpStartWait}
 	l.begin = func() {
 		ctx, cancel := callCtx()
 		servers, err := st.MCPServers(ctx)
@@ -82,7 +83,7 @@ func newLateMCP(m *mcp.Manager, st mcpStore, env *secrets.Store) *lateMCP {
 		m.Set(withEnv(servers, env))
 		go func() {
 			defer close(l.up)
-			ctx, cancel := context.WithTimeout(context.Background(), mcpStartWait)
+			ctx, cancel := context.WithTimeout(context.Background(), l.wait)
 			defer cancel()
 			for _, s := range servers {
 				_, _ = m.Wait(ctx, s.ID)
@@ -99,12 +100,12 @@ func (l *lateMCP) start() { l.once.Do(l.begin) }
 func (l *lateMCP) Generation() uint64 { return l.m.Generation() }
 
 // Tools are the manager's, once the servers' first start has ended (or
-// mcpStartWait has passed).
+// the wait has passed).
 func (l *lateMCP) Tools() ([]tools.Tool, uint64) {
 	l.start()
 	select {
 	case <-l.up:
-	case <-time.After(mcpStartWait):
+	case <-time.After(l.wait):
 	}
 	return l.m.Tools()
 }

@@ -36,6 +36,9 @@ type App struct {
 	resolver *providers.Resolver
 	stopDemo func()
 	mcp      *mcp.Manager
+	mcpLate  *lateMCP
+	// late runs what the first screen does not need, once it is shown.
+	late lateStart
 
 	unlock func()
 	// askQuit asks whether to quit with tasks at work (nil: the native dialog).
@@ -44,7 +47,8 @@ type App struct {
 	notifier    *notifier
 	desktop     *wailsDesktop
 	desktopDone chan struct{} // ends the notifier's sender
-	desktopStop sync.Once
+	desktopMu   sync.Mutex    // orders the desktop's late start and its stop
+	desktopOff  bool          // stopped: it starts no more
 
 	// The bound services.
 	Health        *Health
@@ -115,7 +119,9 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	}
 	models := &models{store: st, resolver: a.resolver, demoURL: demoURL}
 	workspaces := filepath.Join(cfg.DataDir, "workspaces")
-	a.mcp = newMCPManager(ctx, st, a.secrets, a.events)
+	a.mcp = newMCPManager(st, a.events)
+	a.mcpLate = newLateMCP(a.mcp, st, a.secrets)
+	a.late.add(a.mcpLate.start)
 	keeper, err := openKeeper(ctx, cfg.DataDir, st)
 	if err != nil {
 		stopDemo()
@@ -133,7 +139,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 			return openWorkspace(ctx, st, workspaces, cfg.DataDir, conversationID)
 		},
 		Facts:       st,
-		ToolSource:  a.mcp,
+		ToolSource:  a.mcpLate,
 		Checkpoints: keeper.ForTask,
 	})
 	if interrupted, waiting, err := a.runner.Recover(ctx); err != nil {
@@ -151,8 +157,8 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.Settings = &Settings{store: st, runner: a.runner, keeper: keeper}
 	a.Checkpoints = &Checkpoints{keeper: keeper, tasks: st, events: a.events}
 	a.Memory = &Memory{store: st, events: a.events}
-	a.Window = &Window{notifier: a.notifier}
-	a.MCP = &MCP{store: st, manager: a.mcp, env: a.secrets}
+	a.Window = &Window{notifier: a.notifier, ready: a.late.run}
+	a.MCP = &MCP{store: st, manager: a.mcp, late: a.mcpLate, env: a.secrets}
 	a.Agents = &Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
 	a.About = &About{dataDir: cfg.DataDir, resolver: a.resolver, openFolder: openInFileManager}
 	a.Attachments = &Attachments{}
@@ -166,10 +172,24 @@ func (a *App) Bound() []any {
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and
-// native dialogs have a parent.
+// native dialogs have a parent. Desktop notifications and the MCP servers
+// start once the window has shown its first screen (Window.Ready), or
+// lateStartAfter from now if it never says so.
 func (a *App) Startup(ctx context.Context) {
 	a.events.attach(ctx)
 	a.Conversations.dialogs.set(ctx)
+	a.late.add(func() { a.startNotifications(ctx) })
+	time.AfterFunc(lateStartAfter, a.late.run)
+}
+
+// startNotifications readies desktop notifications and sends those of
+// tasks that change from now on.
+func (a *App) startNotifications(ctx context.Context) {
+	a.desktopMu.Lock()
+	defer a.desktopMu.Unlock()
+	if a.desktopOff {
+		return
+	}
 	a.desktop = startDesktop(ctx)
 	active, err := a.store.ActiveTasks(ctx)
 	if err != nil {
@@ -226,14 +246,18 @@ func (a *App) Shutdown(context.Context) {
 	if err := a.runner.Shutdown(ctx); err != nil {
 		slog.Error("shutdown", "err", err)
 	}
+	a.late.cancel()
 	a.mcp.Close()
 	a.stopDemo()
-	a.desktopStop.Do(func() {
+	a.desktopMu.Lock()
+	if !a.desktopOff {
+		a.desktopOff = true
 		close(a.desktopDone)
 		if a.desktop != nil {
 			a.desktop.stop()
 		}
-	})
+	}
+	a.desktopMu.Unlock()
 	if err := a.store.Close(); err != nil {
 		slog.Error("close database", "err", err)
 	}

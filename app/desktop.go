@@ -65,7 +65,19 @@ func (d *wailsDesktop) stop() {
 
 // Window is the bound service the window tells what the person looks at,
 // so that a notification is not sent about the conversation on screen.
-type Window struct{ notifier *notifier }
+type Window struct {
+	notifier *notifier
+	ready    func()
+}
+
+// Ready is the window's word that its first screen is painted: what it
+// does not need starts now (the MCP servers, desktop notifications). Only
+// the first call does anything.
+func (w *Window) Ready() {
+	if w.ready != nil {
+		go w.ready()
+	}
+}
 
 // SetViewing records the conversation on screen ("" for none) and whether
 // the window has the focus.

@@ -30,6 +30,9 @@ type mcpStore interface {
 type MCP struct {
 	store   mcpStore
 	manager *mcp.Manager
+	// late starts the stored servers, if the window's late start has
+	// not yet (see lateMCP).
+	late *lateMCP
 	// env keeps each server's environment, which often holds tokens,
 	// with the API keys (keyring or 0600 file), never in the database.
 	env *secrets.Store
@@ -77,12 +80,12 @@ func (s *MCP) saveServers(ctx context.Context, servers []chat.MCPServer) ([]chat
 	return saved, nil
 }
 
-// newMCPManager starts the enabled servers the store holds.
-func newMCPManager(ctx context.Context, st interface {
-	mcpStore
+// newMCPManager is the manager of the MCP servers, with none yet: the
+// stored ones start after the window's first screen (lateMCP).
+func newMCPManager(st interface {
 	mcp.Images
 	Settings(ctx context.Context) (chat.Settings, error)
-}, env *secrets.Store, events *bridge) *mcp.Manager {
+}, events *bridge) *mcp.Manager {
 	m := mcp.NewManager(mcp.Options{
 		Changed: events.MCPServer,
 		Images:  st,
@@ -96,16 +99,14 @@ func newMCPManager(ctx context.Context, st interface {
 			return time.Duration(s.MCPCallTimeoutSec) * time.Second
 		},
 	})
-	servers, err := st.MCPServers(ctx)
-	if err != nil {
-		slog.Error("read MCP servers", "err", err)
-	}
-	m.Set(withEnv(servers, env))
 	return m
 }
 
 // ListServers returns every server with its status and tools.
-func (s *MCP) ListServers() []mcp.State { return s.manager.States() }
+func (s *MCP) ListServers() []mcp.State {
+	s.late.start()
+	return s.manager.States()
+}
 
 // SaveServer adds a server (no id) or changes one; a bad name, command or
 // address, or a name another server has, is refused and nothing changes.
@@ -171,6 +172,7 @@ func (s *MCP) RestartServer(id string) (_ mcp.State, err error) {
 	if err := requireID("MCP server", id); err != nil {
 		return mcp.State{}, err
 	}
+	s.late.start()
 	if err := s.manager.Restart(id); err != nil {
 		return mcp.State{}, err
 	}
@@ -288,6 +290,7 @@ func (s *MCP) apply(ctx context.Context, id string) (mcp.State, error) {
 }
 
 func (s *MCP) sync(ctx context.Context) ([]mcp.State, error) {
+	s.late.start()
 	servers, err := s.store.MCPServers(ctx)
 	if err != nil {
 		return nil, err

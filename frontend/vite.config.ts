@@ -1,8 +1,23 @@
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+// "hljs-grammar/go" is highlight.js's Go grammar, found from lowlight (whose
+// dependency it is, wherever npm put it): the grammars load one by one, as
+// code blocks name them (src/components/highlighter.ts).
+const hljsGrammars: Plugin = {
+  name: 'hljs-grammars',
+  async resolveId(source, importer) {
+    const grammar = /^hljs-grammar\/(.+)$/.exec(source)?.[1];
+    if (!grammar) return null;
+    const lowlight = await this.resolve('lowlight', importer, { skipSelf: true });
+    return lowlight && this.resolve(`highlight.js/lib/languages/${grammar}`, lowlight.id, { skipSelf: true });
+  },
+};
 
 // No @vitejs/plugin-react: esbuild's automatic JSX runtime is all we need.
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
+  plugins: [hljsGrammars],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -204,11 +204,11 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode, st *loopState)
 	ctx, cancel := rn.timeLimited(ctx, mode == chat.ModeAgent)
 	defer cancel()
 	settings := rn.r.settings(ctx)
-	system, tools := rn.systemPrompt(settings, mode), []llm.Tool(nil)
+	system, tools := rn.systemPrompt(settings, mode), toolSet{}
 	if mode == chat.ModeAgent {
 		tools = rn.r.agentTools(settings, rn.def)
 		if rn.small(settings) {
-			tools = compactTools(tools)
+			tools = tools.compact()
 		}
 	}
 	var done func(*llm.Response)
@@ -222,7 +222,7 @@ func (rn *run) callModel(ctx context.Context, mode chat.TaskMode, st *loopState)
 // if set, may turn the reply into another before it is stored. A call whose
 // server stalls is tried once more, its cut reply folded away; a second
 // stall fails with a message saying so.
-func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Tool, agentMode bool, done func(*llm.Response)) (llm.Response, error) {
+func (rn *run) callModelWith(ctx context.Context, system string, tools toolSet, agentMode bool, done func(*llm.Response)) (llm.Response, error) {
 	opts := rn.r.opts
 	settings := rn.r.settings(ctx)
 	// The facts to remember, read for every request: an edit reaches the next one.

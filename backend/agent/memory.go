@@ -9,7 +9,6 @@ import (
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/contextwin"
-	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/tools"
 )
 
@@ -38,32 +37,25 @@ func (r *Runner) memoryOn(s chat.Settings) bool { return r.opts.Facts != nil && 
 
 // agentTools are the tools offered to an agent's model: the control tools
 // and the agent's own.
-func (r *Runner) agentTools(s chat.Settings, def chat.AgentDefinition) []llm.Tool {
-	all := r.definitions(s)
-	out := all[:0:0]
-	for _, t := range all {
+func (r *Runner) agentTools(s chat.Settings, def chat.AgentDefinition) toolSet {
+	return r.toolsWhere(s, func(name string) bool {
 		// reflect is offered only in a reflection (see run.reflect).
-		if t.Name != ToolReflect && (isControl(t.Name) || def.Allows(t.Name)) {
-			out = append(out, t)
-		}
-	}
-	return out
+		return name != ToolReflect && (isControl(name) || def.Allows(name))
+	})
 }
 
-// definitions are the tools offered to the model: without remember and
-// forget while memory is off.
-func (r *Runner) definitions(s chat.Settings) []llm.Tool {
-	defs := r.tools.Registry().Definitions()
-	if r.memoryOn(s) {
-		return defs
-	}
+// toolsWhere are the tools offered to the model that keep says to keep:
+// never remember and forget while memory is off.
+func (r *Runner) toolsWhere(s chat.Settings, keep func(name string) bool) toolSet {
+	reg := r.tools.Registry()
+	defs := reg.Definitions()
 	out := defs[:0:0]
 	for _, d := range defs {
-		if !memoryTools[d.Name] {
+		if keep(d.Name) && (r.memoryOn(s) || !memoryTools[d.Name]) {
 			out = append(out, d)
 		}
 	}
-	return out
+	return newToolSet(reg.ID(), out)
 }
 
 // withMemory is the system prompt followed by the memory section: how to

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/llm"
 	"github.com/errand-app/errand/backend/tools"
 )
 
@@ -162,12 +161,7 @@ func (rn *run) reflect(ctx context.Context, st *loopState, summary string) (*ver
 	settings := rn.r.settings(ctx)
 	t := rn.snapshot()
 	system := rn.systemPrompt(settings, chat.ModeAgent) + fmt.Sprintf(reflectionPrompt, planText(*t.Plan), orNone(t.Plan.Note), summary)
-	var offer []llm.Tool
-	for _, d := range rn.r.definitions(settings) {
-		if d.Name == ToolReflect {
-			offer = append(offer, d)
-		}
-	}
+	offer := rn.r.toolsWhere(settings, func(name string) bool { return name == ToolReflect })
 	resp, err := rn.callModelWith(ctx, system, offer, true, nil)
 	if err != nil {
 		return nil, err

@@ -101,6 +101,7 @@ type Runner struct {
 	tools    *tools.Live
 	cached   atomic.Pointer[chat.Settings]
 	counters sync.Map // model name → *contextwin.Counter
+	fixed    sync.Map // model name → *fixedCounts
 	// learnMu orders the runs that store a context length a server stated.
 	learnMu sync.Mutex
 

@@ -120,7 +120,7 @@ func (rn *run) offered(name string) error {
 		return nil
 	}
 	var names []string
-	for _, t := range rn.r.agentTools(rn.r.settings(rn.ctx), rn.def) {
+	for _, t := range rn.r.agentTools(rn.r.settings(rn.ctx), rn.def).list {
 		names = append(names, t.Name)
 	}
 	return fmt.Errorf("%w: unknown tool %q. The tools you can use are: %s", tools.ErrInvalidCall, name, strings.Join(names, ", "))

@@ -44,13 +44,11 @@ type window struct {
 	index   map[string]int      // msgs by id
 	counts  map[string]msgCount // token counts by message id
 	counter *contextwin.Counter
+	// fixed counts the system prompts and tool sets, once for every task
+	// of the model.
+	fixed *fixedCounts
 	// failedAt is len(msgs) when a summary last failed (-1: none has).
 	failedAt int
-	// The last system prompt counted, and the tools: each step sends the
-	// same ones, which are counted once.
-	sysTokens  map[string]int
-	toolsKey   [2]int // the tools counted: how many, their descriptions' length
-	toolsCount int
 }
 
 type msgCount struct {
@@ -198,7 +196,7 @@ type view struct {
 // older turns excerpted, the oldest turns left out with a note) so that
 // Errand never sends a request its own count says is too long. squeeze
 // cuts the budget, for the retry after a server said it was too long.
-func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool, agentMode bool, squeeze float64) (view, error) {
+func (rn *run) buildRequest(ctx context.Context, system string, tools toolSet, agentMode bool, squeeze float64) (view, error) {
 	w := rn.win
 	t := rn.snapshot()
 	if err := w.load(ctx, rn.r.opts.Store, t.ConversationID); err != nil {
@@ -212,7 +210,7 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 		budget = budget.Squeeze(squeeze)
 	}
 	if w.counter == nil {
-		w.counter = rn.r.counter(model)
+		w.counter, w.fixed = rn.r.counter(model), rn.r.fixedCountsOf(model)
 	}
 	c := w.counter
 	factor := c.Factor()
@@ -244,7 +242,7 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 	if !ok && w.toolTokens(tools) > uncal(budget.Input())/2 {
 		return view{}, chat.Errorf(chat.CodeModel,
 			"The %d tools offered to the model take about %d tokens, more than half of its context window of %d tokens, so the conversation does not fit beside them. "+
-				"Disable the MCP servers (or the tools) this conversation does not need in Settings, or use a model with a larger context.", len(tools), int(float64(w.toolTokens(tools))*factor), length)
+				"Disable the MCP servers (or the tools) this conversation does not need in Settings, or use a model with a larger context.", len(tools.list), int(float64(w.toolTokens(tools))*factor), length)
 	}
 	if !ok {
 		return view{}, chat.Errorf(chat.CodeModel,
@@ -258,7 +256,7 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools []llm.Tool
 		msgs = append(msgs, rn.openingMessage())
 	}
 	msgs = withNudge(append(msgs, fit.Messages...), agentMode)
-	req := llm.Request{Messages: msgs, Tools: tools, ReasoningEffort: string(settings.ReasoningEffort[model])}
+	req := llm.Request{Messages: msgs, Tools: tools.list, ReasoningEffort: string(settings.ReasoningEffort[model])}
 	// What c.Raw(req) would say, from the counts already made.
 	raw := w.systemTokens(sys) + w.toolTokens(tools) + fit.Tokens + 3
 	n := 1 + len(fit.Messages)
@@ -285,30 +283,16 @@ func (rn *run) openingMessage() llm.Message {
 	return llm.Message{Role: chat.RoleUser, Content: text}
 }
 
-// systemTokens counts the system message, once for each text.
+// systemTokens counts the system message, once for each text and model.
 func (w *window) systemTokens(text string) int {
-	if n, ok := w.sysTokens[text]; ok {
-		return n
-	}
-	if len(w.sysTokens) >= 4 || w.sysTokens == nil {
-		w.sysTokens = map[string]int{}
-	}
-	n := w.counter.Message(llm.Message{Role: chat.RoleSystem, Content: text})
-	w.sysTokens[text] = n
-	return n
+	return w.fixed.system(text, func() int { return w.counter.Message(systemMessage(text)) })
 }
 
-// toolTokens counts the tool definitions, once for each set (they change
-// only when tools come or go, or a smaller model gets their compact form).
-func (w *window) toolTokens(tools []llm.Tool) int {
-	key := [2]int{len(tools), 0}
-	for _, t := range tools {
-		key[1] += len(t.Description)
-	}
-	if key != w.toolsKey || (w.toolsCount == 0 && len(tools) > 0) {
-		w.toolsKey, w.toolsCount = key, w.counter.Tools(tools)
-	}
-	return w.toolsCount
+// toolTokens counts the tool definitions, once for each set and model
+// (they change only when tools come or go, the settings or the agent
+// change which are offered, or a smaller model gets their compact form).
+func (w *window) toolTokens(tools toolSet) int {
+	return w.fixed.toolsOf(tools, func() int { return w.counter.Tools(tools.list) })
 }
 
 // reported is the context length the provider's server reported, or 0.
@@ -321,7 +305,7 @@ func reported(p llm.Provider) int {
 
 // fixedCost counts what every request holds besides the history: the
 // system prompt with the summary block, and the tools.
-func (rn *run) fixedCost(system string, tools []llm.Tool, t chat.Task) int {
+func (rn *run) fixedCost(system string, tools toolSet, t chat.Task) int {
 	w := rn.win
 	return w.systemTokens(rn.systemWithHistory(system, t, contextwin.Fitted{})) + w.toolTokens(tools) + 3
 }
@@ -488,7 +472,7 @@ func (r *Runner) CompactNow(ctx context.Context, conversationID string) (chat.Me
 	}
 	settings := r.settings(ctx)
 	length, _ := contextwin.ContextLength(provider.Model(), settings.ContextLengths, reported(provider))
-	w.counter = r.counter(provider.Model())
+	w.counter, w.fixed = r.counter(provider.Model()), r.fixedCountsOf(provider.Model())
 	units, ts := w.units("")
 	// What the person asks for now: all but the last few turns.
 	budget := contextwin.NewBudget(length)

@@ -125,6 +125,7 @@ func (s *Store) updateConversation(ctx context.Context, id, query string, args .
 
 // DeleteConversation removes a conversation with its messages and tasks.
 func (s *Store) DeleteConversation(ctx context.Context, id string) error {
+	defer s.facts.changed() // its facts go with it
 	res, err := s.exec(ctx, `DELETE FROM conversations WHERE id = ?`, id)
 	if err != nil {
 		return fmt.Errorf("delete conversation: %w", err)

@@ -36,9 +36,18 @@ func owner(conversationID string) any {
 // Facts returns the facts the agent sees in a conversation: that
 // conversation's first, then the global ones, each most recently updated
 // first. An empty conversationID gives the global facts alone.
+// They are read from the database once, and again after a fact changed.
 func (s *Store) Facts(ctx context.Context, conversationID string) ([]chat.Fact, error) {
-	return factsWhere(ctx, s.db, `WHERE ifnull(conversation_id, '') IN ('', ?)
+	facts, gen, ok := s.facts.get(conversationID)
+	if ok {
+		return facts, nil
+	}
+	facts, err := factsWhere(ctx, s.db, `WHERE ifnull(conversation_id, '') IN ('', ?)
 		ORDER BY conversation_id IS NULL, updated_at DESC, rowid DESC`, conversationID)
+	if err == nil {
+		s.facts.put(gen, conversationID, facts)
+	}
+	return facts, err
 }
 
 func factsWhere(ctx context.Context, q queryer, where string, args ...any) ([]chat.Fact, error) {
@@ -110,6 +119,7 @@ func (s *Store) AddFact(ctx context.Context, f chat.Fact) (chat.Fact, error) {
 }
 
 func (s *Store) putFact(ctx context.Context, f chat.Fact, replace bool) (chat.Fact, error) {
+	defer s.facts.changed()
 	f, err := chat.CleanFact(f)
 	if err != nil {
 		return f, err
@@ -146,6 +156,7 @@ func (s *Store) putFact(ctx context.Context, f chat.Fact, replace bool) (chat.Fa
 // UpdateFact changes the key, value or scope of the fact with f.ID. A key
 // that another fact of the same owner has is refused (CodeConflict).
 func (s *Store) UpdateFact(ctx context.Context, f chat.Fact) (chat.Fact, error) {
+	defer s.facts.changed()
 	if err := chat.CheckID("fact", f.ID); err != nil {
 		return f, err
 	}
@@ -184,6 +195,7 @@ func (s *Store) UpdateFact(ctx context.Context, f chat.Fact) (chat.Fact, error) 
 
 // DeleteFact deletes the fact with id and returns what it was.
 func (s *Store) DeleteFact(ctx context.Context, id string) (chat.Fact, error) {
+	defer s.facts.changed()
 	var f chat.Fact
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -203,6 +215,7 @@ func (s *Store) DeleteFact(ctx context.Context, id string) (chat.Fact, error) {
 // conversation: the conversation's own if it has one, else the global
 // one. A key neither has is a CodeNotFound error.
 func (s *Store) ForgetFact(ctx context.Context, conversationID, key string) (chat.Fact, error) {
+	defer s.facts.changed()
 	var f chat.Fact
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var found bool

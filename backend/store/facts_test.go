@@ -165,3 +165,58 @@ func TestMemoryIsOnUnlessTurnedOff(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, st.MemoryEnabled)
 }
+
+// Facts are read from the database once, and again after each change: the
+// agent reads them for every request.
+func TestFactsReadOnceAreReadAgainAfterEveryChange(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	c, other := newConversation(t, s), newConversation(t, s)
+	keys := func(conversationID string) []string {
+		t.Helper()
+		facts, err := s.Facts(ctx, conversationID)
+		require.NoError(t, err)
+		out := []string{}
+		for _, f := range facts {
+			out = append(out, f.Key+"="+f.Value)
+		}
+		return out
+	}
+	assert.Empty(t, keys(c.ID))
+
+	_, err := s.RememberFact(ctx, chat.Fact{Key: "os", Value: "linux", ConversationID: c.ID})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"os=linux"}, keys(c.ID), "remembered")
+	assert.Empty(t, keys(other.ID))
+
+	g, err := s.AddFact(ctx, chat.Fact{Key: "name", Value: "Ada", Scope: chat.ScopeGlobal})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"os=linux", "name=Ada"}, keys(c.ID), "a global fact is every conversation's")
+	assert.Equal(t, []string{"name=Ada"}, keys(other.ID))
+
+	// Read once: a row changed behind the store's back is not read again…
+	_, err = s.DB().ExecContext(ctx, `UPDATE facts SET value = 'Grace' WHERE id = ?`, g.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"name=Ada"}, keys(other.ID))
+
+	// …until a change through the store, which every change is.
+	g.Value = "Lovelace"
+	_, err = s.UpdateFact(ctx, g)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"name=Lovelace"}, keys(other.ID), "edited")
+
+	_, err = s.ForgetFact(ctx, c.ID, "os")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"name=Lovelace"}, keys(c.ID), "forgotten")
+
+	_, err = s.DeleteFact(ctx, g.ID)
+	require.NoError(t, err)
+	assert.Empty(t, keys(other.ID), "deleted")
+
+	_, err = s.RememberFact(ctx, chat.Fact{Key: "os", Value: "mac", ConversationID: c.ID})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"os=mac"}, keys(c.ID))
+	require.NoError(t, s.DeleteConversation(ctx, c.ID))
+	assert.Empty(t, keys(c.ID), "a deleted conversation's facts are gone with it")
+}

@@ -53,6 +53,7 @@ func summariesWhere(ctx context.Context, q queryer, where string, args ...any) (
 // OffBranch); a summary's ThroughSeq, which names a seq of the record,
 // follows it. No task may be active.
 func (s *Store) ImportConversations(ctx context.Context, recs []chat.ConversationRecord, extra chat.Restore) error {
+	defer s.facts.changed()
 	for _, r := range recs {
 		for _, t := range r.Tasks {
 			if t.Active() {

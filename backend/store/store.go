@@ -40,6 +40,8 @@ type Store struct {
 	// busy_timeout: with many tasks at once, a write could fail as
 	// "locked" behind the app's own other writes.
 	writing chan struct{}
+	// facts keeps what Facts read until a fact changes.
+	facts factsCache
 }
 
 var _ chat.Store = (*Store)(nil)

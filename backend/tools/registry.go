@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/errand-app/errand/backend/llm"
@@ -29,14 +30,22 @@ type entry struct {
 // Registry holds the tools the model is offered, in order. It is immutable
 // once built and safe for concurrent use.
 type Registry struct {
+	id      uint64
 	entries []entry
 	byName  map[string]int
 }
 
+// registries numbers the registries built, so that no two share an ID.
+var registries atomic.Uint64
+
+// ID names the registry among every one built while Errand runs: the same
+// ID, the same tools (a registry never changes once built).
+func (r *Registry) ID() uint64 { return r.id }
+
 // NewRegistry compiles every tool's schema; a schema that does not compile
 // or a duplicate name is a programming error, returned as such.
 func NewRegistry(specs []Spec, tools []Tool) (*Registry, error) {
-	r := &Registry{byName: map[string]int{}}
+	r := &Registry{id: registries.Add(1), byName: map[string]int{}}
 	for _, s := range specs {
 		if err := r.add(s, nil); err != nil {
 			return nil, err

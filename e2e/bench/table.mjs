@@ -43,6 +43,7 @@ const rows = [
   ['2 Runner', 'overhead.1_task.store_per_step', '1 task: of which SQLite calls', null],
   ['2 Runner', 'overhead.1_task.model_stream_per_step', '1 task: of which the model stream', null],
   ['2 Runner', 'overhead.model_call_alone', 'one model call alone (no runner, no store)', null],
+  ['2 Runner', 'start.first_request.p50', 'StartTask → the first request at the model server, p50', ['<=', 3]],
   ['2 Runner', 'overhead.claude.1_task.per_step', 'Claude (native adapter), 1 task: wall time per step', null],
   ['2 Runner', 'overhead.claude.model_call_alone', 'Claude (native adapter): one model call alone', null],
   ['2 Runner', 'overhead.100_tasks.per_step', '100 tasks × 20 steps: wall time per step', ['<=', 2]],

@@ -1,19 +1,39 @@
 import { useEffect } from 'react';
 import { ConfirmDialog } from './components/ConfirmDialog';
-import { BranchDialog } from './features/branches/BranchDialog';
-import { VariationsView } from './features/branches/VariationsView';
+import { lazyView } from './components/LazyView';
+import { useBranchUI } from './features/branches/state';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { Notices } from './components/Notices';
 import { ChatView } from './features/chat/ChatView';
 import { Sidebar } from './features/conversations/Sidebar';
 import { ReadOnlyBanner, UnavailableScreen } from './features/health/HealthScreens';
-import { SearchDialog } from './features/search/SearchDialog';
+import { useSearchDialog } from './features/search/searchDialog';
 import { useAppShortcuts } from './features/shortcuts/useAppShortcuts';
 import { useViewingReport } from './features/notifications/useViewingReport';
 import { initApp } from './stores/actions';
 import { useAppStore } from './stores/app';
 import { useConversationsStore } from './stores/conversations';
 import { startSync } from './stores/sync';
+
+// Dialogs that are not on the first screen load when they first open.
+const SearchDialog = lazyView('search', () => import('./features/search/SearchDialog').then((m) => m.SearchDialog));
+const BranchDialog = lazyView('branching', () => import('./features/branches/BranchDialog').then((m) => m.BranchDialog));
+const VariationsView = lazyView('Variations', () =>
+  import('./features/branches/VariationsView').then((m) => m.VariationsView),
+);
+
+function Dialogs() {
+  const search = useSearchDialog((s) => s.open);
+  const branch = useBranchUI((s) => s.branchFrom !== null);
+  const variations = useBranchUI((s) => s.variationsOf !== null);
+  return (
+    <>
+      {search && <SearchDialog />}
+      {branch && <BranchDialog />}
+      {variations && <VariationsView />}
+    </>
+  );
+}
 
 function MainPane() {
   const selectedId = useConversationsStore((s) => s.selectedId);
@@ -65,9 +85,7 @@ export function App() {
           </ErrorBoundary>
         </main>
         <Notices />
-        <SearchDialog />
-        <BranchDialog />
-        <VariationsView />
+        <Dialogs />
         <ConfirmDialog />
       </div>
     </ErrorBoundary>

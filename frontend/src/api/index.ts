@@ -557,6 +557,11 @@ export function setViewing(conversationId: string, focused: boolean): Promise<vo
   return call(() => WindowSvc.SetViewing(conversationId, focused));
 }
 
+/** Tells Go the first screen is painted: what it does not need (MCP servers, notifications) starts now. */
+export function windowReady(): Promise<void> {
+  return call(() => WindowSvc.Ready());
+}
+
 // ---- Agents ----
 
 function agentOf(d: AgentDefinition): AgentDefinition {

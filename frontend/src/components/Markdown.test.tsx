@@ -121,8 +121,9 @@ describe('Markdown', () => {
     const code = 'func main() {\n\tfmt.Println("hi")\n}';
     const { container } = render(<Markdown text={'```go\n' + code + '\n```'} />);
     expect(container.querySelector('.code-lang')).toHaveTextContent('go');
-    // Highlighting is loaded on demand.
-    await waitFor(() => expect(container.querySelector('code.hljs .hljs-keyword')).not.toBeNull());
+    // Highlighting is loaded on demand: the highlighter, then Go's grammar
+    // (on a busy machine their first import takes more than a second).
+    await waitFor(() => expect(container.querySelector('code.hljs .hljs-keyword')).not.toBeNull(), { timeout: 60_000 });
     await userEvent.click(screen.getByRole('button', { name: 'Copy code' }));
     expect(writeText).toHaveBeenCalledWith(code);
     expect(await screen.findByText('Copied')).toBeInTheDocument();

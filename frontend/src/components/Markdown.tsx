@@ -163,31 +163,38 @@ const components: Components = {
 
 const remarkPlugins = [remarkGfm, remarkBreaks];
 
-// Syntax highlighting (rehype-highlight: highlight.js's 37 common
-// languages) is loaded on demand, the first time a reply has a fenced code
-// block, so that it does not weigh on startup. Until then, and if it fails
-// to load, code is shown plain. detect: false — only blocks that name a
-// language are highlighted; unknown languages stay plain.
+// Syntax highlighting (components/highlighter.ts: highlight.js's 37
+// common languages) is loaded on demand: the highlighter the first time a
+// finished block has a fenced code block that names one of its languages,
+// and each language the first time a block names it. Until then, and if it
+// fails to load, code is shown plain. Blocks that name no language, or one
+// it does not know, stay plain.
 type RehypePlugins = NonNullable<Options['rehypePlugins']>;
+type Highlighter = typeof import('./highlighter');
+let highlighter: Promise<Highlighter> | null = null;
+/** The plugins to render with; a new array each time a language arrives, so that blocks render again. */
 let highlightPlugins: RehypePlugins | null = null;
-let highlightLoad: Promise<void> | null = null;
 const highlightListeners = new Set<() => void>();
 
-function loadHighlighter(): Promise<void> {
-  if (!highlightLoad) {
-    highlightLoad = import('rehype-highlight').then(
-      (m) => {
-        // One highlighter for every block: the plugin registers its 37
-        // languages each time it is set up, which cost more than the
-        // parsing when every code block of a long reply did it.
-        const transform = m.default({ detect: false });
-        highlightPlugins = [() => transform];
-        highlightListeners.forEach((l) => l());
-      },
-      (err: unknown) => console.warn('Errand: code highlighting is unavailable', err),
-    );
-  }
-  return highlightLoad;
+function loadHighlighter(): Promise<Highlighter> {
+  highlighter ??= import('./highlighter');
+  return highlighter;
+}
+
+/** Loads the grammars the fences name (e.g. ["go", "py"]); tells the blocks once each has arrived. */
+function loadLanguages(langs: readonly string[]): void {
+  loadHighlighter().then(
+    (h) => {
+      for (const name of new Set(langs.map(h.grammarOf))) {
+        if (!name) continue;
+        void h.loadGrammar(name).then(() => {
+          highlightPlugins = [h.rehypeHighlightLoaded];
+          highlightListeners.forEach((l) => l());
+        });
+      }
+    },
+    (err: unknown) => console.warn('Errand: code highlighting is unavailable', err),
+  );
 }
 
 function subscribeHighlighter(cb: () => void) {
@@ -195,20 +202,28 @@ function subscribeHighlighter(cb: () => void) {
   return () => void highlightListeners.delete(cb);
 }
 
-const FENCE = /(^|\n) {0,3}(```|~~~)/;
+/** The languages the fences of a text name ("```go" → "go"), in order. */
+const NAMED_FENCE = /(?:^|\n) {0,3}(?:`{3,}|~{3,})[ \t]*([^\s`{]+)/g;
+
+export function fenceLanguages(text: string): string[] {
+  return Array.from(text.matchAll(NAMED_FENCE), (m) => m[1] ?? '');
+}
 
 function noSubscription() {
   return () => {};
 }
 
-function useHighlighter(needed: boolean): RehypePlugins | undefined {
-  // Only blocks with code listen: the others do not render again when it loads.
+function useHighlighter(text: string | null): RehypePlugins | undefined {
+  const langs = text === null ? [] : fenceLanguages(text);
+  const needed = langs.length > 0;
+  // Only blocks with named code listen: the others do not render again when a language loads.
   const plugins = useSyncExternalStore(needed ? subscribeHighlighter : noSubscription, () =>
     needed ? highlightPlugins : null,
   );
+  const key = langs.join(' ');
   useEffect(() => {
-    if (needed && !highlightPlugins) void loadHighlighter();
-  }, [needed]);
+    if (key) loadLanguages(key.split(' '));
+  }, [key]);
   return needed && plugins ? plugins : undefined;
 }
 
@@ -308,7 +323,7 @@ function LargeCode({ lang, code }: { lang: string; code: string }) {
 
 /** One block's Markdown; the same text is never rendered twice. */
 const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: string; highlight: boolean }) {
-  const rehypePlugins = useHighlighter(highlight && FENCE.test(text));
+  const rehypePlugins = useHighlighter(highlight ? text : null);
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}

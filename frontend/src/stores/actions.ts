@@ -120,6 +120,16 @@ async function runInit(): Promise<void> {
     reportError(err, 'Could not list conversations');
   }
   await Promise.all([info, agents]);
+  afterPaint(() =>
+    void Promise.resolve()
+      .then(() => api.windowReady())
+      .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err)),
+  );
+}
+
+/** Runs fn once the frame now being prepared has been painted. */
+function afterPaint(fn: () => void): void {
+  requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
 /**

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { preloadLazyViews } from '../components/LazyView';
 
 afterEach(() => {
   cleanup();
@@ -10,6 +11,10 @@ afterEach(() => {
 // test reaches (Testing Library's 1 s default was reached on a loaded 2-core
 // machine by a module loaded on demand), like vitest's testTimeout.
 configure({ asyncUtilTimeout: 30_000 });
+
+// The views the window loads on first use (LazyView) are loaded before the
+// tests, which render them at once (LazyView.test.tsx shows the loading).
+beforeAll(() => preloadLazyViews());
 
 // jsdom has no layout, so every element is 0×0. Give the transcript's and
 // the conversation list's scrollers an 800 px viewport and a scroll height (its content's declared

@@ -1,6 +1,10 @@
 import { useRef, type ReactNode } from 'react';
+import { lazyView } from '../../components/LazyView';
 import { useSettingsView } from '../../stores/settingsView';
-import { SettingsDialog } from './SettingsDialog';
+
+// The dialog (with its sections: agents, MCP servers, memory, data) loads
+// when it first opens; pointing at the gear starts loading it.
+const SettingsDialog = lazyView('Settings', () => import('./SettingsDialog').then((m) => m.SettingsDialog));
 
 /**
  * The gear in the sidebar's footer; opens the settings. It also shows the
@@ -28,6 +32,7 @@ export function SettingsButton({ children }: { children?: ReactNode }) {
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={() => useSettingsView.getState().openSettings()}
+        onPointerEnter={() => void SettingsDialog.preload()}
       >
         <svg viewBox="0 0 16 16" width="15" height="15" aria-hidden="true">
           <path

@@ -1,0 +1,33 @@
+import { act, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { lazyView } from './LazyView';
+
+function Greeting({ name }: { name: string }) {
+  return <p>Hello, {name}</p>;
+}
+
+describe('lazyView', () => {
+  it('says what is loading until the view has come, then shows it', async () => {
+    let arrive!: () => void;
+    const View = lazyView<{ name: string }>(
+      'the greeting',
+      () => new Promise((resolve) => (arrive = () => resolve(Greeting))),
+    );
+    render(<View name="Ada" />);
+    const loading = screen.getByText('Loading the greeting…');
+    expect(loading).toHaveAttribute('aria-live', 'polite');
+    expect(screen.queryByText('Hello, Ada')).not.toBeInTheDocument();
+
+    await act(async () => arrive());
+    expect(await screen.findByText('Hello, Ada')).toBeInTheDocument();
+    expect(screen.queryByText('Loading the greeting…')).not.toBeInTheDocument();
+  });
+
+  it('shows a preloaded view at once, with no loading line', async () => {
+    const View = lazyView<{ name: string }>('the greeting', () => Promise.resolve(Greeting));
+    await View.preload();
+    render(<View name="Grace" />);
+    expect(screen.getByText('Hello, Grace')).toBeInTheDocument();
+    expect(screen.queryByText(/Loading/)).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,65 @@
+// Views that are not on the first screen load the first time they are
+// shown, so that the window's start parses and runs only what it shows.
+// Until a view's code has arrived (a few milliseconds: it is in the app)
+// a small "Loading…" line says so to everyone, screen readers included.
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+
+export interface LazyView<P> {
+  (props: P): ReactNode;
+  /** Loads the view's code now, so that showing it waits for nothing. */
+  preload: () => Promise<void>;
+}
+
+const preloads: Array<() => Promise<void>> = [];
+
+/**
+ * A view whose code load() brings the first time it is shown; label names
+ * it in the loading line ("Loading Settings…"). Once loaded, the view
+ * renders at once, with no fallback in between.
+ */
+export function lazyView<P extends object>(label: string, load: () => Promise<ComponentType<P>>): LazyView<P> {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<void> | null = null;
+  const preload = () =>
+    (loading ??= load().then(
+      (view) => {
+        loaded = view;
+      },
+      (err: unknown) => {
+        loading = null; // the next show tries again
+        throw err;
+      },
+    ));
+  // React takes a thenable that has already resolved as it is: a view
+  // preloaded (or loaded once) is shown in the same render.
+  const Loaded = lazy(() =>
+    loaded ? (resolved({ default: loaded }) as Promise<{ default: ComponentType<P> }>) : preload().then(() => ({ default: loaded! })),
+  );
+  function View(props: P) {
+    return (
+      <Suspense fallback={<Loading label={label} />}>
+        <Loaded {...props} />
+      </Suspense>
+    );
+  }
+  preloads.push(preload);
+  return Object.assign(View, { preload });
+}
+
+function resolved<T>(value: T): PromiseLike<T> {
+  return { then: (onFulfilled) => resolved(onFulfilled ? onFulfilled(value) : value) } as PromiseLike<T>;
+}
+
+/** The line shown while a view's code loads. */
+export function Loading({ label }: { label: string }) {
+  return (
+    <p className="lazy-loading" aria-live="polite" aria-busy="true">
+      Loading {label}…
+    </p>
+  );
+}
+
+/** Loads every lazy view's code (the tests, which render them at once). */
+export function preloadLazyViews(): Promise<void> {
+  return Promise.all(preloads.map((p) => p())).then(() => undefined);
+}

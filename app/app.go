@@ -144,7 +144,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
 	a.Runner = &AgentTaskRunner{runner: a.runner, files: files}
-	a.Conversations = &Conversations{store: st, search: st, events: a.events, runner: a.runner, models: models, workspaces: workspaces}
+	a.Conversations = &Conversations{store: st, search: st, events: a.events, runner: a.runner, models: models, workspaces: workspaces, files: files}
 	var devBound []any
 	dialogs := nativeDialogs{win: &a.Conversations.dialogs}
 	a.Archive = &Archive{store: st}

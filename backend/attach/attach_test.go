@@ -264,3 +264,21 @@ func TestSearchFindsAMessageByItsFilesName(t *testing.T) {
 	require.Len(t, hits, 1)
 	assert.Equal(t, m.ID, hits[0].MessageID)
 }
+
+func TestImagesMoreThanTwiceTooLargeAreHalvedFirst(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var photo bytes.Buffer
+	img := image.NewYCbCr(image.Rect(0, 0, 5000, 1000), image.YCbCrSubsampleRatio420)
+	for i := range img.Y {
+		img.Y[i] = uint8(i % 251)
+	}
+	require.NoError(t, jpeg.Encode(&photo, img, nil))
+	for name, data := range map[string][]byte{"wide.jpg": photo.Bytes(), "wide.png": pngOf(t, 5000, 1000)} {
+		a, err := f.files.Add(context.Background(), name, data)
+		require.NoError(t, err)
+		got, err := f.files.ModelImage(a)
+		require.NoError(t, err)
+		assert.Equal(t, [2]int{2048, 409}, [2]int{got.Width, got.Height}, name)
+	}
+}

@@ -46,27 +46,33 @@ var imageExts = map[string]bool{
 // pixels, or a text file (valid UTF-8 without NUL). Anything else, and
 // anything too large, is refused with a message that says why.
 func Check(name string, data []byte) (chat.Attachment, error) {
+	a, _, err := check(name, data)
+	return a, err
+}
+
+// check is Check that also gives a checked image, decoded.
+func check(name string, data []byte) (chat.Attachment, image.Image, error) {
 	if err := chat.CheckAttachmentName(name); err != nil {
-		return chat.Attachment{}, err
+		return chat.Attachment{}, nil, err
 	}
 	if err := checkSize(name, int64(len(data))); err != nil {
-		return chat.Attachment{}, err
+		return chat.Attachment{}, nil, err
 	}
 	sum := sha256.Sum256(data)
 	a := chat.Attachment{ID: hex.EncodeToString(sum[:]), Name: name, Size: int64(len(data))}
 	ext := strings.ToLower(filepath.Ext(name))
 	switch {
 	case ext == ".pdf" || bytes.HasPrefix(data, []byte("%PDF-")):
-		return a, chat.Invalidf("file", "%s: PDFs are not read yet — paste the text or export it as text.", name)
+		return a, nil, chat.Invalidf("file", "%s: PDFs are not read yet — paste the text or export it as text.", name)
 	case sniffImage(data):
 		return checkImage(a, data)
 	case imageExts[ext]:
-		return a, chat.Invalidf("file", "%s is named as an image but is not a PNG, JPEG, WebP or GIF image.", name)
+		return a, nil, chat.Invalidf("file", "%s is named as an image but is not a PNG, JPEG, WebP or GIF image.", name)
 	case isText(data):
 		a.Kind, a.Mime = chat.AttachmentText, textMime(ext)
-		return a, nil
+		return a, nil, nil
 	}
-	return a, chat.Invalidf("file", "%s is neither an image (PNG, JPEG, WebP, GIF) nor a text file.", name)
+	return a, nil, chat.Invalidf("file", "%s is neither an image (PNG, JPEG, WebP, GIF) nor a text file.", name)
 }
 
 // checkSize refuses an empty file and one over the limit.
@@ -94,23 +100,25 @@ func sniffImage(data []byte) bool {
 }
 
 // checkImage reads an image's header for its size, refuses a bomb, then
-// decodes it whole: a file whose header is an image's and whose body is
-// not is refused here, not when the model is to see it.
-func checkImage(a chat.Attachment, data []byte) (chat.Attachment, error) {
+// decodes it whole (the decoded image is returned): a file whose header
+// is an image's and whose body is not is refused here, not when the
+// model is to see it.
+func checkImage(a chat.Attachment, data []byte) (chat.Attachment, image.Image, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	mimeType, ok := imageTypes[format]
 	if err != nil || !ok || cfg.Width <= 0 || cfg.Height <= 0 {
-		return a, chat.Invalidf("file", "%s is not a readable PNG, JPEG, WebP or GIF image.", a.Name)
+		return a, nil, chat.Invalidf("file", "%s is not a readable PNG, JPEG, WebP or GIF image.", a.Name)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
-		return a, chat.Invalidf("file", "%s is %d×%d pixels; an image may have at most %d megapixels.",
+		return a, nil, chat.Invalidf("file", "%s is %d×%d pixels; an image may have at most %d megapixels.",
 			a.Name, cfg.Width, cfg.Height, MaxPixels/1_000_000)
 	}
-	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
-		return a, chat.Invalidf("file", "%s is a damaged image: %v.", a.Name, err)
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return a, nil, chat.Invalidf("file", "%s is a damaged image: %v.", a.Name, err)
 	}
 	a.Kind, a.Mime, a.Width, a.Height = chat.AttachmentImage, mimeType, cfg.Width, cfg.Height
-	return a, nil
+	return a, img, nil
 }
 
 // isText reports content a model can read as text: valid UTF-8 without

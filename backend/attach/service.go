@@ -1,7 +1,6 @@
 package attach
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -67,13 +66,13 @@ func (s *Service) Check(name string, data []byte) (chat.Attachment, error) { ret
 // Add checks a file and keeps it, staged until a message carries it.
 // Nothing is kept of a file that is refused.
 func (s *Service) Add(ctx context.Context, name string, data []byte) (chat.Attachment, error) {
-	a, err := Check(name, data)
+	a, img, err := check(name, data)
 	if err != nil {
 		return chat.Attachment{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.keep(a, data); err != nil {
+	if err := s.keep(a, img, data); err != nil {
 		return chat.Attachment{}, chat.Wrap(chat.CodeStorage, err, "%s could not be saved in the data folder: %v", name, err)
 	}
 	if err := s.rows.StageAttachment(ctx, a, s.now()); err != nil {
@@ -82,13 +81,10 @@ func (s *Service) Add(ctx context.Context, name string, data []byte) (chat.Attac
 	return a, nil
 }
 
-// keep writes the original and, for an image, the model's copy.
-func (s *Service) keep(a chat.Attachment, data []byte) error {
+// keep writes the original and, for an image (img, decoded), the
+// model's copy.
+func (s *Service) keep(a chat.Attachment, img image.Image, data []byte) error {
 	if a.Kind == chat.AttachmentImage && !s.models.has(a.ID) {
-		img, _, err := image.Decode(bytes.NewReader(data))
-		if err != nil {
-			return err
-		}
 		small, err := modelCopy(img, a.Mime, data)
 		if err != nil {
 			return err

@@ -175,3 +175,23 @@ func hasNotice(msgs []chat.Message, text string) bool {
 func always(reply compat.Reply) func(*compat.Request) compat.Reply {
 	return func(*compat.Request) compat.Reply { return reply }
 }
+
+func TestAnEditedMessageKeepsItsFiles(t *testing.T) {
+	t.Parallel()
+	h, files := attachedHarness(t, "test-model", always(
+		compat.Reply{Text: "Seen.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
+	), false)
+	conv := h.conversation()
+	task := sendWithFiles(t, h, files, conv)
+	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
+	first := h.messages(conv)[0]
+
+	task, err := h.runner.EditAndResend(context.Background(), conv, first.ID, "")
+	require.NoError(t, err, "with files, the edited text may be empty")
+	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
+	edited := h.messages(conv)[0]
+	assert.NotEqual(t, first.ID, edited.ID)
+	assert.Equal(t, first.Attachments, edited.Attachments, "the new version carries the same files")
+	reqs := h.server.Requests()
+	assert.Len(t, lastUserOf(reqs[len(reqs)-1]).Images(), 1)
+}

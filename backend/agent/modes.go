@@ -134,7 +134,7 @@ func (r *Runner) RerunMessage(ctx context.Context, conversationID, messageID str
 	if msg.Role != chat.RoleUser {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "only your own messages in this conversation can be re-run")
 	}
-	how := beginning{decision: &chat.ModeDecision{By: chat.DecidedRerun}, from: &branchFrom{after: msg.ParentID}}
+	how := beginning{decision: &chat.ModeDecision{By: chat.DecidedRerun}, from: &branchFrom{after: msg.ParentID}, attachments: msg.Attachments}
 	return r.startAs(ctx, conversationID, msg.Content, m, how)
 }
 

@@ -282,3 +282,29 @@ func TestImagesMoreThanTwiceTooLargeAreHalvedFirst(t *testing.T) {
 		assert.Equal(t, [2]int{2048, 409}, [2]int{got.Width, got.Height}, name)
 	}
 }
+
+func TestAQueuedMessageKeepsItsFilesWhenDelivered(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	now := time.Now()
+	require.NoError(t, f.store.CreateConversation(ctx, chat.Conversation{ID: "c1", Mode: chat.ModeAgent, CreatedAt: now, UpdatedAt: now}))
+	task := chat.Task{ID: uuid.NewString(), ConversationID: "c1", Mode: chat.ModeAgent, Status: chat.StatusRunning, StartedAt: now, Rev: 1}
+	_, err := f.store.StartTask(ctx, task, chat.Message{ID: uuid.NewString(), ConversationID: "c1", TaskID: task.ID,
+		Role: chat.RoleUser, Content: "start", CreatedAt: now})
+	require.NoError(t, err)
+	a, err := f.files.Add(ctx, "later.txt", []byte("added while it worked"))
+	require.NoError(t, err)
+	_, err = f.store.AddMessage(ctx, chat.Message{ID: uuid.NewString(), ConversationID: "c1", TaskID: task.ID, Role: chat.RoleUser,
+		Attachments: []chat.Attachment{a}, Delivery: chat.DeliveryQueued, CreatedAt: now})
+	require.NoError(t, err)
+
+	delivered, err := f.store.TakeQueued(ctx, task.ID)
+	require.NoError(t, err)
+	require.Len(t, delivered, 1)
+	require.Len(t, delivered[0].Attachments, 1, "moved to the end of the transcript with its file")
+	require.NoError(t, f.files.Sweep(ctx))
+	text, err := f.files.Text(delivered[0].Attachments[0])
+	require.NoError(t, err)
+	assert.Equal(t, "added while it worked", text)
+}

@@ -63,6 +63,19 @@ func (s *Store) SweepStagedAttachments(ctx context.Context, before time.Time) er
 	return nil
 }
 
+// restage records again the contents of atts that are no longer recorded
+// (as read with a message, under its names), staged now.
+func restage(ctx context.Context, q queryer, atts []chat.Attachment) error {
+	for _, a := range atts {
+		if _, err := q.ExecContext(ctx, `INSERT INTO attachments (id, kind, mime, size, width, height, name, staged_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+			a.ID, string(a.Kind), a.Mime, a.Size, a.Width, a.Height, a.Name, ms(time.Now())); err != nil {
+			return fmt.Errorf("record attachment: %w", err)
+		}
+	}
+	return nil
+}
+
 // insertAttachments records that message id carries atts, in order.
 // Each content must have been staged (or restored) first.
 func insertAttachments(ctx context.Context, q queryer, id string, atts []chat.Attachment) error {

@@ -290,6 +290,11 @@ func moveQueued(ctx context.Context, q queryer, taskID string, to chat.Delivery)
 		if _, err := q.ExecContext(ctx, `DELETE FROM messages WHERE id = ?`, m.ID); err != nil {
 			return nil, fmt.Errorf("move queued message: %w", err)
 		}
+		// The delete took the message's files with it when it was their
+		// last message: they are recorded again for the message moved.
+		if err := restage(ctx, q, m.Attachments); err != nil {
+			return nil, err
+		}
 		rev := m.Rev + 1
 		m.Delivery = to
 		stored, err := insertMessage(ctx, q, m)

@@ -35,18 +35,20 @@ func (r *Runner) Regenerate(ctx context.Context, conversationID string, mode cha
 
 // EditAndResend sends text in place of the person's message id: a new
 // branch from the message before it, beside the old one, which stays as
-// another version. The task runs in the edited message's mode.
+// another version. The task runs in the edited message's mode. The new
+// version carries the files the message carried (with them, the text may
+// be empty).
 func (r *Runner) EditAndResend(ctx context.Context, conversationID, id, text string) (chat.Task, error) {
 	text = strings.TrimSpace(text)
-	if text == "" {
-		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "the edited message is empty; write something to send, or cancel the edit")
-	}
 	if err := r.idle(conversationID, "a message cannot be edited"); err != nil {
 		return chat.Task{}, err
 	}
 	m, err := r.opts.Store.GetMessage(ctx, conversationID, id)
 	if err != nil {
 		return chat.Task{}, err
+	}
+	if text == "" && len(m.Attachments) == 0 {
+		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "the edited message is empty; write something to send, or cancel the edit")
 	}
 	if m.Role != chat.RoleUser {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "only your own messages can be edited")
@@ -57,7 +59,7 @@ func (r *Runner) EditAndResend(ctx context.Context, conversationID, id, text str
 			mode = t.Mode
 		}
 	}
-	return r.begin(ctx, conversationID, text, mode, beginning{from: &branchFrom{after: m.ParentID}})
+	return r.begin(ctx, conversationID, text, mode, beginning{from: &branchFrom{after: m.ParentID}, attachments: m.Attachments})
 }
 
 // idle fails with CodeConflict when a task runs in the conversation.
@@ -110,7 +112,7 @@ func (r *Runner) Variations(ctx context.Context, conversationID, id string, mode
 		return nil, chat.Errorf(chat.CodeInvalid, "this reply is not on the branch shown; show it first")
 	}
 	history := branch[:at]
-	req := llm.Request{Messages: buildContext(ChatSystemPrompt, history, false)}
+	req := llm.Request{Messages: buildContext(ChatSystemPrompt, history, false, r.opts.Attachments)}
 	replies := make([]llm.Response, VariationCount)
 	errs := make([]error, VariationCount)
 	var wg sync.WaitGroup

@@ -29,16 +29,17 @@ type run struct {
 	def      chat.AgentDefinition // the task's agent
 	win      *window              // the model's view of the conversation
 
-	mu       sync.Mutex
-	task     chat.Task
-	done     bool
-	pending  *wait    // what the task waits for the person to decide, if anything
-	restored *wait    // the wait a restart gave back, until the loop reaches it
-	verdict  *verdict // the reflection's answer, once reflect was called
+	mu            sync.Mutex
+	task          chat.Task
+	done          bool
+	pending       *wait    // what the task waits for the person to decide, if anything
+	restored      *wait    // the wait a restart gave back, until the loop reaches it
+	verdict       *verdict // the reflection's answer, once reflect was called
+	imagesNoticed bool     // the person was told the model does not take images
 }
 
 func newRun(r *Runner, t chat.Task, cancel context.CancelFunc) *run {
-	return &run{r: r, task: t, cancel: cancel, exited: make(chan struct{}), win: newWindow()}
+	return &run{r: r, task: t, cancel: cancel, exited: make(chan struct{}), win: newWindow(r.opts.Attachments)}
 }
 
 // storeCtx is the context of the run's writes: never the task's own, which

@@ -143,6 +143,9 @@ func insertRow(ctx context.Context, q queryer, m chat.Message, run int64) (chat.
 			return m, fmt.Errorf("insert message: %w", err)
 		}
 	}
+	if err := insertAttachments(ctx, q, m.ID, m.Attachments); err != nil {
+		return m, err
+	}
 	m.Version = m.Versions // the newest of its versions
 	if m.Versions < 2 || m.Delivery == chat.DeliveryQueued {
 		m.Versions, m.Version = 0, 0
@@ -286,6 +289,11 @@ func moveQueued(ctx context.Context, q queryer, taskID string, to chat.Delivery)
 		if _, err := q.ExecContext(ctx, `DELETE FROM messages WHERE id = ?`, m.ID); err != nil {
 			return nil, fmt.Errorf("move queued message: %w", err)
 		}
+		// The delete took the message's files with it when it was their
+		// last message: they are recorded again for the message moved.
+		if err := restage(ctx, q, m.Attachments); err != nil {
+			return nil, err
+		}
 		rev := m.Rev + 1
 		m.Delivery = to
 		stored, err := insertMessage(ctx, q, m)
@@ -405,6 +413,9 @@ func messagesWhere(ctx context.Context, q queryer, where string, args ...any) ([
 		if err := withChunks(ctx, q, &out[i]); err != nil {
 			return nil, err
 		}
+	}
+	if err := withAttachments(ctx, q, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -52,7 +52,7 @@ if [[ -z "${ERRAND_BENCH_NOBUILD:-}" ]]; then
 	rm -rf "$tmpdata"
 fi
 
-step "1–3, 7 Stop, runner overhead, streaming, a 5 MB reply (go test -bench, backend/agent)"
+step "1–3, 7, 16 Stop, runner overhead, streaming, a 5 MB reply, a 12-megapixel photo (go test -bench, backend/agent)"
 section "go benchmarks" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
 	go test -run '^$' -bench . -benchtime 1x -count 1 -timeout 30m ./backend/agent >&2
 

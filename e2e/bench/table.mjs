@@ -146,6 +146,10 @@ const rows = [
   ['9 MCP', 'mcp.call.stdio.p99', '… p99', null],
   ['9 MCP', 'mcp.call.http.p50', 'an MCP tool call over Streamable HTTP (in-process SDK server), p50', null],
   ['9 MCP', 'mcp.call.http.p99', '… p99', null],
+  ['16 Attachments', 'attach.photo12mp.send_to_request_ms.median', 'a 12-megapixel photo: Add → Send → request leaving the adapter, median', null],
+  ['16 Attachments', 'attach.photo12mp.add_ms.median', '… of which Add (check, decode, downscale, store)', null],
+  ['16 Attachments', 'attach.photo12mp.allocated.median', '… bytes allocated', null],
+  ['16 Attachments', 'attach.photo12mp.heap_peak.median', '… heap peak above its level before', null],
 ];
 
 const fmt = (v) => (Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(v >= 10 ? 1 : 2));

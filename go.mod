@@ -14,6 +14,7 @@ require (
 	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/wailsapp/wails/v2 v2.16.0
 	github.com/zalando/go-keyring v0.2.8
+	golang.org/x/image v0.41.0
 	golang.org/x/net v0.60.0
 	golang.org/x/text v0.42.0
 	modernc.org/sqlite v1.61.1

@@ -123,6 +123,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		unlock()
 		return nil, err
 	}
+	files := openAttachments(ctx, cfg.DataDir, st)
 	a.runner = agent.New(agent.Options{
 		Store:         st,
 		Providers:     models.forConversation,
@@ -135,14 +136,15 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		Facts:       st,
 		ToolSource:  a.mcp,
 		Checkpoints: keeper.ForTask,
+		Attachments: files,
 	})
 	if interrupted, waiting, err := a.runner.Recover(ctx); err != nil {
 		slog.Error("recover unfinished tasks", "err", err)
 	} else if interrupted+waiting > 0 {
 		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
-	a.Runner = &AgentTaskRunner{runner: a.runner}
-	a.Conversations = &Conversations{store: st, search: st, events: a.events, runner: a.runner, models: models, workspaces: workspaces}
+	a.Runner = &AgentTaskRunner{runner: a.runner, files: files}
+	a.Conversations = &Conversations{store: st, search: st, events: a.events, runner: a.runner, models: models, workspaces: workspaces, files: files}
 	var devBound []any
 	dialogs := nativeDialogs{win: &a.Conversations.dialogs}
 	a.Archive = &Archive{store: st}
@@ -155,7 +157,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.MCP = &MCP{store: st, manager: a.mcp, env: a.secrets}
 	a.Agents = &Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
 	a.About = &About{dataDir: cfg.DataDir, resolver: a.resolver, openFolder: openInFileManager}
-	a.Attachments = &Attachments{}
+	a.Attachments = &Attachments{files: files, openDir: filepath.Join(cfg.DataDir, "opened"), open: openInFileManager}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	return a, nil
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/agent"
+	"github.com/errand-app/errand/backend/attach"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/tools"
 	"github.com/google/uuid"
@@ -26,6 +28,7 @@ type Conversations struct {
 	models     *models
 	workspaces string        // where default workspace folders live
 	dialogs    windowContext // the Wails context, for the folder picker
+	files      *attach.Service
 }
 
 // windowContext holds the Wails context once the window has started: it is
@@ -249,7 +252,14 @@ func (s *Conversations) DeleteConversation(id string) (err error) {
 			return err
 		}
 	}
-	return s.store.DeleteConversation(ctx, id)
+	if err := s.store.DeleteConversation(ctx, id); err != nil {
+		return err
+	}
+	// The files no other message carries went with their records.
+	if err := s.files.Sweep(ctx); err != nil {
+		slog.Warn("remove the deleted conversation's files", "err", err)
+	}
+	return nil
 }
 
 // ModelInfo tells which model answers by default, and whether it is the

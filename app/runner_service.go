@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/agent"
+	"github.com/errand-app/errand/backend/attach"
 	"github.com/errand-app/errand/backend/chat"
 )
 
@@ -23,6 +24,7 @@ func requireID(what, id string) error { return chat.CheckID(what, id) }
 // agent:startTask, agent:stopTask and agent:userResponse, plus simple chat.
 type AgentTaskRunner struct {
 	runner *agent.Runner
+	files  *attach.Service
 }
 
 // StartTask starts an agent task on text in the conversation and returns the
@@ -53,12 +55,13 @@ func (s *AgentTaskRunner) Send(conversationID, text string, attachmentIDs []stri
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Task{}, err
 	}
-	if err := notYetAttached(attachmentIDs); err != nil {
+	atts, err := attached(s.files, attachmentIDs)
+	if err != nil {
 		return chat.Task{}, err
 	}
 	ctx, cancel := callCtx()
 	defer cancel()
-	return s.runner.Send(ctx, conversationID, text)
+	return s.runner.SendWith(ctx, conversationID, text, atts)
 }
 
 // RerunMessage answers the person's message again the other way: mode
@@ -99,12 +102,13 @@ func (s *AgentTaskRunner) QueueMessage(conversationID, text string, attachmentID
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Message{}, err
 	}
-	if err := notYetAttached(attachmentIDs); err != nil {
+	atts, err := attached(s.files, attachmentIDs)
+	if err != nil {
 		return chat.Message{}, err
 	}
 	ctx, cancel := callCtx()
 	defer cancel()
-	return s.runner.Queue(ctx, conversationID, text)
+	return s.runner.QueueWith(ctx, conversationID, text, atts)
 }
 
 // StopTask stops a task at once. Stopping a task that has ended is not an

@@ -110,7 +110,7 @@ func (r *Runner) Variations(ctx context.Context, conversationID, id string, mode
 		return nil, chat.Errorf(chat.CodeInvalid, "this reply is not on the branch shown; show it first")
 	}
 	history := branch[:at]
-	req := llm.Request{Messages: buildContext(ChatSystemPrompt, history, false)}
+	req := llm.Request{Messages: buildContext(ChatSystemPrompt, history, false, r.opts.Attachments)}
 	replies := make([]llm.Response, VariationCount)
 	errs := make([]error, VariationCount)
 	var wg sync.WaitGroup

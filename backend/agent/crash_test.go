@@ -180,7 +180,7 @@ func checkAfterCrash(t *testing.T, dbPath string, published map[string]int, seen
 		}
 		// Whatever the history holds, the next request is one the real API
 		// accepts.
-		require.NoError(t, compat.Validate(toCompat(buildContext(AgentSystemPrompt, view.Messages, true), r.tools.Registry().Definitions())))
+		require.NoError(t, compat.Validate(toCompat(buildContext(AgentSystemPrompt, view.Messages, true, nil), r.tools.Registry().Definitions())))
 	}
 	ctxShut, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

@@ -69,6 +69,7 @@ func (r *Runner) SettingsChanged(ctx context.Context) {
 	s := r.loadSettings(ctx)
 	r.mu.Lock()
 	clear(r.noTools)
+	clear(r.noImages)
 	runs := make([]*run, 0, len(r.runs))
 	for _, rn := range r.runs {
 		runs = append(runs, rn)

@@ -56,6 +56,10 @@ type harnessOpts struct {
 	// thinking makes the server a thinking model that wants its
 	// reasoning back (see compat.Server.Thinking).
 	thinking bool
+	// model is the model's name ("test-model" when empty).
+	model string
+	// files gives the model its view of attachments.
+	files Files
 }
 
 // builtinTools are Errand's tools, run_command outside the sandbox when
@@ -88,10 +92,14 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	if o.timeouts != nil {
 		client = (&stall.Transport{Timeouts: func(context.Context) stall.Timeouts { return *o.timeouts.Load() }}).Client()
 	}
+	model := o.model
+	if model == "" {
+		model = "test-model"
+	}
 	h.newRunner = func() *Runner {
 		return New(Options{
 			Store:         st,
-			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: "test-model", MaxRetries: -1, HTTPClient: client}),
+			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: model, MaxRetries: -1, HTTPClient: client}),
 			Events:        h.events,
 			FlushInterval: o.flush,
 			Tools:         builtinTools(o.hostPids),
@@ -101,6 +109,7 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 			Facts:       st,
 			ToolSource:  o.toolSource,
 			Checkpoints: o.checkpoints,
+			Attachments: o.files,
 		})
 	}
 	h.runner = h.newRunner()

@@ -246,6 +246,9 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 			}
 			return llm.Response{}, err
 		}
+		if err := rn.withoutRefusedImages(&v); err != nil {
+			return llm.Response{}, err
+		}
 		w := newStreamWriter(rn, opts.FlushInterval)
 		resp, err = rn.provider.Stream(ctx, v.req, llm.Deltas{Text: w.write, Reasoning: w.think})
 		var werr error
@@ -264,6 +267,12 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools []llm.Too
 			}
 			stalls++
 			logStallRetry(err, "task", rn.snapshot().ID, "step", rn.snapshot().StepCount)
+			continue
+		}
+		if errors.Is(err, llm.ErrNoImages) && msg.ID == "" && ctx.Err() == nil && llm.HasImages(v.req.Messages) {
+			// The server refused the images: the step is tried again
+			// without them, and the person told why.
+			rn.r.imagesRefused(rn.provider.Model())
 			continue
 		}
 		if errors.Is(err, llm.ErrContextFull) && msg.ID == "" && ctx.Err() == nil {

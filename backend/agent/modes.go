@@ -27,31 +27,40 @@ const noToolsNotice = "The model %s does not support tools, so Errand answered d
 // /task or /chat forces one; in Auto, Errand decides (see decide). The
 // task records how its mode was chosen.
 func (r *Runner) Send(ctx context.Context, conversationID, text string) (chat.Task, error) {
+	return r.SendWith(ctx, conversationID, text, nil)
+}
+
+// SendWith is Send of a message that carries files (checked and staged
+// by backend/attach); with files, the text may be empty.
+func (r *Runner) SendWith(ctx context.Context, conversationID, text string, atts []chat.Attachment) (chat.Task, error) {
 	forced, rest, ok, err := mode.Forced(text)
+	if ok && len(atts) > 0 {
+		err = nil // "/task" and files: the files are the message
+	}
 	if err != nil {
 		return chat.Task{}, err
 	}
 	if ok {
-		return r.startAs(ctx, conversationID, rest, forced, beginning{decision: &chat.ModeDecision{By: chat.DecidedForced}})
+		return r.startAs(ctx, conversationID, rest, forced, beginning{decision: &chat.ModeDecision{By: chat.DecidedForced}, attachments: atts})
 	}
 	conv, err := r.opts.Store.GetConversation(ctx, conversationID)
 	if err != nil {
 		return chat.Task{}, err
 	}
 	if conv.Mode == chat.ModeAgent || conv.Mode == chat.ModeChat {
-		return r.startAs(ctx, conversationID, text, conv.Mode, beginning{})
+		return r.startAs(ctx, conversationID, text, conv.Mode, beginning{attachments: atts})
 	}
 	m, d, err := r.decide(ctx, conv, text)
 	if err != nil {
 		return chat.Task{}, err
 	}
-	return r.startAs(ctx, conversationID, text, m, beginning{decision: d})
+	return r.startAs(ctx, conversationID, text, m, beginning{decision: d, attachments: atts})
 }
 
 // startAs is StartTask with how the mode was chosen.
 func (r *Runner) startAs(ctx context.Context, conversationID, text string, m chat.TaskMode, how beginning) (chat.Task, error) {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	if text == "" && len(how.attachments) == 0 {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "the message is empty")
 	}
 	return r.begin(ctx, conversationID, text, m, how)

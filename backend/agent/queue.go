@@ -12,8 +12,14 @@ import (
 // to the model (see takeQueued). A task waiting for an answer takes the
 // text as the answer instead (Respond).
 func (r *Runner) Queue(ctx context.Context, conversationID, text string) (chat.Message, error) {
+	return r.QueueWith(ctx, conversationID, text, nil)
+}
+
+// QueueWith is Queue of a message that carries files; with files, the
+// text may be empty.
+func (r *Runner) QueueWith(ctx context.Context, conversationID, text string, atts []chat.Attachment) (chat.Message, error) {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	if text == "" && len(atts) == 0 {
 		return chat.Message{}, chat.Errorf(chat.CodeInvalid, "the message is empty")
 	}
 	if err := chat.CheckMessage(text); err != nil {
@@ -26,6 +32,7 @@ func (r *Runner) Queue(ctx context.Context, conversationID, text string) (chat.M
 		return chat.Message{}, errNothingToQueue
 	}
 	m := rn.newMessage(chat.RoleUser, text)
+	m.Attachments = atts
 	m.Delivery = chat.DeliveryQueued
 	return rn.queue(ctx, m)
 }

@@ -37,10 +37,11 @@ type run struct {
 	approvedTools map[string]bool // "approve for this task"
 	network       bool            // sandboxed commands may reach the network
 	verdict       *verdict        // the reflection's answer, once reflect was called
+	imagesNoticed bool            // the person was told the model does not take images
 }
 
 func newRun(r *Runner, t chat.Task, cancel context.CancelFunc) *run {
-	return &run{r: r, task: t, cancel: cancel, exited: make(chan struct{}), approvedTools: map[string]bool{}, win: newWindow()}
+	return &run{r: r, task: t, cancel: cancel, exited: make(chan struct{}), approvedTools: map[string]bool{}, win: newWindow(r.opts.Attachments)}
 }
 
 // storeCtx is the context of the run's writes: never the task's own, which

@@ -93,6 +93,9 @@ type Options struct {
 	// Checkpoints, when set, keeps what a task's tools change in its
 	// workspace, so the task's changes can be undone.
 	Checkpoints func(taskID, workspace string) tools.Checkpoints
+	// Attachments gives the model its view of the files people send and
+	// of the images tools return; nil sends their names only.
+	Attachments Files
 }
 
 // Runner is the AgentTaskRunner. It is safe for concurrent use.
@@ -121,6 +124,9 @@ type Runner struct {
 	// noTools holds the models that refused tools: Auto mode answers
 	// directly with them until the settings change.
 	noTools map[string]bool
+	// noImages holds the models whose servers refused images: they are
+	// sent the images' names instead, until the settings change.
+	noImages map[string]bool
 
 	// afterDecision, when set (by tests), runs in a task's loop right after
 	// it has taken the person's decision, before it acts on it.
@@ -140,7 +146,7 @@ func New(opts Options) *Runner {
 	if err != nil {
 		panic(err)
 	}
-	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, varying: map[string]bool{}, noTools: map[string]bool{}}
+	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, varying: map[string]bool{}, noTools: map[string]bool{}, noImages: map[string]bool{}}
 }
 
 // settings are the person's settings as the store holds them; whoever
@@ -197,6 +203,8 @@ func (r *Runner) StartProactive(ctx context.Context, conversationID string) (cha
 type beginning struct {
 	decision *chat.ModeDecision
 	from     *branchFrom
+	// attachments are the files the person's message carries.
+	attachments []chat.Attachment
 }
 
 // branchFrom says where on the conversation's tree a task starts: after
@@ -213,7 +221,7 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 		return chat.Task{}, err
 	}
 	def := r.agentOf(ctx, conv.AgentID)
-	if text == "" && def.Mode != chat.ChatProactive {
+	if text == "" && len(how.attachments) == 0 && def.Mode != chat.ChatProactive {
 		return chat.Task{}, chat.Errorf(chat.CodeInvalid, "%s is not a proactive agent: it waits for your message", def.Name)
 	}
 	provider, err := r.provider(ctx, conversationID, def.Model)
@@ -238,13 +246,14 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 		return chat.Task{}, err
 	}
 	var prompt chat.Message
-	if text != "" && (how.from == nil || !how.from.noPrompt) {
+	if (text != "" || len(how.attachments) > 0) && (how.from == nil || !how.from.noPrompt) {
 		prompt = chat.Message{
 			ID:             uuid.NewString(),
 			ConversationID: conversationID,
 			TaskID:         task.ID,
 			Role:           chat.RoleUser,
 			Content:        text,
+			Attachments:    how.attachments,
 			CreatedAt:      now,
 		}
 	}

@@ -8,9 +8,9 @@ import (
 // buildContext turns a stored conversation into the model's context: the
 // system prompt, then every message the model may see (see turns), and in
 // agent mode the automatic nudge after a text-only reply.
-func buildContext(system string, history []chat.Message, agentMode bool) []llm.Message {
+func buildContext(system string, history []chat.Message, agentMode bool, files Files) []llm.Message {
 	out := []llm.Message{{Role: chat.RoleSystem, Content: system}}
-	for _, t := range turns(history) {
+	for _, t := range turns(history, files) {
 		out = append(out, t.msgs...)
 	}
 	return withNudge(out, agentMode)
@@ -48,7 +48,10 @@ type turn struct {
 // that made tool calls carry their reasoning: thinking models need it back
 // there (DeepSeek's thinking mode, Anthropic's extended thinking), and
 // older turns' reasoning would only spend the budget.
-func turns(history []chat.Message) []turn {
+//
+// A person's message carries its files (see withFiles), a tool result the
+// images it returned (withToolImages); files may be nil.
+func turns(history []chat.Message, files Files) []turn {
 	var out []turn
 	current := 0
 	for i, m := range history {
@@ -60,7 +63,7 @@ func turns(history []chat.Message) []turn {
 		m := &history[i]
 		switch m.Role {
 		case chat.RoleUser:
-			out = append(out, turn{msgs: []llm.Message{{Role: chat.RoleUser, Content: m.Content}}, src: []*chat.Message{m}, seq: m.Seq})
+			out = append(out, turn{msgs: []llm.Message{withFiles(files, m)}, src: []*chat.Message{m}, seq: m.Seq})
 		case chat.RoleAssistant:
 			// A reply cut off when Errand closed is not shown to the model:
 			// the resumed step writes it again, whole.
@@ -92,7 +95,7 @@ func turns(history []chat.Message) []turn {
 				if ok {
 					content = r.Content
 				}
-				t.msgs = append(t.msgs, llm.Message{Role: chat.RoleTool, Content: content, ToolCallID: c.ID})
+				t.msgs = append(t.msgs, withToolImages(files, llm.Message{Role: chat.RoleTool, Content: content, ToolCallID: c.ID}))
 				t.src = append(t.src, r)
 			}
 			out = append(out, t)

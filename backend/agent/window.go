@@ -44,6 +44,8 @@ type window struct {
 	index   map[string]int      // msgs by id
 	counts  map[string]msgCount // token counts by message id
 	counter *contextwin.Counter
+	// files gives the model its view of attachments (may be nil).
+	files Files
 	// failedAt is len(msgs) when a summary last failed (-1: none has).
 	failedAt int
 	// The last system prompt counted, and the tools: each step sends the
@@ -57,8 +59,8 @@ type msgCount struct {
 	rev, size, tokens int
 }
 
-func newWindow() *window {
-	return &window{index: map[string]int{}, counts: map[string]msgCount{}, failedAt: -1}
+func newWindow(files Files) *window {
+	return &window{index: map[string]int{}, counts: map[string]msgCount{}, failedAt: -1, files: files}
 }
 
 // load reads the latest summary and what follows it.
@@ -134,7 +136,7 @@ func (w *window) forget(sum chat.Summary) {
 func (w *window) units(taskID string) ([]contextwin.Unit, []turn) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	ts := turns(w.msgs)
+	ts := turns(w.msgs, w.files)
 	us := make([]contextwin.Unit, len(ts))
 	for i, t := range ts {
 		n := 0
@@ -155,7 +157,7 @@ func (w *window) count(src *chat.Message, m llm.Message) int {
 	if src == nil {
 		return w.counter.Message(m)
 	}
-	size := len(src.Content) + len(m.Reasoning)
+	size := len(m.Content) + len(m.Reasoning) + len(m.Images)
 	if c, ok := w.counts[src.ID]; ok && c.rev == src.Rev && c.size == size {
 		return c.tokens
 	}

@@ -20,17 +20,17 @@ func TestTheExecutionLogListsToolRunsAndCountsWhatItLeavesOut(t *testing.T) {
 	}
 	history = append(history, chat.Message{ID: "open", Role: chat.RoleAssistant, Seq: 100,
 		ToolCalls: []chat.ToolCall{{ID: "x", Name: "run_command"}, {ID: "y", Name: ToolSendUpdate}}})
-	log := toolLog("", turns(history))
+	log := toolLog("", turns(history, nil))
 	lines := strings.Split(log, "\n")
 	assert.Len(t, lines, 31, "one line per run; control tools are not listed")
 	assert.Equal(t, "- read_file: failed", lines[0])
 	assert.Equal(t, "- read_file: succeeded", lines[1])
 	assert.Equal(t, "- run_command: did not finish", lines[30])
 
-	log = toolLog(log, turns(history))
+	log = toolLog(log, turns(history, nil))
 	lines = strings.Split(log, "\n")
 	assert.Len(t, lines, maxLogLines)
 	assert.Equal(t, "- (23 earlier tool runs not listed)", lines[0])
-	log = toolLog(log, turns(history[:2]))
+	log = toolLog(log, turns(history[:2], nil))
 	assert.Equal(t, "- (24 earlier tool runs not listed)", strings.Split(log, "\n")[0], "the count carries over")
 }

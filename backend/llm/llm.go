@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -27,6 +28,52 @@ type Message struct {
 	// everyone else (Anthropic's signed thinking blocks, as JSON); it is
 	// passed back only to the provider that wrote it.
 	ReasoningData string
+	// Images go with a user message as image parts, after its text (the
+	// images the person attached), or with a tool message (the images a
+	// tool returned); each adapter carries them as its API can.
+	Images []Image
+}
+
+// Image is an image as the model is sent it: already downscaled and
+// re-encoded for models (see backend/attach), Data its encoded bytes.
+type Image struct {
+	Mime string // image/png, image/jpeg, image/gif or image/webp
+	Data []byte
+	// Width and Height are the image's as sent, for the token estimate.
+	Width, Height int
+	// Name says which file it is, for notices; it is never sent.
+	Name string
+}
+
+// ErrNoImages is in the chain of a Provider's error when the server said
+// the model does not take image input.
+var ErrNoImages = errors.New("the model does not take images")
+
+// WithoutImages is msgs with every image replaced by a note of it in the
+// text, for a model that does not take images: the person sees why the
+// model did not look at them.
+func WithoutImages(msgs []Message) []Message {
+	out := make([]Message, len(msgs))
+	for i, m := range msgs {
+		if len(m.Images) > 0 {
+			for _, img := range m.Images {
+				m.Content += fmt.Sprintf("\n[Image %q not shown: this model does not take images.]", img.Name)
+			}
+			m.Images = nil
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// HasImages reports whether any message carries an image.
+func HasImages(msgs []Message) bool {
+	for _, m := range msgs {
+		if len(m.Images) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Tool is a function the model may call. Parameters is a JSON schema of
@@ -181,4 +228,43 @@ func StatusMessage(code int, model, baseURL, notFound string) string {
 	default:
 		return fmt.Sprintf("The model server rejected the request (HTTP %d)", code)
 	}
+}
+
+// RefusesImages recognises the servers' wording for a model that does not
+// take images: OpenAI's "image_url is only supported by certain models",
+// Ollama's "this model does not support image input", LM Studio's "Model
+// does not support images", llama.cpp's "image input is not supported",
+// and DeepSeek's "unknown variant `image_url`". A refusal of one image's
+// format ("unsupported image format") is not one: the model takes images.
+func RefusesImages(detail string) bool {
+	d := strings.ToLower(detail)
+	for _, w := range []string{"image_url is only supported by certain models", "does not support image",
+		"doesn't support image", "image input is not supported", "unknown variant `image_url`",
+		"does not support vision", "vision is not supported"} {
+		if strings.Contains(d, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// textOnlyModels are model families known not to take images, matched at
+// the start of the model's name (after a provider prefix such as
+// "openai/"). A model not listed is sent images: new models appear every
+// week, and one that refuses them is found out from its server's answer.
+var textOnlyModels = []string{"gpt-3.5", "gpt-4-0613", "gpt-4-32k", "o1-mini", "o3-mini", "deepseek-chat", "deepseek-reasoner",
+	"deepseek-coder", "codellama", "qwen2.5-coder", "mistral-7b", "mixtral"}
+
+// TextOnly reports a model known not to take images.
+func TextOnly(model string) bool {
+	m := strings.ToLower(model)
+	if i := strings.LastIndex(m, "/"); i >= 0 {
+		m = m[i+1:]
+	}
+	for _, p := range textOnlyModels {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -144,6 +144,9 @@ func insertInTree(ctx context.Context, q queryer, m chat.Message) (chat.Message,
 	if err != nil {
 		return m, fmt.Errorf("insert message: %w", err)
 	}
+	if err := insertAttachments(ctx, q, m.ID, m.Attachments); err != nil {
+		return m, err
+	}
 	m.Version = m.Versions // the newest of its versions
 	if m.Versions < 2 || m.Delivery == chat.DeliveryQueued {
 		m.Versions, m.Version = 0, 0
@@ -406,6 +409,9 @@ func messagesWhere(ctx context.Context, q queryer, where string, args ...any) ([
 		if err := withChunks(ctx, q, &out[i]); err != nil {
 			return nil, err
 		}
+	}
+	if err := withAttachments(ctx, q, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -217,9 +217,10 @@ func toMessages(msgs []llm.Message, passBack bool) []oa.ChatCompletionMessagePar
 		case chat.RoleSystem:
 			out = append(out, oa.SystemMessage(m.Content))
 		case chat.RoleUser:
-			out = append(out, oa.UserMessage(m.Content))
+			out = append(out, userMessage(m.Content, m.Images))
 		case chat.RoleTool:
 			out = append(out, oa.ToolMessage(m.Content, m.ToolCallID))
+			out = appendToolImages(out, msgs, i)
 		case chat.RoleAssistant:
 			a := oa.ChatCompletionAssistantMessageParam{}
 			if m.Content != "" {
@@ -307,6 +308,9 @@ func (p *Provider) explain(err error) error {
 		case code == http.StatusBadRequest && refusesTools(detail):
 			msg = "The model does not support tools"
 			cause = fmt.Errorf("%w: %w", llm.ErrNoTools, err)
+		case (code == http.StatusBadRequest || code == http.StatusUnprocessableEntity) && llm.RefusesImages(detail):
+			msg = "The model does not take images"
+			cause = fmt.Errorf("%w: %w", llm.ErrNoImages, err)
 		default:
 			msg = llm.StatusMessage(code, p.cfg.Model, p.cfg.BaseURL, "is not an OpenAI-compatible address")
 		}

@@ -25,6 +25,11 @@ func Validate(req *Request) error {
 	if err := validateMessages(req.Messages); err != nil {
 		return err
 	}
+	for i, m := range req.Messages {
+		if err := validateImages(req.Model, i, m); err != nil {
+			return err
+		}
+	}
 	if err := validateTools(req); err != nil {
 		return err
 	}

@@ -100,9 +100,9 @@ func agentReply(req *compat.Request) compat.Reply {
 			return r
 		}
 		if planned(req) {
-			return withCall(req, intro, ToolUpdatePlan, planArgs(0))
+			return withCall(req, withAcknowledgement(req, intro), ToolUpdatePlan, planArgs(0))
 		}
-		return withCall(req, intro, ToolSendUpdate, map[string]any{"message": "Planning: " + echo(prompt)})
+		return withCall(req, withAcknowledgement(req, intro), ToolSendUpdate, map[string]any{"message": "Planning: " + echo(prompt)})
 	}
 	last := tail[len(tail)-1]
 	if last.Role != "tool" {
@@ -191,7 +191,7 @@ func chatReply(req *compat.Request) compat.Reply {
 	}
 	text += ". To chat with a real model, choose Connect a model (or Settings) and pick a provider. " +
 		"Meanwhile, choose the Agent mode (or start a message with /task) to see how a task runs: a plan, progress updates, a question for you, a check of the result and a summary."
-	return compat.Reply{Text: text}
+	return compat.Reply{Text: withAcknowledgement(req, text)}
 }
 
 // finish ends the task: task_complete alone, or text if that tool is

@@ -10,7 +10,7 @@ import { formatBytes } from '../lib/bytes';
 import { useComposerFiles, type ComposerFile } from './composerFiles';
 import { reportError } from './notices';
 
-/** The most one file may weigh, and the most files one message takes (Go's limits too). */
+/** The most one file may weigh, and the most files one message takes: Go's chat.MaxAttachmentBytes and MaxAttachments. */
 export const MAX_FILE_BYTES = 20 << 20;
 export const MAX_FILES = 10;
 

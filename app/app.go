@@ -147,7 +147,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.Conversations = &Conversations{store: st, search: st, events: a.events, runner: a.runner, models: models, workspaces: workspaces, files: files}
 	var devBound []any
 	dialogs := nativeDialogs{win: &a.Conversations.dialogs}
-	a.Archive = &Archive{store: st}
+	a.Archive = &Archive{store: st, files: files}
 	a.Archive.dialogs, devBound = withDevDialogs(dialogs)
 	a.devBound = devBound
 	a.Settings = &Settings{store: st, runner: a.runner, keeper: keeper}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/archive"
+	"github.com/errand-app/errand/backend/attach"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -22,6 +23,7 @@ import (
 // changes nothing and answers ""), then does the work in one place.
 type Archive struct {
 	store   *store.Store
+	files   *attach.Service
 	dialogs fileDialogs
 }
 
@@ -75,7 +77,7 @@ func (s *Archive) exportConversation(ctx context.Context, id, format, path strin
 	var b bytes.Buffer
 	if format == FormatMarkdown {
 		err = archive.Markdown(&b, f.Conversations[0])
-	} else {
+	} else if f, err = archive.WithFiles(f, s.files); err == nil {
 		err = archive.WriteJSON(&b, f)
 	}
 	if err != nil {
@@ -99,6 +101,9 @@ func (s *Archive) ImportConversations() (_ []chat.Conversation, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := archive.PutFiles(ctx, s.files, f); err != nil {
+		return nil, err
+	}
 	return archive.Import(ctx, s.store, f)
 }
 
@@ -116,6 +121,9 @@ func (s *Archive) ExportBackup() (_ string, err error) {
 	defer cancel()
 	f, err := archive.Backup(ctx, s.store)
 	if err != nil {
+		return "", err
+	}
+	if f, err = archive.WithFiles(f, s.files); err != nil {
 		return "", err
 	}
 	var b bytes.Buffer
@@ -178,7 +186,8 @@ func (s *Archive) askToWiden(f archive.File) (archive.File, error) {
 }
 
 // restoreInto restores the backup f into a new database in dir, which
-// must be an empty folder. On failure the folder is left empty.
+// must be an empty folder, with the files its messages carry. On failure
+// the folder is left empty.
 func restoreInto(ctx context.Context, f archive.File, dir string) (err error) {
 	db := filepath.Join(dir, store.FileName)
 	st, err := store.Open(ctx, db)
@@ -193,8 +202,12 @@ func restoreInto(ctx context.Context, f archive.File, dir string) (err error) {
 			for _, suffix := range []string{"", "-wal", "-shm"} {
 				os.Remove(db + suffix)
 			}
+			os.RemoveAll(filepath.Join(dir, attachmentsDir))
 		}
 	}()
+	if err := archive.PutFiles(ctx, attach.Open(filepath.Join(dir, attachmentsDir), st, st), f); err != nil {
+		return err
+	}
 	return archive.Restore(ctx, st, f)
 }
 

@@ -126,11 +126,14 @@ func attached(files *attach.Service, ids []string) ([]chat.Attachment, error) {
 	return files.Resolve(ctx, ids)
 }
 
+// attachmentsDir is the data folder's folder of attachments.
+const attachmentsDir = "attachments"
+
 // openAttachments keeps attachments in the data folder and sweeps what
 // a previous run left: files staged and never sent, and those of
 // deleted conversations.
 func openAttachments(ctx context.Context, dataDir string, st *store.Store) *attach.Service {
-	files := attach.Open(filepath.Join(dataDir, "attachments"), st, st)
+	files := attach.Open(filepath.Join(dataDir, attachmentsDir), st, st)
 	if !st.ReadOnly() {
 		if err := files.Sweep(ctx); err != nil {
 			slog.Error("sweep attachments", "err", err)

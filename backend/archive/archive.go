@@ -35,7 +35,9 @@ const (
 	// Version 3: every version of each message, with its parent and its
 	// place off the current branch (an older Errand would take them all
 	// for one branch); a file without parents is one branch, in order.
-	Version = 3
+	// Version 4: the files messages carry, their content in Files (an
+	// older Errand would refuse the field as damage).
+	Version = 4
 )
 
 // MaxBytes is the largest archive Errand reads.
@@ -52,6 +54,9 @@ type File struct {
 	// Settings and Facts (the global ones) are in a backup only.
 	Settings *chat.Settings `json:"settings,omitempty"`
 	Facts    []chat.Fact    `json:"facts,omitempty"`
+	// Files are the contents of the files the messages carry, by id
+	// (base64 in JSON).
+	Files map[string][]byte `json:"files,omitempty"`
 }
 
 // Store is what an archive reads from and writes to.

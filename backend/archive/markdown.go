@@ -134,6 +134,7 @@ func writeMessage(b *strings.Builder, m chat.Message, results map[string]chat.Me
 		b.WriteString(text)
 		b.WriteString("\n\n")
 	}
+	writeAttachments(b, m)
 	for _, call := range m.ToolCalls {
 		fmt.Fprintf(b, "<details><summary>Tool call: %s</summary>\n\n", escapeHTML(call.Name))
 		b.WriteString(fence(call.Arguments, "json"))

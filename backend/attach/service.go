@@ -61,6 +61,9 @@ func Open(dir string, rows Rows, toolImages ToolImages) *Service {
 		models: blobs{filepath.Join(dir, "model")}, now: time.Now, toolImages: toolImages}
 }
 
+// Check is Add's checks alone (see the package's Check): nothing is kept.
+func (s *Service) Check(name string, data []byte) (chat.Attachment, error) { return Check(name, data) }
+
 // Add checks a file and keeps it, staged until a message carries it.
 // Nothing is kept of a file that is refused.
 func (s *Service) Add(ctx context.Context, name string, data []byte) (chat.Attachment, error) {

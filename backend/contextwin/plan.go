@@ -88,7 +88,9 @@ type Fitted struct {
 }
 
 // Fit makes units fit in limit uncalibrated tokens, trying in order: all
-// verbatim; tool results of all but the latest units excerpted; the
+// verbatim; the images of all but the latest units left out (named in
+// the text: an old image costs much, and its gist is in the replies that
+// followed it); tool results of all but the latest units excerpted; the
 // oldest units that are not pinned left out; every tool result and
 // message cut hard. ok is false when even that does not fit.
 func (c *Counter) Fit(units []Unit, limit int) (f Fitted, ok bool) {
@@ -96,6 +98,12 @@ func (c *Counter) Fit(units []Unit, limit int) (f Fitted, ok bool) {
 		return join(units, 0, false), true
 	}
 	work := append([]Unit(nil), units...)
+	for i := 0; i < len(work)-recentUnits; i++ {
+		work[i] = c.withoutImages(work[i])
+	}
+	if sum(work) <= limit {
+		return join(work, 0, true), true
+	}
 	for i := 0; i < len(work)-recentUnits; i++ {
 		work[i] = c.excerptUnit(work[i], OldResultChars)
 	}
@@ -122,11 +130,12 @@ func (c *Counter) Fit(units []Unit, limit int) (f Fitted, ok bool) {
 	return f, f.Tokens <= limit
 }
 
-// Projected estimates what units cost once Fit has excerpted the tool
-// results of all but the latest ones: the size that decides whether to
-// compact (a big result that will go as an excerpt does not count in
-// full). It is an estimate in proportion to the characters kept; Fit
-// counts exactly.
+// Projected estimates what units cost once Fit has left out the images
+// and excerpted the tool results of all but the latest ones: the size
+// that decides whether to compact (an old image, and a big result that
+// will go as an excerpt, do not count in full, so they go before any text
+// is summarised). It is an estimate in proportion to the characters kept;
+// Fit counts exactly.
 func Projected(units []Unit) int {
 	n := 0
 	for i, u := range units {
@@ -134,6 +143,7 @@ func Projected(units []Unit) int {
 			n += u.Tokens
 			continue
 		}
+		u.Tokens = max(0, u.Tokens-imageCost(u.Messages))
 		total, kept := 0, 0
 		for _, m := range u.Messages {
 			total += len(m.Content)

@@ -73,6 +73,8 @@ const (
 // concurrent use.
 type Counter struct {
 	codec tokenizer.Codec
+	// claude counts images by Anthropic's formula, not OpenAI's.
+	claude bool
 
 	mu     sync.Mutex
 	factor float64
@@ -80,7 +82,7 @@ type Counter struct {
 
 // NewCounter returns a counter for the model.
 func NewCounter(model string) *Counter {
-	return &Counter{codec: codecFor(model), factor: 1}
+	return &Counter{codec: codecFor(model), factor: 1, claude: isClaude(model)}
 }
 
 // Text counts the tokens of s, uncalibrated. Invalid UTF-8 counts as the
@@ -106,6 +108,9 @@ func (c *Counter) Message(m llm.Message) int {
 	}
 	if m.ToolCallID != "" {
 		n += c.Text(m.ToolCallID)
+	}
+	for _, img := range m.Images {
+		n += c.Image(img)
 	}
 	return n
 }

@@ -59,6 +59,9 @@ func (p *Provider) statusError(err error, code int, kind, detail string) error {
 	case code == http.StatusRequestEntityTooLarge || (code == http.StatusBadRequest && isContextFull(detail)):
 		msg = "The model's context window is full"
 		cause = fmt.Errorf("%w: %w", llm.ErrContextFull, err)
+	case code == http.StatusBadRequest && llm.RefusesImages(detail):
+		msg = "The model does not take images"
+		cause = fmt.Errorf("%w: %w", llm.ErrNoImages, err)
 	default:
 		msg = llm.StatusMessage(code, p.cfg.Model, p.cfg.BaseURL, "is not the Anthropic API")
 	}

@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"encoding/base64"
 	"encoding/json"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -132,6 +133,7 @@ func toMessages(msgs []llm.Message, thinking bool) []sdk.MessageParam {
 			if m.Content != "" {
 				add(true, sdk.NewTextBlock(m.Content))
 			}
+			add(true, imageBlocks(m.Images)...)
 		case chat.RoleTool:
 			add(true, toolResult(m))
 		case chat.RoleAssistant:
@@ -183,7 +185,20 @@ func toolResult(m llm.Message) sdk.ContentBlockParamUnion {
 	if m.Content != "" {
 		r.Content = []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: m.Content}}}
 	}
+	// The images a tool returned go inside its result, as the API allows.
+	for _, b := range imageBlocks(m.Images) {
+		r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfImage: b.OfImage})
+	}
 	return sdk.ContentBlockParamUnion{OfToolResult: &r}
+}
+
+// imageBlocks are images as base64 image blocks.
+func imageBlocks(images []llm.Image) []sdk.ContentBlockParamUnion {
+	out := make([]sdk.ContentBlockParamUnion, 0, len(images))
+	for _, img := range images {
+		out = append(out, sdk.NewImageBlockBase64(img.Mime, base64.StdEncoding.EncodeToString(img.Data)))
+	}
+	return out
 }
 
 // toolInput is a call's arguments as the JSON object the API wants; what

@@ -2,6 +2,7 @@ package anthropictest
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,6 +64,55 @@ type Block struct {
 	Content      Blocks          `json:"content,omitempty"`
 	IsError      bool            `json:"is_error,omitempty"`
 	CacheControl *CacheControl   `json:"cache_control,omitempty"`
+	// Source is an image block's image.
+	Source *ImageSource `json:"source,omitempty"`
+}
+
+// ImageSource is an image block's source: base64 data of a media type.
+type ImageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+// checkImages checks every image block, in a turn or a tool result, as
+// the real API does: a base64 source of an allowed media type whose data
+// decodes.
+func checkImages(msgs []Message) error {
+	var check func(at string, blocks Blocks) error
+	check = func(at string, blocks Blocks) error {
+		for j, b := range blocks {
+			where := fmt.Sprintf("%s.%d", at, j)
+			if b.Type == "tool_result" {
+				if err := check(where+".content", b.Content); err != nil {
+					return err
+				}
+			}
+			if b.Type != "image" {
+				continue
+			}
+			src := b.Source
+			switch {
+			case src == nil:
+				return fmt.Errorf("%s.source: Field required", where)
+			case src.Type != "base64":
+				return fmt.Errorf("%s.source.type: this scripted server takes base64 images only", where)
+			case src.MediaType != "image/jpeg" && src.MediaType != "image/png" && src.MediaType != "image/gif" && src.MediaType != "image/webp":
+				return fmt.Errorf("%s.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'", where)
+			}
+			if _, err := base64.StdEncoding.DecodeString(src.Data); err != nil || src.Data == "" {
+				return fmt.Errorf("%s.source.base64.data: The image data is not valid base64", where)
+			}
+		}
+		return nil
+	}
+	for i, m := range msgs {
+		if err := check(fmt.Sprintf("messages.%d.content", i), m.Content); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CacheControl marks a cache breakpoint.
@@ -186,6 +236,9 @@ func (s *Server) validate(r *Request) error {
 		}
 	}
 	if err := checkTurns(r.Messages); err != nil {
+		return err
+	}
+	if err := checkImages(r.Messages); err != nil {
 		return err
 	}
 	if err := checkThinking(r); err != nil {

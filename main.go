@@ -56,6 +56,12 @@ func run() error {
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 251, A: 255},
 		ErrorFormatter:   app.FormatError,
 		LogLevel:         logger.WARNING,
+		// Files dropped on the window reach Go by path (the window's
+		// OnFileDrop), so Go checks each one — a symlink or a FIFO is
+		// refused before anything reads it. DisableWebViewDrop stays off:
+		// on Linux (v2.16) it unsets the webview's drop target before
+		// Wails connects its own handlers, and no drop arrives at all.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		// One window per data folder: a second launch brings the first to
 		// the front (where the desktop offers a session bus).
 		SingleInstanceLock: &options.SingleInstanceLock{

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,4 +148,28 @@ func TestThinkScript(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, thinkAnswer, res.Text, "no effort asked, none said")
 	assert.Contains(t, stderr.String(), "must be passed back", "the one refusal was logged")
+}
+
+// TestAttachmentsScript: [attachments] says which image parts and which
+// code word the prompt message carried, as Chat Completions sends them.
+func TestAttachmentsScript(t *testing.T) {
+	t.Parallel()
+	body := `{"model":"m","messages":[
+		{"role":"system","content":"You are Errand."},
+		{"role":"user","content":[
+			{"type":"text","text":"[attachments] what do these show?"},
+			{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}},
+			{"type":"text","text":"notes.md:\n# Notes\nThe launch code word is PELICAN-42."}
+		]}],
+		"tools":[{"type":"function","function":{"name":"task_complete","parameters":{"type":"object"}}}]}`
+	req, err := compat.DecodeRequest(strings.NewReader(body))
+	require.NoError(t, err)
+	r := script(req)
+	assert.Equal(t, "Attachments seen: 1 image (image/png); text with PELICAN-42", r.Text)
+
+	plain := &compat.Request{
+		Messages: []compat.Message{{Role: "user", Content: compat.Text("[attachments] none")}},
+		Tools:    req.Tools,
+	}
+	assert.Equal(t, "Attachments seen: 0 images; no code word in the text", script(plain).Text)
 }

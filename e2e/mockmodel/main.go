@@ -36,6 +36,8 @@
 //	[mcp-echo]  everything__echo "hello from the MCP server" (an MCP server named everything), then
 //	            "Result: <the tool's result>" + task_complete
 //	[mcp-image] everything__get-tiny-image, then "Here is the image." + task_complete
+//	[attachments] "Attachments seen: 1 image (image/png); text with PELICAN-42" — the prompt message's
+//	            image parts (by their data: URL's type) and the first WORD-123 in its text — + task_complete
 //	[facts]     "Facts: <the facts in the system prompt, as key: value, joined by | >" + task_complete
 //	[plan], [reflect]  a plan and its reflections (see plan.go)
 //	[chat]      "Echo: <prompt>", as is any request without tools

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -219,6 +220,8 @@ func script(req *compat.Request) compat.Reply {
 			return call("", mcpImageTool, map[string]any{})
 		}
 		return call("", "task_complete", map[string]any{"summary": "done"})
+	case strings.Contains(prompt, "[attachments]"):
+		return call("Attachments seen: "+attachmentsSeen(req.Messages[p]), "task_complete", map[string]any{"summary": "Described the attachments"})
 	case strings.Contains(prompt, "[facts]"):
 		return call("Facts: "+factLines(req.Messages), "task_complete", map[string]any{"summary": "Listed the facts"})
 	case strings.Contains(prompt, "[slow]"):
@@ -413,4 +416,37 @@ func runCommands(prompt string, replied int) compat.Reply {
 		return call(fmt.Sprintf("Command %d.", replied+1), "run_command", map[string]any{"command": commands[replied]})
 	}
 	return call("Ran them.", "task_complete", map[string]any{"summary": fmt.Sprintf("Ran %d commands", len(commands))})
+}
+
+// codeWord is what [attachments] looks for in the prompt's text: a word
+// like PELICAN-42 that only an attached text file holds.
+var codeWord = regexp.MustCompile(`\b[A-Z]{3,}-[0-9]+\b`)
+
+// attachmentsSeen says what the prompt message carried: its image parts
+// (with the type their data: URL names) and the code word in its text,
+// as "2 images (image/png, image/jpeg); text with PELICAN-42".
+func attachmentsSeen(m compat.Message) string {
+	var types []string
+	for _, part := range m.Content.Parts {
+		if part.Type != "image_url" {
+			continue
+		}
+		var img struct {
+			URL string `json:"url"`
+		}
+		_ = json.Unmarshal(part.ImageURL, &img)
+		mime, _, _ := strings.Cut(strings.TrimPrefix(img.URL, "data:"), ";")
+		types = append(types, mime)
+	}
+	seen := fmt.Sprintf("%d images", len(types))
+	if len(types) == 1 {
+		seen = "1 image"
+	}
+	if len(types) > 0 {
+		seen += " (" + strings.Join(types, ", ") + ")"
+	}
+	if w := codeWord.FindString(m.Text()); w != "" {
+		return seen + "; text with " + w
+	}
+	return seen + "; no code word in the text"
 }

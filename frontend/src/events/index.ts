@@ -1,6 +1,6 @@
 // The only module that talks to the Wails runtime. It turns the backend's
 // events into typed callbacks.
-import { BrowserOpenURL, EventsOn, Quit } from '../../wailsjs/runtime/runtime';
+import { BrowserOpenURL, EventsOn, OnFileDrop, OnFileDropOff, Quit } from '../../wailsjs/runtime/runtime';
 import { EVENTS } from '../api/types';
 import type {
   Conversation,
@@ -133,6 +133,19 @@ export function subscribeAll(h: EventHandlers): Unsubscribe {
     ...(h.onToolOutput ? [onToolOutput(h.onToolOutput)] : []),
   ];
   return () => offs.forEach((off) => off());
+}
+
+/**
+ * Files dropped on the desktop window, by path (Wails' file drop, on for
+ * the window in main.go): only a drop on an element under the
+ * `--wails-drop-target: drop` CSS property counts. One listener at a time.
+ */
+export function onFileDrop(cb: (paths: string[]) => void): Unsubscribe {
+  if (!runtimeReady()) return () => {};
+  OnFileDrop((_x, _y, paths) => {
+    if (Array.isArray(paths) && paths.every((p) => typeof p === 'string')) cb(paths);
+  }, true);
+  return () => OnFileDropOff();
 }
 
 /**

@@ -9,6 +9,7 @@ import { askConfirm } from './confirm';
 import { loadFirstConversations } from './conversationList';
 import { useConversationsStore } from './conversations';
 import { useDraftsStore } from './drafts';
+import { clearSentFiles } from './attachmentActions';
 import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
@@ -132,19 +133,31 @@ function afterPaint(fn: () => void): void {
   requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
+/** The attachment ids argument of a send: none at all when no file goes with it. */
+function withFiles(ids: string[]): [] | [string[]] {
+  return ids.length > 0 ? [ids] : [];
+}
+
+/** A message went: the composer's text and files are cleared. */
+function sent(conversationId: string) {
+  useDraftsStore.getState().setDraft(conversationId, '');
+  clearSentFiles(conversationId);
+}
+
 /**
  * Sends the composer's text; Go answers it in the conversation's mode (in
  * Auto it decides between a task and a direct answer; /task and /chat
- * force one). The draft is cleared only on success.
+ * force one). Files the composer accepted go with it by id. The draft and
+ * the files are cleared only on success.
  */
-export async function sendMessage(conversationId: string, text: string): Promise<boolean> {
+export async function sendMessage(conversationId: string, text: string, attachmentIds: string[] = []): Promise<boolean> {
   const body = text.trim();
-  if (!body) return false;
+  if (!body && attachmentIds.length === 0) return false;
   sending.add(conversationId);
   try {
-    const task = await api.send(conversationId, body);
+    const task = await api.send(conversationId, body, ...withFiles(attachmentIds));
     if (task) applyTask(task, 'snapshot');
-    useDraftsStore.getState().setDraft(conversationId, '');
+    sent(conversationId);
     return true;
   } catch (err) {
     reportError(err, 'Could not send the message');
@@ -158,13 +171,13 @@ export async function sendMessage(conversationId: string, text: string): Promise
  * Adds a message while the conversation's task works, without stopping it:
  * it shows as Queued until the task's next step gives it to the model.
  */
-export async function queueMessage(conversationId: string, text: string): Promise<boolean> {
+export async function queueMessage(conversationId: string, text: string, attachmentIds: string[] = []): Promise<boolean> {
   const body = text.trim();
-  if (!body) return false;
+  if (!body && attachmentIds.length === 0) return false;
   try {
-    const m = await api.queueMessage(conversationId, body);
+    const m = await api.queueMessage(conversationId, body, ...withFiles(attachmentIds));
     if (m) useMessagesStore.getState().upsert(m);
-    useDraftsStore.getState().setDraft(conversationId, '');
+    sent(conversationId);
     return true;
   } catch (err) {
     reportError(err, 'Could not add the message');

@@ -1,5 +1,6 @@
 import type { Conversation, ConversationSummary, ConversationView, Message, MessageDeltaEvent, ModelInfo, Settings, Task, Usage } from '../api/types';
 import { useAppStore } from '../stores/app';
+import { useComposerFiles } from '../stores/composerFiles';
 import { useConversationsStore } from '../stores/conversations';
 import { useDraftsStore } from '../stores/drafts';
 import { useFactsStore } from '../stores/facts';
@@ -12,6 +13,7 @@ import { useTasksStore } from '../stores/tasks';
 import { useSettingsView } from '../stores/settingsView';
 import { useUsageStore } from '../stores/usage';
 import { resetSync } from '../stores/sync';
+import { forgetAttachmentImages } from '../features/attachments/useAttachmentImage';
 import type { ConversationUpdate } from '../stores/conversationsReducer';
 
 let seq = 100;
@@ -142,6 +144,8 @@ export function resetStores(): void {
   useFactsStore.getState().reset();
   useMcpServersStore.getState().reset();
   useFilesChangedStore.getState().reset();
+  useComposerFiles.getState().reset();
+  forgetAttachmentImages();
 }
 
 /** A promise with its resolve/reject exposed. */

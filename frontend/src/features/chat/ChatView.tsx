@@ -1,13 +1,16 @@
 import { AgentPanel } from '../tasks/AgentPanel';
 import { ConversationBar } from '../tasks/ConversationBar';
+import { useFileDrop } from '../attachments/useFileDrop';
 import { ChatHeader, DemoBanner } from './ChatHeader';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { ConversationPlan } from '../plan/ConversationPlan';
 
 export function ChatView({ conversationId }: { conversationId: string }) {
+  // Files dropped anywhere on the chat (transcript or composer) go to the composer.
+  const drop = useFileDrop(conversationId);
   return (
-    <section className="chat" aria-label="Chat">
+    <section className={`chat${drop.over ? ' chat-dropping' : ''}`} aria-label="Chat" {...drop.handlers}>
       <ChatHeader conversationId={conversationId} />
       <ConversationBar conversationId={conversationId} />
       <DemoBanner />
@@ -17,6 +20,11 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         <AgentPanel conversationId={conversationId} />
         <Composer key={conversationId} conversationId={conversationId} />
       </div>
+      {drop.over && (
+        <div className="drop-overlay" aria-hidden="true">
+          <span>Drop files to attach them to your message</span>
+        </div>
+      )}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
 import type { ConversationMode } from '../../api/types';
 import { queueMessage, replyToTask, sendMessage, setMode, stopTaskConfirmed } from '../../stores/actions';
@@ -7,6 +7,10 @@ import { useDraftsStore } from '../../stores/drafts';
 import { useConversationAgent } from '../../stores/agents';
 import { useActiveTask } from '../../stores/tasks';
 import { composerBlocked } from '../tasks/format';
+import { addFiles, readyIds } from '../../stores/attachmentActions';
+import { useFilesOf } from '../../stores/composerFiles';
+import { AttachButton } from '../attachments/AttachButton';
+import { ComposerFiles } from '../attachments/ComposerFiles';
 import { ModeControl } from '../mode/ModeControl';
 
 export function Composer({ conversationId }: { conversationId: string }) {
@@ -16,6 +20,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
   const task = useActiveTask(conversationId);
   const agentId = useConversationsStore((s) => s.byId[conversationId]?.agentId);
   const agent = useConversationAgent(task?.agentId || agentId);
+  const files = useFilesOf(conversationId);
   const [pending, setPending] = useState(false);
   const [modePending, setModePending] = useState(false);
   const textareaRef = useRef<HTMLTextAreaElement>(null);
@@ -28,8 +33,11 @@ export function Composer({ conversationId }: { conversationId: string }) {
   // hint, else its definition's (canUserType) while a task is on.
   const hint = task?.input;
   const held = !!task && (hint?.disabled ?? (agent ? !agent.canUserType && waiting : false));
+  // Files go with a message (sent or queued), not with an answer; none while one is still being checked.
+  const checking = files.some((f) => f.state === 'checking');
+  const withFiles = !waiting && files.some((f) => f.state === 'ready');
   // While the agent works, what the person sends is queued for its next step.
-  const canSubmit = !pending && text.trim() !== '' && !blocked && !held;
+  const canSubmit = !pending && !checking && (text.trim() !== '' || withFiles) && !blocked && !held;
   const endable = !!agent?.allowEarlyTermination;
 
   // When the agent asks something, put the cursor where the answer goes.
@@ -61,8 +69,8 @@ export function Composer({ conversationId }: { conversationId: string }) {
     const ok = waiting && task
       ? await run(() => replyToTask(conversationId, task.id, text))
       : busy
-        ? await run(() => queueMessage(conversationId, text))
-        : await run(() => sendMessage(conversationId, text));
+        ? await run(() => queueMessage(conversationId, text, readyIds(conversationId)))
+        : await run(() => sendMessage(conversationId, text, readyIds(conversationId)));
     if (ok) textareaRef.current?.focus();
   };
 
@@ -76,6 +84,15 @@ export function Composer({ conversationId }: { conversationId: string }) {
       e.preventDefault();
       void submit();
     }
+  };
+
+  // A pasted image (or files copied in a file manager) becomes an attachment;
+  // text pasted with it still goes into the text.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = [...e.clipboardData.files];
+    if (pasted.length === 0) return;
+    if (!e.clipboardData.types.includes('text/plain')) e.preventDefault();
+    void addFiles(conversationId, pasted);
   };
 
   const onStop = () => {
@@ -110,6 +127,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
   return (
     <form className={`composer${waiting ? ' composer-waiting' : ''}`} onSubmit={onSubmit}>
       <div className="composer-box">
+        <ComposerFiles conversationId={conversationId} />
         <textarea
           ref={textareaRef}
           aria-label="Message"
@@ -121,8 +139,10 @@ export function Composer({ conversationId }: { conversationId: string }) {
           aria-describedby={blocked ? `${conversationId}-composer-blocked` : undefined}
           onChange={(e) => setDraft(conversationId, e.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         <div className="composer-bar">
+          <AttachButton conversationId={conversationId} disabled={!!blocked || held || waiting} />
           <ModeControl value={mode} disabled={modePending} onChange={(m) => void onMode(m)} />
           {blocked ? (
             <span id={`${conversationId}-composer-blocked`} className="composer-hint composer-blocked">

@@ -13,6 +13,7 @@ import { type TranscriptItem } from './transcript';
 import { MessageEditor } from '../branches/MessageEditor';
 import { MessageTools } from '../branches/MessageTools';
 import { useBranchUI } from '../branches/state';
+import { MessageAttachments } from '../attachments/MessageAttachments';
 
 /** A message from the person this long is folded until they open it. */
 export const FOLD_CHARS = 900;
@@ -135,9 +136,10 @@ function UserRow({
   return (
     <div {...row} className="row row-user">
       <div className="bubble bubble-user">
-        <PersonText text={item.text} />
+        {item.attachments && <MessageAttachments attachments={item.attachments} />}
+        {item.text !== '' && <PersonText text={item.text} />}
       </div>
-      <CopyButton text={item.text} label="Copy message" className="message-copy" />
+      {item.text !== '' && <CopyButton text={item.text} label="Copy message" className="message-copy" />}
       {item.delivery && <DeliveryLabel delivery={item.delivery} />}
       {!item.delivery && <MessageTools conversationId={conversationId} messageId={item.key} />}
     </div>

@@ -1,10 +1,10 @@
 // Turns stored messages into what the transcript shows. Pure, so the
 // display rules are unit-tested without rendering.
 import { parseObject } from '../../lib/json';
-import type { Delivery, Message, ToolCall, ToolOutcome } from '../../api/types';
+import type { Attachment, Delivery, Message, ToolCall, ToolOutcome } from '../../api/types';
 
 export type TranscriptItem =
-  | { kind: 'user'; key: string; text: string; delivery?: Delivery }
+  | { kind: 'user'; key: string; text: string; delivery?: Delivery; attachments?: Attachment[] }
   | { kind: 'answer'; key: string; text: string }
   | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error' }
   | { kind: 'decision'; key: string; taskId: string; messageId: string }
@@ -62,11 +62,13 @@ function computeItems(m: Message, thinking: boolean): TranscriptItem[] {
   const reasoning = thinking && typeof m.reasoning === 'string' ? m.reasoning : '';
   switch (m.role) {
     case 'user':
-      items.push(
-        m.delivery === 'queued' || m.delivery === 'not_delivered'
+      items.push({
+        ...(m.delivery === 'queued' || m.delivery === 'not_delivered'
           ? { kind: 'user', key: m.id, text: content, delivery: m.delivery }
-          : { kind: 'user', key: m.id, text: content },
-      );
+          : { kind: 'user', key: m.id, text: content }),
+        // The files sent with it, when there are any.
+        ...(m.attachments?.length ? { attachments: m.attachments } : {}),
+      });
       // How its task's mode was chosen, shown when Errand (or a command) chose it.
       if (m.taskId && !m.delivery) {
         items.push({ kind: 'decision', key: `${m.id}:decision`, taskId: m.taskId, messageId: m.id });

@@ -1,7 +1,10 @@
 package agent
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,12 +25,13 @@ func timeouts(t stall.Timeouts) *atomic.Pointer[stall.Timeouts] {
 
 func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 	t.Parallel()
-	// Small enough for a test; the test asserts what was cut, never how
-	// long it took. The first call waits a minute for its first byte and a
-	// second between chunks, so that only the silence after its text cuts
-	// it, however loaded the machine; the retry (its timeouts are read when
-	// it starts, after the script set them) is cut before its first byte.
-	limits := timeouts(stall.Timeouts{FirstByte: time.Minute, Idle: time.Second})
+	// No race between a silence and a limit: the first call's text reaches
+	// the client in one read (whenever it comes, within a minute), and the
+	// silence after it never ends until the call is cut; the retry stalls
+	// after its headers, for good. So the small limits can only cut where
+	// the server went silent, however loaded the machine. The retry's
+	// timeouts are read when it starts, after the script set them.
+	limits := timeouts(stall.Timeouts{FirstByte: time.Minute, Idle: 200 * time.Millisecond})
 	replies := script(t,
 		compat.Reply{Text: "Working", HangAfterText: true}, // stalls between chunks
 		compat.Reply{Stall: compat.StallAfterHeaders},      // the retry stalls too
@@ -40,7 +44,7 @@ func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 			limits.Store(&stall.Timeouts{FirstByte: 200 * time.Millisecond, Idle: 200 * time.Millisecond})
 		}
 		return replies(r)
-	}, harnessOpts{timeouts: limits})
+	}, harnessOpts{timeouts: limits, transport: &gatherFirst{marker: []byte(`"Working"`)}})
 	conv := h.conversation()
 	task := h.start(conv, "Work")
 
@@ -104,4 +108,62 @@ func TestTimeLimitCutsAModelCallAndPauses(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"Half a thought", "Whole."}, texts)
+}
+
+// gatherFirst is a transport whose first reply's body gives, in its first
+// read, everything up to the end of the event that holds marker: the
+// stream's chunks before the marker then bring no silence of their own.
+type gatherFirst struct {
+	marker []byte
+	used   atomic.Bool
+}
+
+func (g *gatherFirst) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil || g.used.Swap(true) {
+		return res, err
+	}
+	res.Body = &gathered{ReadCloser: res.Body, marker: g.marker}
+	return res, nil
+}
+
+// gathered is a body whose first read waits for the event holding marker.
+type gathered struct {
+	io.ReadCloser
+	marker []byte
+	head   []byte
+	done   bool
+	err    error
+}
+
+func (g *gathered) Read(p []byte) (int, error) {
+	if !g.done {
+		g.done = true
+		g.head, g.err = g.readThroughMarker()
+	}
+	if len(g.head) > 0 {
+		n := copy(p, g.head)
+		g.head = g.head[n:]
+		return n, nil
+	}
+	if g.err != nil {
+		return 0, g.err
+	}
+	return g.ReadCloser.Read(p)
+}
+
+// readThroughMarker reads until the event that holds the marker has ended.
+func (g *gathered) readThroughMarker() ([]byte, error) {
+	var head []byte
+	buf := make([]byte, 4096)
+	for {
+		if i := bytes.Index(head, g.marker); i >= 0 && bytes.Contains(head[i:], []byte("\n\n")) {
+			return head, nil
+		}
+		n, err := g.ReadCloser.Read(buf)
+		head = append(head, buf[:n]...)
+		if err != nil {
+			return head, err
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -229,16 +230,32 @@ func TestBadServersFailWithAClearReasonAndBreakNothing(t *testing.T) {
 		{"floods-stdout", "bash", []string{"-c", "yes flood"}, "something other than MCP messages"},
 		{"floods-stderr", "bash", []string{"-c", "yes noise >&2"}, "did not answer in time"},
 	}
-	m, w := newManager(t, mcp.Options{StartTimeout: 3 * time.Second})
-	var cfgs []chat.MCPServer
-	for _, c := range cases {
-		cfgs = append(cfgs, chat.MCPServer{ID: c.name, Name: c.name, Transport: chat.MCPStdio, Command: c.command, Args: c.args, Enabled: true})
+	configs := func(names ...string) []chat.MCPServer {
+		var cfgs []chat.MCPServer
+		for _, c := range cases {
+			if slices.Contains(names, c.name) {
+				cfgs = append(cfgs, chat.MCPServer{ID: c.name, Name: c.name, Transport: chat.MCPStdio, Command: c.command, Args: c.args, Enabled: true})
+			}
+		}
+		return cfgs
 	}
+	// No race with the start bound: every server but the one that never
+	// answers has the default 30 s to start or fail for its own reason; the
+	// one that never answers fails by the bound, however small, on a
+	// manager of its own. It floods next to the good server too, which
+	// keeps working.
+	m, w := newManager(t, mcp.Options{})
+	impatient, iw := newManager(t, mcp.Options{StartTimeout: time.Second})
 	good := mcptest.Everything(t, "everything")
 	good.ID = "good"
-	m.Set(append(cfgs, good))
+	m.Set(append(configs("missing", "exits", "floods-stdout", "floods-stderr"), good))
+	impatient.Set(configs("floods-stderr"))
 	for _, c := range cases {
-		st := w.wait(t, c.name, "failed", func(s mcp.State) bool { return s.Status == mcp.StatusFailed })
+		watcher := w
+		if c.name == "floods-stderr" {
+			watcher = iw
+		}
+		st := watcher.wait(t, c.name, "failed", func(s mcp.State) bool { return s.Status == mcp.StatusFailed })
 		assert.Contains(t, st.Reason, c.reason, c.name)
 		assert.Less(t, len(st.Reason), 1500, "the reason is bounded however much it wrote")
 	}

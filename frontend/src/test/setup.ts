@@ -1,10 +1,15 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 afterEach(() => {
   cleanup();
 });
+
+// waitFor and findBy* wait for a condition; their 1 s default was lost on
+// a loaded machine. The bound is one only a broken test reaches (under
+// vitest's 60 s testTimeout, so the failure names the condition).
+configure({ asyncUtilTimeout: 30_000 });
 
 // jsdom has no layout, so every element is 0×0. Give the transcript's and
 // the conversation list's scrollers an 800 px viewport and a scroll height (its content's declared

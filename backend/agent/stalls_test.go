@@ -1,10 +1,7 @@
 package agent
 
 import (
-	"bytes"
 	"context"
-	"io"
-	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -44,7 +41,7 @@ func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 			limits.Store(&stall.Timeouts{FirstByte: 200 * time.Millisecond, Idle: 200 * time.Millisecond})
 		}
 		return replies(r)
-	}, harnessOpts{timeouts: limits, transport: &gatherFirst{marker: []byte(`"Working"`)}})
+	}, harnessOpts{timeouts: limits, transport: compat.GatherFirst(`"Working"`)})
 	conv := h.conversation()
 	task := h.start(conv, "Work")
 
@@ -108,62 +105,4 @@ func TestTimeLimitCutsAModelCallAndPauses(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"Half a thought", "Whole."}, texts)
-}
-
-// gatherFirst is a transport whose first reply's body gives, in its first
-// read, everything up to the end of the event that holds marker: the
-// stream's chunks before the marker then bring no silence of their own.
-type gatherFirst struct {
-	marker []byte
-	used   atomic.Bool
-}
-
-func (g *gatherFirst) RoundTrip(req *http.Request) (*http.Response, error) {
-	res, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil || g.used.Swap(true) {
-		return res, err
-	}
-	res.Body = &gathered{ReadCloser: res.Body, marker: g.marker}
-	return res, nil
-}
-
-// gathered is a body whose first read waits for the event holding marker.
-type gathered struct {
-	io.ReadCloser
-	marker []byte
-	head   []byte
-	done   bool
-	err    error
-}
-
-func (g *gathered) Read(p []byte) (int, error) {
-	if !g.done {
-		g.done = true
-		g.head, g.err = g.readThroughMarker()
-	}
-	if len(g.head) > 0 {
-		n := copy(p, g.head)
-		g.head = g.head[n:]
-		return n, nil
-	}
-	if g.err != nil {
-		return 0, g.err
-	}
-	return g.ReadCloser.Read(p)
-}
-
-// readThroughMarker reads until the event that holds the marker has ended.
-func (g *gathered) readThroughMarker() ([]byte, error) {
-	var head []byte
-	buf := make([]byte, 4096)
-	for {
-		if i := bytes.Index(head, g.marker); i >= 0 && bytes.Contains(head[i:], []byte("\n\n")) {
-			return head, nil
-		}
-		n, err := g.ReadCloser.Read(buf)
-		head = append(head, buf[:n]...)
-		if err != nil {
-			return head, err
-		}
-	}
 }

@@ -66,7 +66,7 @@ func start(t *testing.T, args ...string) (string, *safeBuffer) {
 		select {
 		case err := <-done:
 			assert.NoError(t, err)
-		case <-time.After(5 * time.Second):
+		case <-time.After(time.Minute):
 			t.Error("run did not return after its context ended")
 		}
 	})
@@ -366,7 +366,7 @@ func TestBinary(t *testing.T) {
 	select {
 	case err := <-done:
 		assert.NoError(t, err, "exit status after SIGTERM")
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("no exit after SIGTERM")
 	}
 }

@@ -367,7 +367,7 @@ func TestDisablingAServerThatIsStillStartingKillsIt(t *testing.T) {
 	m.Set([]chat.MCPServer{cfg})
 	w.wait(t, "slow", "starting", func(s mcp.State) bool { return s.Status == mcp.StatusStarting })
 	var pid int
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for pid == 0 {
 		b, _ := os.ReadFile(pidFile)
 		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))

@@ -216,7 +216,9 @@ func TestSlowStreamsAtReadablePace(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 5, seen)
-	assert.Less(t, time.Since(start), 2*time.Second)
+	// The whole stream takes 400 × 50 ms = 20 s: half of it is a bound only
+	// a server that held the words back reaches, however busy the machine.
+	assert.Less(t, time.Since(start), 10*time.Second)
 }
 
 func TestLogsHangUps(t *testing.T) {

@@ -40,7 +40,7 @@ func waitCounts(t *testing.T, s *Server, held, ended int, what string) {
 		defer s.mu.Unlock()
 		return s.held, s.ended
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for h, e := counts(); h != held || e != ended; h, e = counts() {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: %d held and %d ended, want %d and %d", what, h, e, held, ended)

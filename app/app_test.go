@@ -186,7 +186,7 @@ func TestConfigFromEnv(t *testing.T) {
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatal("timed out")
@@ -303,7 +303,7 @@ func TestQuittingWithATaskAtWorkAsksFirst(t *testing.T) {
 	require.NoError(t, err)
 	_, err = a.Runner.StartTask(c.ID, "work")
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return a.runner.Working() == 1 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return a.runner.Working() == 1 }, time.Minute, 10*time.Millisecond)
 	assert.True(t, a.BeforeClose(t.Context()), "Cancel keeps the window open")
 	require.Len(t, asked, 1)
 	assert.Contains(t, asked[0], "A task is still working")

@@ -140,7 +140,7 @@ func TestNoNotificationServiceBreaksNothing(t *testing.T) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		return len(r.notices) == 2
-	}, 5*time.Second, time.Millisecond)
+	}, time.Minute, time.Millisecond)
 	close(done)
 	<-stopped
 }

@@ -50,6 +50,9 @@ type harnessOpts struct {
 	// timeouts, when set, cut model calls whose server falls silent; they
 	// are read at the start of every call.
 	timeouts *atomic.Pointer[stall.Timeouts]
+	// transport, with timeouts, is what the cutting transport sends
+	// through (nil: http.DefaultTransport).
+	transport http.RoundTripper
 	// hostPids runs commands outside the sandbox, so that the pids they
 	// write are this machine's.
 	hostPids bool
@@ -90,7 +93,7 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 	h.workspaces = t.TempDir()
 	var client *http.Client
 	if o.timeouts != nil {
-		client = (&stall.Transport{Timeouts: func(context.Context) stall.Timeouts { return *o.timeouts.Load() }}).Client()
+		client = (&stall.Transport{Base: o.transport, Timeouts: func(context.Context) stall.Timeouts { return *o.timeouts.Load() }}).Client()
 	}
 	model := o.model
 	if model == "" {

@@ -96,30 +96,28 @@ func TestAnMCPCallWithBadArgumentsIsRefusedByItsSchema(t *testing.T) {
 
 func TestStopCancelsAnInFlightMCPCallAtOnce(t *testing.T) {
 	t.Parallel()
+	// The operation lasts an hour: it never ends by itself while the test
+	// runs, so a task that ends and a loop that returns can only have been
+	// cut by Stop, without waiting for the server. How quickly is a figure
+	// (docs/BENCHMARKS.md, MCP tool calls), never a bound here.
 	m := everything(t, nil, "everything__trigger-long-running-operation", "everything__echo")
 	h := newHarness(t, script(t,
-		compat.Reply{ToolCalls: []chat.ToolCall{call("everything__trigger-long-running-operation", `{"duration":60,"steps":60}`)}},
+		compat.Reply{ToolCalls: []chat.ToolCall{call("everything__trigger-long-running-operation", `{"duration":3600,"steps":1}`)}},
 	), harnessOpts{toolSource: m})
 	conv := h.conversation()
 	task := h.start(conv, "Run the long operation")
 	h.events.waitStatus(task.ID, chat.StatusToolExecuting)
 
-	start := time.Now()
 	res, err := h.runner.Stop(context.Background(), task.ID)
 	require.NoError(t, err)
 	require.True(t, res.Stopped)
 	h.events.waitStatus(task.ID, chat.StatusCancelled)
-	cancelled := time.Since(start)
 	// The task's own goroutine is gone too: it did not wait for the server.
 	h.events.wait("the task's loop to return", func() bool {
 		h.runner.mu.Lock()
 		defer h.runner.mu.Unlock()
 		return len(h.runner.alive) == 0
 	})
-	returned := time.Since(start)
-	t.Logf("Stop → cancelled %v, loop returned %v", cancelled, returned)
-	assert.Less(t, cancelled, 250*time.Millisecond, "the task is cancelled within 250 ms")
-	assert.Less(t, returned, 250*time.Millisecond, "the loop does not wait for the MCP server")
 	assert.Empty(t, openToolCalls(h.messages(conv)))
 
 	// The server is still there for the next task.

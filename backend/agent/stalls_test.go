@@ -22,12 +22,13 @@ func timeouts(t stall.Timeouts) *atomic.Pointer[stall.Timeouts] {
 
 func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 	t.Parallel()
-	// Small enough for a test; the test asserts what was cut, never how
-	// long it took. The first call waits a minute for its first byte and a
-	// second between chunks, so that only the silence after its text cuts
-	// it, however loaded the machine; the retry (its timeouts are read when
-	// it starts, after the script set them) is cut before its first byte.
-	limits := timeouts(stall.Timeouts{FirstByte: time.Minute, Idle: time.Second})
+	// No race between a silence and a limit: the first call's text reaches
+	// the client in one read (whenever it comes, within a minute), and the
+	// silence after it never ends until the call is cut; the retry stalls
+	// after its headers, for good. So the small limits can only cut where
+	// the server went silent, however loaded the machine. The retry's
+	// timeouts are read when it starts, after the script set them.
+	limits := timeouts(stall.Timeouts{FirstByte: time.Minute, Idle: 200 * time.Millisecond})
 	replies := script(t,
 		compat.Reply{Text: "Working", HangAfterText: true}, // stalls between chunks
 		compat.Reply{Stall: compat.StallAfterHeaders},      // the retry stalls too
@@ -40,7 +41,7 @@ func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 			limits.Store(&stall.Timeouts{FirstByte: 200 * time.Millisecond, Idle: 200 * time.Millisecond})
 		}
 		return replies(r)
-	}, harnessOpts{timeouts: limits})
+	}, harnessOpts{timeouts: limits, transport: compat.GatherFirst(`"Working"`)})
 	conv := h.conversation()
 	task := h.start(conv, "Work")
 

@@ -257,7 +257,7 @@ func TestStopKillsTheShellCommandAndItsChildren(t *testing.T) {
 	res, err := h.runner.Stop(context.Background(), task.ID)
 	require.NoError(t, err)
 	assert.True(t, res.Stopped)
-	assert.Eventually(t, func() bool { return processGone(pid) }, 5*time.Second, 10*time.Millisecond,
+	assert.Eventually(t, func() bool { return processGone(pid) }, time.Minute, 10*time.Millisecond,
 		"the grandchild is gone after Stop")
 	msgs := h.messages(conv)
 	assert.Empty(t, openToolCalls(msgs))

@@ -42,7 +42,7 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 	defer m.Close()
 	stdio := mcptest.Everything(b, "everything")
 	stdio.ID = "stdio"
-	url, _ := httpServer(b)
+	url, _, _ := httpServer(b)
 	m.Set([]chat.MCPServer{stdio, {ID: "http", Name: "remote", Transport: chat.MCPHTTP, URL: url, Enabled: true}})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // the servers start, however busy the machine
 	defer cancel()

@@ -19,8 +19,9 @@ import (
 
 // httpServer is an MCP server of the SDK's own over Streamable HTTP: an
 // "add" tool, a "broken" one whose schema does not compile, and a "wait"
-// tool that reports when the client cancelled it.
-func httpServer(t testing.TB) (url string, cancelled <-chan struct{}) {
+// tool that reports when a call of it started and when the client
+// cancelled it.
+func httpServer(t testing.TB) (url string, started, cancelled <-chan struct{}) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "test", Version: "1"}, nil)
 	type addIn struct {
 		A int `json:"a"`
@@ -35,10 +36,11 @@ func httpServer(t testing.TB) (url string, cancelled <-chan struct{}) {
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{}, nil
 		})
-	done := make(chan struct{})
+	began, done := make(chan struct{}), make(chan struct{})
 	srv.AddTool(&sdk.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`),
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(true)}},
 		func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			close(began)
 			<-ctx.Done()
 			close(done)
 			return nil, ctx.Err()
@@ -46,13 +48,13 @@ func httpServer(t testing.TB) (url string, cancelled <-chan struct{}) {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
-	return ts.URL, done
+	return ts.URL, began, done
 }
 
 func ptr[T any](v T) *T { return &v }
 
 func TestStreamableHTTPServer(t *testing.T) {
-	url, cancelled := httpServer(t)
+	url, started, cancelled := httpServer(t)
 	m, w := newManager(t, mcp.Options{})
 	m.Set([]chat.MCPServer{{ID: "h", Name: "remote", Transport: chat.MCPHTTP, URL: url, Enabled: true}})
 	st := w.wait(t, "h", "ready", hasTool("add"))
@@ -78,16 +80,19 @@ func TestStreamableHTTPServer(t *testing.T) {
 		_, err := offered(m, "remote__wait").Run(ctx, tools.Env{}, json.RawMessage(`{}`))
 		errc <- err
 	}()
-	time.AfterFunc(100*time.Millisecond, cancel)
+	// Cancelled once the server has the call (the wait tool never ends by
+	// itself), so the server always has a call to be told about.
+	<-started
+	cancel()
 	select {
 	case err := <-errc:
 		assert.True(t, errors.Is(err, context.Canceled))
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("the call did not end when cancelled")
 	}
 	select {
 	case <-cancelled:
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("the server was not told the call was cancelled")
 	}
 }

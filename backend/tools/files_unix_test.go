@@ -26,7 +26,7 @@ func promptly[T any](t *testing.T, what string, f func() T) T {
 	select {
 	case v := <-done:
 		return v
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatalf("%s blocked", what)
 		panic("unreachable")
 	}

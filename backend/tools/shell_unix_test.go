@@ -46,6 +46,9 @@ func processGone(pid int) bool {
 }
 
 // waitGone polls for up to d for pid to be gone.
+// The commands' children sleep an hour: a bound of a minute on the call,
+// or on a child being gone, is one no loaded machine reaches, yet a call
+// that waited for a child, or a child left alive, always does.
 func waitGone(pid int, d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	for {
@@ -68,7 +71,7 @@ var hostPids = RunCommand{NoSandbox: true}
 // process is killed when the test ends, whatever happens.
 func readPid(t *testing.T, file string) int {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		b, err := os.ReadFile(file)
 		if err == nil && strings.HasSuffix(string(b), "\n") {
@@ -154,7 +157,7 @@ func TestRunCommandTimeout(t *testing.T) {
 	_, env := newWorkspace(t)
 	start := time.Now()
 	// The command ignores SIGTERM: only a SIGKILL stops it in time.
-	res, err := call(t, RunCommand{}, env, map[string]any{"command": "trap '' TERM; echo before; sleep 30; echo AFTER-SLEEP", "timeout_seconds": 1})
+	res, err := call(t, RunCommand{}, env, map[string]any{"command": "trap '' TERM; echo before; sleep 3600; echo AFTER-SLEEP", "timeout_seconds": 1})
 	took := time.Since(start)
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
@@ -162,21 +165,21 @@ func TestRunCommandTimeout(t *testing.T) {
 	assert.Contains(t, res.Content, "before\n", "output up to the timeout is kept")
 	assert.NotContains(t, res.Content, "AFTER-SLEEP")
 	assert.GreaterOrEqual(t, took, 900*time.Millisecond)
-	assert.Less(t, took, 5*time.Second, "killed promptly at the timeout")
+	assert.Less(t, took, time.Minute, "killed promptly at the timeout")
 }
 
 func TestRunCommandTimeoutKillsTheWholeGroup(t *testing.T) {
 	t.Parallel()
 	w, env := newWorkspace(t)
 	res, err := call(t, hostPids, env, map[string]any{
-		"command":         "sleep 300 & echo $! > child.pid; sleep 300",
+		"command":         "sleep 3600 & echo $! > child.pid; sleep 3600",
 		"timeout_seconds": 1,
 	})
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
 	assert.Contains(t, res.Content, "timed out")
 	pid := readPid(t, filepath.Join(w.Dir(), "child.pid"))
-	assert.True(t, waitGone(pid, 2*time.Second), "the background child %d survived the timeout", pid)
+	assert.True(t, waitGone(pid, time.Minute), "the background child %d survived the timeout", pid)
 }
 
 func TestRunCommandStopKillsTheGrandchild(t *testing.T) {
@@ -190,7 +193,7 @@ func TestRunCommandStopKillsTheGrandchild(t *testing.T) {
 		err error
 	}
 	done := make(chan outcome, 1)
-	args := mustJSON(t, map[string]any{"command": "sleep 300 & echo $! > child.pid; sleep 300"})
+	args := mustJSON(t, map[string]any{"command": "sleep 3600 & echo $! > child.pid; sleep 3600"})
 	_, err := builtinRegistry(t).Validate("run_command", string(args))
 	require.NoError(t, err)
 	go func() {
@@ -207,49 +210,49 @@ func TestRunCommandStopKillsTheGrandchild(t *testing.T) {
 	case o := <-done:
 		assert.ErrorIs(t, o.err, context.Canceled, "Stop is a Go error, not a tool result")
 		assert.Equal(t, Result{}, o.res)
-		assert.Less(t, time.Since(start), 3*time.Second)
-	case <-time.After(5 * time.Second):
+		assert.Less(t, time.Since(start), time.Minute)
+	case <-time.After(2 * time.Minute):
 		t.Fatal("run_command did not return after the context was cancelled")
 	}
-	assert.True(t, waitGone(pid, 2*time.Second), "grandchild %d is still running after Stop", pid)
+	assert.True(t, waitGone(pid, time.Minute), "grandchild %d is still running after Stop", pid)
 }
 
 func TestRunCommandFinishedCommandLeavesNoBackgroundChild(t *testing.T) {
 	t.Parallel()
 	w, env := newWorkspace(t)
 	start := time.Now()
-	res, err := call(t, hostPids, env, map[string]any{"command": "sleep 300 >/dev/null 2>&1 & echo $! > child.pid; echo started"})
+	res, err := call(t, hostPids, env, map[string]any{"command": "sleep 3600 >/dev/null 2>&1 & echo $! > child.pid; echo started"})
 	require.NoError(t, err)
 	assert.False(t, res.IsError, res.Content)
 	assert.True(t, strings.HasPrefix(res.Content, "Exit code 0 ("), res.Content)
 	assert.Contains(t, res.Content, "started\n")
-	assert.Less(t, time.Since(start), 1500*time.Millisecond, "the command's own exit ends the call")
+	assert.Less(t, time.Since(start), time.Minute, "the command's own exit ends the call")
 	pid := readPid(t, filepath.Join(w.Dir(), "child.pid"))
-	assert.True(t, waitGone(pid, 2*time.Second), "the background child %d outlived the command", pid)
+	assert.True(t, waitGone(pid, time.Minute), "the background child %d outlived the command", pid)
 }
 
 func TestRunCommandBackgroundChildHoldingOutputIsKilled(t *testing.T) {
 	t.Parallel()
 	w, env := newWorkspace(t)
 	start := time.Now()
-	res, err := call(t, hostPids, env, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started"})
+	res, err := call(t, hostPids, env, map[string]any{"command": "sleep 3600 & echo $! > child.pid; echo started"})
 	require.NoError(t, err)
 	assert.Contains(t, res.Content, "started\n")
-	assert.Less(t, time.Since(start), 4*time.Second, "a child holding the output pipe does not hang the call")
+	assert.Less(t, time.Since(start), time.Minute, "a child holding the output pipe does not hang the call")
 	pid := readPid(t, filepath.Join(w.Dir(), "child.pid"))
-	assert.True(t, waitGone(pid, 2*time.Second), "the background child %d outlived the command", pid)
+	assert.True(t, waitGone(pid, time.Minute), "the background child %d outlived the command", pid)
 }
 
 func TestRegressionRunCommandBackgroundChildTurnsSuccessIntoFailure(t *testing.T) {
 	t.Parallel()
 	w, env := newWorkspace(t)
 	start := time.Now()
-	res, err := call(t, hostPids, env, map[string]any{"command": "sleep 300 & echo $! > child.pid; echo started"})
+	res, err := call(t, hostPids, env, map[string]any{"command": "sleep 3600 & echo $! > child.pid; echo started"})
 	require.NoError(t, err)
 	readPid(t, filepath.Join(w.Dir(), "child.pid"))
 	assert.False(t, res.IsError, res.Content)
 	assert.True(t, strings.HasPrefix(res.Content, "Exit code 0 ("), res.Content)
-	assert.Less(t, time.Since(start), 1500*time.Millisecond)
+	assert.Less(t, time.Since(start), time.Minute)
 }
 
 func TestRegressionRunCommandAlreadyCancelledIsAToolResult(t *testing.T) {

@@ -78,6 +78,10 @@ step "9 MCP: a tool call through an MCP server against a built-in one (go test -
 section "mcp call" env ERRAND_BENCH_OUT="$OUT" ERRAND_BENCH_SMOKE="$SMOKE" \
 	go test -run '^$' -bench ToolCallOverhead -benchtime 1x -count 1 ./backend/mcp >&2
 
+step "4 History in the window's code: 10,000 messages into the store and the list (vitest bench, jsdom)"
+section "frontend bench" bash -c '(cd frontend && npx vitest bench --run --outputJson "$1" >&2) && node e2e/bench/vitest.mjs "$1" >>"$2"' \
+	_ "$ROOT/build/bench/vitest.json" "$OUT"
+
 step "4 History: seed"
 if [[ -n "$SMOKE" ]]; then
 	SEED=$(mktemp -d)/history

@@ -78,6 +78,8 @@ const rows = [
   ['4 History', 'history.older_page.median_with_json', 'its oldest page of 100 (+ JSON), median', null],
   ['4 History', 'window.ui.reopen_big_conversation_painted', 'window: click → it is painted (Chromium)', ['<=', 150]],
   ['4 History', 'window.ui.load_to_big_conversation_painted', 'window: app start → it is painted (Chromium)', ['<=', 1000]],
+  ['4 History', 'frontend.store.load_10k_messages.median', 'window code (jsdom): 10,000 messages into the store, median', ['<=', 1000]],
+  ['4 History', 'frontend.message_list.render_10k_messages.median', 'window code (jsdom): the list of 10,000 rendered, median', ['<=', 5000]],
   ['4 History', 'desktop.seeded.start.complete.median', 'start the app with the history (production, visually complete)', ['<=', 800]],
   ['4 History', 'desktop.empty.idle_footprint', 'idle memory, empty history (Go + WebKit, shared counted once)', ['<=', 150]],
   ['4 History', 'desktop.seeded.idle_footprint', 'idle memory, with the history (Go + WebKit, shared counted once)', ['<=', 150]],

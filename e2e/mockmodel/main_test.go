@@ -66,7 +66,7 @@ func start(t *testing.T, args ...string) (string, *safeBuffer) {
 		select {
 		case err := <-done:
 			assert.NoError(t, err)
-		case <-time.After(5 * time.Second):
+		case <-time.After(time.Minute):
 			t.Error("run did not return after its context ended")
 		}
 	})
@@ -226,7 +226,9 @@ func TestSlowStreamsAtReadablePace(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 5, seen)
-	assert.Less(t, time.Since(start), 2*time.Second)
+	// The whole stream takes 400 × 50 ms = 20 s: half of it is a bound only
+	// a server that held the words back reaches, however busy the machine.
+	assert.Less(t, time.Since(start), 10*time.Second)
 }
 
 func TestLogsHangUps(t *testing.T) {
@@ -250,7 +252,7 @@ func TestLogsHangUps(t *testing.T) {
 	cancel()
 	require.Eventually(t, func() bool {
 		return strings.Contains(stderr.String(), "mockmodel: client went away before its reply was complete")
-	}, 5*time.Second, 5*time.Millisecond, "the hang-up is logged")
+	}, time.Minute, 5*time.Millisecond, "the hang-up is logged")
 }
 
 func TestLogsRejections(t *testing.T) {
@@ -376,7 +378,7 @@ func TestBinary(t *testing.T) {
 	select {
 	case err := <-done:
 		assert.NoError(t, err, "exit status after SIGTERM")
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("no exit after SIGTERM")
 	}
 }

@@ -27,13 +27,11 @@ describe('upsertMessages (snapshots)', () => {
     expect(upsertMessages(s, [message('a', 'c', { seq: 1 }), message('b', 'c', { seq: 2 })])).toBe(s);
   });
 
-  it('loads 10,000 messages quickly', () => {
+  // How long it takes is a figure of messagesReducer.bench.ts, not a bound here.
+  it('loads 10,000 messages, all of them, in seq order', () => {
     const msgs = Array.from({ length: 10_000 }, (_, i) => message(`m${i}`, 'c', { seq: 10_000 - i, content: `#${i}` }));
-    const t0 = performance.now();
     const s = finishLoad(emptyConversationMessages(), msgs);
-    const took = performance.now() - t0;
     expect(s.ids).toHaveLength(10_000);
     expect(orderedMessages(s)[0]?.content).toBe('#9999');
-    expect(took).toBeLessThan(1_000);
   });
 });

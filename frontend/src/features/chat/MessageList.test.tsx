@@ -158,17 +158,15 @@ describe('MessageList', () => {
   });
 
   it('10,000 messages: only the rows in view are in the DOM, opened at the latest', () => {
+    // How long it takes is a figure of MessageList.bench.tsx, not a bound here.
     seed(...many(10_000));
-    const t0 = performance.now();
     render(<MessageList conversationId={C} />);
-    const took = performance.now() - t0;
     const log = screen.getByRole('log', { name: 'Conversation' });
     expect(log).toHaveAttribute('data-items', '10000');
     expect(rows().length).toBeGreaterThan(0);
     expect(rows().length).toBeLessThan(80);
     expect(screen.getByText('Message number 9999')).toBeInTheDocument();
     expect(screen.queryByText('Message number 0')).not.toBeInTheDocument();
-    expect(took).toBeLessThan(5_000);
   });
 
   it('sticks to the bottom only at the bottom; otherwise offers Jump to latest', async () => {

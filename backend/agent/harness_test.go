@@ -311,6 +311,27 @@ func (r *recorder) wait(what string, cond func() bool) {
 	}
 }
 
+// loopsReturned waits for every run's goroutine to return. It waits on
+// the runs themselves: a loop may return after the last event it
+// published, so no event would wake a wait on the recorder.
+func (h *harness) loopsReturned() {
+	h.t.Helper()
+	h.runner.mu.Lock()
+	var exited []chan struct{}
+	for rn := range h.runner.alive {
+		exited = append(exited, rn.exited)
+	}
+	h.runner.mu.Unlock()
+	bound := time.After(waitSilence)
+	for _, ch := range exited {
+		select {
+		case <-ch:
+		case <-bound:
+			h.t.Fatal("timed out waiting for the task's loop to return")
+		}
+	}
+}
+
 func (r *recorder) waitStatus(taskID string, status chat.TaskStatus) chat.Task {
 	r.t.Helper()
 	r.wait(fmt.Sprintf("task %s to be %s", taskID, status), func() bool {

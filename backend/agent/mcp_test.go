@@ -113,11 +113,7 @@ func TestStopCancelsAnInFlightMCPCallAtOnce(t *testing.T) {
 	require.True(t, res.Stopped)
 	h.events.waitStatus(task.ID, chat.StatusCancelled)
 	// The task's own goroutine is gone too: it did not wait for the server.
-	h.events.wait("the task's loop to return", func() bool {
-		h.runner.mu.Lock()
-		defer h.runner.mu.Unlock()
-		return len(h.runner.alive) == 0
-	})
+	h.loopsReturned()
 	assert.Empty(t, openToolCalls(h.messages(conv)))
 
 	// The server is still there for the next task.

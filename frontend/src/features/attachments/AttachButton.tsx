@@ -23,7 +23,7 @@ export function AttachButton({ conversationId, disabled }: { conversationId: str
       >
         <PaperclipIcon />
       </button>
-      <input ref={input} type="file" multiple hidden tabIndex={-1} onChange={onPicked} />
+      <input ref={input} type="file" multiple hidden tabIndex={-1} aria-label="Files to attach" onChange={onPicked} />
     </>
   );
 }

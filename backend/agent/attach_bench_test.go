@@ -104,18 +104,7 @@ func newAttachBenchEnv(b *testing.B) *attachBenchEnv {
 		Events:      e.events,
 		Attachments: files,
 	})
-	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), benchWait)
-		defer cancel()
-		if err := e.runner.Shutdown(ctx); err != nil {
-			b.Error(err)
-		}
-		stop()
-		st.Close()
-		if r := srv.Rejections(); len(r) > 0 {
-			b.Errorf("the model server rejected %d requests, first: %s", len(r), r[0])
-		}
-	})
+	tearDown(b, e.runner, srv, true, stop, func() { st.Close() })
 	return &attachBenchEnv{benchEnv: e, files: files, left: left}
 }
 

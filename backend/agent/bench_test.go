@@ -224,19 +224,27 @@ func newPacedBenchEnv(b *testing.B, script func(*compat.Request) compat.Reply, p
 			e.modelTime},
 		Events: ev,
 	})
+	tearDown(b, e.runner, srv, true, stop, func() { st.Close() })
+	return e
+}
+
+// tearDown, when the benchmark ends, shuts the runner down (a shutdown
+// that does not finish in time fails it when strict), runs closers in
+// order, and fails it on any request the strict model server rejected.
+func tearDown(b *testing.B, runner *agent.Runner, srv *compat.Server, strict bool, closers ...func()) {
 	b.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), benchWait)
 		defer cancel()
-		if err := e.runner.Shutdown(ctx); err != nil {
+		if err := runner.Shutdown(ctx); err != nil && strict {
 			b.Error(err)
 		}
-		stop()
-		st.Close()
+		for _, c := range closers {
+			c()
+		}
 		if r := srv.Rejections(); len(r) > 0 {
 			b.Errorf("the model server rejected %d requests, first: %s", len(r), r[0])
 		}
 	})
-	return e
 }
 
 func (e *benchEnv) conversation(b *testing.B) string {

@@ -82,17 +82,7 @@ func contextStep(b *testing.B, history, steps int, name string) {
 			modelTime},
 		Events: ev,
 	})
-	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), benchWait)
-		defer cancel()
-		_ = runner.Shutdown(ctx)
-		srv.Close()
-		_ = hs.Close()
-		st.Close()
-		if r := srv.Rejections(); len(r) > 0 {
-			b.Errorf("the model server rejected %d requests, first: %s", len(r), r[0])
-		}
-	})
+	tearDown(b, runner, srv, false, srv.Close, func() { _ = hs.Close() }, func() { st.Close() })
 
 	conv := seedConversation(b, st, history)
 	b.ResetTimer()

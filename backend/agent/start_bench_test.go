@@ -64,17 +64,7 @@ func BenchmarkStartToFirstRequest(b *testing.B) {
 		Tools:    tools.Builtin(),
 		Facts:    st,
 	})
-	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), benchWait)
-		defer cancel()
-		_ = runner.Shutdown(ctx)
-		srv.Close()
-		_ = hs.Close()
-		st.Close()
-		if r := srv.Rejections(); len(r) > 0 {
-			b.Errorf("the model server rejected %d requests, first: %s", len(r), r[0])
-		}
-	})
+	tearDown(b, runner, srv, false, srv.Close, func() { _ = hs.Close() }, func() { st.Close() })
 	env := &benchEnv{store: st}
 	var samples []time.Duration
 	b.ResetTimer()

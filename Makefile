@@ -19,16 +19,29 @@ DIST_APT_PACKAGES := nsis desktop-file-utils
 export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
-.PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
+.PHONY: run test test-checks deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
 	build build-dev vet test-go test-frontend test-e2e screenshot window-checks bench bench-smoke clean \
 	dist dist-deps install-check
 
 run: deps frontend build
 	./build/bin/errand
 
-test: deps frontend vet test-go test-frontend test-e2e
+# Two lines of work side by side, one per core: the Go tests (their slowest
+# package spends much of its time waiting on servers and children), and the
+# checks, vitest and the end-to-end tests one after another. Each target's
+# output is printed whole when it ends (-Otarget).
+test: deps frontend
+	@$(MAKE) --no-print-directory -j2 -Otarget test-go test-checks
 
-deps: system-deps wails-cli frontend-deps e2e-deps mcp-servers
+test-checks:
+	@$(MAKE) --no-print-directory vet
+	@$(MAKE) --no-print-directory test-frontend
+	@$(MAKE) --no-print-directory test-e2e
+
+# The packages install side by side (npm and go install mostly wait on disk
+# and on the registry).
+deps: system-deps
+	@$(MAKE) --no-print-directory -j4 -Otarget wails-cli frontend-deps e2e-deps mcp-servers
 
 # Debian packages: installed only when one is missing.
 system-deps:
@@ -53,14 +66,23 @@ wails-cli:
 	fi
 
 frontend-deps:
-	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	@$(call npm_ci,frontend)
 
 e2e-deps:
-	cd e2e && npm ci --no-audit --no-fund --loglevel=error
+	@$(call npm_ci,e2e)
 
 # Real MCP servers from the npm registry, for the Go and end-to-end tests.
 mcp-servers:
-	cd e2e/mcp-servers && npm ci --no-audit --no-fund --loglevel=error
+	@$(call npm_ci,e2e/mcp-servers)
+
+# npm ci in folder $(1), unless its node_modules was installed from the same
+# package-lock.json (a copy of which the install leaves beside it).
+define npm_ci
+	if ! cmp -s $(1)/package-lock.json $(1)/node_modules/.errand-installed-lock; then \
+		echo "npm ci in $(1)"; \
+		cd $(1) && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.errand-installed-lock; \
+	fi
+endef
 
 frontend:
 	cd frontend && npm run build

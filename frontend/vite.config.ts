@@ -36,6 +36,9 @@ export default defineConfig({
     // cores, which is a single worker (half the machine) on 2 cores. Each
     // test file still runs in its own worker with its own jsdom and modules.
     maxWorkers: '100%',
+    // Worker threads rather than child processes: the same isolation (a
+    // fresh jsdom and module graph per file) for about a seventh less CPU.
+    pool: 'threads',
     // A test's outcome never depends on how busy the machine is: the limit
     // is one only a hung test reaches (vitest's 5 s default was reached by
     // long typing tests on a loaded 2-core machine).

@@ -190,6 +190,11 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: STICK_DISTANCE,
+    // A row's resize or a scroll renders the list at the next update, not
+    // at once: a synchronous render would take the streaming reply's
+    // pending (deferred) render with it on every frame while the view
+    // follows the stream.
+    useFlushSync: false,
   });
 
   // Whether the view follows the latest text: until the person scrolls up

@@ -9,8 +9,14 @@
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useReducer, useRef, useState, type ReactNode } from 'react';
 import { BlockHeights, blockAt, blockTops, findAll, OVERSCAN_PX, visibleBlocks } from './blockWindow';
 
-/** The nearest ancestor that scrolls (the transcript), if any. */
+/**
+ * The transcript's scroller, else the nearest ancestor that scrolls
+ * vertically, if any (an ancestor that only scrolls sideways, such as a
+ * wide bubble, computes overflow-y: auto too, so the transcript is asked for first).
+ */
 function scrollParent(el: HTMLElement): HTMLElement | null {
+  const transcript = el.closest<HTMLElement>('.message-scroll');
+  if (transcript) return transcript;
   for (let p = el.parentElement; p; p = p.parentElement) {
     const o = getComputedStyle(p).overflowY;
     if (o === 'auto' || o === 'scroll') return p;
@@ -219,6 +225,11 @@ export function WindowedBlocks({
       let shift = 0;
       for (const e of entries) {
         const el = e.target as HTMLElement;
+        // A block that left the window is reported as 0 × 0: it is no longer watched, and keeps its height.
+        if (!el.isConnected) {
+          observer.current?.unobserve(el);
+          continue;
+        }
         const i = Number(el.dataset.block);
         const h = e.borderBoxSize?.[0]?.blockSize ?? el.offsetHeight;
         const delta = sizes.current.measure(i, latest.current.blocks[i] ?? '', h);

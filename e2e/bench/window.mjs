@@ -167,6 +167,21 @@ function instrument() {
         b.streamed += d?.text?.length ?? 0;
       });
     }
+    // Which rows of the transcript each delta changed in the page (DOM mutations, counted by row).
+    b.rowsTouched = 0;
+    b.mutations = 0;
+    b.mo?.disconnect();
+    b.mo = new MutationObserver((records) => {
+      if (!b.watching) return;
+      const rows = new Set();
+      for (const r of records) {
+        const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+        rows.add(el?.closest?.('[data-index]') ?? el);
+      }
+      b.mutations += records.length;
+      b.rowsTouched += rows.size;
+    });
+    b.mo.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     const tick = (t) => {
       b.frames.push(t);
       if (b.watching) requestAnimationFrame(tick);
@@ -406,7 +421,8 @@ async function streamBench(page, tokens, name) {
   await send(page, `[stream ${tokens}] ${name}`);
   // Long tasks are counted from here: the app's work, not the harness's typing.
   const from = await page.evaluate(() => performance.now());
-  await waitStatus(page, /^Completed$/, 120_000);
+  // A new conversation's first message may be answered as a chat reply ("Replied").
+  await waitStatus(page, /^(Completed|Replied)$/, 120_000);
   const r = await page.evaluate((from) => {
     const b = window.__bench;
     b.unwatch();
@@ -426,6 +442,9 @@ async function streamBench(page, tokens, name) {
       deltas: d.length,
       perSecond: span > 0 ? (d.length - 1) / span : 0,
       bytes: d.length ? d.reduce((m, x) => m + x.bytes, 0) / d.length : 0,
+      rowsPerDelta: d.length ? b.rowsTouched / d.length : 0,
+      mutationsPerDelta: d.length ? b.mutations / d.length : 0,
+      domNodes: document.querySelector('[role=log]')?.getElementsByTagName('*').length ?? 0,
     };
   }, from);
   emit(`${P}.stream.${name}.longest_task`, r.longest, 'ms');
@@ -434,6 +453,10 @@ async function streamBench(page, tokens, name) {
   emit(`${P}.stream.${name}.fps`, r.frames / r.seconds, 'frames/s');
   emit(`${P}.stream.${name}.delta_events_per_s`, r.perSecond, 'events/s');
   emit(`${P}.stream.${name}.delta_bytes`, r.bytes, 'bytes');
+  // Counts, which the machine's load does not change: how much of the page a delta touched.
+  emit(`${P}.stream.${name}.rows_changed_per_delta`, r.rowsPerDelta, 'rows');
+  emit(`${P}.stream.${name}.dom_mutations_per_delta`, r.mutationsPerDelta, 'count');
+  emit(`${P}.stream.${name}.transcript_dom_nodes`, r.domNodes, 'count');
 }
 
 async function uiBench() {
@@ -531,7 +554,7 @@ async function longBench() {
     const from = await page.evaluate(() => performance.now());
     await profiled(page, 'a long reply', async () => {
       await send(page, `[long ${size}] the whole reply`);
-      await waitStatus(page, /^Completed$/, 900_000);
+      await waitStatus(page, /^(Completed|Replied)$/, 900_000);
     });
     const shown = await page.evaluate(
       (text) => window.__bench.whenDom(() => window.__bench.shows(text)).then((t) => t.painted),
@@ -541,9 +564,18 @@ async function longBench() {
     emit(`${P}.long.bytes`, streamed, 'bytes');
     emit(`${P}.long.completed_and_shown`, shown - from, 'ms');
     emit(`${P}.long.longest_task`, await longestTaskSince(page, from), 'ms');
+    // The page's size for it, which the load does not change: elements in the transcript, and Markdown blocks in it.
+    const dom = await page.evaluate(() => {
+      const log = document.querySelector('[role=log]');
+      const md = log?.querySelector('.bubble-agent .md');
+      return { nodes: log?.getElementsByTagName('*').length ?? 0, blocks: md?.children.length ?? 0 };
+    });
+    emit(`${P}.long.transcript_dom_nodes`, dom.nodes, 'count');
+    emit(`${P}.long.reply_children_in_page`, dom.blocks, 'count');
 
     // Stop at points through such a reply.
     const toDom = [];
+    const toPaint = [];
     for (const p of points) {
       await newConversation(page);
       await page.evaluate(() => window.__bench.watchStream());
@@ -572,11 +604,14 @@ async function longBench() {
       }
       const t = await timing;
       toDom.push(t.dom - t.click);
+      toPaint.push(t.painted - t.click);
+      emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.click_to_painted`, t.painted - t.click, 'ms');
       emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.click_to_dom`, t.dom - t.click, 'ms');
       emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.longest_task`, await longestTaskSince(page, sent), 'ms');
       await waitStatus(page, /^Stopped$/);
     }
     if (toDom.length) emit(`${P}.long.stop.click_to_dom.max`, Math.max(...toDom), 'ms');
+    if (toPaint.length) emit(`${P}.long.stop.click_to_painted.max`, Math.max(...toPaint), 'ms');
   } finally {
     await browser.close().catch(() => {});
     resume();

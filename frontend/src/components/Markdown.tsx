@@ -21,7 +21,9 @@ import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { openExternal } from '../events';
 import { copyText } from '../lib/clipboard';
+import { WINDOW_BLOCKS } from './blockWindow';
 import { EMPTY_SPLIT, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
+import { WindowedBlocks } from './WindowedBlocks';
 
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 
@@ -362,6 +364,9 @@ const BlockGroup = memo(
   (a, b) => a.blocks.length === b.blocks.length && a.blocks.every((t, i) => t === b.blocks[i]),
 );
 
+/** A completed block of a long reply (WindowedBlocks). */
+const renderDone = (text: string) => <Block text={text} streaming={false} />;
+
 const schedule: (cb: () => void) => number =
   typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (cb) => window.setTimeout(cb, 16);
 const unschedule: (id: number) => void =
@@ -416,6 +421,20 @@ export const Markdown = memo(function Markdown({
   const split = useBlockSplit(shown);
   // Link references and footnotes resolve across blocks: such a text is one block.
   const blocks = split.definitions.includes(true) ? [shown] : split.blocks;
+  const tail = blocks.length > 0 && <TailBlock text={blocks[blocks.length - 1]!} streaming={streaming} />;
+  if (blocks.length > WINDOW_BLOCKS) {
+    // A long reply: only the blocks near the viewport are in the page.
+    return (
+      <WindowedBlocks
+        text={shown}
+        blocks={blocks}
+        starts={split.starts}
+        className={`text md${className ? ` ${className}` : ''}`}
+        renderBlock={renderDone}
+        tail={tail}
+      />
+    );
+  }
   const groups: string[][] = [];
   for (let i = 0; i < blocks.length - 1; i += GROUP) groups.push(blocks.slice(i, Math.min(i + GROUP, blocks.length - 1)));
   return (
@@ -423,7 +442,7 @@ export const Markdown = memo(function Markdown({
       {groups.map((g, i) => (
         <BlockGroup key={i} blocks={g} />
       ))}
-      {blocks.length > 0 && <TailBlock text={blocks[blocks.length - 1]!} streaming={streaming} />}
+      {tail}
     </div>
   );
 });

@@ -177,6 +177,8 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     return out;
   }, []);
 
+  // Whether the view follows the latest text (see the layout effect below).
+  const follow = useRef(true);
   const virtualizer = useVirtualizer({
     count: n + 1,
     getScrollElement: () => scrollRef.current,
@@ -190,6 +192,12 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: STICK_DISTANCE,
+    // While the view follows the latest text, a row's resize or a scroll
+    // renders the list at the next update, not at once: a synchronous
+    // render would take the streaming reply's pending (deferred) render
+    // with it on every frame. While the person scrolls, rows render at
+    // once (no blank viewport).
+    useFlushSync: !follow.current,
   });
 
   // Whether the view follows the latest text: until the person scrolls up
@@ -197,7 +205,6 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   // bottom), and again once they are back at the bottom. Read from the DOM after every render, so it holds
   // however the engine orders its scroll events (WebKitGTK fires them after
   // the next resize, which left the virtualizer's own following short).
-  const follow = useRef(true);
   const unfollow = () => {
     follow.current = false;
   };

@@ -1,0 +1,142 @@
+// A long reply renders only its blocks near the viewport; copying it copies
+// the whole stored text, and "Find in this reply" brings a match far down
+// into the page.
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockClipboard } from '../test/clipboard';
+import { TranscriptItemView } from '../features/chat/TranscriptItemView';
+import { BlockHeights, blockAt, blockTops, findAll, visibleBlocks, WINDOW_BLOCKS } from './blockWindow';
+import { Markdown } from './Markdown';
+
+describe('which blocks render', () => {
+  // 100 blocks of 20 px: block i spans [20 i, 20 i + 20).
+  const tops = blockTops(Array.from({ length: 100 }, () => 20));
+
+  it('the blocks that overlap the viewport, and no others', () => {
+    expect(visibleBlocks(tops, 400, 600)).toEqual({ first: 20, end: 30 });
+    expect(visibleBlocks(tops, 410, 590)).toEqual({ first: 20, end: 30 });
+    expect(visibleBlocks(tops, 0, 45)).toEqual({ first: 0, end: 3 });
+  });
+
+  it('a viewport above or past the message still renders its nearest block', () => {
+    expect(visibleBlocks(tops, -500, -100)).toEqual({ first: 0, end: 1 });
+    expect(visibleBlocks(tops, 5000, 6000)).toEqual({ first: 99, end: 100 });
+    expect(visibleBlocks(blockTops([]), 0, 100)).toEqual({ first: 0, end: 0 });
+  });
+
+  it('a measured height replaces the estimate; a block whose text changed is estimated again', () => {
+    const sizes = new BlockHeights();
+    const blocks = ['one', 'two\nlines', 'three'];
+    const [a, b] = sizes.heights(blocks, 3, 700);
+    expect(b).toBeGreaterThan(a!);
+    expect(sizes.measure(1, 'two\nlines', 100)).toBe(100 - b!);
+    expect(sizes.heights(blocks, 3, 700)[1]).toBe(100);
+    expect(sizes.heights(['one', 'two', 'three'], 3, 700)[1]).toBe(a);
+  });
+
+  it('a match is found in the stored text, and in its block', () => {
+    expect(findAll('Alpha beta ALPHA', 'alpha')).toEqual([0, 11]);
+    expect(blockAt([0, 10, 25], 0)).toBe(0);
+    expect(blockAt([0, 10, 25], 12)).toBe(1);
+    expect(blockAt([0, 10, 25], 99)).toBe(2);
+  });
+});
+
+const N = 2000;
+const LONG = Array.from({ length: N }, (_, i) => `Paragraph ${i} of the reply.`).join('\n\n');
+
+// jsdom has no layout: the scroller is an 800 px viewport at the top of the
+// page, and the reply starts at its top, moved up by what is scrolled.
+let scroller: HTMLDivElement;
+beforeEach(() => {
+  vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
+    const top = this.classList.contains('md-windowed') ? -(scroller?.scrollTop ?? 0) : 0;
+    return { top, bottom: top, left: 0, right: 0, width: 0, height: 0, x: 0, y: top, toJSON: () => ({}) } as DOMRect;
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+function renderInScroller(ui: React.ReactElement) {
+  const r = render(
+    <div className="message-scroll" style={{ overflowY: 'auto' }}>
+      {ui}
+    </div>,
+  );
+  scroller = r.container.querySelector('.message-scroll')!;
+  return r;
+}
+
+/** Scrolls the transcript to top (px) and lets the frame that follows it render. */
+async function scrollTo(top: number) {
+  scroller.scrollTop = top;
+  await act(async () => {
+    scroller.dispatchEvent(new Event('scroll'));
+    await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+  });
+}
+
+describe('a long reply', () => {
+  it('renders only the blocks near the viewport, and the others as you scroll to them', async () => {
+    renderInScroller(<Markdown text={LONG} />);
+    const shown = () => document.querySelectorAll('.md-block').length;
+    expect(shown()).toBeGreaterThan(1);
+    expect(shown()).toBeLessThan(N / 10);
+    expect(screen.getByText('Paragraph 0 of the reply.')).toBeInTheDocument();
+    expect(screen.queryByText('Paragraph 1000 of the reply.')).toBeNull();
+    // The last block is always there (it is the one that streams).
+    expect(screen.getByText(`Paragraph ${N - 1} of the reply.`)).toBeInTheDocument();
+
+    // Half way down (each block is estimated at the same height).
+    const below = document.querySelectorAll<HTMLElement>('.md-spacer')[1]!;
+    await scrollTo(parseFloat(below.style.height) / 2);
+    expect(screen.getByText('Paragraph 1000 of the reply.')).toBeInTheDocument();
+    expect(screen.queryByText('Paragraph 0 of the reply.')).toBeNull();
+    expect(shown()).toBeLessThan(N / 10);
+  });
+
+  it('a short reply renders every block, without the window', () => {
+    const text = Array.from({ length: WINDOW_BLOCKS }, (_, i) => `Line ${i}.`).join('\n\n');
+    const { container } = renderInScroller(<Markdown text={text} />);
+    expect(container.querySelector('.md-windowed')).toBeNull();
+    expect(screen.getByText(`Line ${WINDOW_BLOCKS - 1}.`)).toBeInTheDocument();
+  });
+
+  it('Copy message copies the whole stored text, not what is in the page', async () => {
+    const user = userEvent.setup();
+    const writeText = mockClipboard();
+    renderInScroller(
+      <TranscriptItemView
+        conversationId="c"
+        item={{ kind: 'agent', key: 'm', text: LONG, step: 0, streaming: false, taskId: '' }}
+      />,
+    );
+    expect(screen.queryByText('Paragraph 1500 of the reply.')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Copy message' }));
+    expect(writeText).toHaveBeenCalledWith(LONG);
+  });
+
+  it('Find in this reply searches the stored text and brings the match into the page', async () => {
+    const user = userEvent.setup();
+    const text = LONG.replace('Paragraph 1700 of the reply.', 'Paragraph 1700 holds the needle.');
+    renderInScroller(<Markdown text={text} />);
+    expect(screen.queryByText('Paragraph 1700 holds the needle.')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Find in this reply' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Find in this reply' }), 'needle');
+    expect(screen.getByText('1 of 1')).toBeInTheDocument();
+    expect(screen.getByText('Paragraph 1700 holds the needle.')).toBeInTheDocument();
+    expect(screen.getByText('Paragraph 1700 holds the needle.').closest('.md-block')).toHaveClass('md-block-found');
+
+    await user.clear(screen.getByRole('searchbox', { name: 'Find in this reply' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Find in this reply' }), 'no such words');
+    expect(screen.getByText('No matches')).toBeInTheDocument();
+  });
+
+  it('Ctrl+F with the reply in view opens its find', async () => {
+    const user = userEvent.setup();
+    renderInScroller(<Markdown text={LONG} />);
+    await user.keyboard('{Control>}f{/Control}');
+    expect(screen.getByRole('searchbox', { name: 'Find in this reply' })).toHaveFocus();
+  });
+});

@@ -6,6 +6,7 @@ import { onVariation } from '../../events';
 import { formatDuration } from '../../lib/time';
 import { useAppStore } from '../../stores/app';
 import { keepVersion, stopVariations, writeVariations } from '../../stores/branchActions';
+import { loadCurrentModels } from '../../stores/modelActions';
 import { useModelsStore } from '../../stores/models';
 import { formatCost, formatTokens } from '../tasks/format';
 import { closeBranchUI, useBranchUI } from './state';
@@ -49,6 +50,9 @@ function View({ conversationId, messageId }: { conversationId: string; messageId
   const [phase, setPhase] = useState<Phase>('choosing');
   const [byIndex, setByIndex] = useVariations(conversationId, messageId);
   const writeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!demo) void loadCurrentModels();
+  }, [demo]);
   const n = Math.min(MAX_VARIATIONS, Math.max(1, Math.trunc(Number(count)) || 1));
 
   const write = async () => {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/google/uuid"
 )
@@ -53,18 +54,47 @@ func (s *Conversations) SwitchBranch(conversationID, messageID string, limit int
 	return s.store.OpenConversation(ctx, conversationID, limit)
 }
 
-// Variations writes three more replies in place of the reply messageID,
-// in parallel, on the models named at each place ("" for the
-// conversation's). They are versions kept off the branch until one is
-// kept with SwitchBranch.
-func (s *Conversations) Variations(conversationID, messageID string, models []string) (_ []chat.Message, err error) {
+// Variations writes req.Count (1 to 5) more replies in place of the reply
+// messageID, in parallel, on the models named at each place ("" for the
+// conversation's), each taking its own approach; each one's text reaches
+// the window as it is written (EventVariation). They are versions kept off
+// the branch until one is kept with SwitchBranch; what they used is added
+// to the conversation's totals. StopVariations stops them.
+func (s *Conversations) Variations(conversationID, messageID string, req agent.VariationsRequest) (_ []agent.Variation, err error) {
 	defer recovered(&err)
 	if err := requireIDs(conversationID, messageID); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), variationTimeout)
 	defer cancel()
-	return s.runner.Variations(ctx, conversationID, messageID, models)
+	return s.runner.Variations(ctx, conversationID, messageID, req, func(v agent.Variation) { s.events.emit(EventVariation, v) })
+}
+
+// StopVariations stops the variations being written in the conversation,
+// keeping what each had written; it reports whether any were.
+func (s *Conversations) StopVariations(conversationID string) (_ bool, err error) {
+	defer recovered(&err)
+	if err := requireID("conversation", conversationID); err != nil {
+		return false, err
+	}
+	return s.runner.StopVariations(conversationID), nil
+}
+
+// DeleteBranch deletes the version messageID and everything after it, and
+// returns the conversation reopened with its latest limit messages. The
+// version shown gives way to its neighbour; the only version of a message
+// is refused, as is any deletion while a task runs.
+func (s *Conversations) DeleteBranch(conversationID, messageID string, limit int) (_ chat.ConversationView, err error) {
+	defer recovered(&err)
+	if err := requireIDs(conversationID, messageID); err != nil {
+		return chat.ConversationView{}, err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	if err := s.store.DeleteBranch(ctx, conversationID, messageID); err != nil {
+		return chat.ConversationView{}, err
+	}
+	return s.store.OpenConversation(ctx, conversationID, limit)
 }
 
 // BranchIntoConversation copies the conversation's history up to the

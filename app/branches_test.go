@@ -79,7 +79,7 @@ func TestMessagesAroundOpensTheBranchOfAMessage(t *testing.T) {
 	chatTurn(t, a, c.ID, "hello")
 	old, err := a.Conversations.OpenConversation(c.ID, 10)
 	require.NoError(t, err)
-	task, err := a.Runner.Regenerate(c.ID, "")
+	task, err := a.Runner.Regenerate(c.ID, "", "")
 	require.NoError(t, err)
 	waitFor(t, func() bool {
 		got, err := a.Runner.GetTask(task.ID)

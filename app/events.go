@@ -22,6 +22,9 @@ const (
 	EventMessageDelta = "agent:messageDelta"
 	// EventToolOutput: a running command's output; the payload is an agent.ToolOutput.
 	EventToolOutput = "agent:toolOutput"
+	// EventVariation: a variation's text so far, or the variation done;
+	// the payload is an agent.Variation.
+	EventVariation = "agent:variation"
 	// EventConversationUpdated: the payload is the chat.Conversation.
 	EventConversationUpdated = "conversation:updated"
 	// EventFactsChanged tells open views that facts changed; the payload

@@ -219,18 +219,24 @@ func (s *AgentTaskRunner) GetSummary(summaryID string) (_ chat.Summary, err erro
 	return byID("summary", summaryID, s.runner.GetSummary)
 }
 
-// Regenerate runs the last task of the conversation's current branch again
-// (a chat reply or an agent task): the new reply is another version beside
-// the old one. mode is "" to keep the task's mode, or "agent" or "chat" to
-// run the prompt as a task or as a chat reply. Refused while a task runs.
-func (s *AgentTaskRunner) Regenerate(conversationID, mode string) (_ chat.Task, err error) {
+// Regenerate runs the task that wrote the reply replyID ("" for the last
+// of the conversation's current branch) again (a chat reply or an agent
+// task): the new reply is another version beside the old one. mode is ""
+// to keep the task's mode, or "agent" or "chat" to run the prompt as a
+// task or as a chat reply. Refused while a task runs.
+func (s *AgentTaskRunner) Regenerate(conversationID, replyID, mode string) (_ chat.Task, err error) {
 	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {
 		return chat.Task{}, err
 	}
+	if replyID != "" {
+		if err := requireID("message", replyID); err != nil {
+			return chat.Task{}, err
+		}
+	}
 	ctx, cancel := callCtx()
 	defer cancel()
-	return s.runner.Regenerate(ctx, conversationID, chat.TaskMode(mode))
+	return s.runner.Regenerate(ctx, conversationID, replyID, chat.TaskMode(mode))
 }
 
 // EditMessage sends text in place of the person's message messageID: a

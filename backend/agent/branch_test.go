@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestRegenerateAndEditRunTasksOnNewBranches(t *testing.T) {
 	first := h.start(conv, "Write a plan")
 	h.events.waitStatus(first.ID, chat.StatusCompleted)
 
-	again, err := h.runner.Regenerate(ctx, conv, "")
+	again, err := h.runner.Regenerate(ctx, conv, "", "")
 	require.NoError(t, err)
 	assert.Equal(t, chat.ModeAgent, again.Mode)
 	assert.Equal(t, "Write a plan", again.OriginalPrompt)
@@ -66,7 +67,7 @@ func TestRegenerateAndEditRunTasksOnNewBranches(t *testing.T) {
 	assert.Equal(t, "A list", msgs[1].Content)
 	assert.Equal(t, 2, msgs[0].Versions)
 
-	chatTask, err := h.runner.Regenerate(ctx, conv, chat.ModeChat)
+	chatTask, err := h.runner.Regenerate(ctx, conv, "", chat.ModeChat)
 	require.NoError(t, err)
 	assert.Equal(t, chat.ModeChat, chatTask.Mode)
 	h.events.waitStatus(chatTask.ID, chat.StatusCompleted)
@@ -109,12 +110,12 @@ func TestBranchingIsRefusedWhileATaskRunsAndBadEditsAreRefused(t *testing.T) {
 	h.events.waitStatus(waiting.ID, chat.StatusWaitingUser)
 	before := texts(h.messages(conv))
 
-	_, err := h.runner.Regenerate(ctx, conv, "")
+	_, err := h.runner.Regenerate(ctx, conv, "", "")
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
 	assert.Contains(t, err.Error(), "task is in progress")
 	_, err = h.runner.EditAndResend(ctx, conv, prompt.ID, "Uno")
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
-	_, err = h.runner.Variations(ctx, conv, h.messages(conv)[1].ID, nil)
+	_, err = h.runner.Variations(ctx, conv, h.messages(conv)[1].ID, VariationsRequest{Count: 3}, nil)
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
 	assert.Equal(t, before, texts(h.messages(conv)), "nothing changed")
 
@@ -129,13 +130,14 @@ func TestBranchingIsRefusedWhileATaskRunsAndBadEditsAreRefused(t *testing.T) {
 	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "only the person's messages are edited")
 	_, err = h.runner.EditAndResend(ctx, conv, "0b7c9a54-0000-4000-8000-000000000000", "gone")
 	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
-	_, err = h.runner.Regenerate(ctx, conv, "poem")
+	_, err = h.runner.Regenerate(ctx, conv, "", "poem")
 	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
 	assert.Equal(t, before, texts(h.messages(conv))[:len(before)], "nothing changed")
 }
 
-// Variations are three chat replies written in parallel to the context up
-// to the reply, stored as its versions off the branch.
+// Variations are chat replies written in parallel to the context up to
+// the reply, each told to take its own approach, stored as its versions
+// off the branch.
 func TestVariationsAreVersionsOffTheBranch(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, script(t, compat.Reply{Text: "Original"},
@@ -148,26 +150,33 @@ func TestVariationsAreVersionsOffTheBranch(t *testing.T) {
 	h.events.waitStatus(task.ID, chat.StatusCompleted)
 	reply := h.messages(conv)[1]
 
-	vs, err := h.runner.Variations(ctx, conv, reply.ID, []string{"", ""})
+	vs, err := h.runner.Variations(ctx, conv, reply.ID, VariationsRequest{Count: 3, Models: []string{"", ""}}, nil)
 	require.NoError(t, err)
-	require.Len(t, vs, VariationCount)
+	require.Len(t, vs, 3)
 	for _, v := range vs {
-		assert.Equal(t, "Variation", v.Content)
-		assert.Equal(t, reply.ParentID, v.ParentID, "a sibling of the reply")
+		require.NotNil(t, v.Message, v.Error)
+		assert.Equal(t, "Variation", v.Message.Content)
+		assert.Equal(t, reply.ParentID, v.Message.ParentID, "a sibling of the reply")
 	}
+	approaches := map[string]bool{}
 	for _, req := range h.server.Requests()[1:] {
 		assert.Empty(t, req.Tools)
 		assert.Equal(t, []string{"user: Say hello"}, requestTexts(req))
+		system := req.Messages[0].Text()
+		assert.Contains(t, system, ChatSystemPrompt)
+		assert.Contains(t, system, "of 3")
+		approaches[system[strings.LastIndex(system, ":")+1:]] = true
 	}
+	assert.Len(t, approaches, 3, "each variation is told to take a different approach")
 	assert.Equal(t, []string{"Say hello", "Original"}, texts(h.messages(conv)), "the branch shown is unchanged")
-	require.NoError(t, h.store.SwitchBranch(ctx, conv, vs[1].ID))
+	require.NoError(t, h.store.SwitchBranch(ctx, conv, vs[1].Message.ID))
 	msgs := h.messages(conv)
-	assert.Equal(t, vs[1].ID, msgs[1].ID)
+	assert.Equal(t, vs[1].Message.ID, msgs[1].ID)
 	assert.Equal(t, 4, msgs[1].Versions)
 
-	_, err = h.runner.Variations(ctx, conv, msgs[0].ID, nil)
+	_, err = h.runner.Variations(ctx, conv, msgs[0].ID, VariationsRequest{Count: 3}, nil)
 	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "variations are of replies")
-	_, err = h.runner.Variations(ctx, conv, reply.ID, nil)
+	_, err = h.runner.Variations(ctx, conv, reply.ID, VariationsRequest{Count: 3}, nil)
 	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "a reply not shown")
 }
 
@@ -199,14 +208,14 @@ func TestADoubleClickedVariationsWritesThreeVersions(t *testing.T) {
 
 	first := make(chan error, 1)
 	go func() {
-		_, err := h.runner.Variations(ctx, conv, reply.ID, nil)
+		_, err := h.runner.Variations(ctx, conv, reply.ID, VariationsRequest{Count: 3}, nil)
 		first <- err
 	}()
 	<-asked // the first call is with the model
-	_, err = h.runner.Variations(ctx, conv, reply.ID, nil)
+	_, err = h.runner.Variations(ctx, conv, reply.ID, VariationsRequest{Count: 3}, nil)
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "the second click is refused")
 	close(release)
 	require.NoError(t, <-first)
 	require.NoError(t, h.store.SwitchBranch(ctx, conv, reply.ID))
-	assert.Equal(t, 1+VariationCount, h.messages(conv)[1].Versions)
+	assert.Equal(t, 1+3, h.messages(conv)[1].Versions)
 }

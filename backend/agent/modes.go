@@ -50,11 +50,12 @@ func (r *Runner) SendWith(ctx context.Context, conversationID, text string, atts
 	if conv.Mode == chat.ModeAgent || conv.Mode == chat.ModeChat {
 		return r.startAs(ctx, conversationID, text, conv.Mode, beginning{attachments: atts})
 	}
-	m, d, err := r.decide(ctx, conv, text)
+	how := beginning{attachments: atts}
+	m, err := r.decide(ctx, conv, text, &how)
 	if err != nil {
 		return chat.Task{}, err
 	}
-	return r.startAs(ctx, conversationID, text, m, beginning{decision: d, attachments: atts})
+	return r.startAs(ctx, conversationID, text, m, how)
 }
 
 // startAs is StartTask with how the mode was chosen.
@@ -67,36 +68,43 @@ func (r *Runner) startAs(ctx context.Context, conversationID, text string, m cha
 }
 
 // decide is Auto mode's choice for one message: the local decision, and,
-// when it is unsure and the settings allow, one short classification call.
-// A model that refused tools is only ever answered directly.
-func (r *Runner) decide(ctx context.Context, conv chat.Conversation, text string) (chat.TaskMode, *chat.ModeDecision, error) {
+// when it is unsure and the settings allow, one short classification call,
+// whose tokens and cost how carries to the task it starts. A model that
+// refused tools is only ever answered directly.
+func (r *Runner) decide(ctx context.Context, conv chat.Conversation, text string, how *beginning) (chat.TaskMode, error) {
 	def := r.agentOf(ctx, conv.AgentID)
 	provider, err := r.provider(ctx, conv.ID, def.Model)
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
 	if r.refusesTools(provider.Model()) {
-		return chat.ModeChat, &chat.ModeDecision{By: chat.DecidedAuto, Reason: "the model does not support tools"}, nil
+		how.decision = &chat.ModeDecision{By: chat.DecidedAuto, Reason: "the model does not support tools"}
+		return chat.ModeChat, nil
 	}
 	depth := 0
 	if _, had, err := r.opts.Store.LastTaskAgent(ctx, conv.ID); err != nil {
-		return "", nil, err
+		return "", err
 	} else if had {
 		depth = 2
 	}
 	d := mode.Decide(text, depth)
-	reason := strings.Join(d.Reasons, ", ")
-	if !d.Sure && r.settings(ctx).AutoAskModel {
-		if m, ok := classify(ctx, provider, text); ok {
-			return m, &chat.ModeDecision{By: chat.DecidedAuto, Reason: "asked the model"}, nil
-		}
+	how.decision = &chat.ModeDecision{By: chat.DecidedAuto, Reason: strings.Join(d.Reasons, ", ")}
+	settings := r.settings(ctx)
+	if d.Sure || !settings.AutoAskModel {
+		return d.Mode, nil
 	}
-	return d.Mode, &chat.ModeDecision{By: chat.DecidedAuto, Reason: reason}, nil
+	m, usage, ok := classify(ctx, provider, text)
+	how.paid, how.paidCost = usage, settings.Prices[provider.Model()].Cost(usage)
+	if !ok {
+		return d.Mode, nil
+	}
+	how.decision = &chat.ModeDecision{By: chat.DecidedAuto, Reason: "asked the model"}
+	return m, nil
 }
 
 // classify asks the model whether text is a task; ok is false when the
-// call failed or the answer was neither.
-func classify(ctx context.Context, p llm.Provider, text string) (chat.TaskMode, bool) {
+// call failed or the answer was neither. usage is what the call used.
+func classify(ctx context.Context, p llm.Provider, text string) (chat.TaskMode, chat.Usage, bool) {
 	ctx, cancel := context.WithTimeout(ctx, classifyTimeout)
 	defer cancel()
 	resp, err := p.Stream(ctx, llm.Request{Messages: []llm.Message{
@@ -105,15 +113,15 @@ func classify(ctx context.Context, p llm.Provider, text string) (chat.TaskMode, 
 	}}, llm.Deltas{})
 	if err != nil {
 		slog.Warn("auto mode: the classification call failed; the local decision stands", "err", chat.Details(err))
-		return "", false
+		return "", resp.Usage, false
 	}
 	switch a := strings.ToLower(resp.Content); {
 	case strings.Contains(a, "task"):
-		return chat.ModeAgent, true
+		return chat.ModeAgent, resp.Usage, true
 	case strings.Contains(a, "chat"):
-		return chat.ModeChat, true
+		return chat.ModeChat, resp.Usage, true
 	}
-	return "", false
+	return "", resp.Usage, false
 }
 
 // RerunMessage answers the person's message again, the other way: mode

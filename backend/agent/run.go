@@ -36,6 +36,38 @@ type run struct {
 	restored      *wait    // the wait a restart gave back, until the loop reaches it
 	verdict       *verdict // the reflection's answer, once reflect was called
 	imagesNoticed bool     // the person was told the model does not take images
+	// outside is what the model calls of a run with no task behind it
+	// (Compact now, a variation) used and cost: its caller adds it to the
+	// conversation's totals.
+	outside     chat.Usage
+	outsideCost float64
+	// ephemeral runs keep their summaries in their window and store none
+	// (a variation's: its reply may be anywhere on the branch).
+	ephemeral bool
+}
+
+// pay adds what a model call used, and its cost at the model's price, to
+// the task (where the spend limit counts it), or, when no task is behind
+// the run, to what it used outside one.
+func (rn *run) pay(ctx context.Context, u chat.Usage) error {
+	cost := rn.r.settings(ctx).Prices[rn.provider.Model()].Cost(u)
+	if rn.snapshot().ID == "" {
+		rn.mu.Lock()
+		rn.outside, rn.outsideCost = rn.outside.Add(u), rn.outsideCost+cost
+		rn.mu.Unlock()
+		return nil
+	}
+	return rn.update(func(t *chat.Task) {
+		t.Usage = t.Usage.Add(u)
+		t.CostUSD += cost
+	})
+}
+
+// paidOutside is what pay counted outside a task.
+func (rn *run) paidOutside() (chat.Usage, float64) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return rn.outside, rn.outsideCost
 }
 
 func newRun(r *Runner, t chat.Task, cancel context.CancelFunc) *run {

@@ -121,7 +121,7 @@ type Runner struct {
 	compacting map[string]bool
 	// varying holds the conversations Variations writes in: a second
 	// Variations there (a double click) is refused.
-	varying map[string]bool
+	varying map[string]context.CancelFunc
 	// noTools holds the models that refused tools: Auto mode answers
 	// directly with them until the settings change.
 	noTools map[string]bool
@@ -147,7 +147,7 @@ func New(opts Options) *Runner {
 	if err != nil {
 		panic(err)
 	}
-	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, varying: map[string]bool{}, noTools: map[string]bool{}, noImages: map[string]bool{}}
+	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, varying: map[string]context.CancelFunc{}, noTools: map[string]bool{}, noImages: map[string]bool{}}
 }
 
 // settings are the person's settings as the store holds them; whoever
@@ -206,6 +206,10 @@ type beginning struct {
 	from     *branchFrom
 	// attachments are the files the person's message carries.
 	attachments []chat.Attachment
+	// paid is what a model call made for the task before it began (Auto
+	// mode's classification) used and cost: the task starts with it.
+	paid     chat.Usage
+	paidCost float64
 }
 
 // branchFrom says where on the conversation's tree a task starts: after
@@ -241,6 +245,8 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 		Limits:         def.Limits.Over(r.settings(ctx).Limits),
 		AgentID:        def.ID,
 		Decision:       how.decision,
+		Usage:          how.paid,
+		CostUSD:        how.paidCost,
 		Rev:            1,
 	}
 	if task.SwitchedFrom, err = r.switchedFrom(ctx, conversationID, def); err != nil {

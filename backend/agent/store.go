@@ -21,7 +21,8 @@ type Store interface {
 	GetTask(ctx context.Context, id string) (chat.Task, error)
 	UpdateTask(ctx context.Context, t chat.Task) error
 	ActiveTasks(ctx context.Context) ([]chat.Task, error)
-	LastTurn(ctx context.Context, conversationID string) (chat.Turn, error)
+	TurnOf(ctx context.Context, conversationID, replyID string) (chat.Turn, error)
+	AddConversationUsage(ctx context.Context, conversationID string, u chat.Usage, costUSD float64) error
 	SavePlan(ctx context.Context, taskID string, steps []chat.PlanStep, note string) (chat.Plan, error)
 	Record(ctx context.Context, t chat.Task, msgs []chat.Message) ([]chat.Message, error)
 	FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message) ([]chat.Message, error)

@@ -407,6 +407,11 @@ func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, 
 		if err != nil {
 			return chat.Message{}, err
 		}
+		// The summary is paid for like any step: its tokens count toward
+		// the task's spend limit.
+		if err := rn.pay(ctx, resp.Usage); err != nil {
+			return chat.Message{}, err
+		}
 		text := strings.TrimSpace(resp.Content)
 		if text == "" {
 			return chat.Message{}, chat.Errorf(chat.CodeModel, "the model returned an empty summary")
@@ -417,6 +422,10 @@ func (rn *run) compact(ctx context.Context, units []contextwin.Unit, ts []turn, 
 	now := clock()
 	sum := chat.Summary{ID: uuid.NewString(), ConversationID: t.ConversationID, ThroughSeq: units[cut-1].Seq,
 		Text: sofar, ToolLog: toolLog(log, ts[:cut]), CreatedAt: now}
+	if rn.ephemeral {
+		w.forget(sum)
+		return rn.newMessage(chat.RoleSystem, SummaryNotice), nil
+	}
 	notice, err := rn.addSummary(sum, rn.newMessage(chat.RoleSystem, SummaryNotice))
 	if err != nil {
 		return notice, err
@@ -485,6 +494,14 @@ func (r *Runner) CompactNow(ctx context.Context, conversationID string) (chat.Me
 		}
 	}
 	notice, err := rn.compact(ctx, units, ts, budget, min(keep, budget.Keep()))
+	// Its summary calls are paid for by the conversation, done or not.
+	if u, cost := rn.paidOutside(); u != (chat.Usage{}) || cost > 0 {
+		sctx, cancel := storeCtx()
+		defer cancel()
+		if uerr := r.opts.Store.AddConversationUsage(sctx, conversationID, u, cost); uerr != nil && err == nil {
+			err = uerr
+		}
+	}
 	if err != nil {
 		return chat.Message{}, err
 	}

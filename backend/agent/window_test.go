@@ -97,7 +97,13 @@ var bigFiles = []int{300, 2000, 6000, 12000, 40000, 1000, 20000}
 // ended.
 func runLongTask(t *testing.T, h *harness, sizes []int) chat.Task {
 	conv := h.conversation()
-	ws := h.workspace(conv)
+	writeBigFiles(t, h.workspace(conv), sizes)
+	task := h.start(conv, longTask)
+	return h.events.waitEnded(task.ID)
+}
+
+// writeBigFiles writes the seven files of the sizes given in ws.
+func writeBigFiles(t *testing.T, ws string, sizes []int) {
 	require.NoError(t, os.MkdirAll(ws, 0o755))
 	for i := range 7 {
 		size := sizes[i]
@@ -105,8 +111,6 @@ func runLongTask(t *testing.T, h *harness, sizes []int) chat.Task {
 		body := strings.Repeat(line, size/len(line)+1)
 		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("f%d.txt", i)), []byte(body), 0o644))
 	}
-	task := h.start(conv, longTask)
-	return h.events.waitEnded(task.ID)
 }
 
 func TestA300TurnTaskOnA4096TokenModelNeverOverflows(t *testing.T) {

@@ -550,6 +550,12 @@ type Store interface {
 	// LastTurn is the last task on the conversation's current branch and
 	// where it starts; CodeInvalid when the branch has no task.
 	LastTurn(ctx context.Context, conversationID string) (Turn, error)
+	// TurnOf is LastTurn of the reply replyID shown on the branch ("" for
+	// the last); CodeInvalid for a reply no task wrote.
+	TurnOf(ctx context.Context, conversationID, replyID string) (Turn, error)
+	// AddConversationUsage adds a model call outside any task (variations,
+	// "Compact now") to the conversation's totals.
+	AddConversationUsage(ctx context.Context, conversationID string, u Usage, costUSD float64) error
 	// AddVersion stores m as another version of the message of: a child
 	// of its parent beside it, off the current branch.
 	AddVersion(ctx context.Context, m Message, of string) (Message, error)
@@ -561,7 +567,8 @@ type Store interface {
 	ShowVersion(ctx context.Context, conversationID, id string, step int) (string, error)
 	// CopyBranch stores c with a copy of the branch up to the message id.
 	CopyBranch(ctx context.Context, conversationID, id string, c Conversation) ([]Message, error)
-	// DeleteBranch deletes a version that is not shown, and what follows it.
+	// DeleteBranch deletes a version and what follows it (the version shown:
+	// its neighbour is shown instead; the only version is refused).
 	DeleteBranch(ctx context.Context, conversationID, id string) error
 	// GetMessage returns one message of the conversation, or CodeNotFound.
 	GetMessage(ctx context.Context, conversationID, id string) (Message, error)

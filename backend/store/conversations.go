@@ -155,14 +155,12 @@ func (s *Store) LoadConversation(ctx context.Context, id string) (chat.Conversat
 		return v, err
 	}
 	for i := range v.Tasks {
-		t := v.Tasks[i]
-		if t.Active() {
+		if t := v.Tasks[i]; t.Active() {
 			v.ActiveTask = &t
 		}
-		v.Usage = v.Usage.Add(t.Usage)
-		v.CostUSD += t.CostUSD
 	}
-	return v, nil
+	v.Usage, v.CostUSD, err = conversationUsage(ctx, tx, id)
+	return v, err
 }
 
 // touch bumps a conversation's activity time.

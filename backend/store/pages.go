@@ -199,28 +199,6 @@ func openTasks(ctx context.Context, q queryer, conversationID string, msgs []cha
 	return tasks(ctx, q, where+`) ORDER BY started_at, rowid`, args...)
 }
 
-// conversationUsage adds up the usage and spend of a conversation's tasks.
-func conversationUsage(ctx context.Context, q queryer, conversationID string) (chat.Usage, float64, error) {
-	var u chat.Usage
-	var cost float64
-	rows, err := q.QueryContext(ctx, `SELECT prompt_tokens, completion_tokens, total_tokens, cache_read_tokens, cache_write_tokens, cost_usd
-		FROM tasks WHERE conversation_id = ?`, conversationID)
-	if err != nil {
-		return u, 0, fmt.Errorf("read usage: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var t chat.Usage
-		var c float64
-		if err := rows.Scan(&t.PromptTokens, &t.CompletionTokens, &t.TotalTokens, &t.CacheReadTokens, &t.CacheWriteTokens, &c); err != nil {
-			return u, 0, fmt.Errorf("read usage: %w", err)
-		}
-		u = u.Add(t)
-		cost += chat.ClampCost(c)
-	}
-	return u, cost, rows.Err()
-}
-
 // MessagesBefore returns up to limit messages that come just before the
 // message beforeID, or the latest ones when beforeID is "".
 func (s *Store) MessagesBefore(ctx context.Context, conversationID, beforeID string, limit int) (chat.MessagePage, error) {

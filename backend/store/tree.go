@@ -158,16 +158,22 @@ func (s *Store) StartTaskFrom(ctx context.Context, t chat.Task, prompt chat.Mess
 }
 
 // DeleteBranch deletes the message id and everything that continues it.
-// A message of the current branch is refused: switch to another version
-// first.
+// When it is the version shown, the version before it (else the one after)
+// is shown instead; the only version of a message is refused, as is any
+// deletion while a task runs in the conversation.
 func (s *Store) DeleteBranch(ctx context.Context, conversationID, id string) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		n, err := node(ctx, tx, conversationID, id)
 		if err != nil {
 			return err
 		}
+		if err := refuseWhileRunning(ctx, tx, conversationID, "a branch cannot be deleted"); err != nil {
+			return err
+		}
 		if n.onBranch {
-			return chat.Errorf(chat.CodeConflict, "this version is the one shown; switch to another version before deleting it")
+			if err := showNeighbour(ctx, tx, conversationID, id, n.parent); err != nil {
+				return err
+			}
 		}
 		_, err = tx.ExecContext(ctx, `WITH RECURSIVE sub(id) AS (
 				SELECT ?
@@ -186,6 +192,25 @@ func (s *Store) DeleteBranch(ctx context.Context, conversationID, id string) err
 		}
 		return nil
 	})
+}
+
+// showNeighbour shows, in place of the version id, the version before it
+// (else the one after); CodeInvalid when it is the only one.
+func showNeighbour(ctx context.Context, q queryer, conversationID, id, parent string) error {
+	sibs, err := siblings(ctx, q, conversationID, parent)
+	if err != nil {
+		return err
+	}
+	if len(sibs) < 2 {
+		return chat.Errorf(chat.CodeInvalid,
+			"this is the only version of this message, so there is no other branch to show in its place; to remove it all, delete the conversation")
+	}
+	at := slices.Index(sibs, id)
+	other := max(at-1, 0)
+	if at == 0 {
+		other = 1
+	}
+	return switchTo(ctx, q, conversationID, sibs[other])
 }
 
 // CopyBranch copies the branch that leads to the message id, that message
@@ -262,14 +287,17 @@ func copyTasks(ctx context.Context, q queryer, msgs []chat.Message, conversation
 // message it answers: its prompt, or for a task that has none of its own
 // (a regenerated reply, a proactive agent's turn) the message before it.
 func (s *Store) LastTurn(ctx context.Context, conversationID string) (chat.Turn, error) {
+	return s.TurnOf(ctx, conversationID, "")
+}
+
+// TurnOf is LastTurn of the reply replyID ("" for the branch's last): the
+// task that wrote it and the message that task answers.
+func (s *Store) TurnOf(ctx context.Context, conversationID, replyID string) (chat.Turn, error) {
 	var turn chat.Turn
-	err := s.readTx(ctx, "read the last turn", func(tx *sql.Tx) error {
-		taskID, err := lastBranchTask(ctx, tx, conversationID)
+	err := s.readTx(ctx, "read the turn", func(tx *sql.Tx) error {
+		taskID, err := replyTask(ctx, tx, conversationID, replyID)
 		if err != nil {
 			return err
-		}
-		if taskID == "" {
-			return chat.Errorf(chat.CodeInvalid, "there is no reply here to regenerate yet")
 		}
 		ts, err := tasks(ctx, tx, `WHERE id = ?`, taskID)
 		if err != nil || len(ts) == 0 {
@@ -290,6 +318,30 @@ func (s *Store) LastTurn(ctx context.Context, conversationID string) (chat.Turn,
 		return nil
 	})
 	return turn, err
+}
+
+// replyTask is the task of the reply replyID, shown on the branch ("" for
+// the branch's last task).
+func replyTask(ctx context.Context, q queryer, conversationID, replyID string) (string, error) {
+	if replyID == "" {
+		taskID, err := lastBranchTask(ctx, q, conversationID)
+		if err == nil && taskID == "" {
+			err = chat.Errorf(chat.CodeInvalid, "there is no reply here to regenerate yet")
+		}
+		return taskID, err
+	}
+	n, err := node(ctx, q, conversationID, replyID)
+	switch {
+	case err != nil:
+		return "", err
+	case n.role != chat.RoleAssistant:
+		return "", chat.Errorf(chat.CodeInvalid, "only the agent's replies can be regenerated")
+	case !n.onBranch:
+		return "", chat.Errorf(chat.CodeInvalid, "this reply is not on the branch shown; show it first")
+	case n.taskID == "":
+		return "", chat.Errorf(chat.CodeInvalid, "this reply was not written by a task, so there is nothing to run again; use Variations instead")
+	}
+	return n.taskID, nil
 }
 
 // GetMessage returns one message of the conversation, or CodeNotFound.

@@ -205,8 +205,9 @@ func TestTheBranchCannotChangeWhileATaskRuns(t *testing.T) {
 	require.NoError(t, s.SwitchBranch(ctx, c.ID, a1.ID), "a message already shown needs no switch")
 }
 
-// Deleting a version removes it and what continues it; the branch shown
-// cannot be deleted; deleting the conversation removes the whole tree.
+// Deleting a version removes it and what continues it; deleting the
+// version shown shows its neighbour; the only version cannot be deleted;
+// deleting the conversation removes the whole tree.
 func TestDeletingABranch(t *testing.T) {
 	t.Parallel()
 	s, _ := openTemp(t)
@@ -216,15 +217,21 @@ func TestDeletingABranch(t *testing.T) {
 	b, _ := turnIn(t, s, c.ID, "B", "b1", nil)
 	turnIn(t, s, c.ID, "C", "c1", nil)
 	b2, _ := turnIn(t, s, c.ID, "B2", "b2", &a1.ID)
+	b3, _ := turnIn(t, s, c.ID, "B3", "b3", &a1.ID)
 
-	err := s.DeleteBranch(ctx, c.ID, b2.ID)
-	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
 	require.NoError(t, s.DeleteBranch(ctx, c.ID, b.ID))
-	assert.Equal(t, 4, countRows(t, s, "messages", c.ID), "B and all after it are gone")
-	assert.Equal(t, []string{"A", "a1", "B2", "b2"}, branchTexts(t, s, c.ID))
+	assert.Equal(t, 6, countRows(t, s, "messages", c.ID), "B and all after it are gone")
+	assert.Equal(t, []string{"A", "a1", "B3", "b3"}, branchTexts(t, s, c.ID))
+	require.NoError(t, s.DeleteBranch(ctx, c.ID, b3.ID), "the version shown")
+	assert.Equal(t, []string{"A", "a1", "B2", "b2"}, branchTexts(t, s, c.ID), "the version before it is shown")
 	got, err := s.GetMessage(ctx, c.ID, b2.ID)
 	require.NoError(t, err)
 	assert.Zero(t, got.Versions, "one version left: no arrows")
+
+	err = s.DeleteBranch(ctx, c.ID, b2.ID)
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "the only version")
+	assert.Contains(t, chat.ErrorMessage(err), "only version")
+	assert.Equal(t, []string{"A", "a1", "B2", "b2"}, branchTexts(t, s, c.ID), "nothing changed")
 	err = s.SwitchBranch(ctx, c.ID, b.ID)
 	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
 
@@ -281,4 +288,28 @@ func TestAddVersionKeepsItOffTheBranchUntilShown(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, got.Versions)
 	assert.Equal(t, 2, got.Version)
+}
+
+// A model call outside any task (variations, "Compact now") is added to
+// the conversation's totals, beside its tasks'.
+func TestConversationUsageOutsideTasks(t *testing.T) {
+	t.Parallel()
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	c := newConversation(t, s)
+	turnIn(t, s, c.ID, "A", "a1", nil)
+	require.NoError(t, s.AddConversationUsage(ctx, c.ID, chat.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}, 0.25))
+	require.NoError(t, s.AddConversationUsage(ctx, c.ID, chat.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12}, 0.5))
+	for _, open := range []func() (chat.ConversationView, error){
+		func() (chat.ConversationView, error) { return s.LoadConversation(ctx, c.ID) },
+		func() (chat.ConversationView, error) { return s.OpenConversation(ctx, c.ID, 50) },
+	} {
+		v, err := open()
+		require.NoError(t, err)
+		assert.EqualValues(t, 110, v.Usage.PromptTokens)
+		assert.EqualValues(t, 132, v.Usage.TotalTokens)
+		assert.InDelta(t, 0.75, v.CostUSD, 1e-9)
+	}
+	err := s.AddConversationUsage(ctx, "no-such", chat.Usage{TotalTokens: 1}, 0)
+	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
 }

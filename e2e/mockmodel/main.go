@@ -26,6 +26,7 @@
 //	            "Result: <the tool's result>" + task_complete
 //	[loop]      send_update "Update N" at steps 1 to 3, then task_complete at step 4
 //	[fail]      the first request for the prompt gets a 400 error; later ones "Recovered." + task_complete
+//	a variation (its system message has "## Variation N of M") gets "Variation N of M from MODEL: PROMPT"
 //	[stall]     the first two requests for the prompt get a stream's headers and then nothing, until
 //	            the client goes away; later ones "Recovered." + task_complete
 //	[think]     a few sentences of reasoning_content (80 ms a chunk: the step takes about 5 s) and

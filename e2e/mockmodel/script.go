@@ -107,6 +107,9 @@ func script(req *compat.Request) compat.Reply {
 		return compat.Reply{Text: "Echo: "}
 	}
 	prompt := req.Messages[p].Text()
+	if v := variationOf(req); v != "" {
+		return compat.Reply{Text: v + " from " + req.Model + ": " + prompt}
+	}
 	if len(req.Tools) == 0 || strings.Contains(prompt, "[chat]") {
 		return compat.Reply{Text: "Echo: " + prompt}
 	}
@@ -235,6 +238,20 @@ func script(req *compat.Request) compat.Reply {
 	default:
 		return call("Done: "+prompt, "task_complete", map[string]any{"summary": "done"})
 	}
+}
+
+// variationOf is "Variation N of M" when the request writes a variation
+// (its system message says which), else "".
+func variationOf(req *compat.Request) string {
+	if len(req.Messages) == 0 {
+		return ""
+	}
+	_, after, ok := strings.Cut(req.Messages[0].Text(), "\n## Variation ")
+	if !ok {
+		return ""
+	}
+	line, _, _ := strings.Cut(after, "\n")
+	return "Variation " + line
 }
 
 // think scripts [think]: reasoning streamed slowly and a send_update call,

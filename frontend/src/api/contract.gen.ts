@@ -9,6 +9,7 @@ export const EVENTS = {
   taskMessage: 'agent:taskMessage',
   messageDelta: 'agent:messageDelta',
   toolOutput: 'agent:toolOutput',
+  variation: 'agent:variation',
   conversationUpdated: 'conversation:updated',
   factsChanged: 'agent:factsChanged',
   filesChanged: 'checkpoint:filesChanged',

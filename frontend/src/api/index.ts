@@ -13,7 +13,7 @@ import * as MemorySvc from '../../wailsjs/go/app/Memory';
 import * as ProvidersSvc from '../../wailsjs/go/app/Providers';
 import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import * as WindowSvc from '../../wailsjs/go/app/Window';
-import type { chat } from '../../wailsjs/go/models';
+import type { agent, chat } from '../../wailsjs/go/models';
 import { ApiError, toApiError } from './errors';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
@@ -47,6 +47,7 @@ import type {
   Summary,
   Task,
   TaskMode,
+  Variation,
   Verdict,
   WorkspaceInfo,
 } from './types';
@@ -90,11 +91,11 @@ async function list<W, T extends W = W>(fn: () => Promise<W[]>): Promise<T[]> {
 // ---- AgentTaskRunner ----
 
 /**
- * Runs the last task of the conversation's branch again: a new version of its reply.
+ * Runs the task that wrote a reply again (replyId '' for the branch's last): a new version of the reply.
  * mode '' keeps the task's mode; 'agent' or 'chat' runs the prompt as a task or as a chat reply.
  */
-export function regenerate(conversationId: string, mode: '' | 'agent' | 'chat' = ''): Promise<Task> {
-  return call(() => Runner.Regenerate(conversationId, mode));
+export function regenerate(conversationId: string, mode: '' | 'agent' | 'chat' = '', replyId = ''): Promise<Task> {
+  return call(() => Runner.Regenerate(conversationId, replyId, mode));
 }
 
 /** Sends text in place of the person's message: a new branch from there, the old one kept as a version. */
@@ -243,9 +244,22 @@ export async function switchBranch(conversationId: string, messageId: string, li
   return viewOf(await call(() => Convs.SwitchBranch(conversationId, messageId, limit)));
 }
 
-/** Three more replies in place of a reply, one per model ('' for the conversation's), kept off the branch. */
-export async function variations(conversationId: string, messageId: string, models: string[]): Promise<Message[]> {
-  return list(() => Convs.Variations(conversationId, messageId, models));
+/**
+ * count (1–5) more replies in place of a reply, one per model ('' for the conversation's), each taking its own
+ * approach, kept off the branch; each one's text comes as it is written (events.onVariation).
+ */
+export async function variations(conversationId: string, messageId: string, count: number, models: string[]): Promise<Variation[]> {
+  return list<agent.Variation, Variation>(() => Convs.Variations(conversationId, messageId, { count, models }));
+}
+
+/** Stops the variations being written in the conversation, keeping what each had written. */
+export function stopVariations(conversationId: string): Promise<boolean> {
+  return call(() => Convs.StopVariations(conversationId));
+}
+
+/** Deletes a version of a message and all after it; resolves to the conversation as it is then. */
+export async function deleteBranch(conversationId: string, messageId: string, limit = MESSAGE_PAGE): Promise<ConversationView> {
+  return viewOf(await call(() => Convs.DeleteBranch(conversationId, messageId, limit)));
 }
 
 /** Copies the history up to a message into a new conversation; its workspace folder shared or copied. */

@@ -82,6 +82,8 @@ export type Message = Narrow<
   { role: Role; outcome?: ToolOutcome; delivery?: Delivery; attachments?: Attachment[] }
 >;
 export type Summary = chat.Summary;
+/** A variation as it is written (events.onVariation) and once done (api.variations). */
+export type Variation = Narrow<agent.Variation, { message?: Message }>;
 export type Usage = chat.Usage;
 export type Limits = chat.Limits;
 export type Price = chat.Price;

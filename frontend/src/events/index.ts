@@ -12,6 +12,7 @@ import type {
   Task,
   TaskMessageEvent,
   ToolOutputEvent,
+  Variation,
 } from '../api/types';
 
 /** The event names, from Go (app/events.go, through contract.gen.ts). */
@@ -87,6 +88,14 @@ const isToolOutput = (v: unknown): v is ToolOutputEvent =>
 
 export function onToolOutput(cb: (ev: ToolOutputEvent) => void): Unsubscribe {
   return on(EVENTS.toolOutput, isToolOutput, cb);
+}
+
+const isVariation = (v: unknown): v is Variation =>
+  isObject(v) && typeof v.conversationId === 'string' && typeof v.index === 'number' && typeof v.text === 'string' && typeof v.rev === 'number';
+
+/** A variation's text so far, or the variation done (the variations view shows them side by side). */
+export function onVariation(cb: (v: Variation) => void): Unsubscribe {
+  return on(EVENTS.variation, isVariation, cb);
 }
 
 export function onConversationUpdated(cb: EventHandlers['onConversationUpdated']): Unsubscribe {

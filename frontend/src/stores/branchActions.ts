@@ -3,11 +3,13 @@
 // shows the branch Go read afterwards, reports failures as readable alerts
 // and resolves to true on success (never rejects).
 import * as api from '../api';
-import type { Message, TaskMode } from '../api/types';
+import { toApiError } from '../api';
+import type { TaskMode, Variation } from '../api/types';
 import { selectConversation } from './actions';
 import { useConversationsStore } from './conversations';
 import { reportError } from './notices';
 import { applyTask, showView } from './sync';
+import { useUsageStore } from './usage';
 
 /** Shows the previous (-1) or next (1) version of a message. */
 export async function showVersion(conversationId: string, messageId: string, step: -1 | 1): Promise<boolean> {
@@ -31,10 +33,10 @@ export async function keepVersion(conversationId: string, messageId: string): Pr
   }
 }
 
-/** Runs the last task again; mode '' keeps its mode. */
-export async function regenerate(conversationId: string, mode: '' | 'agent' | 'chat' = ''): Promise<boolean> {
+/** Runs the task that wrote a reply again (replyId '' for the last); mode '' keeps its mode. */
+export async function regenerate(conversationId: string, mode: '' | 'agent' | 'chat' = '', replyId = ''): Promise<boolean> {
   try {
-    applyTask(await api.regenerate(conversationId, mode), 'snapshot');
+    applyTask(await api.regenerate(conversationId, mode, replyId), 'snapshot');
     showView(await api.loadConversation(conversationId));
     return true;
   } catch (err) {
@@ -71,13 +73,54 @@ export async function editMessage(conversationId: string, messageId: string, tex
   }
 }
 
-/** Three more replies in place of a reply; null when they could not be written. */
-export async function writeVariations(conversationId: string, messageId: string, models: string[]): Promise<Message[] | null> {
+/**
+ * count more replies in place of a reply, one model per place; null when they could not be written. A failure
+ * onError takes (returns true for: a field's error the form shows) is not reported again. The conversation's
+ * totals are read again afterwards: the variations are paid for.
+ */
+export async function writeVariations(
+  conversationId: string,
+  messageId: string,
+  count: number,
+  models: string[],
+  onError?: (err: unknown) => boolean,
+): Promise<Variation[] | null> {
   try {
-    return await api.variations(conversationId, messageId, models);
+    return await api.variations(conversationId, messageId, count, models);
   } catch (err) {
-    reportError(err, 'Could not write the variations');
+    if (!onError?.(toApiError(err))) reportError(err, 'Could not write the variations');
     return null;
+  } finally {
+    await refreshTotals(conversationId);
+  }
+}
+
+/** Stops the variations being written (what each wrote is kept). */
+export async function stopVariations(conversationId: string): Promise<void> {
+  try {
+    await api.stopVariations(conversationId);
+  } catch (err) {
+    reportError(err, 'Could not stop the variations');
+  }
+}
+
+/** Reads the conversation's usage and spend again (after calls made outside any task). */
+async function refreshTotals(conversationId: string): Promise<void> {
+  try {
+    useUsageStore.getState().setBaseline(conversationId, await api.loadConversation(conversationId, 1));
+  } catch {
+    // The header keeps its last totals; the next load corrects them.
+  }
+}
+
+/** Deletes a version of a message and everything after it (after the person confirmed). */
+export async function deleteBranch(conversationId: string, messageId: string): Promise<boolean> {
+  try {
+    showView(await api.deleteBranch(conversationId, messageId));
+    return true;
+  } catch (err) {
+    reportError(err, 'Could not delete the branch');
+    return false;
   }
 }
 

@@ -5,6 +5,25 @@ export namespace agent {
 	    task: chat.Task;
 	    message: string;
 	}
+	export interface Variation {
+	    conversationId: string;
+	    replyId: string;
+	    index: number;
+	    model: string;
+	    text: string;
+	    rev: number;
+	    done: boolean;
+	    stopped?: boolean;
+	    error?: string;
+	    elapsedMs: number;
+	    usage: chat.Usage;
+	    costUsd: number;
+	    message?: chat.Message;
+	}
+	export interface VariationsRequest {
+	    count: number;
+	    models: string[];
+	}
 
 }
 

@@ -1,52 +1,34 @@
 import type { Message } from '../../api/types';
 import { useMessagesStore } from '../../stores/messages';
-import { messageOf, type ConversationMessages } from '../../stores/messagesReducer';
+import { messageOf } from '../../stores/messagesReducer';
 import { useTasksStore } from '../../stores/tasks';
-import { regenerate } from '../../stores/branchActions';
+import { deleteBranch, regenerate } from '../../stores/branchActions';
+import { askConfirm } from '../../stores/confirm';
 import { openBranchDialog, openVariations, startEditing } from './state';
 import { VersionArrows } from './VersionArrows';
 import './branches.css';
 
-/**
- * The last reply per conversation state. Every row's tools ask on every
- * store update; the state is replaced, never changed in place, so the
- * first row to ask scans and the others read the answer.
- */
-const lastReplies = new WeakMap<ConversationMessages, string>();
-
-/** The last reply of the branch shown: the one Regenerate and Variations act on. */
-export function lastReplyId(c: ConversationMessages | undefined): string {
-  if (!c) return '';
-  let id = lastReplies.get(c);
-  if (id === undefined) {
-    id = scanLastReply(c);
-    lastReplies.set(c, id);
-  }
-  return id;
-}
-
-function scanLastReply(c: ConversationMessages): string {
-  if (c.hasNewer) return '';
-  for (let i = c.ids.length - 1; i >= 0; i--) {
-    const id = c.ids[i];
-    const m = id === undefined ? undefined : messageOf(c, id);
-    if (m?.role === 'assistant' && m.content !== '' && !m.streaming) return m.id;
-    if (m?.role === 'user' && m.delivery !== 'queued') return '';
-  }
-  return '';
+/** Asks before deleting a version and everything after it. */
+async function confirmDeleteBranch(conversationId: string, messageId: string): Promise<void> {
+  const ok = await askConfirm({
+    title: 'Delete this branch?',
+    text: 'This version of the message and everything after it on its branch are deleted. The other versions stay.',
+    confirmLabel: 'Delete branch',
+    cancelLabel: 'Cancel',
+  });
+  if (ok) await deleteBranch(conversationId, messageId);
 }
 
 /**
  * A message's tree actions: its version arrows, and Edit message (the
- * person's), Regenerate and Variations (the last reply), Branch into new
- * conversation (any).
+ * person's), Regenerate and Variations (any reply), Delete branch (a
+ * message with other versions), Branch into new conversation (any).
  */
 export function MessageTools({ conversationId, messageId }: { conversationId: string; messageId: string }) {
   const m: Message | undefined = useMessagesStore((s) => {
     const c = s.byConversation[conversationId];
     return c ? messageOf(c, messageId) : undefined;
   });
-  const isLast = useMessagesStore((s) => lastReplyId(s.byConversation[conversationId]) === messageId);
   const busy = useTasksStore((s) => !!s.activeByConversation[conversationId]);
   if (!m || m.delivery === 'queued' || m.streaming) return null;
   const versions = m.versions ?? 0;
@@ -58,15 +40,20 @@ export function MessageTools({ conversationId, messageId }: { conversationId: st
           Edit message
         </button>
       )}
-      {isLast && !busy && (
+      {m.role === 'assistant' && m.content !== '' && !busy && (
         <>
-          <button type="button" className="message-tool" onClick={() => void regenerate(conversationId)}>
+          <button type="button" className="message-tool" onClick={() => void regenerate(conversationId, '', m.id)}>
             Regenerate
           </button>
           <button type="button" className="message-tool" onClick={() => openVariations(conversationId, m.id)}>
             Variations
           </button>
         </>
+      )}
+      {versions > 1 && (
+        <button type="button" className="message-tool" disabled={busy} onClick={() => void confirmDeleteBranch(conversationId, m.id)}>
+          Delete branch
+        </button>
       )}
       <button type="button" className="message-tool" onClick={() => openBranchDialog(conversationId, m.id)}>
         Branch into new conversation

@@ -21,7 +21,7 @@ export function GetTask(arg1:string):Promise<chat.Task>;
 
 export function QueueMessage(arg1:string,arg2:string,arg3:Array<string>):Promise<chat.Message>;
 
-export function Regenerate(arg1:string,arg2:string):Promise<chat.Task>;
+export function Regenerate(arg1:string,arg2:string,arg3:string):Promise<chat.Task>;
 
 export function RerunMessage(arg1:string,arg2:string,arg3:string):Promise<chat.Task>;
 

@@ -38,8 +38,8 @@ export function QueueMessage(arg1, arg2, arg3) {
   return window['go']['app']['AgentTaskRunner']['QueueMessage'](arg1, arg2, arg3);
 }
 
-export function Regenerate(arg1, arg2) {
-  return window['go']['app']['AgentTaskRunner']['Regenerate'](arg1, arg2);
+export function Regenerate(arg1, arg2, arg3) {
+  return window['go']['app']['AgentTaskRunner']['Regenerate'](arg1, arg2, arg3);
 }
 
 export function RerunMessage(arg1, arg2, arg3) {

@@ -18,6 +18,10 @@ export function CreateConversation() {
   return window['go']['app']['Conversations']['CreateConversation']();
 }
 
+export function DeleteBranch(arg1, arg2, arg3) {
+  return window['go']['app']['Conversations']['DeleteBranch'](arg1, arg2, arg3);
+}
+
 export function DeleteConversation(arg1) {
   return window['go']['app']['Conversations']['DeleteConversation'](arg1);
 }
@@ -84,6 +88,10 @@ export function SetWorkspace(arg1, arg2) {
 
 export function ShowVersion(arg1, arg2, arg3, arg4) {
   return window['go']['app']['Conversations']['ShowVersion'](arg1, arg2, arg3, arg4);
+}
+
+export function StopVariations(arg1) {
+  return window['go']['app']['Conversations']['StopVariations'](arg1);
 }
 
 export function SwitchBranch(arg1, arg2, arg3) {

@@ -147,4 +147,10 @@ func TestAnAgentShapesTheWindowAndTheFileKeepsIt(t *testing.T) {
 	_, err = a.Agents.CreateAgent(chat.AgentDefinition{ID: "r", Name: "R", Mode: chat.ChatReactive, TypeDuringOpening: true})
 	assert.Equal(t, "typeDuringOpening", chat.ErrorField(err), "only a proactive agent has an opening")
 	assert.ErrorContains(t, err, "Only a proactive agent")
+
+	_, err = a.Conversations.PlanHistory("")
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "Plan history needs a task")
+	revs, err := a.Conversations.PlanHistory("no-such-task")
+	require.NoError(t, err)
+	assert.Empty(t, revs)
 }

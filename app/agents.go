@@ -176,7 +176,7 @@ func (s *Agents) ImportAgent(text string) (_ chat.AgentDefinition, err error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
 	dec.DisallowUnknownFields()
-	var f AgentFile
+	f := AgentFile{Agent: chat.AgentDefaults()}
 	if err := dec.Decode(&f); err != nil {
 		return chat.AgentDefinition{}, chat.Errorf(chat.CodeInvalid, "this is not an agent file: %s", err)
 	}

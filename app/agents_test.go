@@ -111,3 +111,46 @@ func TestAgentFilesThatHideSomethingAreRefused(t *testing.T) {
 	_, err = a.Agents.ImportAgent(text + "\n")
 	assert.NoError(t, err, "a final line break is no trailing text")
 }
+
+func TestAnAgentShapesTheWindowAndTheFileKeepsIt(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	exam := chat.AgentDefinition{ID: "exam", Name: "Exam", Mode: chat.ChatProactive, Opening: "Ask the first question.",
+		ShowHistory: false, ShowEndButton: false, TypeDuringOpening: true}
+	made, err := a.Agents.CreateAgent(exam)
+	require.NoError(t, err)
+	list, err := a.Agents.ListAgents()
+	require.NoError(t, err)
+	stored := list[len(list)-1]
+	assert.False(t, stored.ShowHistory, "hidden history is stored")
+	assert.False(t, stored.ShowEndButton, "the hidden End button is stored")
+	assert.True(t, stored.TypeDuringOpening)
+	for _, d := range list[:3] {
+		assert.True(t, d.ShowHistory && d.ShowEndButton, "the built-in %s shows both", d.Name)
+	}
+
+	text, err := a.Agents.ExportAgent(made.ID)
+	require.NoError(t, err)
+	assert.Contains(t, text, `"showHistory": false`)
+	imported, err := a.Agents.ImportAgent(strings.Replace(text, `"id": "exam"`, `"id": "exam-2"`, 1))
+	require.NoError(t, err)
+	assert.False(t, imported.ShowHistory || imported.ShowEndButton, "the round trip keeps both")
+
+	// A file from before these fields shows both.
+	old := `{"format":"errand-agent/1","agent":{"id":"old","name":"Old","mode":"reactive","canUserType":true}}`
+	got, err := a.Agents.ImportAgent(old)
+	require.NoError(t, err)
+	assert.True(t, got.ShowHistory && got.ShowEndButton && !got.TypeDuringOpening)
+
+	_, err = a.Agents.ImportAgent(strings.Replace(text, `"showHistory": false`, `"showHistory": "no"`, 1))
+	assert.ErrorContains(t, err, "showHistory", "a bad value says which field")
+	_, err = a.Agents.CreateAgent(chat.AgentDefinition{ID: "r", Name: "R", Mode: chat.ChatReactive, TypeDuringOpening: true})
+	assert.Equal(t, "typeDuringOpening", chat.ErrorField(err), "only a proactive agent has an opening")
+	assert.ErrorContains(t, err, "Only a proactive agent")
+
+	_, err = a.Conversations.PlanHistory("")
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err), "Plan history needs a task")
+	revs, err := a.Conversations.PlanHistory("no-such-task")
+	require.NoError(t, err)
+	assert.Empty(t, revs)
+}

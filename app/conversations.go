@@ -213,6 +213,13 @@ func (s *Conversations) SearchMessages(query string, limit int) (_ []chat.Search
 	return s.search.Search(ctx, query, limit)
 }
 
+// PlanHistory returns every revision of a task's plan, oldest first: what
+// "Plan history" shows, each revision beside the one before it.
+func (s *Conversations) PlanHistory(taskID string) (_ []chat.Plan, err error) {
+	defer recovered(&err)
+	return byID("task", taskID, s.store.PlanRevisions)
+}
+
 // RenameConversation sets the conversation's title.
 func (s *Conversations) RenameConversation(id, title string) (_ chat.Conversation, err error) {
 	defer recovered(&err)

@@ -254,3 +254,43 @@ func TestABadWidgetGetsAnErrorResultAndTheTaskGoesOn(t *testing.T) {
 	assert.Contains(t, results[2], "at most 20")
 	assert.Contains(t, results[3], "label")
 }
+
+var exam = chat.AgentDefinition{
+	ID: "exam", Name: "Exam", Mode: chat.ChatProactive, ShowHistory: false, ShowEndButton: false,
+	Instructions: "You are Exam.", Opening: "Ask the first question.",
+}
+
+func TestAQuestionsHintShapesTheWindowAndABadOneIsRefusedClearly(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, script(t,
+		reply(call(ToolAskUser, `{"question":"2+2?","choices":["3","4"],"input":{"show_history":"no"}}`)),
+		reply(call(ToolAskUser, `{"question":"2+2?","choices":["3","4"],"input":{"show_history":false,"show_end_button":true}}`)),
+		complete("scored"),
+	), harnessOpts{})
+	conv := h.conversation()
+	h.useAgent(conv, exam)
+	ctx := context.Background()
+	d, err := h.store.Agent(ctx, exam.ID)
+	require.NoError(t, err)
+	assert.False(t, d.ShowHistory || d.ShowEndButton, "the definition keeps both")
+	task, err := h.runner.StartProactive(ctx, conv)
+	require.NoError(t, err)
+	h.events.waitStatus(task.ID, chat.StatusWaitingUser)
+
+	refused := resultsOf(h.messages(conv), ToolAskUser)
+	require.Len(t, refused, 1)
+	assert.True(t, refused[0].IsError)
+	assert.Contains(t, refused[0].Content, "show_history", "the model is told which hint is wrong")
+
+	_, waiting := h.restart()
+	require.Equal(t, 1, waiting)
+	got := h.task(task.ID)
+	require.NotNil(t, got.Input)
+	require.NotNil(t, got.Input.ShowHistory)
+	require.NotNil(t, got.Input.ShowEndButton)
+	assert.False(t, *got.Input.ShowHistory, "the hint survives a restart")
+	assert.True(t, *got.Input.ShowEndButton)
+	require.NoError(t, h.runner.Respond(ctx, task.ID, "4"))
+	done := h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+}

@@ -145,9 +145,14 @@ func isControl(name string) bool {
 	return ok
 }
 
-// inputSchema is the composer's state a question or update asks for.
+// inputSchema is the window's state a question or update asks for: the
+// composer's, and whether the history before it and the End button show.
 func inputSchema() map[string]any {
-	return tools.Object(map[string]any{"disabled": map[string]any{"type": "boolean"}, "placeholder": map[string]any{"type": "string"}})
+	flag := map[string]any{"type": "boolean"}
+	return tools.Object(map[string]any{
+		"disabled": flag, "placeholder": map[string]any{"type": "string"},
+		"show_history": flag, "show_end_button": flag,
+	})
 }
 
 func askUserSchema() map[string]any {

@@ -191,6 +191,19 @@ func planText(p chat.Plan) string {
 	return b.String()
 }
 
+// writePlan adds the task's current plan, when it has one, to the history
+// block of the system prompt.
+func writePlan(b *strings.Builder, p *chat.Plan) {
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n### The current plan (revision %d; revise it with update_plan)\n", p.Revision)
+	b.WriteString(planText(*p))
+	if strings.TrimSpace(p.Note) != "" {
+		b.WriteString("Success criteria: " + p.Note + "\n")
+	}
+}
+
 func orNone(s string) string {
 	if strings.TrimSpace(s) == "" {
 		return "(none written)"

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -190,4 +192,54 @@ func TestReflectionCanBeTurnedOff(t *testing.T) {
 	done := h.events.waitStatus(task.ID, chat.StatusCompleted)
 	assert.Zero(t, done.Reflections)
 	assert.NotNil(t, done.Plan)
+}
+
+// planAfterSummary plans, then reads big files for turns steps on a small
+// model (so the history is summarised), then completes; it records the
+// steps after the first summary whose request did not hold the plan.
+type planAfterSummary struct {
+	long     *longScript
+	mu       sync.Mutex
+	planned  bool
+	after    int // steps after the first summary
+	lostPlan int
+}
+
+func (s *planAfterSummary) reply(req *compat.Request) compat.Reply {
+	if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		return s.long.reply(req)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.planned {
+		s.planned = true
+		return reply(planCall("Audit plan-marker-42 files=in_progress", "Report=pending"))
+	}
+	if s.long.summaries.Load() > 0 {
+		s.after++
+		sys := req.Messages[0].Text()
+		if !strings.Contains(sys, "### The current plan") || !strings.Contains(sys, "[in_progress] Audit plan-marker-42 files") ||
+			!strings.Contains(sys, "Done when notes.txt exists.") {
+			s.lostPlan++
+		}
+	}
+	return s.long.reply(req)
+}
+
+func TestThePlanStaysInTheRequestAfterTheHistoryIsSummarised(t *testing.T) {
+	t.Parallel()
+	s := &planAfterSummary{long: &longScript{t: t, turns: 40, mode: summaryGood}}
+	h := newHarness(t, s.reply, harnessOpts{contextLength: 4096})
+	h.settings(func(st *chat.Settings) {
+		st.ContextLengths = map[string]int{"test-model": 4096}
+		st.Limits = chat.Limits{MaxSteps: 10000, MaxMinutes: 600, MaxCostUSD: 10000}
+		st.ReflectionRounds = 0
+	})
+	done := runLongTask(t, h, bigFiles)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	require.Positive(t, s.long.summaries.Load(), "the history was summarised")
+	require.Positive(t, s.after, "the task went on after the summary")
+	assert.Zero(t, s.lostPlan, "every request after the summary holds the plan and its criteria")
+	require.NotNil(t, done.Plan)
+	assert.Equal(t, 1, done.Plan.Revision)
 }

@@ -339,6 +339,7 @@ func (rn *run) systemWithHistory(system string, t chat.Task, fit contextwin.Fitt
 			b.WriteString("\n")
 		}
 	}
+	writePlan(&b, t.Plan)
 	if fit.Dropped > 0 {
 		fmt.Fprintf(&b, "\n[%d earlier turns are left out here to fit the model's context window; the person still sees them.]\n", fit.Dropped)
 	}

@@ -50,6 +50,17 @@ type AgentDefinition struct {
 	// conversation".
 	CanUserType           bool `json:"canUserType"`
 	AllowEarlyTermination bool `json:"allowEarlyTermination"`
+	// ShowHistory false shows the person only the current question (and
+	// what follows it), not the conversation before it; everything is
+	// still stored and exported. ShowEndButton false hides the button that
+	// stops or ends the conversation. Both default to true (AgentDefaults),
+	// and an input hint overrides them per message.
+	ShowHistory   bool `json:"showHistory"`
+	ShowEndButton bool `json:"showEndButton"`
+	// TypeDuringOpening lets the person type while a proactive agent's
+	// first turn runs; otherwise the composer is locked until it has
+	// spoken.
+	TypeDuringOpening bool `json:"typeDuringOpening"`
 	// Opening is what a proactive agent does first: the instruction its
 	// first request carries in place of a message from the person.
 	Opening   string    `json:"opening"`
@@ -122,6 +133,8 @@ func CheckAgent(d AgentDefinition, known func(tool string) bool) error {
 		return Invalidf("opening", "The agent's opening is longer than 100 KB.")
 	case d.Mode != ChatReactive && d.Mode != ChatProactive:
 		return Invalidf("mode", "The chat mode must be %q or %q (it is %s).", ChatReactive, ChatProactive, Quote(string(d.Mode)))
+	case d.TypeDuringOpening && d.Mode != ChatProactive:
+		return Invalidf("typeDuringOpening", "Only a proactive agent has an opening turn to type during; turn this off or make the agent proactive.")
 	case d.Color != "" && !colorRe.MatchString(d.Color):
 		return Invalidf("color", "The agent's colour must look like #3366cc.")
 	case len(d.Tools) > MaxAgentTools:
@@ -195,6 +208,13 @@ func BuiltinAgent(id string) (AgentDefinition, bool) {
 	return AgentDefinition{}, false
 }
 
+// AgentDefaults is a definition with the defaults a stored or imported one
+// starts from before its JSON is read: a field it does not name (one from
+// before the field existed) keeps its default.
+func AgentDefaults() AgentDefinition {
+	return AgentDefinition{ShowHistory: true, ShowEndButton: true}
+}
+
 // BuiltinAgents are Errand's own agents, in the order they are listed.
 func BuiltinAgents() []AgentDefinition {
 	return []AgentDefinition{
@@ -202,7 +222,7 @@ func BuiltinAgents() []AgentDefinition {
 			ID: AgentErrand, Name: "Errand", Color: "#3b6fd8", BuiltIn: true,
 			Description:  "The general agent: works on any task with every built-in tool.",
 			Instructions: "You are Errand, an AI agent working on a task for the user in a desktop app.",
-			AllTools:     true, Mode: ChatReactive, CanUserType: true,
+			AllTools:     true, Mode: ChatReactive, CanUserType: true, ShowHistory: true, ShowEndButton: true,
 		},
 		{
 			ID: AgentInterviewer, Name: "Interviewer", Color: "#8a4fd0", BuiltIn: true,
@@ -211,7 +231,7 @@ func BuiltinAgents() []AgentDefinition {
 				"Ask with ask_user, preferring a form (fields) for related facts and choices for a pick among options. " +
 				"Ask one thing at a time, never more than five questions in all. " +
 				"When you have what you need, write a clear, structured summary of the answers and call task_complete.",
-			Mode: ChatProactive, AllowEarlyTermination: true,
+			Mode: ChatProactive, AllowEarlyTermination: true, ShowHistory: true, ShowEndButton: true,
 			Opening: "Greet the person in one sentence, say what you will collect, and ask your first question with a form.",
 		},
 		{
@@ -221,7 +241,7 @@ func BuiltinAgents() []AgentDefinition {
 				"First ask for the topic with ask_user (offer a few topics as choices, with allow_other). " +
 				"Then ask three multiple-choice questions, one at a time, each with ask_user and four choices; " +
 				"say after each whether the answer was right. Finally give the score (right answers out of three) and call task_complete.",
-			Mode: ChatProactive, AllowEarlyTermination: true,
+			Mode: ChatProactive, AllowEarlyTermination: true, ShowHistory: true, ShowEndButton: true,
 			Opening: "Greet the person in one sentence and ask which topic to be quizzed on.",
 		},
 	}

@@ -518,6 +518,8 @@ type Store interface {
 	SetMode(ctx context.Context, id string, mode TaskMode) (Conversation, error)
 	// SavePlan stores the task's next plan revision (see CleanPlan).
 	SavePlan(ctx context.Context, taskID string, steps []PlanStep, note string) (Plan, error)
+	// PlanRevisions returns every revision of the task's plan, oldest first.
+	PlanRevisions(ctx context.Context, taskID string) ([]Plan, error)
 	SetWorkspace(ctx context.Context, id, dir string) (Conversation, error)
 	SetModel(ctx context.Context, id, model string) (Conversation, error)
 	DeleteConversation(ctx context.Context, id string) error

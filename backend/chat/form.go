@@ -85,12 +85,15 @@ type FormField struct {
 	Max         *float64  `json:"max,omitempty"`
 }
 
-// InputHint says how the composer looks while a question waits or after an
-// update: disabled (nil: as the agent's definition says), and with which
-// placeholder.
+// InputHint says how the window looks while a question waits or after an
+// update: the composer disabled (nil: as the agent's definition says) and
+// with which placeholder; the history before the message shown or hidden,
+// and the End button shown or hidden (nil: as the definition says).
 type InputHint struct {
-	Disabled    *bool  `json:"disabled,omitempty"`
-	Placeholder string `json:"placeholder,omitempty"`
+	Disabled      *bool  `json:"disabled,omitempty"`
+	Placeholder   string `json:"placeholder,omitempty"`
+	ShowHistory   *bool  `json:"show_history,omitempty"`
+	ShowEndButton *bool  `json:"show_end_button,omitempty"`
 }
 
 // CheckFields refuses a form that cannot be shown: no fields beyond the

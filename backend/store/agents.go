@@ -39,7 +39,7 @@ func agentByID(ctx context.Context, q queryer, id string) (chat.AgentDefinition,
 }
 
 func decodeAgent(def string) (chat.AgentDefinition, error) {
-	var d chat.AgentDefinition
+	d := chat.AgentDefaults()
 	if err := json.Unmarshal([]byte(def), &d); err != nil {
 		return d, fmt.Errorf("agent definition: %w", err)
 	}

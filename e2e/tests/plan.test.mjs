@@ -49,6 +49,17 @@ test('the plan checklist fills in live, shows on the list row, and survives a re
   await waitForStatus(page, 'Completed');
   await eventually(async () => assert.match((await planHead(page).textContent()) ?? '', /Plan · 3 of 3/));
   assert.doesNotMatch((await u.row(PLAN).textContent()) ?? '', /Plan ·/, 'the row shows the plan only while the task runs');
+  // Once the task has ended the plan folds to one line; Plan history opens every revision with what changed.
+  await eventually(async () => assert.equal(await planHead(page).getAttribute('aria-expanded'), 'false'), { what: 'the ended plan folded' });
+  await plan(page).getByRole('button', { name: 'Plan history', exact: true }).click();
+  const history = page.getByRole('dialog', { name: 'Plan history' });
+  await eventually(async () => {
+    assert.match((await history.getByRole('list', { name: 'What changed in revision 1' }).textContent()) ?? '', /The first plan\./);
+    assert.match((await history.getByRole('list', { name: 'What changed in revision 2' }).textContent()) ?? '', /→/);
+  }, { what: 'the revisions and their changes' });
+  await fs.mkdir('artifacts', { recursive: true });
+  await page.screenshot({ path: 'artifacts/plan-history.png' });
+  await history.getByRole('button', { name: 'Close', exact: true }).click();
   await eventually(async () => {
     const items = await transcript(page);
     assert.ok(items.some((i) => i.kind === 'tool' && /reflect/.test(i.text)), `the reflection is in the transcript: ${show(items)}`);

@@ -36,6 +36,7 @@ import type {
   MCPServerState,
   Risk,
   MessagePage,
+  Plan,
   ModelInfo,
   ProviderInput,
   ProviderPreset,
@@ -625,4 +626,9 @@ export async function importAgentFile(): Promise<AgentDefinition> {
 /** Imports an agent file's text. */
 export async function importAgent(text: string): Promise<AgentDefinition> {
   return agentOf(await call(() => AgentsSvc.ImportAgent(text)));
+}
+
+/** Every revision of a task's plan, oldest first (Plan history). */
+export function planHistory(taskId: string): Promise<Plan[]> {
+  return call(() => Convs.PlanHistory(taskId));
 }

@@ -98,6 +98,9 @@ export namespace chat {
 	    mode: string;
 	    canUserType: boolean;
 	    allowEarlyTermination: boolean;
+	    showHistory: boolean;
+	    showEndButton: boolean;
+	    typeDuringOpening: boolean;
 	    opening: string;
 	    builtIn: boolean;
 	    createdAt: string;
@@ -162,6 +165,8 @@ export namespace chat {
 	export interface InputHint {
 	    disabled?: boolean;
 	    placeholder?: string;
+	    show_history?: boolean;
+	    show_end_button?: boolean;
 	}
 	export interface FormField {
 	    name: string;

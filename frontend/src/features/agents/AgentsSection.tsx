@@ -32,6 +32,9 @@ export function blankAgent(): AgentDefinition {
     mode: 'reactive',
     canUserType: true,
     allowEarlyTermination: false,
+    showHistory: true,
+    showEndButton: true,
+    typeDuringOpening: false,
     opening: '',
     builtIn: false,
     createdAt: '',
@@ -253,7 +256,7 @@ function AgentEditor({
           onChange={(e) => set('model', e.target.value)}
         />
         <label htmlFor={id('mode')}>Chat mode</label>
-        <select id={id('mode')} className="settings-input" value={d.mode} onChange={(e) => set('mode', e.target.value as AgentDefinition['mode'])}>
+        <select id={id('mode')} className="settings-input" value={d.mode} onChange={(e) => setD((x) => ({ ...x, mode: e.target.value as AgentDefinition['mode'], typeDuringOpening: false }))}>
           <option value="reactive">Reactive: you start</option>
           <option value="proactive">Proactive: the agent speaks first</option>
         </select>
@@ -333,6 +336,20 @@ function AgentEditor({
         <input type="checkbox" checked={d.allowEarlyTermination} onChange={(e) => set('allowEarlyTermination', e.target.checked)} />
         <span>Show “End conversation”</span>
       </label>
+      <label className="widget-check">
+        <input type="checkbox" checked={d.showEndButton} onChange={(e) => set('showEndButton', e.target.checked)} />
+        <span>Show the Stop (End conversation) button</span>
+      </label>
+      <label className="widget-check">
+        <input type="checkbox" checked={d.showHistory} onChange={(e) => set('showHistory', e.target.checked)} />
+        <span>Show the conversation before the current question</span>
+      </label>
+      {d.mode === 'proactive' && (
+        <label className="widget-check">
+          <input type="checkbox" checked={d.typeDuringOpening} onChange={(e) => set('typeDuringOpening', e.target.checked)} />
+          <span>You can type before it has spoken</span>
+        </label>
+      )}
       {error && (
         <p id={errorId} className="settings-error" role="alert">
           {error}

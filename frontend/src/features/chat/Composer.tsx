@@ -6,6 +6,8 @@ import { useConversationsStore } from '../../stores/conversations';
 import { useDraftsStore } from '../../stores/drafts';
 import { useConversationAgent } from '../../stores/agents';
 import { useActiveTask } from '../../stores/tasks';
+import { useMessagesStore } from '../../stores/messages';
+import { hasSpoken, openingLocked, windowShape } from '../agents/windowShape';
 import { composerBlocked } from '../tasks/format';
 import { addFiles, readyIds } from '../../stores/attachmentActions';
 import { useFilesOf } from '../../stores/composerFiles';
@@ -32,7 +34,11 @@ export function Composer({ conversationId }: { conversationId: string }) {
   // The agent's word on the composer: its last question's or update's input
   // hint, else its definition's (canUserType) while a task is on.
   const hint = task?.input;
-  const held = !!task && (hint?.disabled ?? (agent ? !agent.canUserType && waiting : false));
+  // A proactive agent's opening holds it until the agent has spoken.
+  const spoken = useMessagesStore((s) => !task || task.originalPrompt !== '' || hasSpoken(s.byConversation[conversationId], task.id));
+  const opening = openingLocked(agent, task, spoken);
+  const held = opening || (!!task && (hint?.disabled ?? (agent ? !agent.canUserType && waiting : false)));
+  const { showEndButton } = windowShape(agent, task);
   // Files go with a message (sent or queued), not with an answer; none while one is still being checked.
   const checking = files.some((f) => f.state === 'checking');
   const withFiles = !waiting && files.some((f) => f.state === 'ready');
@@ -110,6 +116,8 @@ export function Composer({ conversationId }: { conversationId: string }) {
 
   const placeholder = blocked
     ? blocked.placeholder
+    : opening
+    ? `${agent?.name ?? 'The agent'} speaks first…`
     : hint?.placeholder
     ? hint.placeholder
     : held
@@ -154,7 +162,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
             </span>
           )}
           <div className="composer-actions">
-            {(busy || waiting) && (
+            {(busy || waiting) && showEndButton && (
               <button type="button" className="btn btn-stop" disabled={pending} onClick={onStop}>
                 <span className="stop-square" aria-hidden="true" />
                 {endable ? 'End conversation' : 'Stop'}

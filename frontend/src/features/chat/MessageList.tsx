@@ -5,7 +5,7 @@
 // a "Jump to latest" button appears. The status indicator is the list's
 // last row, always rendered, so it sits just below the last message.
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConversationMessages } from '../../stores/messagesReducer';
 import { messageOf, orderedMessages } from '../../stores/messagesReducer';
 import { useAppStore } from '../../stores/app';
@@ -22,6 +22,7 @@ import {
   type TranscriptRows,
 } from './transcript';
 import { TranscriptItemView } from './TranscriptItemView';
+import { currentQuestionRows, useWindowShape } from '../agents/windowShape';
 
 const GAP = 14;
 const PAD_START = 24;
@@ -150,12 +151,15 @@ function EmptyState({ loading }: { loading: boolean }) {
 
 function VirtualTranscript({ conversationId }: { conversationId: string }) {
   const thinking = useAppStore((s) => s.showThinking);
-  const rows = useMessagesStore((s) => selectRows(conversationId, s.byConversation[conversationId], thinking));
+  const allRows = useMessagesStore((s) => selectRows(conversationId, s.byConversation[conversationId], thinking));
+  // An agent may hide the history: the person sees its current question on.
+  const { showHistory } = useWindowShape(conversationId);
+  const rows = useMemo(() => (showHistory ? allRows : currentQuestionRows(allRows)), [allRows, showHistory]);
   const loadingFirst = useMessagesStore((s) => {
     const c = s.byConversation[conversationId];
     return !c || (!c.loaded && c.loading);
   });
-  const hasOlder = usePaging(conversationId, 'hasOlder');
+  const hasOlder = usePaging(conversationId, 'hasOlder') && showHistory;
   const loadingOlder = usePaging(conversationId, 'loadingOlder');
   const hasNewer = usePaging(conversationId, 'hasNewer');
   const pageFailed = usePaging(conversationId, 'pageFailed');

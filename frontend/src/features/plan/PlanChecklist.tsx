@@ -1,27 +1,39 @@
 import { useState } from 'react';
 import type { Plan } from '../../api/types';
 import { currentStep, planLabel, planProgress, STATUS_LABEL } from './plan';
+import { PlanHistory } from './PlanHistory';
 import './plan.css';
 
 const MARK = { pending: '○', in_progress: '◐', done: '✓', skipped: '–' } as const;
 
 /**
  * The task's plan pinned above the transcript: a checklist with its
- * progress ("Plan · 2 of 5"), folded and unfolded by its header.
+ * progress ("Plan · 2 of 5"), folded and unfolded by its header; once its
+ * task has ended it starts folded (one line). "Plan history" opens the
+ * earlier revisions once the plan was revised.
  */
-export function PlanChecklist({ plan }: { plan: Plan }) {
-  const [open, setOpen] = useState(true);
+export function PlanChecklist({ plan, ended = false }: { plan: Plan; ended?: boolean }) {
+  const [open, setOpen] = useState(!ended);
+  const [history, setHistory] = useState(false);
   const { done, total } = planProgress(plan);
   const current = currentStep(plan);
   return (
     <section className="plan" aria-label="Plan">
-      <button type="button" className="plan-head" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-        <span className="plan-label">{planLabel(plan)}</span>
-        {!open && current && <span className="plan-current">{current.title}</span>}
-        <span className="plan-bar" aria-hidden="true">
-          <span className="plan-bar-fill" style={{ width: `${total ? (100 * done) / total : 0}%` }} />
-        </span>
-      </button>
+      <div className="plan-row">
+        <button type="button" className="plan-head" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+          <span className="plan-label">{planLabel(plan)}</span>
+          {!open && current && <span className="plan-current">{current.title}</span>}
+          <span className="plan-bar" aria-hidden="true">
+            <span className="plan-bar-fill" style={{ width: `${total ? (100 * done) / total : 0}%` }} />
+          </span>
+        </button>
+        {plan.revision > 1 && (
+          <button type="button" className="link-btn plan-history-btn" onClick={() => setHistory(true)}>
+            Plan history
+          </button>
+        )}
+      </div>
+      {history && <PlanHistory taskId={plan.taskId} onClose={() => setHistory(false)} />}
       {open && (
         <ol className="plan-steps">
           {plan.steps.map((step, i) => (

@@ -34,6 +34,8 @@ export function OpenConversation(arg1:string,arg2:number):Promise<chat.Conversat
 
 export function OpenWorkspaceFolder(arg1:string):Promise<void>;
 
+export function PlanHistory(arg1:string):Promise<Array<chat.Plan>>;
+
 export function RenameConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
 
 export function SearchMessages(arg1:string,arg2:number):Promise<Array<chat.SearchHit>>;

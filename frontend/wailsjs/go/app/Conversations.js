@@ -62,6 +62,10 @@ export function OpenWorkspaceFolder(arg1) {
   return window['go']['app']['Conversations']['OpenWorkspaceFolder'](arg1);
 }
 
+export function PlanHistory(arg1) {
+  return window['go']['app']['Conversations']['PlanHistory'](arg1);
+}
+
 export function RenameConversation(arg1, arg2) {
   return window['go']['app']['Conversations']['RenameConversation'](arg1, arg2);
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Message } from '../../api/types';
 import { useMessagesStore } from '../../stores/messages';
 import { messageOf, type ConversationMessages } from '../../stores/messagesReducer';
@@ -5,6 +6,7 @@ import { useTasksStore } from '../../stores/tasks';
 import { regenerate } from '../../stores/branchActions';
 import { openBranchDialog, openVariations, startEditing } from './state';
 import { VersionArrows } from './VersionArrows';
+import { SavePromptDialog } from '../prompts/SavePromptDialog';
 import './branches.css';
 
 /**
@@ -37,9 +39,9 @@ function scanLastReply(c: ConversationMessages): string {
 }
 
 /**
- * A message's tree actions: its version arrows, and Edit message (the
+ * A message's actions: its version arrows, and Edit message (the
  * person's), Regenerate and Variations (the last reply), Branch into new
- * conversation (any).
+ * conversation (any), Save as prompt (any with text).
  */
 export function MessageTools({ conversationId, messageId }: { conversationId: string; messageId: string }) {
   const m: Message | undefined = useMessagesStore((s) => {
@@ -48,6 +50,7 @@ export function MessageTools({ conversationId, messageId }: { conversationId: st
   });
   const isLast = useMessagesStore((s) => lastReplyId(s.byConversation[conversationId]) === messageId);
   const busy = useTasksStore((s) => !!s.activeByConversation[conversationId]);
+  const [saving, setSaving] = useState(false);
   if (!m || m.delivery === 'queued' || m.streaming) return null;
   const versions = m.versions ?? 0;
   return (
@@ -71,6 +74,12 @@ export function MessageTools({ conversationId, messageId }: { conversationId: st
       <button type="button" className="message-tool" onClick={() => openBranchDialog(conversationId, m.id)}>
         Branch into new conversation
       </button>
+      {m.content.trim() !== '' && (
+        <button type="button" className="message-tool" onClick={() => setSaving(true)}>
+          Save as prompt
+        </button>
+      )}
+      {saving && <SavePromptDialog text={m.content} onClose={() => setSaving(false)} />}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { AgentsSection } from '../agents/AgentsSection';
 import { DataSection } from '../archive/DataSection';
 import { McpSection } from '../mcp/McpSection';
 import { MemorySection } from '../memory/MemorySection';
+import { PromptsSection } from '../prompts/PromptsSection';
 import { AboutSection } from './AboutSection';
 import { ThinkingSection } from './ThinkingSection';
 
@@ -34,6 +35,7 @@ const SECTIONS: { key: string; render: (loaded: Settings, store: Store, conversa
       />
     ),
   },
+  { key: 'prompts', render: () => <PromptsSection /> },
   { key: 'agents', render: () => <AgentsSection /> },
   {
     key: 'mcp',

@@ -27,12 +27,8 @@ const SECTIONS: { key: string; render: (loaded: Settings, store: Store, conversa
   },
   {
     key: 'memory',
-    render: (loaded, store, conversationId) => (
-      <MemorySection
-        enabled={loaded.memoryEnabled !== false}
-        onToggle={(on) => store({ memoryEnabled: on })}
-        conversationId={conversationId}
-      />
+    render: (loaded, store) => (
+      <MemorySection enabled={loaded.memoryEnabled !== false} onToggle={(on) => store({ memoryEnabled: on })} />
     ),
   },
   { key: 'prompts', render: () => <PromptsSection /> },

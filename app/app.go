@@ -57,6 +57,7 @@ type App struct {
 	Settings      *Settings
 	Providers     *Providers
 	Memory        *Memory
+	Prompts       *Prompts
 	Archive       *Archive
 	Window        *Window
 	// devBound are services bound in the development build only.
@@ -159,6 +160,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.Settings = &Settings{store: st, runner: a.runner, keeper: keeper}
 	a.Checkpoints = &Checkpoints{keeper: keeper, tasks: st, events: a.events}
 	a.Memory = &Memory{store: st, events: a.events}
+	a.Prompts = &Prompts{store: st}
 	a.Window = &Window{notifier: a.notifier, ready: a.late.run}
 	a.MCP = &MCP{store: st, manager: a.mcp, late: a.mcpLate, env: a.secrets}
 	a.Agents = &Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
@@ -170,7 +172,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 
 // Bound lists the services to bind to the frontend.
 func (a *App) Bound() []any {
-	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Archive, a.Window, a.MCP, a.Agents, a.Checkpoints, a.About, a.Attachments}, a.devBound...)
+	return append([]any{a.Health, a.Runner, a.Conversations, a.Settings, a.Providers, a.Memory, a.Prompts, a.Archive, a.Window, a.MCP, a.Agents, a.Checkpoints, a.About, a.Attachments}, a.devBound...)
 }
 
 // Startup is Wails' OnStartup: from here on events reach the window, and

@@ -9,6 +9,7 @@ import (
 // factStore is what the Memory service needs of the store.
 type factStore interface {
 	Facts(ctx context.Context, conversationID string) ([]chat.Fact, error)
+	AllFacts(ctx context.Context) ([]chat.Fact, map[string]string, error)
 	GetFact(ctx context.Context, id string) (chat.Fact, error)
 	AddFact(ctx context.Context, f chat.Fact) (chat.Fact, error)
 	UpdateFact(ctx context.Context, f chat.Fact) (chat.Fact, error)
@@ -35,6 +36,24 @@ func (m *Memory) ListFacts(conversationID string) (_ []chat.Fact, err error) {
 	ctx, cancel := callCtx()
 	defer cancel()
 	return m.store.Facts(ctx, conversationID)
+}
+
+// AllFacts is every fact, with the titles of the conversations that hold
+// some, by id.
+type AllFacts struct {
+	Facts  []chat.Fact       `json:"facts"`
+	Titles map[string]string `json:"titles"`
+}
+
+// ListAllFacts returns every fact: the global ones, then each
+// conversation's (the most recently active conversation first), with
+// those conversations' titles ("" for one without a title yet).
+func (m *Memory) ListAllFacts() (_ AllFacts, err error) {
+	defer recovered(&err)
+	ctx, cancel := callCtx()
+	defer cancel()
+	facts, titles, err := m.store.AllFacts(ctx)
+	return AllFacts{Facts: facts, Titles: titles}, err
 }
 
 // AddFact stores a new fact: scope "global", or "conversation" with its

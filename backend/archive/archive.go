@@ -37,7 +37,8 @@ const (
 	// for one branch); a file without parents is one branch, in order.
 	// Version 4: the files messages carry, their content in Files (an
 	// older Errand would refuse the field as damage).
-	Version = 4
+	// Version 5: a backup's saved prompts, in Prompts.
+	Version = 5
 )
 
 // MaxBytes is the largest archive Errand reads.
@@ -54,6 +55,8 @@ type File struct {
 	// Settings and Facts (the global ones) are in a backup only.
 	Settings *chat.Settings `json:"settings,omitempty"`
 	Facts    []chat.Fact    `json:"facts,omitempty"`
+	// Prompts are the saved prompts, in a backup only.
+	Prompts []chat.SavedPrompt `json:"prompts,omitempty"`
 	// Files are the contents of the files the messages carry, by id
 	// (base64 in JSON).
 	Files map[string][]byte `json:"files,omitempty"`
@@ -65,6 +68,7 @@ type Store interface {
 	ListConversations(ctx context.Context) ([]chat.ConversationSummary, error)
 	Settings(ctx context.Context) (chat.Settings, error)
 	Facts(ctx context.Context, conversationID string) ([]chat.Fact, error)
+	Prompts(ctx context.Context) ([]chat.SavedPrompt, error)
 	ImportConversations(ctx context.Context, recs []chat.ConversationRecord, extra chat.Restore) error
 }
 
@@ -79,7 +83,7 @@ func Conversation(ctx context.Context, st Store, id string) (File, error) {
 }
 
 // Backup is the archive of everything: every conversation, oldest
-// activity first, the settings and the global facts.
+// activity first, the settings, the global facts and the saved prompts.
 func Backup(ctx context.Context, st Store) (File, error) {
 	list, err := st.ListConversations(ctx)
 	if err != nil {
@@ -99,6 +103,9 @@ func Backup(ctx context.Context, st Store) (File, error) {
 	}
 	f.Settings = &settings
 	if f.Facts, err = st.Facts(ctx, ""); err != nil {
+		return File{}, err
+	}
+	if f.Prompts, err = st.Prompts(ctx); err != nil {
 		return File{}, err
 	}
 	return f, nil
@@ -216,13 +223,18 @@ func describe(err error) string {
 
 // Import stores the archive's conversations as new ones, with new ids,
 // in one transaction, and returns them. A conversation archive and a
-// backup are both accepted (a backup's settings are left alone).
+// backup are both accepted: a backup's saved prompts are added (but for
+// one whose name a prompt here has), its settings and facts left alone.
 func Import(ctx context.Context, st Store, f File) ([]chat.Conversation, error) {
 	recs, err := fresh(f.Conversations)
 	if err != nil {
 		return nil, err
 	}
-	if err := st.ImportConversations(ctx, recs, chat.Restore{}); err != nil {
+	prompts, err := freshPrompts(f.Prompts)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.ImportConversations(ctx, recs, chat.Restore{Prompts: prompts}); err != nil {
 		return nil, err
 	}
 	out := make([]chat.Conversation, len(recs))
@@ -232,8 +244,8 @@ func Import(ctx context.Context, st Store, f File) ([]chat.Conversation, error) 
 	return out, nil
 }
 
-// Restore stores a backup whole — conversations, settings, global facts —
-// into st, which should be empty, in one transaction.
+// Restore stores a backup whole — conversations, settings, global facts,
+// saved prompts — into st, which should be empty, in one transaction.
 func Restore(ctx context.Context, st Store, f File) error {
 	if f.Format != FormatBackup {
 		return chat.Errorf(chat.CodeInvalid, "this is one conversation, not a backup: import it instead")
@@ -260,7 +272,11 @@ func Restore(ctx context.Context, st Store, f File) error {
 		}
 		facts = append(facts, fact)
 	}
-	return st.ImportConversations(ctx, recs, chat.Restore{Settings: f.Settings, Facts: facts})
+	prompts, err := freshPrompts(f.Prompts)
+	if err != nil {
+		return err
+	}
+	return st.ImportConversations(ctx, recs, chat.Restore{Settings: f.Settings, Facts: facts, Prompts: prompts})
 }
 
 // Widening lists what a backup's settings would let run without asking,

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"strings"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -198,4 +199,34 @@ func knownStatus(s chat.TaskStatus) bool {
 		return true
 	}
 	return false
+}
+
+// freshPrompts checks a backup's saved prompts as if typed here and gives
+// each a new id. More than Errand keeps, or two of one name, is damage.
+func freshPrompts(in []chat.SavedPrompt) ([]chat.SavedPrompt, error) {
+	if len(in) > chat.MaxSavedPrompts {
+		return nil, chat.Errorf(chat.CodeInvalid, "the file holds %d saved prompts, more than the %d Errand keeps", len(in), chat.MaxSavedPrompts)
+	}
+	out := make([]chat.SavedPrompt, 0, len(in))
+	names := map[string]bool{}
+	for i, p := range in {
+		p, err := chat.CleanPrompt(p)
+		if err != nil {
+			return nil, chat.Wrap(chat.CodeInvalid, err, "saved prompt %d of the file: %s", i+1, chat.ErrorMessage(err))
+		}
+		key := strings.ToLower(p.Name)
+		if names[key] {
+			return nil, chat.Errorf(chat.CodeInvalid, "the file is damaged: two saved prompts are named %s", chat.Quote(p.Name))
+		}
+		names[key] = true
+		p.ID = uuid.NewString()
+		if p.CreatedAt.IsZero() {
+			p.CreatedAt = time.Now().UTC()
+		}
+		if p.UpdatedAt.Before(p.CreatedAt) {
+			p.UpdatedAt = p.CreatedAt
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }

@@ -30,4 +30,6 @@ type Restore struct {
 	Settings *Settings
 	// Facts are global facts to add.
 	Facts []Fact
+	// Prompts are saved prompts to add; one whose name is taken is left out.
+	Prompts []SavedPrompt
 }

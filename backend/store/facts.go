@@ -50,6 +50,33 @@ func (s *Store) Facts(ctx context.Context, conversationID string) ([]chat.Fact, 
 	return facts, err
 }
 
+// AllFacts returns every fact — the global ones first, then each
+// conversation's, the most recently active conversation first, each
+// owner's most recently updated first — and the titles of their
+// conversations, by id ("" for one without a title yet).
+func (s *Store) AllFacts(ctx context.Context) ([]chat.Fact, map[string]string, error) {
+	titles := map[string]string{}
+	facts, err := collect(ctx, s.db, "list facts", func(row rowScanner) (chat.Fact, error) {
+		var title string
+		f, err := scanFact(titledFact{row, &title})
+		if f.ConversationID != "" {
+			titles[f.ConversationID] = title
+		}
+		return f, err
+	}, `SELECT f.id, ifnull(f.conversation_id, ''), f.key, f.value, f.created_at, f.updated_at, ifnull(c.title, '')
+		FROM facts f LEFT JOIN conversations c ON c.id = f.conversation_id
+		ORDER BY f.conversation_id IS NOT NULL, c.updated_at DESC, f.conversation_id, f.updated_at DESC, f.rowid DESC`)
+	return facts, titles, err
+}
+
+// titledFact reads a fact's row followed by its conversation's title.
+type titledFact struct {
+	row   rowScanner
+	title *string
+}
+
+func (t titledFact) Scan(dest ...any) error { return t.row.Scan(append(dest, t.title)...) }
+
 func factsWhere(ctx context.Context, q queryer, where string, args ...any) ([]chat.Fact, error) {
 	return collect(ctx, q, "list facts", scanFact, `SELECT `+factCols+` FROM facts `+where, args...)
 }

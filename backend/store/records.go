@@ -80,6 +80,11 @@ func (s *Store) ImportConversations(ctx context.Context, recs []chat.Conversatio
 				return err
 			}
 		}
+		for _, p := range extra.Prompts {
+			if err := insertPrompt(ctx, tx, p); err != nil {
+				return err
+			}
+		}
 		if extra.Settings != nil {
 			return saveSettings(ctx, tx, *extra.Settings)
 		}

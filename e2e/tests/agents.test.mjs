@@ -137,5 +137,10 @@ test('a proactive agent speaks first with a form; a wrong answer shows its error
   await details.getByRole('button', { name: 'Submit' }).click();
   await waitForAgentText(page, /^Got: \{"name":"Ann","age":41\}$/);
   await waitForStatus(page, 'Completed');
+  // The person's answer shows as the form's labelled fields, not as the JSON the model got.
+  const answer = u.log.locator('.bubble-answer').last();
+  assert.deepEqual(await answer.getByRole('term').allTextContents(), ['Name', 'Age']);
+  assert.deepEqual(await answer.getByRole('definition').allTextContents(), ['Ann', '41']);
+  assert.doesNotMatch((await answer.textContent()) ?? '', /\{"name"/);
   assert.equal(await u.input.isEnabled(), true, 'the composer opens again once the task is done');
 }));

@@ -10,6 +10,7 @@ import * as Convs from '../../wailsjs/go/app/Conversations';
 import * as HealthSvc from '../../wailsjs/go/app/Health';
 import * as MCPSvc from '../../wailsjs/go/app/MCP';
 import * as MemorySvc from '../../wailsjs/go/app/Memory';
+import * as PromptsSvc from '../../wailsjs/go/app/Prompts';
 import * as ProvidersSvc from '../../wailsjs/go/app/Providers';
 import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import * as WindowSvc from '../../wailsjs/go/app/Window';
@@ -29,6 +30,7 @@ import type {
   ConversationPage,
   ConversationSummary,
   ConversationView,
+  AllFacts,
   Fact,
   FactScope,
   HealthStatus,
@@ -41,6 +43,7 @@ import type {
   ProviderInput,
   ProviderPreset,
   ProviderView,
+  SavedPrompt,
   SearchHit,
   Settings,
   Message,
@@ -428,6 +431,33 @@ export function updateFact(id: string, input: FactInput): Promise<Fact> {
 
 export function deleteFact(id: string): Promise<void> {
   return call(() => MemorySvc.DeleteFact(id));
+}
+
+/** Every fact — the global ones, then each conversation's — with those conversations' titles. */
+export async function listAllFacts(): Promise<AllFacts> {
+  const all = await call<AllFacts>(() => MemorySvc.ListAllFacts() as Promise<AllFacts>);
+  return { facts: all.facts ?? [], titles: all.titles ?? {} };
+}
+
+// ---- Saved prompts ----
+
+/** The saved prompts, by name. */
+export async function listPrompts(): Promise<SavedPrompt[]> {
+  return list(() => PromptsSvc.ListPrompts());
+}
+
+/** Saves text under name; Go refuses an empty or taken name (field 'name') and an empty text (field 'text'). */
+export function createPrompt(name: string, text: string): Promise<SavedPrompt> {
+  return call(() => PromptsSvc.CreatePrompt(name, text));
+}
+
+/** Renames a prompt or changes its text, under the same rules. */
+export function updatePrompt(id: string, name: string, text: string): Promise<SavedPrompt> {
+  return call(() => PromptsSvc.UpdatePrompt({ id, name, text, createdAt: ZERO_TIME, updatedAt: ZERO_TIME }));
+}
+
+export function deletePrompt(id: string): Promise<void> {
+  return call(() => PromptsSvc.DeletePrompt(id));
 }
 
 // ---- MCP servers ----

@@ -142,6 +142,9 @@ export type CheckpointStorage = app.CheckpointStorage;
 export type SnippetPart = chat.SnippetPart;
 export type SearchHit = Narrow<chat.SearchHit, { role: Role }>;
 export type Fact = Narrow<chat.Fact, { scope: FactScope }>;
+/** Settings → Memory: every fact, and the titles of the conversations that hold some, by id. */
+export type AllFacts = Narrow<app.AllFacts, { facts: Fact[] }>;
+export type SavedPrompt = chat.SavedPrompt;
 export type MCPServer = Narrow<chat.MCPServer, { transport: MCPTransport; toolRisks?: Record<string, Risk> }>;
 export type MCPToolInfo = Narrow<mcp.ToolInfo, { risk: Risk; hintRisk: Risk }>;
 export type MCPServerState = Narrow<mcp.State, { server: MCPServer; status: MCPStatus; tools: MCPToolInfo[] }>;

@@ -7,12 +7,17 @@ export interface FactsEntry {
   list: Fact[] | null;
   /** Why the last read failed (as Go said it), or null. */
   error: unknown;
+  /** Under ALL_FACTS: the titles of the conversations whose facts are listed, by id. */
+  titles?: Record<string, string>;
 }
+
+/** The key of every fact, of every conversation (Settings → Memory). */
+export const ALL_FACTS = '*';
 
 interface FactsStore {
   /** By conversation id; '' for the global facts alone (no conversation). */
   byConversation: Record<string, FactsEntry>;
-  setList: (key: string, list: Fact[]) => void;
+  setList: (key: string, list: Fact[], titles?: Record<string, string>) => void;
   fail: (key: string, error: unknown) => void;
   forget: (key: string) => void;
   reset: () => void;
@@ -22,7 +27,8 @@ const empty: FactsEntry = { list: null, error: null };
 
 export const useFactsStore = create<FactsStore>()((set) => ({
   byConversation: {},
-  setList: (key, list) => set((s) => ({ byConversation: { ...s.byConversation, [key]: { list, error: null } } })),
+  setList: (key, list, titles) =>
+    set((s) => ({ byConversation: { ...s.byConversation, [key]: { list, error: null, ...(titles ? { titles } : {}) } } })),
   fail: (key, error) =>
     set((s) => ({ byConversation: { ...s.byConversation, [key]: { ...(s.byConversation[key] ?? empty), error } } })),
   forget: (key) =>

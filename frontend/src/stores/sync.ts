@@ -17,7 +17,7 @@ import type {
 import { isTerminal, needsPerson } from '../api/types';
 import { onFactsChanged, onFilesChanged, onMCPServer, subscribeAll, type Unsubscribe } from '../events';
 import { useConversationsStore } from './conversations';
-import { useFactsStore } from './facts';
+import { ALL_FACTS, useFactsStore } from './facts';
 import { useFilesChangedStore } from './filesChanged';
 import { useMcpServersStore } from './mcpServers';
 import { handleToolOutput } from './toolOutput';
@@ -324,10 +324,21 @@ async function readLatest<T>(key: string, read: () => Promise<T>, done: (v: T) =
   }
 }
 
-/** Reads a conversation's facts and the global ones (conversationId null: the global ones alone). */
+/**
+ * Reads a conversation's facts and the global ones (conversationId null: the
+ * global ones alone; ALL_FACTS: every fact, with the conversations' titles).
+ */
 export function loadFacts(conversationId: string | null): Promise<void> {
   const key = conversationId ?? '';
   const store = useFactsStore.getState();
+  if (key === ALL_FACTS) {
+    return readLatest(
+      `facts:${key}`,
+      () => Promise.resolve().then(() => api.listAllFacts()),
+      (all) => store.setList(key, all.facts, all.titles),
+      (err) => store.fail(key, err),
+    );
+  }
   return readLatest(
     `facts:${key}`,
     () => Promise.resolve().then(() => api.listFacts(key)),
@@ -351,7 +362,7 @@ export function handleFactsChanged(ev: FactsChangedEvent): void {
   for (const watched of watchers.keys()) {
     if (!watched.startsWith('facts:')) continue;
     const key = watched.slice('facts:'.length);
-    if (ev.conversationId === '' || ev.conversationId === key) void loadFacts(key || null);
+    if (ev.conversationId === '' || ev.conversationId === key || key === ALL_FACTS) void loadFacts(key || null);
   }
 }
 

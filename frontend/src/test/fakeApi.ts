@@ -15,6 +15,8 @@ const onMount: Record<string, (...args: never[]) => unknown> = {
   listMCPServers: async () => [],
   listAgents: async () => [],
   listFacts: async () => [],
+  listAllFacts: async () => ({ facts: [], titles: {} }),
+  listPrompts: async () => [],
   // A task's Files changed card: no files.
   filesChanged: async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] }),
   checkpointStorage: async () => ({ usedBytes: 0, limitBytes: 0 }),

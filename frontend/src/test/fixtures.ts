@@ -1,3 +1,4 @@
+import { usePromptsStore } from '../stores/prompts';
 import type { Conversation, ConversationSummary, ConversationView, Message, MessageDeltaEvent, ModelInfo, Settings, Task, Usage } from '../api/types';
 import { useAppStore } from '../stores/app';
 import { useComposerFiles } from '../stores/composerFiles';
@@ -145,6 +146,7 @@ export function resetStores(): void {
   useMcpServersStore.getState().reset();
   useFilesChangedStore.getState().reset();
   useComposerFiles.getState().reset();
+  usePromptsStore.setState({ list: [], loaded: false });
   forgetAttachmentImages();
 }
 

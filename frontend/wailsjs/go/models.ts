@@ -36,6 +36,10 @@ export namespace app {
 	    schemaVersion: number;
 	    os: string;
 	}
+	export interface AllFacts {
+	    facts: chat.Fact[];
+	    titles: Record<string, string>;
+	}
 	export interface CheckpointStorage {
 	    usedBytes: number;
 	    limitBytes: number;
@@ -321,6 +325,15 @@ export namespace chat {
 	    preset: string;
 	    baseUrl: string;
 	    model: string;
+	}
+	export interface SavedPrompt {
+	    id: string;
+	    name: string;
+	    text: string;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
 	}
 	export interface SnippetPart {
 	    text: string;

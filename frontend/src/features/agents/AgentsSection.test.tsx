@@ -6,6 +6,7 @@ import { resetStores } from '../../test/fixtures';
 import * as api from '../../api';
 import { ApiError } from '../../api/errors';
 import type { AgentDefinition } from '../../api/types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { AgentsSection, blankAgent } from './AgentsSection';
 
 const errand: AgentDefinition = { ...blankAgent(), id: 'errand', name: 'Errand', builtIn: true, allTools: true };
@@ -47,14 +48,29 @@ describe('Settings → Agents', () => {
     vi.mocked(api.exportAgentFile).mockResolvedValue('/home/me/reader.agent.json');
     vi.mocked(api.duplicateAgent).mockResolvedValue({ ...errand, id: 'errand-1a2b3c', name: 'Errand (copy)', builtIn: false });
     const user = userEvent.setup();
-    render(<AgentsSection />);
+    render(
+      <>
+        <AgentsSection />
+        <ConfirmDialog />
+      </>,
+    );
     const section = screen.getByRole('region', { name: 'Agents' });
     await user.click(await within(section).findByRole('button', { name: 'Edit Reader' }));
     const form = within(section).getByRole('form', { name: 'Agent Reader' });
     await user.click(within(form).getByRole('button', { name: 'Export agent' }));
     expect(api.exportAgentFile).toHaveBeenCalledWith('reader');
+    // Deleting asks first; Keep it changes nothing.
     await user.click(within(form).getByRole('button', { name: 'Delete agent' }));
-    expect(api.deleteAgent).toHaveBeenCalledWith('reader');
+    const ask = await screen.findByRole('alertdialog', { name: 'Delete the agent Reader?' });
+    expect(ask).toHaveTextContent('Its conversations go on with Errand');
+    await user.click(within(ask).getByRole('button', { name: 'Keep it' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(api.deleteAgent).not.toHaveBeenCalled();
+    expect(within(section).getByRole('form', { name: 'Agent Reader' })).toBeInTheDocument();
+
+    await user.click(within(form).getByRole('button', { name: 'Delete agent' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete agent' }));
+    await waitFor(() => expect(api.deleteAgent).toHaveBeenCalledWith('reader'));
 
     await user.click(within(section).getByRole('button', { name: 'Duplicate Errand' }));
     expect(api.duplicateAgent).toHaveBeenCalledWith('errand');

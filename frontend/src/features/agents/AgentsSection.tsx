@@ -3,6 +3,7 @@ import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import type { AgentDefinition } from '../../api/types';
 import { loadAgents, useAgentsStore } from '../../stores/agents';
+import { askConfirm } from '../../stores/confirm';
 import { reportInfo } from '../../stores/notices';
 import './agents.css';
 
@@ -155,7 +156,10 @@ export function AgentsSection() {
           isNew={editing.isNew}
           error={error}
           onSave={(d) => act(() => (editing.isNew ? api.createAgent(d) : api.updateAgent(d))).then((ok) => ok && setEditing(null))}
-          onDelete={() => act(() => api.deleteAgent(editing.agent.id)).then((ok) => ok && setEditing(null))}
+          onDelete={async () => {
+            if (!(await confirmDelete(editing.agent))) return;
+            if (await act(() => api.deleteAgent(editing.agent.id))) setEditing(null);
+          }}
           onExport={() =>
             void act(async () => {
               const path = await api.exportAgentFile(editing.agent.id);
@@ -170,6 +174,16 @@ export function AgentsSection() {
       )}
     </section>
   );
+}
+
+/** Deleting an agent asks first: its conversations go back to Errand. */
+function confirmDelete(a: AgentDefinition): Promise<boolean> {
+  return askConfirm({
+    title: `Delete the agent ${a.name}?`,
+    text: 'Its conversations go on with Errand, each with a notice. This cannot be undone; export it first to keep a copy.',
+    confirmLabel: 'Delete agent',
+    cancelLabel: 'Keep it',
+  });
 }
 
 function num(v: string): number {

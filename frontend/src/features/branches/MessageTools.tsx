@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Message } from '../../api/types';
 import { useMessagesStore } from '../../stores/messages';
 import { messageOf } from '../../stores/messagesReducer';
@@ -6,6 +7,7 @@ import { deleteBranch, regenerate } from '../../stores/branchActions';
 import { askConfirm } from '../../stores/confirm';
 import { openBranchDialog, openVariations, startEditing } from './state';
 import { VersionArrows } from './VersionArrows';
+import { SavePromptDialog } from '../prompts/SavePromptDialog';
 import './branches.css';
 
 /** Asks before deleting a version and everything after it. */
@@ -22,7 +24,8 @@ async function confirmDeleteBranch(conversationId: string, messageId: string): P
 /**
  * A message's tree actions: its version arrows, and Edit message (the
  * person's), Regenerate and Variations (any reply), Delete branch (a
- * message with other versions), Branch into new conversation (any).
+ * message with other versions), Branch into new conversation (any),
+ * Save as prompt (any with text).
  */
 export function MessageTools({ conversationId, messageId }: { conversationId: string; messageId: string }) {
   const m: Message | undefined = useMessagesStore((s) => {
@@ -30,6 +33,7 @@ export function MessageTools({ conversationId, messageId }: { conversationId: st
     return c ? messageOf(c, messageId) : undefined;
   });
   const busy = useTasksStore((s) => !!s.activeByConversation[conversationId]);
+  const [saving, setSaving] = useState(false);
   if (!m || m.delivery === 'queued' || m.streaming) return null;
   const versions = m.versions ?? 0;
   return (
@@ -58,6 +62,12 @@ export function MessageTools({ conversationId, messageId }: { conversationId: st
       <button type="button" className="message-tool" onClick={() => openBranchDialog(conversationId, m.id)}>
         Branch into new conversation
       </button>
+      {m.content.trim() !== '' && (
+        <button type="button" className="message-tool" onClick={() => setSaving(true)}>
+          Save as prompt
+        </button>
+      )}
+      {saving && <SavePromptDialog text={m.content} onClose={() => setSaving(false)} />}
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { useFilesOf } from '../../stores/composerFiles';
 import { AttachButton } from '../attachments/AttachButton';
 import { ComposerFiles } from '../attachments/ComposerFiles';
 import { ModeControl } from '../mode/ModeControl';
+import { useSlashMenu } from '../prompts/useSlashMenu';
 
 export function Composer({ conversationId }: { conversationId: string }) {
   const mode = useConversationsStore((s) => s.byId[conversationId]?.mode ?? 'auto');
@@ -85,7 +86,11 @@ export function Composer({ conversationId }: { conversationId: string }) {
     void submit();
   };
 
+  // "/" in an empty composer: the saved prompts and the /task and /chat commands.
+  const slash = useSlashMenu(text, !waiting && !blocked && !held, (t) => setDraft(conversationId, t));
+
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash.onKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
@@ -136,6 +141,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
     <form className={`composer${waiting ? ' composer-waiting' : ''}`} onSubmit={onSubmit}>
       <div className="composer-box">
         <ComposerFiles conversationId={conversationId} />
+        {slash.menu}
         <textarea
           ref={textareaRef}
           aria-label="Message"
@@ -148,6 +154,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
           onChange={(e) => setDraft(conversationId, e.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
+          {...slash.fieldProps}
         />
         <div className="composer-bar">
           <AttachButton conversationId={conversationId} disabled={!!blocked || held || waiting} />

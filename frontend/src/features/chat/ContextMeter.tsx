@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { compactNow } from '../../stores/taskActions';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
+import { useMessagesStore } from '../../stores/messages';
 
 const fmt = new Intl.NumberFormat('en-US');
 
@@ -13,6 +14,11 @@ export function ContextMeter({ conversationId }: { conversationId: string }) {
   const latest = useLatestTask(conversationId);
   const active = useActiveTask(conversationId);
   const [busy, setBusy] = useState(false);
+  // Nothing to compact in a conversation without messages.
+  const empty = useMessagesStore((s) => {
+    const c = s.byConversation[conversationId];
+    return !c || (c.ids.length === 0 && !c.hasOlder && !c.hasNewer);
+  });
   const used = latest?.contextTokens ?? 0;
   const limit = latest?.contextLimit ?? 0;
   const known = limit > 0 && used > 0;
@@ -43,15 +49,17 @@ export function ContextMeter({ conversationId }: { conversationId: string }) {
           <span className="context-meter-bar" style={{ width: `${pct}%` }} />
         </div>
       )}
-      <button
-        type="button"
-        className="btn btn-ghost btn-small"
-        disabled={busy || active !== undefined}
-        title={active ? 'Wait for the task to finish, or stop it, to compact' : 'Summarise older messages for the model'}
-        onClick={() => void compact()}
-      >
-        {busy ? 'Compacting…' : 'Compact now'}
-      </button>
+      {!empty && (
+        <button
+          type="button"
+          className="btn btn-ghost btn-small"
+          disabled={busy || active !== undefined}
+          title={active ? 'Wait for the task to finish, or stop it, to compact' : 'Summarise older messages for the model'}
+          onClick={() => void compact()}
+        >
+          {busy ? 'Compacting…' : 'Compact now'}
+        </button>
+      )}
     </div>
   );
 }

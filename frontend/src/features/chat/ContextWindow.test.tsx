@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { message, resetStores, task } from '../../test/fixtures';
 
 import * as api from '../../api';
+import { useMessagesStore } from '../../stores/messages';
 import { useTasksStore } from '../../stores/tasks';
 import { ContextMeter } from './ContextMeter';
 import { SummaryMarker } from './SummaryMarker';
@@ -33,7 +34,20 @@ describe('ContextMeter', () => {
     expect(screen.queryByRole('meter')).toBeNull();
   });
 
+  it('offers no Compact now in a conversation without messages', () => {
+    act(() => {
+      useMessagesStore.getState().beginLoad(C);
+      useMessagesStore.getState().finishLoad(C, []);
+    });
+    render(<ContextMeter conversationId={C} />);
+    expect(screen.queryByRole('button', { name: 'Compact now' })).toBeNull();
+  });
+
   it('Compact now asks Go, and waits while a task runs', async () => {
+    act(() => {
+      useMessagesStore.getState().beginLoad(C);
+      useMessagesStore.getState().finishLoad(C, [message('m1', C, { content: 'Hello' })]);
+    });
     vi.mocked(api.compactNow).mockResolvedValue(message('n1', C, { role: 'system', summaryId: 's1' }));
     act(() => useTasksStore.getState().apply(task('t1', C, { status: 'running', contextTokens: 10, contextLimit: 100 }), 'snapshot'));
     const { rerender } = render(<ContextMeter conversationId={C} />);

@@ -143,7 +143,7 @@ function EmptyState({ loading }: { loading: boolean }) {
       <h2>What should Errand do?</h2>
       <p className="muted">
         Hand it a task. It works on its own over many steps, asks when it needs you, and you can stop it at any time.
-        Turn off Agent mode for a simple chat reply.
+        For a simple reply, set the Mode under the message box to Chat. Type / for your saved prompts.
       </p>
     </div>
   );

@@ -12,6 +12,7 @@ import { DecisionLine } from '../mode/DecisionLine';
 import { type TranscriptItem } from './transcript';
 import { MessageEditor } from '../branches/MessageEditor';
 import { MessageTools } from '../branches/MessageTools';
+import { AnswerFields, useShownAnswer } from '../agents/FormAnswer';
 import { useBranchUI } from '../branches/state';
 import { MessageAttachments } from '../attachments/MessageAttachments';
 
@@ -146,6 +147,28 @@ function UserRow({
   );
 }
 
+/** A question's answer: a form's as its labelled fields, anything else as the text. */
+function AnswerRow({
+  row,
+  conversationId,
+  item,
+}: {
+  row: { ref?: Ref<HTMLDivElement>; 'data-index'?: number; 'data-found'?: true };
+  conversationId: string;
+  item: Extract<TranscriptItem, { kind: 'answer' }>;
+}) {
+  const shown = useShownAnswer(conversationId, item);
+  return (
+    <div {...row} className="row row-user">
+      <div className="bubble bubble-user bubble-answer">
+        <span className="bubble-kicker">Your answer</span>
+        {shown.fields ? <AnswerFields fields={shown.fields} /> : <PersonText text={shown.text} />}
+      </div>
+      <CopyButton text={shown.text} label="Copy message" className="message-copy" />
+    </div>
+  );
+}
+
 /**
  * One transcript item. Memoized on the item object, which transcript.ts
  * caches per stored message: while a reply streams, only its row renders.
@@ -163,15 +186,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
     case 'user':
       return <UserRow row={row} conversationId={conversationId} item={item} />;
     case 'answer':
-      return (
-        <div {...row} className="row row-user">
-          <div className="bubble bubble-user bubble-answer">
-            <span className="bubble-kicker">Your answer</span>
-            <PersonText text={item.text} />
-          </div>
-          <CopyButton text={item.text} label="Copy message" className="message-copy" />
-        </div>
-      );
+      return <AnswerRow row={row} conversationId={conversationId} item={item} />;
     case 'decision':
       return <DecisionLine rowRef={rowRef} index={index} conversationId={conversationId} taskId={item.taskId} messageId={item.messageId} />;
     case 'notice':

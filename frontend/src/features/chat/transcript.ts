@@ -5,7 +5,8 @@ import type { Attachment, Delivery, Message, ToolCall, ToolOutcome } from '../..
 
 export type TranscriptItem =
   | { kind: 'user'; key: string; text: string; delivery?: Delivery; attachments?: Attachment[] }
-  | { kind: 'answer'; key: string; text: string }
+  /** The answer to a question (ask_user's result): callId and parentId lead to the question's form, if it had one. */
+  | { kind: 'answer'; key: string; text: string; callId: string; parentId: string }
   | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error' }
   | { kind: 'decision'; key: string; taskId: string; messageId: string }
   | { kind: 'summary'; key: string; summaryId: string }
@@ -145,7 +146,7 @@ function computeItems(m: Message, thinking: boolean): TranscriptItem[] {
       // answer as a bubble, and a question that got none as a row of its own.
       const name = m.toolName ?? '';
       if (name !== 'ask_user') break;
-      if (!m.isError) items.push({ kind: 'answer', key: m.id, text: content });
+      if (!m.isError) items.push({ kind: 'answer', key: m.id, text: content, callId: m.toolCallId ?? '', parentId: m.parentId ?? '' });
       else items.push({ kind: 'toolResult', key: m.id, name, content, isError: true, outcome: m.outcome ?? '' });
       break;
     }

@@ -4,7 +4,7 @@ import { toApiError } from '../../api/errors';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { openSettings } from '../../stores/settingsView';
-import { MemoryView } from './MemoryView';
+import { AllFactsView, MemoryView } from './MemoryView';
 
 /** The "Use memory" switch: saved at once, through the settings. */
 export function MemorySwitch({
@@ -59,18 +59,10 @@ export function MemorySwitch({
 
 /**
  * Settings → Memory: whether the agent uses memory, and the facts it was
- * asked to remember (the global ones and the open conversation's), to see,
- * add, edit and delete.
+ * asked to remember (the global ones and every conversation's, filtered),
+ * to see, add, edit and delete.
  */
-export function MemorySection({
-  enabled,
-  onToggle,
-  conversationId,
-}: {
-  enabled: boolean;
-  onToggle: (on: boolean) => Promise<void>;
-  conversationId: string | null;
-}) {
+export function MemorySection({ enabled, onToggle }: { enabled: boolean; onToggle: (on: boolean) => Promise<void> }) {
   const headId = useId();
   const helpId = useId();
   return (
@@ -84,7 +76,7 @@ export function MemorySection({
         secrets are refused.
       </p>
       <MemorySwitch checked={enabled} onChange={onToggle} describedBy={helpId} />
-      <MemoryView conversationId={conversationId} />
+      <AllFactsView />
     </section>
   );
 }

@@ -10,6 +10,7 @@ import * as events from '../../events';
 import { startSync } from '../../stores/sync';
 import { resetStores } from '../../test/fixtures';
 import { ConversationMemory, MemorySection } from './MemorySection';
+import { MemoryView } from './MemoryView';
 
 function fact(id: string, key: string, value: string, conversationId = ''): Fact {
   return {
@@ -35,8 +36,14 @@ const OWN = fact('c1', 'language', 'Go', 'conv-1');
 
 function section(over: { enabled?: boolean; onToggle?: (on: boolean) => Promise<void> } = {}) {
   const onToggle = over.onToggle ?? vi.fn(async () => {});
-  render(<MemorySection enabled={over.enabled ?? true} onToggle={onToggle} conversationId="conv-1" />);
+  render(<MemorySection enabled={over.enabled ?? true} onToggle={onToggle} />);
   return { user: userEvent.setup(), onToggle };
+}
+
+/** A conversation's memory (the header's panel): its facts and the global ones. */
+function view() {
+  render(<MemoryView conversationId="conv-1" />);
+  return { user: userEvent.setup() };
 }
 
 let stopSync = () => {};
@@ -51,8 +58,7 @@ afterEach(() => stopSync());
 
 describe('Memory', () => {
   it('lists the conversation’s facts and the global ones under a Memory heading', async () => {
-    section();
-    expect(screen.getByRole('heading', { name: 'Memory' })).toBeInTheDocument();
+    view();
     const own = await screen.findByRole('list', { name: 'This conversation' });
     expect(within(own).getByText('language')).toBeInTheDocument();
     expect(within(own).getByText('Go')).toBeInTheDocument();
@@ -66,7 +72,7 @@ describe('Memory', () => {
   });
 
   it('adds a fact, and shows the reason Go refuses one with Copy details', async () => {
-    const { user } = section();
+    const { user } = view();
     await screen.findByText('Ada');
     vi.mocked(api.addFact).mockRejectedValueOnce(
       new ApiError('invalid', 'The value of "openai" looks like a secret (it has the shape of an API key).', undefined, 'value'),
@@ -96,7 +102,7 @@ describe('Memory', () => {
   });
 
   it('edits a fact in place', async () => {
-    const { user } = section();
+    const { user } = view();
     await screen.findByText('Ada');
     const global = screen.getByRole('list', { name: 'All conversations' });
     await user.click(within(global).getByRole('button', { name: 'Edit fact' }));
@@ -117,7 +123,7 @@ describe('Memory', () => {
   });
 
   it('deletes a fact after a confirmation, and keeps it when told to', async () => {
-    const { user } = section();
+    const { user } = view();
     await screen.findByText('Ada');
     const own = screen.getByRole('list', { name: 'This conversation' });
     await user.click(within(own).getByRole('button', { name: 'Delete fact' }));
@@ -133,7 +139,7 @@ describe('Memory', () => {
   });
 
   it('shows why a delete failed', async () => {
-    const { user } = section();
+    const { user } = view();
     await screen.findByText('Ada');
     vi.mocked(api.deleteFact).mockRejectedValueOnce(new ApiError('not_found', 'No fact with id "g1".'));
     const global = screen.getByRole('list', { name: 'All conversations' });
@@ -161,7 +167,7 @@ describe('Memory', () => {
   });
 
   it('reloads when facts change, and shows a load error', async () => {
-    section();
+    view();
     await screen.findByText('Ada');
     vi.mocked(api.listFacts).mockResolvedValue([OWN, fact('g1', 'name', 'Grace')]);
     factsChanged({ conversationId: 'other-conversation' });
@@ -173,6 +179,44 @@ describe('Memory', () => {
     factsChanged({ conversationId: 'conv-1' });
     expect(await screen.findByRole('alert')).toHaveTextContent('The disk is full.');
     expect(screen.getByText('Grace')).toBeInTheDocument();
+  });
+});
+
+describe('Settings → Memory', () => {
+  it('lists every conversation’s facts by conversation, filtered by key, value or title', async () => {
+    const trip = fact('t1', 'hotel', 'Alfama', 'conv-trip');
+    const garden = fact('p1', 'soil', 'clay', 'conv-garden');
+    vi.mocked(api.listAllFacts).mockResolvedValue({
+      facts: [GLOBAL, garden, trip, fact('u1', 'plant', 'fern', 'conv-new')],
+      titles: { 'conv-trip': 'Trip to Lisbon', 'conv-garden': 'Garden', 'conv-new': '' },
+    });
+    const { user } = section();
+    expect(screen.getByRole('heading', { name: 'Memory' })).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'Trip to Lisbon' })).toHaveTextContent('Alfama');
+    expect(screen.getByRole('list', { name: 'Garden' })).toHaveTextContent('clay');
+    expect(screen.getByRole('list', { name: 'Untitled conversation' })).toHaveTextContent('fern');
+    expect(screen.getByRole('list', { name: 'All conversations' })).toHaveTextContent('Ada');
+    const lists = screen.getAllByRole('list').map((l) => l.getAttribute('aria-labelledby') && l.textContent);
+    expect(lists.findIndex((t) => t?.includes('clay'))).toBeLessThan(lists.findIndex((t) => t?.includes('Alfama')));
+
+    const filter = screen.getByRole('searchbox', { name: 'Filter facts' });
+    await user.type(filter, 'LISBON');
+    expect(screen.getByRole('list', { name: 'Trip to Lisbon' })).toHaveTextContent('Alfama');
+    expect(screen.queryByText('clay')).not.toBeInTheDocument();
+    expect(screen.queryByText('Ada')).not.toBeInTheDocument();
+    await user.clear(filter);
+    await user.type(filter, 'cla');
+    expect(screen.getByText('clay')).toBeInTheDocument();
+    expect(screen.queryByText('Alfama')).not.toBeInTheDocument();
+    await user.clear(filter);
+    await user.type(filter, 'nothing like it');
+    expect(screen.getByText('No fact matches "nothing like it".')).toBeInTheDocument();
+
+    // A change anywhere reads them again.
+    vi.mocked(api.listAllFacts).mockResolvedValue({ facts: [fact('t1', 'hotel', 'Bairro Alto', 'conv-trip')], titles: { 'conv-trip': 'Trip to Lisbon' } });
+    await user.clear(filter);
+    factsChanged({ conversationId: 'conv-trip' });
+    expect(await screen.findByText('Bairro Alto')).toBeInTheDocument();
   });
 });
 

@@ -4,7 +4,7 @@ import { toApiError } from '../../api/errors';
 import type { Fact, FactScope } from '../../api/types';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
-import { useFacts } from '../../stores/facts';
+import { ALL_FACTS, useFacts } from '../../stores/facts';
 import { loadFacts, watchFacts } from '../../stores/sync';
 import './memory.css';
 
@@ -265,18 +265,7 @@ export function MemoryView({ conversationId }: { conversationId: string | null }
   useEffect(() => watchFacts(conversationId), [conversationId]);
 
   const reload = () => void loadFacts(conversationId);
-  if (!facts) {
-    return loadError ? (
-      <div className="memory-view">
-        <ErrorLine error={loadError} />
-        <button type="button" className="btn btn-ghost btn-small" onClick={reload}>
-          Try again
-        </button>
-      </div>
-    ) : (
-      <p className="muted">Loading…</p>
-    );
-  }
+  if (!facts) return <NotYet error={loadError} reload={reload} />;
   const own = facts.filter((f) => f.scope === 'conversation');
   const global = facts.filter((f) => f.scope === 'global');
   const lists = { editingId, setEditingId, reload, conversationId };
@@ -285,23 +274,102 @@ export function MemoryView({ conversationId }: { conversationId: string | null }
       {loadError && <ErrorLine error={loadError} />}
       {conversationId && <FactList title="This conversation" facts={own} {...lists} />}
       <FactList title="All conversations" facts={global} {...lists} />
-      {adding ? (
-        <FactForm
-          initial={{ key: '', value: '', scope: 'conversation' }}
-          conversationId={conversationId}
-          submitLabel="Save fact"
-          onCancel={() => setAdding(false)}
-          onSave={async (input) => {
-            await api.addFact(input);
-            setAdding(false);
-            reload();
-          }}
+      <AddFact conversationId={conversationId} adding={adding} setAdding={setAdding} reload={reload} />
+    </div>
+  );
+}
+
+/** The facts before their first read: Loading…, or why the read failed with Try again. */
+function NotYet({ error, reload }: { error: ErrorReport | null; reload: () => void }) {
+  return error ? (
+    <div className="memory-view">
+      <ErrorLine error={error} />
+      <button type="button" className="btn btn-ghost btn-small" onClick={reload}>
+        Try again
+      </button>
+    </div>
+  ) : (
+    <p className="muted">Loading…</p>
+  );
+}
+
+function AddFact({
+  conversationId,
+  adding,
+  setAdding,
+  reload,
+}: {
+  conversationId: string | null;
+  adding: boolean;
+  setAdding: (on: boolean) => void;
+  reload: () => void;
+}) {
+  return adding ? (
+    <FactForm
+      initial={{ key: '', value: '', scope: 'conversation' }}
+      conversationId={conversationId}
+      submitLabel="Save fact"
+      onCancel={() => setAdding(false)}
+      onSave={async (input) => {
+        await api.addFact(input);
+        setAdding(false);
+        reload();
+      }}
+    />
+  ) : (
+    <button type="button" className="btn btn-ghost btn-small memory-add" onClick={() => setAdding(true)}>
+      Add fact
+    </button>
+  );
+}
+
+/** Whether a fact (or its conversation's title) holds what the filter says, whatever its case. */
+function matches(f: Fact, title: string, q: string): boolean {
+  return q === '' || [f.key, f.value, title].some((t) => t.toLowerCase().includes(q));
+}
+
+/**
+ * Settings → Memory's facts: the global ones and every conversation's, by
+ * conversation (the most recently active first), with a filter on the key,
+ * the value and the conversation's title; Add fact adds a global one.
+ */
+export function AllFactsView() {
+  const { list: facts, error, titles } = useFacts(ALL_FACTS);
+  const loadError = useMemo(() => (error ? failure(error, 'Errand could not read the facts.') : null), [error]);
+  const [filter, setFilter] = useState('');
+  const [adding, setAdding] = useState(false);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const filterId = useId();
+
+  useEffect(() => watchFacts(ALL_FACTS), []);
+
+  const reload = () => void loadFacts(ALL_FACTS);
+  if (!facts) return <NotYet error={loadError} reload={reload} />;
+  const q = filter.trim().toLowerCase();
+  const titleOf = (id: string) => titles?.[id] || 'Untitled conversation';
+  const shown = facts.filter((f) => matches(f, f.conversationId ? titleOf(f.conversationId) : '', q));
+  const owners = [...new Set(shown.filter((f) => f.conversationId).map((f) => f.conversationId))];
+  const lists = { editingId, setEditingId, reload };
+  return (
+    <div className="memory-view">
+      {loadError && <ErrorLine error={loadError} />}
+      <div className="memory-filter">
+        <label htmlFor={filterId}>Filter facts</label>
+        <input
+          id={filterId}
+          className="errand-input"
+          type="search"
+          value={filter}
+          placeholder="A key, a value or a conversation"
+          onChange={(e) => setFilter(e.target.value)}
         />
-      ) : (
-        <button type="button" className="btn btn-ghost btn-small memory-add" onClick={() => setAdding(true)}>
-          Add fact
-        </button>
-      )}
+      </div>
+      {q !== '' && shown.length === 0 && <p className="memory-empty">No fact matches {JSON.stringify(filter.trim())}.</p>}
+      <FactList title="All conversations" facts={shown.filter((f) => f.scope === 'global')} conversationId={null} {...lists} />
+      {owners.map((id) => (
+        <FactList key={id} title={titleOf(id)} facts={shown.filter((f) => f.conversationId === id)} conversationId={id} {...lists} />
+      ))}
+      <AddFact conversationId={null} adding={adding} setAdding={setAdding} reload={reload} />
     </div>
   );
 }

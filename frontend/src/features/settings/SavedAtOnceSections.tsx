@@ -1,10 +1,10 @@
 import { Fragment, type ReactNode } from 'react';
 import type { Settings } from '../../api';
-import { useConversationsStore } from '../../stores/conversations';
 import { AgentsSection } from '../agents/AgentsSection';
 import { DataSection } from '../archive/DataSection';
 import { McpSection } from '../mcp/McpSection';
 import { MemorySection } from '../memory/MemorySection';
+import { PromptsSection } from '../prompts/PromptsSection';
 import { AboutSection } from './AboutSection';
 import { ThinkingSection } from './ThinkingSection';
 
@@ -17,7 +17,7 @@ type Store = (change: Partial<Settings>) => Promise<void>;
  * settings), the lists (agents, MCP servers, data) through their own
  * calls. A new section goes in this list.
  */
-const SECTIONS: { key: string; render: (loaded: Settings, store: Store, conversationId: string | null) => ReactNode }[] = [
+const SECTIONS: { key: string; render: (loaded: Settings, store: Store) => ReactNode }[] = [
   {
     key: 'thinking',
     render: (loaded, store) => (
@@ -26,14 +26,11 @@ const SECTIONS: { key: string; render: (loaded: Settings, store: Store, conversa
   },
   {
     key: 'memory',
-    render: (loaded, store, conversationId) => (
-      <MemorySection
-        enabled={loaded.memoryEnabled !== false}
-        onToggle={(on) => store({ memoryEnabled: on })}
-        conversationId={conversationId}
-      />
+    render: (loaded, store) => (
+      <MemorySection enabled={loaded.memoryEnabled !== false} onToggle={(on) => store({ memoryEnabled: on })} />
     ),
   },
+  { key: 'prompts', render: () => <PromptsSection /> },
   { key: 'agents', render: () => <AgentsSection /> },
   {
     key: 'mcp',
@@ -52,7 +49,6 @@ const SECTIONS: { key: string; render: (loaded: Settings, store: Store, conversa
 
 /** The sections that save at once, once the settings are loaded (Agents and About show before that too). */
 export function SavedAtOnceSections({ loaded, store }: { loaded: Settings | null; store: Store }) {
-  const conversationId = useConversationsStore((s) => s.selectedId);
   if (!loaded) {
     return (
       <>
@@ -61,5 +57,5 @@ export function SavedAtOnceSections({ loaded, store }: { loaded: Settings | null
       </>
     );
   }
-  return SECTIONS.map((s) => <Fragment key={s.key}>{s.render(loaded, store, conversationId)}</Fragment>);
+  return SECTIONS.map((s) => <Fragment key={s.key}>{s.render(loaded, store)}</Fragment>);
 }

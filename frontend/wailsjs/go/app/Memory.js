@@ -10,6 +10,10 @@ export function DeleteFact(arg1) {
   return window['go']['app']['Memory']['DeleteFact'](arg1);
 }
 
+export function ListAllFacts() {
+  return window['go']['app']['Memory']['ListAllFacts']();
+}
+
 export function ListFacts(arg1) {
   return window['go']['app']['Memory']['ListFacts'](arg1);
 }

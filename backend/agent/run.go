@@ -36,6 +36,7 @@ type run struct {
 	restored      *wait    // the wait a restart gave back, until the loop reaches it
 	verdict       *verdict // the reflection's answer, once reflect was called
 	imagesNoticed bool     // the person was told the model does not take images
+	endedEarly    bool     // the agent ended the conversation (end_conversation)
 }
 
 func newRun(r *Runner, t chat.Task, cancel context.CancelFunc) *run {

@@ -40,6 +40,8 @@ export type {
   ReasoningEffort,
   ChatMode,
   ConversationMode,
+  ConversationState,
+  EndedBy,
   DecidedBy,
   Delivery,
   ErrorCode,
@@ -83,6 +85,7 @@ export type Message = Narrow<
 >;
 export type Summary = chat.Summary;
 export type Usage = chat.Usage;
+export type AgentStats = chat.AgentStats;
 export type Limits = chat.Limits;
 export type Price = chat.Price;
 export type Approval = Narrow<chat.Approval, { sandbox?: SandboxState }>;

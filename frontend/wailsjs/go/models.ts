@@ -84,6 +84,12 @@ export namespace chat {
 	    createdAt: string;
 	    updatedAt: string;
 	}
+	export interface AgentStats {
+	    agentId: string;
+	    conversations: number;
+	    completedTasks: number;
+	    lastUsedAt?: string;
+	}
 	export interface Approval {
 	    callId: string;
 	    tool: string;
@@ -116,6 +122,10 @@ export namespace chat {
 	    agentId: string;
 	    createdAt: string;
 	    updatedAt: string;
+	    state: string;
+	    endedBy?: string;
+	    endReason?: string;
+	    archived: boolean;
 	}
 	export interface ModeDecision {
 	    by: string;
@@ -200,6 +210,10 @@ export namespace chat {
 	    agentId: string;
 	    createdAt: string;
 	    updatedAt: string;
+	    state: string;
+	    endedBy?: string;
+	    endReason?: string;
+	    archived: boolean;
 	    activeTask?: Task;
 	}
 	export interface ConversationPage {

@@ -14,6 +14,7 @@ const pure = new Set([...Object.keys(errors), ...Object.keys(types)]);
 const onMount: Record<string, (...args: never[]) => unknown> = {
   listMCPServers: async () => [],
   listAgents: async () => [],
+  agentStats: async () => [],
   listFacts: async () => [],
   // A task's Files changed card: no files.
   filesChanged: async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] }),

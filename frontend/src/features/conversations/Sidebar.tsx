@@ -16,6 +16,7 @@ import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { requestDelete } from './deleteRequest';
 import { newConversation } from './newConversation';
 import { PlanBadge } from '../plan/PlanChecklist';
+import { ConversationStateChip } from '../chat/ConversationStateChip';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 export const NEW_SHORTCUT = isMac ? '⌘N' : 'Ctrl+N';
@@ -144,6 +145,7 @@ const ConversationRow = memo(function ConversationRow({ id, index, start, tabSto
                 {agent.name}
               </span>
             )}
+            <ConversationStateChip conversationId={id} compact />
             {plan && <PlanBadge plan={plan} />}
             {live && (
               <span className="live-dot" title="Working">

@@ -89,4 +89,3 @@ func (rn *run) completed() {
 		slog.Warn("mark the conversation completed", "task", rn.snapshot().ID, "err", err)
 	}
 }
-

@@ -94,7 +94,7 @@ describe('Sidebar in pages', () => {
     await waitFor(() => expect(titles()).toEqual(['Conversation 1234']));
     // One call for the whole word, not one per key.
     const searches = () => search.mock.calls.filter(([q]) => q !== '');
-    expect(searches()).toEqual([['1234', '', CONVERSATION_PAGE, '']]);
+    expect(searches()).toEqual([['1234', '', CONVERSATION_PAGE, '', false]]);
 
     await userEvent.type(box, 'x');
     await waitFor(() => expect(screen.getByText('No conversations match.')).toBeInTheDocument());

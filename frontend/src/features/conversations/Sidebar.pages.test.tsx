@@ -98,7 +98,7 @@ describe('Sidebar in pages', () => {
 
     await userEvent.type(box, 'x');
     await waitFor(() => expect(screen.getByText('No conversations match.')).toBeInTheDocument());
-    expect(search).toHaveBeenLastCalledWith('1234x', '', CONVERSATION_PAGE, '');
+    expect(search).toHaveBeenLastCalledWith('1234x', '', CONVERSATION_PAGE, '', false);
 
     await userEvent.clear(box);
     // The list as its pages reached it: the match, far older, waits for its page.

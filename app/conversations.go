@@ -93,7 +93,8 @@ func (s *Conversations) LoadConversation(id string) (_ chat.ConversationView, er
 // case ("" for all), after cursor (a page's nextCursor, "" for the first
 // page). A cursor that is not a page's nextCursor is refused.
 // agent, when not "", keeps only the conversations with that agent.
-func (s *Conversations) ListConversationsPage(query, cursor string, limit int, agent string) (_ chat.ConversationPage, err error) {
+// archived lists the Archived view instead of the list.
+func (s *Conversations) ListConversationsPage(query, cursor string, limit int, agent string, archived bool) (_ chat.ConversationPage, err error) {
 	defer recovered(&err)
 	if agent != "" {
 		if err := requireID("agent", agent); err != nil {
@@ -102,7 +103,7 @@ func (s *Conversations) ListConversationsPage(query, cursor string, limit int, a
 	}
 	ctx, cancel := callCtx()
 	defer cancel()
-	return s.store.ConversationsPage(ctx, chat.ConversationQuery{Title: strings.TrimSpace(query), Cursor: cursor, Limit: limit, Agent: agent})
+	return s.store.ConversationsPage(ctx, chat.ConversationQuery{Title: strings.TrimSpace(query), Cursor: cursor, Limit: limit, Agent: agent, Archived: archived})
 }
 
 // SetAgent chooses the conversation's agent, from its next task on; it is

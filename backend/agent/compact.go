@@ -30,20 +30,21 @@ const compactMemoryHowTo = `- remember / forget: keep (key, value; scope "conver
 // shortDescriptions are the compact descriptions of Errand's own tools.
 // A tool not listed (an MCP server's) keeps the first sentence of its own.
 var shortDescriptions = map[string]string{
-	ToolTaskComplete: "Finish the task, with a summary for the user.",
-	ToolAskUser:      "Ask the user and wait for the answer. choices: one-click answers; fields: a form.",
-	ToolSendUpdate:   "Send the user a progress message and keep working.",
-	ToolRemember:     "Remember a fact for later requests. Never secrets.",
-	ToolForget:       "Forget a remembered fact by its key.",
-	ToolUpdatePlan:   "Write or revise the whole plan. note: the success criteria.",
-	ToolReflect:      "Answer a reflection: is the goal achieved, what is still open.",
-	"list_files":     "List a folder of the workspace.",
-	"read_file":      "Read a text file of the workspace.",
-	"search_text":    "Search the workspace's files for a string; returns file:line: text.",
-	"write_file":     "Create or replace a file of the workspace.",
-	"edit_file":      "Replace old_text, which must appear exactly once, with new_text in a workspace file.",
-	"run_command":    "Run a bash command in the workspace; returns exit code and output.",
-	"fetch_url":      "Fetch an http(s) URL as text.",
+	ToolTaskComplete:    "Finish the task, with a summary for the user.",
+	ToolAskUser:         "Ask the user and wait for the answer. choices: one-click answers; fields: a form.",
+	ToolSendUpdate:      "Send the user a progress message and keep working.",
+	ToolRemember:        "Remember a fact for later requests. Never secrets.",
+	ToolForget:          "Forget a remembered fact by its key.",
+	ToolUpdatePlan:      "Write or revise the whole plan. note: the success criteria.",
+	ToolReflect:         "Answer a reflection: is the goal achieved, what is still open.",
+	ToolEndConversation: "End the conversation early, with the reason for the user.",
+	"list_files":        "List a folder of the workspace.",
+	"read_file":         "Read a text file of the workspace.",
+	"search_text":       "Search the workspace's files for a string; returns file:line: text.",
+	"write_file":        "Create or replace a file of the workspace.",
+	"edit_file":         "Replace old_text, which must appear exactly once, with new_text in a workspace file.",
+	"run_command":       "Run a bash command in the workspace; returns exit code and output.",
+	"fetch_url":         "Fetch an http(s) URL as text.",
 }
 
 // small reports whether a run gives its model the compact instructions

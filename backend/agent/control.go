@@ -117,6 +117,7 @@ var controls = []control{
 		},
 		parse: parseReflect,
 	},
+	endConversationControl,
 }
 
 func stringProp(desc string) map[string]any {

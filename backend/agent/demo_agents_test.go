@@ -80,6 +80,7 @@ func TestTheDemoModelRunsTheQuiz(t *testing.T) {
 	done := h.events.waitEnded(task.ID)
 	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
 	assert.Equal(t, "Demo quiz: 2 out of 3 right.", done.Summary)
+	assert.Equal(t, chat.StateCompleted, h.conv(conv).State, "the quiz's conversation is completed")
 }
 
 func TestTheDemoModelPlansReflectsAndLetsAutoDecide(t *testing.T) {
@@ -106,4 +107,22 @@ func TestTheDemoModelPlansReflectsAndLetsAutoDecide(t *testing.T) {
 	require.Len(t, res, 1)
 	assert.False(t, res[0].IsError)
 	assert.Contains(t, res[0].Content, "The goal is achieved")
+}
+
+func TestTheDemoQuizEndsTheConversationWhenThePersonWantsToStop(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, demoScript, harnessOpts{thinking: true})
+	conv := h.conversation()
+	quiz, _ := chat.BuiltinAgent(chat.AgentQuiz)
+	h.useAgent(conv, quiz)
+	ctx := context.Background()
+	task, err := h.runner.StartProactive(ctx, conv)
+	require.NoError(t, err)
+	h.events.waitStatus(task.ID, chat.StatusWaitingUser)
+	require.NoError(t, h.runner.Respond(ctx, task.ID, "Stop"))
+	done := h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	c := h.conv(conv)
+	assert.Equal(t, chat.StateEnded, c.State)
+	assert.Equal(t, "The person asked to stop the quiz.", c.EndReason)
 }

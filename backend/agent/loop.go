@@ -428,8 +428,11 @@ func (rn *run) complete(summary string) error {
 	if err := rn.update(func(t *chat.Task) { t.Summary = summary }); err != nil {
 		return err
 	}
-	_, err := rn.finish(chat.StatusCompleted, "", "")
-	return err
+	if _, err := rn.finish(chat.StatusCompleted, "", ""); err != nil {
+		return err
+	}
+	rn.completed()
+	return nil
 }
 
 func truncate(s string, max int) string {

@@ -40,7 +40,7 @@ func (r *Runner) memoryOn(s chat.Settings) bool { return r.opts.Facts != nil && 
 func (r *Runner) agentTools(s chat.Settings, def chat.AgentDefinition) toolSet {
 	return r.toolsWhere(s, func(name string) bool {
 		// reflect is offered only in a reflection (see run.reflect).
-		return name != ToolReflect && (isControl(name) || def.Allows(name))
+		return name != ToolReflect && offeredTo(def, name) && (isControl(name) || def.Allows(name))
 	})
 }
 

@@ -115,7 +115,7 @@ func (rn *run) lastReflection() bool {
 func (rn *run) willReflect() bool {
 	t := rn.snapshot()
 	rounds := rn.r.settings(rn.ctx).ReflectionRounds
-	return t.Mode == chat.ModeAgent && t.Plan != nil && rounds > 0 && t.Reflections < rounds
+	return t.Mode == chat.ModeAgent && t.Plan != nil && rounds > 0 && t.Reflections < rounds && !rn.ended()
 }
 
 // reviewCompletion is what follows task_complete: a task with a plan is first

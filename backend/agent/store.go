@@ -14,6 +14,7 @@ type Store interface {
 	GetConversation(ctx context.Context, id string) (chat.Conversation, error)
 	Agent(ctx context.Context, id string) (chat.AgentDefinition, error)
 	LastTaskAgent(ctx context.Context, conversationID string) (string, bool, error)
+	EndConversation(ctx context.Context, id string, end chat.ConversationEnd) (chat.Conversation, error)
 
 	// Tasks, from start to end.
 	StartTask(ctx context.Context, t chat.Task, prompt chat.Message) (chat.Message, error)

@@ -116,7 +116,7 @@ func (rn *run) offered(name string) error {
 	if rn.snapshot().Reflecting && name != ToolReflect {
 		return fmt.Errorf("%w: during a reflection only reflect can be called; %s was not run", tools.ErrInvalidCall, name)
 	}
-	if isControl(name) || rn.def.Allows(name) {
+	if offeredTo(rn.def, name) && (isControl(name) || rn.def.Allows(name)) {
 		return nil
 	}
 	var names []string

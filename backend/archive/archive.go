@@ -37,7 +37,9 @@ const (
 	// for one branch); a file without parents is one branch, in order.
 	// Version 4: the files messages carry, their content in Files (an
 	// older Errand would refuse the field as damage).
-	// Version 5: a backup's saved prompts, in Prompts.
+	// Version 5: a backup's saved prompts, in Prompts; a conversation's
+	// state (active, completed, ended, with who ended it and why) and
+	// whether it is archived.
 	Version = 5
 )
 
@@ -163,6 +165,9 @@ func readUpTo(r io.Reader, limit int) (File, error) {
 	for _, r := range f.Conversations {
 		if _, err := chat.ParseMode(string(r.Conversation.Mode)); err != nil {
 			return File{}, chat.Errorf(chat.CodeInvalid, "the file is damaged: a conversation has the unknown mode %s", chat.Quote(string(r.Conversation.Mode)))
+		}
+		if err := checkState(r.Conversation); err != nil {
+			return File{}, chat.Wrap(chat.CodeInvalid, err, "the file is damaged: %s", chat.ErrorMessage(err))
 		}
 	}
 	return f, nil

@@ -272,6 +272,9 @@ func TestBadArchivesAreRefusedAndNothingIsImported(t *testing.T) {
 		{"wrong type", strings.Replace(string(good), `"mode":"agent"`, `"mode":7`, 1), "damaged"},
 		{"unknown field", strings.Replace(string(good), version, version+`,"extra":1`, 1), "damaged"},
 		{"unknown mode", strings.Replace(string(good), `"mode":"agent"`, `"mode":"sometimes"`, 1), "unknown mode"},
+		{"unknown state", strings.Replace(string(good), `"state":"active"`, `"state":"paused"`, 1), "unknown state"},
+		{"ended by nobody", strings.Replace(string(good), `"state":"active"`, `"state":"ended"`, 1), "nobody ended it"},
+		{"end reason over 1 KB", strings.Replace(string(good), `"state":"active"`, `"state":"ended","endedBy":"agent","endReason":"`+strings.Repeat("a", 1025)+`"`, 1), "longer than 1 KB"},
 		{"second conversation bad", string(halfBad), "unknown role"},
 		{"huge", `{"format":"errand.conversation",` + version + `,"conversations":[{"messages":[{"content":"` +
 			strings.Repeat("a", 2<<20) + `"}]}]}`, "larger than 1 MB"},
@@ -350,4 +353,46 @@ func TestAVersion1FileKeepsWhatItsAgentModeSwitchSaid(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, convs[0].Mode)
 	}
+}
+
+func TestAConversationsStateAndArchiveSurviveExportAndImport(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	src := openStore(t)
+	id := fill(t, src, "Quiz")
+	_, err := src.EndConversation(ctx, id, chat.ConversationEnd{State: chat.StateEnded, By: chat.EndedByAgent, Reason: "The person asked to stop."})
+	require.NoError(t, err)
+	_, err = src.ArchiveConversation(ctx, id, true)
+	require.NoError(t, err)
+	f, err := Conversation(ctx, src, id)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, WriteJSON(&buf, f))
+	exported := buf.String()
+	assert.Contains(t, exported, `"version": 5`)
+
+	dst := openStore(t)
+	read, err := Read(&buf)
+	require.NoError(t, err)
+	convs, err := Import(ctx, dst, read)
+	require.NoError(t, err)
+	require.Len(t, convs, 1)
+	got, err := dst.GetConversation(ctx, convs[0].ID)
+	require.NoError(t, err)
+	assert.Equal(t, chat.StateEnded, got.State)
+	assert.Equal(t, chat.EndedByAgent, got.EndedBy)
+	assert.Equal(t, "The person asked to stop.", got.EndReason)
+	assert.True(t, got.Archived, "still archived: found in the Archived view")
+
+	// A version 4 file has no state: its conversation is active.
+	v4 := strings.NewReplacer(`"version": 5`, `"version": 4`, `"state": "ended"`, `"state": ""`,
+		`"endedBy": "agent",`, ``, `"endReason": "The person asked to stop.",`, ``, `"archived": true`, `"archived": false`).Replace(exported)
+	f4, err := Read(strings.NewReader(v4))
+	require.NoError(t, err)
+	convs, err = Import(ctx, dst, f4)
+	require.NoError(t, err)
+	got, err = dst.GetConversation(ctx, convs[0].ID)
+	require.NoError(t, err)
+	assert.Equal(t, chat.StateActive, got.State)
+	assert.False(t, got.Archived)
 }

@@ -122,3 +122,26 @@ func renumber(msgs []chat.Message) {
 		}
 	}
 }
+
+// checkState refuses a conversation state Errand could not have written:
+// an unknown state or ender, or an end reason over 1 KB. A file before
+// version 5 has none (the conversation is active).
+func checkState(c chat.Conversation) error {
+	switch c.State {
+	case "", chat.StateActive, chat.StateCompleted:
+		if c.EndedBy != "" || c.EndReason != "" {
+			return chat.Errorf(chat.CodeInvalid, "a conversation that did not end early has an end reason")
+		}
+		return nil
+	case chat.StateEnded:
+	default:
+		return chat.Errorf(chat.CodeInvalid, "a conversation has the unknown state %s", chat.Quote(string(c.State)))
+	}
+	if c.EndedBy != chat.EndedByAgent && c.EndedBy != chat.EndedByPerson {
+		return chat.Errorf(chat.CodeInvalid, "an ended conversation says nobody ended it")
+	}
+	if len(c.EndReason) > chat.MaxEndReasonBytes {
+		return chat.Errorf(chat.CodeInvalid, "a conversation's end reason is longer than 1 KB")
+	}
+	return nil
+}

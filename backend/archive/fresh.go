@@ -38,6 +38,7 @@ func freshRecord(r chat.ConversationRecord) (chat.ConversationRecord, error) {
 		return r, err
 	}
 	c.ID, c.Title, c.Workspace = uuid.NewString(), title, ""
+	c.EndReason, _ = chat.CleanEndReason(c.EndReason) // within 1 KB: checked on reading
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = time.Now().UTC()
 	}

@@ -29,6 +29,15 @@ type Conversation struct {
 	AgentID   string    `json:"agentId"`
 	CreatedAt time.Time `json:"createdAt" ts_type:"string"`
 	UpdatedAt time.Time `json:"updatedAt" ts_type:"string"`
+	// State is active, completed or ended; an ended conversation says who
+	// ended it (EndedByAgent, EndedByPerson) and why. A new task makes it
+	// active again.
+	State     ConversationState `json:"state"`
+	EndedBy   string            `json:"endedBy,omitempty"`
+	EndReason string            `json:"endReason,omitempty"`
+	// Archived conversations are out of the list, in the Archived view,
+	// until restored; no task starts in one.
+	Archived bool `json:"archived"`
 }
 
 // ConversationSummary is a Conversation as the sidebar lists it.
@@ -525,6 +534,14 @@ type Store interface {
 	DeleteConversation(ctx context.Context, id string) error
 	// SetAgent sets the conversation's agent ("" for Errand).
 	SetAgent(ctx context.Context, id, agentID string) (Conversation, error)
+	// EndConversation records how a conversation ended (completed, or
+	// ended early, by whom and why); a new task makes it active again.
+	EndConversation(ctx context.Context, id string, end ConversationEnd) (Conversation, error)
+	// ArchiveConversation archives (refused while a task is unfinished) or
+	// restores a conversation.
+	ArchiveConversation(ctx context.Context, id string, archived bool) (Conversation, error)
+	// AgentStats counts each agent's conversations and completed tasks.
+	AgentStats(ctx context.Context) ([]AgentStats, error)
 	// Agent returns a definition, built in or stored, or CodeNotFound.
 	Agent(ctx context.Context, id string) (AgentDefinition, error)
 	// LastTaskAgent is the agent of the conversation's latest task ("" if

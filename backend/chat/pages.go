@@ -25,6 +25,9 @@ type ConversationQuery struct {
 	// Agent keeps only the conversations with that agent ("errand" holds
 	// those with none set); "" keeps every conversation.
 	Agent string
+	// Archived lists the archived conversations (the Archived view)
+	// instead of the others.
+	Archived bool
 }
 
 // ConversationPage is one page of the conversation list.

@@ -176,3 +176,34 @@ func (s *Store) LastTaskAgent(ctx context.Context, conversationID string) (strin
 	}
 	return id, true, nil
 }
+
+// AgentStats returns, for each agent that has a conversation or a task,
+// its conversations, completed tasks and latest task's start ("" is
+// counted as Errand).
+func (s *Store) AgentStats(ctx context.Context) ([]chat.AgentStats, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT agent, SUM(convs), SUM(done), MAX(last) FROM (
+			SELECT CASE agent_id WHEN '' THEN 'errand' ELSE agent_id END AS agent, COUNT(*) AS convs, 0 AS done, NULL AS last
+			FROM conversations GROUP BY agent_id
+			UNION ALL
+			SELECT CASE agent_id WHEN '' THEN 'errand' ELSE agent_id END, 0, SUM(status = 'completed'), MAX(started_at)
+			FROM tasks GROUP BY agent_id)
+		GROUP BY agent ORDER BY agent`)
+	if err != nil {
+		return nil, fmt.Errorf("agent stats: %w", err)
+	}
+	defer rows.Close()
+	out := []chat.AgentStats{}
+	for rows.Next() {
+		var st chat.AgentStats
+		var last sql.NullInt64
+		if err := rows.Scan(&st.AgentID, &st.Conversations, &st.CompletedTasks, &last); err != nil {
+			return nil, fmt.Errorf("agent stats: %w", err)
+		}
+		if last.Valid {
+			at := fromMS(last.Int64)
+			st.LastUsedAt = &at
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}

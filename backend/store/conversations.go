@@ -13,13 +13,14 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
-const conversationCols = `id, title, title_set, mode, created_at, updated_at, workspace, model, agent_id`
+const conversationCols = `id, title, title_set, mode, created_at, updated_at, workspace, model, agent_id, state, ended_by, end_reason, archived_at`
 
 func scanConversation(row interface{ Scan(...any) error }) (chat.Conversation, error) {
 	var c chat.Conversation
-	var created, updated int64
-	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.Mode, &created, &updated, &c.Workspace, &c.Model, &c.AgentID)
-	c.CreatedAt, c.UpdatedAt = fromMS(created), fromMS(updated)
+	var created, updated, archived int64
+	err := row.Scan(&c.ID, &c.Title, &c.TitleSet, &c.Mode, &created, &updated, &c.Workspace, &c.Model, &c.AgentID,
+		&c.State, &c.EndedBy, &c.EndReason, &archived)
+	c.CreatedAt, c.UpdatedAt, c.Archived = fromMS(created), fromMS(updated), archived > 0
 	return c, err
 }
 
@@ -32,13 +33,26 @@ func insertConversation(ctx context.Context, q queryer, c chat.Conversation) err
 	if c.Mode == "" {
 		c.Mode = chat.ModeAuto
 	}
+	if c.State == "" {
+		c.State = chat.StateActive
+	}
 	_, err := q.ExecContext(ctx,
-		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.Title, c.TitleSet, string(c.Mode), ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model, c.AgentID)
+		`INSERT INTO conversations (`+conversationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.Title, c.TitleSet, string(c.Mode), ms(c.CreatedAt), ms(c.UpdatedAt), c.Workspace, c.Model, c.AgentID,
+		string(c.State), c.EndedBy, c.EndReason, archivedAt(c.Archived, c.UpdatedAt))
 	if err != nil {
 		return fmt.Errorf("create conversation: %w", err)
 	}
 	return nil
+}
+
+// archivedAt is how archived_at keeps Archived: the time (Unix ms, at
+// least 1), or 0.
+func archivedAt(archived bool, at time.Time) int64 {
+	if !archived {
+		return 0
+	}
+	return max(ms(at), 1)
 }
 
 // GetConversation returns one conversation or a CodeNotFound error.
@@ -107,6 +121,51 @@ func (s *Store) SetAgent(ctx context.Context, id, agentID string) (chat.Conversa
 		`UPDATE conversations SET agent_id = ? WHERE id = ?`, agentID, id)
 }
 
+// EndConversation records how the conversation ended: completed, or ended
+// early with who ended it and why (chat.CleanEndReason). Completed never
+// replaces an early end.
+func (s *Store) EndConversation(ctx context.Context, id string, end chat.ConversationEnd) (chat.Conversation, error) {
+	if end.State == chat.StateCompleted {
+		return s.updateConversation(ctx, id,
+			`UPDATE conversations SET state = CASE state WHEN 'ended' THEN state ELSE 'completed' END WHERE id = ?`, id)
+	}
+	reason, err := chat.CleanEndReason(end.Reason)
+	if err != nil {
+		return chat.Conversation{}, err
+	}
+	if end.State != chat.StateEnded || (end.By != chat.EndedByAgent && end.By != chat.EndedByPerson) {
+		return chat.Conversation{}, chat.Errorf(chat.CodeInvalid, "a conversation ends as completed, or as ended by the agent or the person")
+	}
+	return s.updateConversation(ctx, id,
+		`UPDATE conversations SET state = 'ended', ended_by = ?, end_reason = ? WHERE id = ?`, end.By, reason, id)
+}
+
+// ArchiveConversation takes the conversation out of the list into the
+// Archived view (archived true) or brings it back. Archiving is refused
+// (CodeConflict) while a task is unfinished there.
+func (s *Store) ArchiveConversation(ctx context.Context, id string, archived bool) (chat.Conversation, error) {
+	if !archived {
+		return s.updateConversation(ctx, id, `UPDATE conversations SET archived_at = 0 WHERE id = ?`, id)
+	}
+	var c chat.Conversation
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		busy, err := tasks(ctx, tx, `WHERE conversation_id = ? AND `+activeTask, id)
+		if err != nil {
+			return err
+		}
+		if len(busy) > 0 {
+			return chat.Errorf(chat.CodeConflict, "this conversation's task is unfinished (%s); stop it before archiving the conversation", busy[0].Status)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET archived_at = ? WHERE id = ? AND archived_at = 0`,
+			archivedAt(true, time.Now()), id); err != nil {
+			return fmt.Errorf("archive conversation: %w", err)
+		}
+		c, err = getConversation(ctx, tx, id)
+		return err
+	})
+	return c, err
+}
+
 func (s *Store) updateConversation(ctx context.Context, id, query string, args ...any) (chat.Conversation, error) {
 	var c chat.Conversation
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -169,6 +228,22 @@ func touch(ctx context.Context, q queryer, id string, at time.Time) error {
 		`UPDATE conversations SET updated_at = max(updated_at, ?) WHERE id = ?`, ms(at), id)
 	if err != nil {
 		return fmt.Errorf("touch conversation: %w", err)
+	}
+	return nil
+}
+
+// reopen readies a conversation for a new task: an archived one is
+// refused (restore it first); a completed or ended one is active again.
+func reopen(ctx context.Context, q queryer, c chat.Conversation) error {
+	if c.Archived {
+		return chat.Errorf(chat.CodeConflict, "this conversation is archived; restore it to continue")
+	}
+	if c.State == chat.StateActive {
+		return nil
+	}
+	_, err := q.ExecContext(ctx, `UPDATE conversations SET state = 'active', ended_by = '', end_reason = '' WHERE id = ?`, c.ID)
+	if err != nil {
+		return fmt.Errorf("reopen conversation: %w", err)
 	}
 	return nil
 }

@@ -68,7 +68,10 @@ func (s *Store) ConversationsPage(ctx context.Context, q chat.ConversationQuery)
 	if err := chat.CheckTitleFilter(q.Title); err != nil {
 		return page, err
 	}
-	var where []string
+	where := []string{`archived_at = 0`}
+	if q.Archived {
+		where[0] = `archived_at > 0`
+	}
 	var args []any
 	if q.Cursor != "" {
 		c, err := parseCursor(q.Cursor)
@@ -90,10 +93,7 @@ func (s *Store) ConversationsPage(ctx context.Context, q chat.ConversationQuery)
 		where = append(where, `title LIKE ? ESCAPE '\'`)
 		args = append(args, likePattern(q.Title))
 	}
-	query := `SELECT ` + conversationCols + ` FROM conversations`
-	if len(where) > 0 {
-		query += ` WHERE ` + strings.Join(where, ` AND `)
-	}
+	query := `SELECT ` + conversationCols + ` FROM conversations WHERE ` + strings.Join(where, ` AND `)
 	query += ` ORDER BY updated_at DESC, id DESC LIMIT ?`
 	args = append(args, q.Limit+1)
 	items, err := s.listConversations(ctx, query, args...)

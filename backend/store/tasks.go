@@ -219,6 +219,9 @@ func (s *Store) startTask(ctx context.Context, t chat.Task, prompt chat.Message,
 			return chat.Errorf(chat.CodeConflict,
 				"this conversation already has a task in progress (%s); stop it or wait for it to finish", active[0].Status)
 		}
+		if err := reopen(ctx, tx, c); err != nil {
+			return err
+		}
 		if branch != nil {
 			if err := branch(tx); err != nil {
 				return err

@@ -117,7 +117,7 @@ test('a conversation exported to Markdown and JSON, and the JSON imported back',
   await page.getByText(`Exported to ${json}`).waitFor();
   const file = JSON.parse(await fs.readFile(json, 'utf8'));
   assert.equal(file.format, 'errand.conversation');
-  assert.equal(file.version, 5); // 5: a backup may carry saved prompts
+  assert.equal(file.version, 5); // 5: a backup may carry saved prompts; conversations carry their state and archive
   const original = file.conversations[0];
   assert.equal(original.conversation.title, source);
 

@@ -54,6 +54,8 @@ var unions = []union{
 	{name: "FieldType", list: "FIELD_TYPES", dir: "backend/chat", goType: "FieldType"},
 	{name: "FileChoice", list: "FILE_CHOICES", dir: "backend/chat", goType: "FileChoice"},
 	{name: "ChatMode", list: "CHAT_MODES", dir: "backend/chat", goType: "ChatMode"},
+	{name: "ConversationState", list: "CONVERSATION_STATES", dir: "backend/chat", goType: "ConversationState"},
+	{name: "EndedBy", list: "ENDED_BY", dir: "backend/chat", prefix: "EndedBy"},
 	{name: "MCPTransport", list: "MCP_TRANSPORTS", dir: "backend/chat", goType: "MCPTransport"},
 	{name: "LocalNetworkRisk", list: "LOCAL_NETWORK_RISKS", dir: "backend/chat", prefix: "RiskLocalNetwork"},
 	{name: "NetworkRisk", list: "NETWORK_RISKS", dir: "backend/chat", prefix: "RiskNetwork"},

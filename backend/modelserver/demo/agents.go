@@ -144,6 +144,9 @@ func quiz(req *compat.Request, answers []string) compat.Reply {
 			"input":       map[string]any{"disabled": false, "placeholder": "Or type a topic"},
 		})
 	}
+	if wantsToStop(answers[len(answers)-1]) && req.HasTool(ToolEndConversation) {
+		return withCall(req, "All right, we stop here.", ToolEndConversation, map[string]any{"reason": "The person asked to stop the quiz."})
+	}
 	items := quizFor(answers[0])
 	given := answers[1:]
 	var text string
@@ -174,4 +177,14 @@ func quiz(req *compat.Request, answers []string) compat.Reply {
 	}
 	text += fmt.Sprintf("\n\n**Your score: %d out of %d.**", score, len(items))
 	return withCall(req, text, ToolTaskComplete, map[string]any{"summary": fmt.Sprintf("Demo quiz: %d out of %d right.", score, len(items))})
+}
+
+// wantsToStop reports whether an answer asks to end the conversation
+// ("stop", "quit", "end"): the demo then calls end_conversation.
+func wantsToStop(answer string) bool {
+	switch strings.ToLower(strings.Trim(strings.TrimSpace(answer), ".!")) {
+	case "stop", "quit", "end":
+		return true
+	}
+	return false
 }

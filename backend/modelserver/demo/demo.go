@@ -27,6 +27,8 @@ const (
 	ToolSendUpdate   = "send_update"
 	ToolAskUser      = "ask_user"
 	ToolTaskComplete = "task_complete"
+	// ToolEndConversation ends a conversation early (agents that allow it).
+	ToolEndConversation = "end_conversation"
 )
 
 // NewServer returns the demo model as a compat.Server that needs no API

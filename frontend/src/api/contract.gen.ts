@@ -63,6 +63,14 @@ export type FileChoice = (typeof FILE_CHOICES)[number];
 export const CHAT_MODES = ['reactive', 'proactive'] as const;
 export type ChatMode = (typeof CHAT_MODES)[number];
 
+/** chat.ConversationState */
+export const CONVERSATION_STATES = ['active', 'completed', 'ended'] as const;
+export type ConversationState = (typeof CONVERSATION_STATES)[number];
+
+/** chat.EndedBy… */
+export const ENDED_BY = ['agent', 'person'] as const;
+export type EndedBy = (typeof ENDED_BY)[number];
+
 /** chat.MCPTransport */
 export const MCP_TRANSPORTS = ['stdio', 'http'] as const;
 export type MCPTransport = (typeof MCP_TRANSPORTS)[number];

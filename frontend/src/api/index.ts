@@ -20,6 +20,7 @@ import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
   AboutInfo,
   AgentDefinition,
+  AgentStats,
   Attachment,
   CheckpointStorage,
   FileChoice,
@@ -206,9 +207,15 @@ export async function loadConversation(id: string, limit = MESSAGE_PAGE): Promis
  * One page of the conversation list whose titles contain query ('' for all), after cursor ('' for the top),
  * of one agent's conversations (agent '' for all).
  */
-export async function listConversationsPage(query: string, cursor: string, limit = CONVERSATION_PAGE, agent = ''): Promise<ConversationPage> {
+export async function listConversationsPage(
+  query: string,
+  cursor: string,
+  limit = CONVERSATION_PAGE,
+  agent = '',
+  archived = false,
+): Promise<ConversationPage> {
   const page = await call<chat.ConversationPage | null, ConversationPage | null>(() =>
-    Convs.ListConversationsPage(query, cursor, limit, agent),
+    Convs.ListConversationsPage(query, cursor, limit, agent, archived),
   );
   return { items: page?.items ?? [], nextCursor: page?.nextCursor ?? '' };
 }
@@ -288,6 +295,26 @@ export function setAgent(id: string, agentId: string): Promise<Conversation> {
 /** Remembers the conversation's mode: auto, agent or chat. */
 export function setMode(id: string, mode: ConversationMode): Promise<Conversation> {
   return call(() => Convs.SetMode(id, mode));
+}
+
+/** Ends the conversation at the person's word (its task stopped), with their reason ('' for none; at most 1 KB). */
+export function endConversation(id: string, reason: string): Promise<Conversation> {
+  return call(() => Convs.EndConversation(id, reason));
+}
+
+/** Moves the conversation to Archived; stopTask: the person confirmed stopping its unfinished task first. */
+export function archiveConversation(id: string, stopTask = false): Promise<Conversation> {
+  return call(() => Convs.ArchiveConversation(id, stopTask));
+}
+
+/** Brings an archived conversation back to the list. */
+export function restoreConversation(id: string): Promise<Conversation> {
+  return call(() => Convs.RestoreConversation(id));
+}
+
+/** Each agent's conversations, completed tasks and last use. */
+export async function agentStats(): Promise<AgentStats[]> {
+  return (await call(() => AgentsSvc.AgentStats())) ?? [];
 }
 
 export function deleteConversation(id: string): Promise<void> {

@@ -40,6 +40,8 @@ export type {
   ReasoningEffort,
   ChatMode,
   ConversationMode,
+  ConversationState,
+  EndedBy,
   DecidedBy,
   Delivery,
   ErrorCode,
@@ -85,6 +87,7 @@ export type Summary = chat.Summary;
 /** A variation as it is written (events.onVariation) and once done (api.variations). */
 export type Variation = Narrow<agent.Variation, { message?: Message }>;
 export type Usage = chat.Usage;
+export type AgentStats = chat.AgentStats;
 export type Limits = chat.Limits;
 export type Price = chat.Price;
 export type Approval = Narrow<chat.Approval, { sandbox?: SandboxState }>;

@@ -43,18 +43,19 @@ export async function loadMoreConversations(): Promise<void> {
 
 /**
  * Shows the conversations whose title contains query (Go searches them
- * all), or the list again when query is blank. An answer to a search the
- * person has since changed is dropped.
+ * all) — the archived ones in the Archived view — or the list again when
+ * query is blank. An answer to a search the person has since changed is
+ * dropped.
  */
-export async function searchConversations(query: string, agent = ''): Promise<void> {
+export async function searchConversations(query: string, agent = '', archived = false): Promise<void> {
   const q = query.trim();
   const store = useConversationsStore.getState();
-  if (!q && !agent) {
+  if (!q && !agent && !archived) {
     store.setSearch(null);
     return;
   }
-  store.setSearch({ query: q, agent, ids: [], cursor: '', loading: true });
-  await readSearch(q, agent, '');
+  store.setSearch({ query: q, agent, archived, ids: [], cursor: '', loading: true });
+  await readSearch(q, agent, archived, '');
 }
 
 /** Reads the next page of the current search. */
@@ -62,16 +63,16 @@ export async function loadMoreSearch(): Promise<void> {
   const search = useConversationsStore.getState().search;
   if (!search || !search.cursor || search.loading) return;
   useConversationsStore.getState().setSearch({ ...search, loading: true });
-  await readSearch(search.query, search.agent ?? '', search.cursor);
+  await readSearch(search.query, search.agent ?? '', !!search.archived, search.cursor);
 }
 
-async function readSearch(query: string, agent: string, cursor: string): Promise<void> {
+async function readSearch(query: string, agent: string, archived: boolean, cursor: string): Promise<void> {
   const current = () => {
     const s = useConversationsStore.getState().search;
-    return s && s.query === query && (s.agent ?? '') === agent ? s : null;
+    return s && s.query === query && (s.agent ?? '') === agent && !!s.archived === archived ? s : null;
   };
   try {
-    const page = await api.listConversationsPage(query, cursor, CONVERSATION_PAGE, agent);
+    const page = await api.listConversationsPage(query, cursor, CONVERSATION_PAGE, agent, archived);
     const s = current();
     if (!s) return;
     const store = useConversationsStore.getState();
@@ -79,7 +80,7 @@ async function readSearch(query: string, agent: string, cursor: string): Promise
     applyActive(page.items);
     const seen = new Set(s.ids);
     const ids = [...s.ids, ...page.items.map((c) => c.id).filter((id) => !seen.has(id))];
-    store.setSearch({ query, agent, ids, cursor: page.nextCursor, loading: false });
+    store.setSearch({ query, agent, archived, ids, cursor: page.nextCursor, loading: false });
   } catch (err) {
     const s = current();
     if (s) useConversationsStore.getState().setSearch({ ...s, loading: false, failed: true });

@@ -8,6 +8,8 @@ import type { ConversationEntry, ConversationsState } from './conversationsReduc
 export interface ConversationSearch {
   /** Only this agent's conversations ('' or absent: every agent's). */
   agent?: string;
+  /** The Archived view: archived conversations instead of the list's. */
+  archived?: boolean;
   query: string;
   /** The matches, in the list's order. */
   ids: string[];

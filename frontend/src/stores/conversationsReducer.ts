@@ -54,6 +54,10 @@ function entryOf(c: ConversationUpdate, prev: ConversationEntry | undefined): Co
     agentId: c.agentId ?? prev?.agentId,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
+    state: c.state ?? prev?.state ?? 'active',
+    endedBy: c.endedBy,
+    endReason: c.endReason,
+    archived: !!c.archived,
   };
 }
 

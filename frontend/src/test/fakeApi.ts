@@ -14,6 +14,7 @@ const pure = new Set([...Object.keys(errors), ...Object.keys(types)]);
 const onMount: Record<string, (...args: never[]) => unknown> = {
   listMCPServers: async () => [],
   listAgents: async () => [],
+  agentStats: async () => [],
   listFacts: async () => [],
   listAllFacts: async () => ({ facts: [], titles: {} }),
   listPrompts: async () => [],

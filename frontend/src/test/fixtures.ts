@@ -28,6 +28,8 @@ export function conversation(id: string, over: Partial<Conversation> = {}): Conv
     workspace: '',
     model: '',
     agentId: '',
+    state: 'active',
+    archived: false,
     createdAt: '2026-01-01T10:00:00Z',
     updatedAt: '2026-01-01T10:00:00Z',
     ...over,

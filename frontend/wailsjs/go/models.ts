@@ -110,6 +110,12 @@ export namespace chat {
 	    createdAt: string;
 	    updatedAt: string;
 	}
+	export interface AgentStats {
+	    agentId: string;
+	    conversations: number;
+	    completedTasks: number;
+	    lastUsedAt?: string;
+	}
 	export interface Approval {
 	    callId: string;
 	    tool: string;
@@ -142,6 +148,10 @@ export namespace chat {
 	    agentId: string;
 	    createdAt: string;
 	    updatedAt: string;
+	    state: string;
+	    endedBy?: string;
+	    endReason?: string;
+	    archived: boolean;
 	}
 	export interface ModeDecision {
 	    by: string;
@@ -228,6 +238,10 @@ export namespace chat {
 	    agentId: string;
 	    createdAt: string;
 	    updatedAt: string;
+	    state: string;
+	    endedBy?: string;
+	    endReason?: string;
+	    archived: boolean;
 	    activeTask?: Task;
 	}
 	export interface ConversationPage {

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useAgentStats, usageText } from './AgentUsage';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import type { AgentDefinition } from '../../api/types';
@@ -50,6 +51,7 @@ export function blankAgent(): AgentDefinition {
  */
 export function AgentsSection() {
   const agents = useAgentsStore((s) => s.list);
+  const stats = useAgentStats();
   const [editing, setEditing] = useState<{ agent: AgentDefinition; isNew: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const headId = useId();
@@ -88,6 +90,7 @@ export function AgentsSection() {
               {a.builtIn && <span className="agents-badge">built-in</span>}
               {a.mode === 'proactive' && <span className="agents-badge">speaks first</span>}
               <span className="muted agents-desc">{a.description}</span>
+              <span className="muted agents-usage">{usageText(stats[a.id])}</span>
             </span>
             <span className="agents-item-actions">
               {!a.builtIn && (

@@ -6,11 +6,10 @@ import { renameConversation } from '../../stores/actions';
 import { useAppStore } from '../../stores/app';
 import { useConversationsStore } from '../../stores/conversations';
 import { openSettings } from '../../stores/settingsView';
-import { ExportMenu } from '../archive/ExportMenu';
 import { AgentPicker } from '../agents/AgentPicker';
-import { requestDelete } from '../conversations/deleteRequest';
-import { ConversationMemory } from '../memory/MemorySection';
 import { ContextMeter } from './ContextMeter';
+import { ConversationStateChip } from './ConversationStateChip';
+import { HeaderActions } from './HeaderActions';
 import { ModelPicker } from './ModelPicker';
 
 function RenameField({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
@@ -55,21 +54,13 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
             <PencilIcon />
           </button>
         )}
+        <ConversationStateChip conversationId={conversationId} />
       </div>
       <div className="chat-header-right">
         <AgentPicker conversationId={conversationId} />
         <ContextMeter conversationId={conversationId} />
         <ModelPicker conversationId={conversationId} />
-        <ConversationMemory conversationId={conversationId} />
-        <ExportMenu conversationId={conversationId} />
-        <button
-          type="button"
-          className="btn btn-ghost btn-small"
-          aria-label="Delete conversation"
-          onClick={() => requestDelete(conversationId)}
-        >
-          Delete
-        </button>
+        <HeaderActions conversationId={conversationId} />
       </div>
     </header>
   );

@@ -3,6 +3,7 @@ import { isBusy } from '../../api/types';
 import type { ConversationMode } from '../../api/types';
 import { queueMessage, replyToTask, sendMessage, setMode, stopTaskConfirmed } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
+import { endConversation } from '../../stores/conversationState';
 import { useDraftsStore } from '../../stores/drafts';
 import { useConversationAgent } from '../../stores/agents';
 import { useActiveTask } from '../../stores/tasks';
@@ -107,7 +108,9 @@ export function Composer({ conversationId }: { conversationId: string }) {
   };
 
   const onStop = () => {
-    if (task) void run(() => stopTaskConfirmed(task));
+    // End conversation ends it (its task stopped), marked as ended by the person.
+    if (endable) void run(() => endConversation(conversationId));
+    else if (task) void run(() => stopTaskConfirmed(task));
   };
 
   const onMode = async (m: ConversationMode) => {

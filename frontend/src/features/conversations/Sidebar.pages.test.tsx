@@ -94,11 +94,11 @@ describe('Sidebar in pages', () => {
     await waitFor(() => expect(titles()).toEqual(['Conversation 1234']));
     // One call for the whole word, not one per key.
     const searches = () => search.mock.calls.filter(([q]) => q !== '');
-    expect(searches()).toEqual([['1234', '', CONVERSATION_PAGE, '']]);
+    expect(searches()).toEqual([['1234', '', CONVERSATION_PAGE, '', false]]);
 
     await userEvent.type(box, 'x');
     await waitFor(() => expect(screen.getByText('No conversations match.')).toBeInTheDocument());
-    expect(search).toHaveBeenLastCalledWith('1234x', '', CONVERSATION_PAGE, '');
+    expect(search).toHaveBeenLastCalledWith('1234x', '', CONVERSATION_PAGE, '', false);
 
     await userEvent.clear(box);
     // The list as its pages reached it: the match, far older, waits for its page.

@@ -16,6 +16,7 @@ import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { requestDelete } from './deleteRequest';
 import { newConversation } from './newConversation';
 import { PlanBadge } from '../plan/PlanChecklist';
+import { ConversationStateChip } from '../chat/ConversationStateChip';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 export const NEW_SHORTCUT = isMac ? '⌘N' : 'Ctrl+N';
@@ -144,6 +145,7 @@ const ConversationRow = memo(function ConversationRow({ id, index, start, tabSto
                 {agent.name}
               </span>
             )}
+            <ConversationStateChip conversationId={id} compact />
             {plan && <PlanBadge plan={plan} />}
             {live && (
               <span className="live-dot" title="Working">
@@ -206,6 +208,8 @@ const PAGE_AHEAD = 15;
 function SearchBox() {
   const [text, setText] = useState('');
   const [agent, setAgent] = useState('');
+  const archived = useConversationsStore((s) => !!s.search?.archived);
+  const [showArchived, setShowArchived] = useState(archived);
   const agents = useAgentsStore((s) => s.list);
   const first = useRef(true);
   useEffect(() => {
@@ -213,11 +217,20 @@ function SearchBox() {
       first.current = false;
       return;
     }
-    const t = setTimeout(() => void searchConversations(text, agent), text.trim() ? SEARCH_DEBOUNCE_MS : 0);
+    const t = setTimeout(() => void searchConversations(text, agent, showArchived), text.trim() ? SEARCH_DEBOUNCE_MS : 0);
     return () => clearTimeout(t);
-  }, [text, agent]);
+  }, [text, agent, showArchived]);
   return (
     <>
+    <button
+      type="button"
+      className={`btn btn-ghost btn-small conv-archived-toggle${showArchived ? ' is-on' : ''}`}
+      aria-pressed={showArchived}
+      title={showArchived ? 'Back to the conversations' : 'Show the archived conversations'}
+      onClick={() => setShowArchived((v) => !v)}
+    >
+      Archived
+    </button>
     <select
       className="conv-filter"
       aria-label="Filter conversations"
@@ -250,7 +263,14 @@ function SearchBox() {
 }
 
 /** The ids the list shows: the search's matches, or the conversations its pages reached. */
-function useListedIds(): { ids: string[]; hasMore: boolean; loadingMore: boolean; failed: boolean; searching: boolean } {
+function useListedIds(): {
+  ids: string[];
+  hasMore: boolean;
+  loadingMore: boolean;
+  failed: boolean;
+  searching: boolean;
+  archived: boolean;
+} {
   const order = useConversationsStore((s) => s.order);
   const activity = useConversationsStore((s) => s.activity);
   const boundary = useConversationsStore((s) => s.listBoundary);
@@ -258,11 +278,18 @@ function useListedIds(): { ids: string[]; hasMore: boolean; loadingMore: boolean
   const listLoading = useConversationsStore((s) => s.listLoading);
   const listFailed = useConversationsStore((s) => s.listFailed);
   const search = useConversationsStore((s) => s.search);
-  const listed = useMemo(() => listedOrder({ order, activity }, boundary), [order, activity, boundary]);
-  if (search) {
-    return { ids: search.ids, hasMore: !!search.cursor, loadingMore: search.loading, failed: !!search.failed, searching: true };
+  const byId = useConversationsStore((s) => s.byId);
+  const archived = !!search?.archived;
+  // A conversation archived or restored since it was listed leaves the view it was in.
+  const listed = useMemo(
+    () => listedOrder({ order, activity }, boundary).filter((id) => !byId[id]?.archived),
+    [order, activity, boundary, byId],
+  );
+  const found = useMemo(() => search?.ids.filter((id) => !!byId[id]?.archived === archived), [search, byId, archived]);
+  if (search && found) {
+    return { ids: found, hasMore: !!search.cursor, loadingMore: search.loading, failed: !!search.failed, searching: true, archived };
   }
-  return { ids: listed, hasMore: !!listCursor, loadingMore: listLoading, failed: listFailed, searching: false };
+  return { ids: listed, hasMore: !!listCursor, loadingMore: listLoading, failed: listFailed, searching: false, archived };
 }
 
 /**
@@ -299,7 +326,7 @@ const ROW_GAP = 2;
  * ↑/↓/Home/End move, Enter opens, F2 renames, Delete asks to delete.
  */
 export function Sidebar() {
-  const { ids: listedIds, hasMore, loadingMore, failed, searching } = useListedIds();
+  const { ids: listedIds, hasMore, loadingMore, failed, searching, archived } = useListedIds();
   const { shown: order, hold, release } = useStillWhileHovered(listedIds);
   const listed = useConversationsStore((s) => s.listed);
   const selectedId = useConversationsStore((s) => s.selectedId);
@@ -415,7 +442,7 @@ export function Sidebar() {
       </div>
       <nav
         className="conv-list-wrap"
-        aria-label="Conversation list"
+        aria-label={archived ? 'Archived conversations' : 'Conversation list'}
         ref={scrollRef}
         onPointerEnter={hold}
         onPointerLeave={release}
@@ -447,7 +474,9 @@ export function Sidebar() {
             {loadingMore ? 'Loading…' : 'Load more'}
           </button>
         )}
-        {searching && !loadingMore && order.length === 0 && <p className="muted sidebar-empty">No conversations match.</p>}
+        {searching && !loadingMore && order.length === 0 && (
+          <p className="muted sidebar-empty">{archived ? 'No archived conversations.' : 'No conversations match.'}</p>
+        )}
         {!searching && listed && order.length === 0 && <p className="muted sidebar-empty">No conversations yet.</p>}
       </nav>
       <SettingsButton>

@@ -4,6 +4,8 @@ import {chat} from '../models';
 import {app} from '../models';
 import {agent} from '../models';
 
+export function ArchiveConversation(arg1:string,arg2:boolean):Promise<chat.Conversation>;
+
 export function BranchIntoConversation(arg1:string,arg2:string,arg3:boolean):Promise<chat.Conversation>;
 
 export function ChooseWorkspace(arg1:string):Promise<chat.Conversation>;
@@ -16,6 +18,8 @@ export function DeleteBranch(arg1:string,arg2:string,arg3:number):Promise<chat.C
 
 export function DeleteConversation(arg1:string):Promise<void>;
 
+export function EndConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
+
 export function GetMessagesAfter(arg1:string,arg2:string,arg3:number):Promise<chat.MessagePage>;
 
 export function GetMessagesAround(arg1:string,arg2:string,arg3:number):Promise<chat.MessagePage>;
@@ -24,7 +28,7 @@ export function GetMessagesPage(arg1:string,arg2:string,arg3:number):Promise<cha
 
 export function ListConversations():Promise<Array<chat.ConversationSummary>>;
 
-export function ListConversationsPage(arg1:string,arg2:string,arg3:number,arg4:string):Promise<chat.ConversationPage>;
+export function ListConversationsPage(arg1:string,arg2:string,arg3:number,arg4:string,arg5:boolean):Promise<chat.ConversationPage>;
 
 export function LoadConversation(arg1:string):Promise<chat.ConversationView>;
 
@@ -37,6 +41,8 @@ export function OpenWorkspaceFolder(arg1:string):Promise<void>;
 export function PlanHistory(arg1:string):Promise<Array<chat.Plan>>;
 
 export function RenameConversation(arg1:string,arg2:string):Promise<chat.Conversation>;
+
+export function RestoreConversation(arg1:string):Promise<chat.Conversation>;
 
 export function SearchMessages(arg1:string,arg2:number):Promise<Array<chat.SearchHit>>;
 

@@ -1,0 +1,80 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/modelserver/compat"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func (h *harness) conv(id string) chat.Conversation {
+	h.t.Helper()
+	c, err := h.store.GetConversation(context.Background(), id)
+	require.NoError(h.t, err)
+	return c
+}
+
+func TestEndConversationRecordsTheAgentsReasonAcrossARestart(t *testing.T) {
+	t.Parallel()
+	long := `{"reason":"` + strings.Repeat("x", chat.MaxEndReasonBytes+1) + `"}`
+	h := newHarness(t, script(t,
+		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolEndConversation, long)}},
+		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolEndConversation, `{"reason":"The person asked to stop."}`)}},
+	), harnessOpts{})
+	conv := h.conversation()
+	h.useAgent(conv, proactive)
+
+	task, err := h.runner.StartProactive(context.Background(), conv)
+	require.NoError(t, err)
+	done := h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	assert.Equal(t, "Ended the conversation: The person asked to stop.", done.Summary)
+
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 2)
+	assert.Contains(t, toolNames(reqs[0]), ToolEndConversation, "offered: the agent allows an early end")
+	assert.Contains(t, lastMessages(reqs[1], 1)[0], "1 KB", "a reason over 1 KB goes back to the model")
+
+	_, waiting := h.restart()
+	assert.Zero(t, waiting)
+	c := h.conv(conv)
+	assert.Equal(t, chat.StateEnded, c.State)
+	assert.Equal(t, chat.EndedByAgent, c.EndedBy)
+	assert.Equal(t, "The person asked to stop.", c.EndReason)
+}
+
+func TestEndConversationIsNotOfferedToAnAgentThatDoesNotAllowIt(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, script(t,
+		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolEndConversation, `{"reason":"bored"}`)}},
+		complete("done"),
+	), harnessOpts{})
+	conv := h.conversation()
+	done := h.events.waitEnded(h.start(conv, "Hello").ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 2)
+	assert.NotContains(t, toolNames(reqs[0]), ToolEndConversation)
+	assert.Contains(t, lastMessages(reqs[1], 1)[0], `unknown tool "end_conversation"`)
+	assert.Equal(t, chat.StateActive, h.conv(conv).State, "Errand's conversation goes on")
+}
+
+func TestAProactiveAgentsFinishedTaskCompletesItsConversation(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, script(t, complete("met"), complete("again")), harnessOpts{})
+	conv := h.conversation()
+	h.useAgent(conv, proactive)
+	task, err := h.runner.StartProactive(context.Background(), conv)
+	require.NoError(t, err)
+	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
+	assert.Equal(t, chat.StateCompleted, h.conv(conv).State)
+
+	next := h.start(conv, "One more thing")
+	assert.Equal(t, chat.StateActive, h.conv(conv).State, "a new task reopens it")
+	h.events.waitEnded(next.ID)
+}

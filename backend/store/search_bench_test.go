@@ -118,6 +118,7 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	all := []time.Duration{}
 	worstKind, worst := "", time.Duration(0)
+	slowestQuery, slowest := "", time.Duration(0)
 	b.ResetTimer()
 	for kind, qs := range queries {
 		var times []time.Duration
@@ -127,7 +128,11 @@ func BenchmarkSearch(b *testing.B) {
 				if _, err := s.Search(ctx, q[:end], 20); err != nil {
 					b.Fatalf("search %q: %v", q[:end], err)
 				}
-				times = append(times, time.Since(t))
+				took := time.Since(t)
+				if took > slowest {
+					slowestQuery, slowest = q[:end], took
+				}
+				times = append(times, took)
 
 			}
 		}
@@ -174,7 +179,7 @@ func BenchmarkSearch(b *testing.B) {
 	benchReport(b, "store.search.p50", millis(percentile(all, 50)), "ms")
 	benchReport(b, "store.search.p99", millis(percentile(all, 99)), "ms")
 	benchReport(b, "store.search.max", millis(all[len(all)-1]), "ms")
-	b.Logf("slowest kind: %s (p99 %v)", worstKind, worst)
+	b.Logf("slowest kind: %s (p99 %v); slowest search: %q (%v)", worstKind, worst, slowestQuery, slowest)
 }
 
 func percentile(sorted []time.Duration, p int) time.Duration {

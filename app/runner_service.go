@@ -117,6 +117,21 @@ func (s *AgentTaskRunner) QueueMessage(conversationID, text string, attachmentID
 	return s.runner.QueueWith(ctx, conversationID, text, atts)
 }
 
+// SendNow delivers a queued message at once: a tool call waiting for
+// approval is denied for it, a paused task goes on with it.
+func (s *AgentTaskRunner) SendNow(conversationID, messageID string) (err error) {
+	defer recovered(&err)
+	if err := requireID("conversation", conversationID); err != nil {
+		return err
+	}
+	if err := requireID("message", messageID); err != nil {
+		return err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	return s.runner.SendNow(ctx, conversationID, messageID)
+}
+
 // StopTask stops a task at once. Stopping a task that has ended is not an
 // error: Stopped is false and Message says how it ended.
 func (s *AgentTaskRunner) StopTask(taskID string) (_ agent.StopResult, err error) {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -67,8 +68,10 @@ func (r *Runner) deliver(ctx context.Context, taskID string, kind waitKind, id s
 // the person's Approve (so it answers that call and no other).
 func (r *Runner) SettingsChanged(ctx context.Context) {
 	s := r.loadSettings(ctx)
+	if err := r.opts.Store.ForgetToolsRefused(ctx); err != nil {
+		slog.Error("forget the models that refused tools", "err", err)
+	}
 	r.mu.Lock()
-	clear(r.noTools)
 	clear(r.noImages)
 	runs := make([]*run, 0, len(r.runs))
 	for _, rn := range r.runs {

@@ -77,7 +77,7 @@ func (r *Runner) decide(ctx context.Context, conv chat.Conversation, text string
 	if err != nil {
 		return "", err
 	}
-	if r.refusesTools(provider.Model()) {
+	if r.refusesTools(ctx, provider.Model()) {
 		how.decision = &chat.ModeDecision{By: chat.DecidedAuto, Reason: "the model does not support tools"}
 		return chat.ModeChat, nil
 	}
@@ -146,20 +146,32 @@ func (r *Runner) RerunMessage(ctx context.Context, conversationID, messageID str
 	return r.startAs(ctx, conversationID, msg.Content, m, how)
 }
 
-func (r *Runner) refusesTools(model string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.noTools[model]
+// toolsKey names a model by the provider settings it is used with: a
+// refusal of tools is remembered for that model of that server.
+func toolsKey(s chat.Settings, model string) string {
+	return strings.Join([]string{s.Provider.Preset, s.Provider.BaseURL, model}, "\n")
+}
+
+// refusesTools reports whether the model refused tools (remembered across
+// restarts, until the settings change).
+func (r *Runner) refusesTools(ctx context.Context, model string) bool {
+	refused, err := r.opts.Store.ToolsRefused(ctx, toolsKey(r.settings(ctx), model))
+	if err != nil {
+		slog.Error("read the models that refused tools", "err", err)
+	}
+	return refused
 }
 
 // fallBackToChat turns the task into a direct answer after the model
 // refused tools: the person is told why and what to do, and Auto mode
 // stops choosing a task for this model until the settings change.
 func (rn *run) fallBackToChat() error {
+	ctx, cancel := storeCtx()
+	defer cancel()
 	model := rn.provider.Model()
-	rn.r.mu.Lock()
-	rn.r.noTools[model] = true
-	rn.r.mu.Unlock()
+	if err := rn.r.opts.Store.RememberToolsRefused(ctx, toolsKey(rn.r.settings(ctx), model), time.Now()); err != nil {
+		return err
+	}
 	slog.Warn("the model does not support tools; answering directly", "task", rn.snapshot().ID, "model", model)
 	notice := rn.newMessage(chat.RoleSystem, strings.Replace(noToolsNotice, "%s", chat.Quote(model), 1))
 	return rn.record(func(t *chat.Task) {

@@ -115,6 +115,7 @@ func TestAModelWithoutToolsAnswersDirectlyAndAutoStopsChoosingTasks(t *testing.T
 		compat.Reply{Status: 400, ErrorMessage: `registry.ollama.ai/library/gemma:2b does not support tools`},
 		compat.Reply{Text: "Here is a todo list: 1. Rest."},
 		compat.Reply{Text: "Another direct answer."},
+		compat.Reply{Text: "Direct after a restart too."},
 		complete("a task again"),
 	), harnessOpts{})
 	conv := h.autoConversation()
@@ -142,6 +143,11 @@ func TestAModelWithoutToolsAnswersDirectlyAndAutoStopsChoosingTasks(t *testing.T
 	assert.Equal(t, chat.ModeChat, next.Mode, "Auto no longer chooses a task for this model")
 	assert.Equal(t, "the model does not support tools", next.Decision.Reason)
 	h.events.waitStatus(next.ID, chat.StatusCompleted)
+
+	h.restart()
+	again := h.send(conv, text)
+	assert.Equal(t, chat.ModeChat, again.Mode, "the refusal is remembered across a restart: no task is tried to fail again")
+	h.events.waitStatus(again.ID, chat.StatusCompleted)
 
 	h.settings(func(s *chat.Settings) { s.StepDelayMS = 0 })
 	after := h.send(conv, text)

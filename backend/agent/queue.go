@@ -92,3 +92,36 @@ func (rn *run) completeUnlessQueued(summary string) (bool, error) {
 	}
 	return false, rn.complete(summary)
 }
+
+// sendNowReason is what the model is told of the tool call denied when
+// the person sent their queued message instead of deciding on it.
+const sendNowReason = "The user sent a message instead of deciding on this call; read it (next) before going on."
+
+// SendNow delivers a queued message at once instead of when the task next
+// steps: a tool call waiting for approval is denied (the model is told the
+// person wrote instead, and reads the message next); a task paused at a
+// limit goes on (as Continue does) with the message. A task at work takes
+// it at its next step anyway; one waiting for an answer wants the answer.
+func (r *Runner) SendNow(ctx context.Context, conversationID, messageID string) error {
+	m, err := r.opts.Store.GetMessage(ctx, conversationID, messageID)
+	if err != nil {
+		return err
+	}
+	if m.Delivery != chat.DeliveryQueued {
+		return chat.Errorf(chat.CodeConflict, "the message is not waiting to be delivered")
+	}
+	rn := r.lookup(m.TaskID)
+	if rn == nil {
+		return errNothingToQueue
+	}
+	t := rn.snapshot()
+	switch {
+	case t.Status == chat.StatusWaitingApproval && t.PendingApproval != nil:
+		return rn.deliver(waitApproval, t.PendingApproval.CallID, decision{text: sendNowReason})
+	case t.Status == chat.StatusPaused:
+		return rn.deliver(waitProceed, "", decision{approved: true})
+	case t.Status == chat.StatusWaitingUser:
+		return chat.Errorf(chat.CodeConflict, "the task is waiting for your answer; answer its question first")
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -182,4 +183,57 @@ func TestTheDemoModelTakesAQueuedMessage(t *testing.T) {
 	done := h.events.waitEnded(task.ID)
 	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
 	assert.Contains(t, done.Summary, "Also pack light", "the demo model answered the queued message")
+}
+
+// A message queued while a tool call waits for approval, sent now: the
+// call is denied (the model is told the person wrote instead) and the
+// model reads the message next.
+func TestSendNowDuringAnApprovalDeniesTheCallAndDeliversTheMessage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, script(t, writeFile("a.txt", "a"), complete("wrote nothing")), harnessOpts{})
+	ctx := context.Background()
+	conv := h.conversation()
+	task := h.start(conv, "Write a file")
+	h.events.waitStatus(task.ID, chat.StatusWaitingApproval)
+
+	m, err := h.runner.Queue(ctx, conv, "Do not write it, just tell me")
+	require.NoError(t, err, "a message can be queued while the approval card waits")
+	assert.Equal(t, chat.DeliveryQueued, m.Delivery)
+	require.NoError(t, h.runner.SendNow(ctx, conv, m.ID))
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+
+	assert.NoFileExists(t, filepath.Join(h.workspace(conv), "a.txt"), "the call was denied")
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 2)
+	last := lastMessages(reqs[1], 2)
+	assert.Contains(t, last[0], "instead of deciding on this call")
+	assert.Equal(t, "user: Do not write it, just tell me", last[1])
+	err = h.runner.SendNow(ctx, conv, m.ID)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "a delivered message is not sent again")
+}
+
+// A message queued while the task is paused at a limit, sent now: the
+// task goes on, as with Continue, and the model reads the message.
+func TestSendNowOnAPausedTaskGoesOnWithTheMessage(t *testing.T) {
+	t.Parallel()
+	costly := compat.Reply{Usage: chat.Usage{PromptTokens: 1_500_000, TotalTokens: 1_500_000},
+		ToolCalls: []chat.ToolCall{call(ToolSendUpdate, `{"message":"spent"}`)}}
+	h := newHarness(t, script(t, costly, complete("wrapped up")), harnessOpts{})
+	h.settings(func(s *chat.Settings) {
+		s.Prices["test-model"] = chat.Price{InputPerMTok: 1}
+		s.Limits.MaxCostUSD = 1
+	})
+	ctx := context.Background()
+	conv := h.conversation()
+	task := h.start(conv, "Spend")
+	h.events.waitStatus(task.ID, chat.StatusPaused)
+
+	m, err := h.runner.Queue(ctx, conv, "Wrap up now")
+	require.NoError(t, err, "a message can be queued while the task is paused")
+	require.NoError(t, h.runner.SendNow(ctx, conv, m.ID))
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{"user: Wrap up now"}, lastMessages(reqs[1], 1))
 }

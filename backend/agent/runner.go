@@ -122,9 +122,6 @@ type Runner struct {
 	// varying holds the conversations Variations writes in: a second
 	// Variations there (a double click) is refused.
 	varying map[string]context.CancelFunc
-	// noTools holds the models that refused tools: Auto mode answers
-	// directly with them until the settings change.
-	noTools map[string]bool
 	// noImages holds the models whose servers refused images: they are
 	// sent the images' names instead, until the settings change.
 	noImages map[string]bool
@@ -147,7 +144,7 @@ func New(opts Options) *Runner {
 	if err != nil {
 		panic(err)
 	}
-	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, varying: map[string]context.CancelFunc{}, noTools: map[string]bool{}, noImages: map[string]bool{}}
+	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, varying: map[string]context.CancelFunc{}, noImages: map[string]bool{}}
 }
 
 // settings are the person's settings as the store holds them; whoever

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"time"
 
 	"github.com/errand-app/errand/backend/chat"
 )
@@ -48,6 +49,11 @@ type Store interface {
 	// Settings, where the runner learns a model's context length.
 	Settings(ctx context.Context) (chat.Settings, error)
 	SaveSettings(ctx context.Context, s chat.Settings) error
+
+	// The models that refused tools, by provider settings (toolsKey).
+	ToolsRefused(ctx context.Context, key string) (bool, error)
+	RememberToolsRefused(ctx context.Context, key string, at time.Time) error
+	ForgetToolsRefused(ctx context.Context) error
 }
 
 // The app's store serves the runner.

@@ -617,6 +617,12 @@ type Store interface {
 
 	Settings(ctx context.Context) (Settings, error)
 	SaveSettings(ctx context.Context, s Settings) error
+	// ToolsRefused reports whether the model of key (the provider settings
+	// it was used with) refused tools; RememberToolsRefused records that
+	// it did, and ForgetToolsRefused forgets every such record.
+	ToolsRefused(ctx context.Context, key string) (bool, error)
+	RememberToolsRefused(ctx context.Context, key string, at time.Time) error
+	ForgetToolsRefused(ctx context.Context) error
 
 	// AddSummary stores a summary together with its notice in the
 	// transcript (whose SummaryID it sets), in one transaction.

@@ -53,12 +53,18 @@ func (s *Store) AttachmentIDs(ctx context.Context) (map[string]bool, error) {
 }
 
 // SweepStagedAttachments forgets the contents no message carries that
-// were last added before before.
+// were last added before before, and the images tools returned before
+// then that no message names (a task that ended before its result did).
 func (s *Store) SweepStagedAttachments(ctx context.Context, before time.Time) error {
 	_, err := s.exec(ctx, `DELETE FROM attachments WHERE staged_at < ?
 		AND NOT EXISTS (SELECT 1 FROM message_attachments m WHERE m.attachment_id = attachments.id)`, ms(before))
 	if err != nil {
 		return fmt.Errorf("sweep attachments: %w", err)
+	}
+	_, err = s.exec(ctx, `DELETE FROM tool_images WHERE created_at < ?
+		AND NOT EXISTS (SELECT 1 FROM tool_image_refs r WHERE r.image_id = tool_images.id)`, ms(before))
+	if err != nil {
+		return fmt.Errorf("sweep tool images: %w", err)
 	}
 	return nil
 }

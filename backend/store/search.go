@@ -6,23 +6,27 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/errand-app/errand/backend/chat"
 )
 
 var _ chat.Searcher = (*Store)(nil)
 
-// Search returns the newest messages holding every word of text, whole
-// words (see chat.Searcher). A word's start alone does not match: a
-// prefix query over a million messages takes from 20 to 240 ms, a whole
-// word about 1 ms (docs/BENCHMARKS.md).
+// Search returns the newest messages holding every word of text, each as
+// a word or a word's start (see chat.Searcher). A start of up to
+// prefixIndexed characters is looked up in FTS5's prefix index; a longer
+// one is the words of the index that begin with it (docs/BENCHMARKS.md).
 func (s *Store) Search(ctx context.Context, text string, limit int) ([]chat.SearchHit, error) {
 	if err := chat.CheckSearch(text, limit); err != nil {
 		return nil, err
 	}
-	match := ftsQuery(text)
-	if match == "" {
-		return []chat.SearchHit{}, nil
+	if err := s.indexPending(ctx); err != nil {
+		return nil, err
+	}
+	match, err := s.ftsQuery(ctx, text)
+	if err != nil || match == "" {
+		return []chat.SearchHit{}, err
 	}
 	if err := s.indexPending(ctx); err != nil {
 		return nil, err
@@ -78,11 +82,20 @@ func (s *Store) indexPending(ctx context.Context) error {
 	})
 }
 
+// prefixIndexed is the longest word start FTS5 keeps an index of
+// (migration 0034's prefix option).
+const prefixIndexed = 4
+
+// maxCompletions bounds the words a longer start is looked up as: past
+// it, FTS5 merges them itself.
+const maxCompletions = 32
+
 // ftsQuery turns typed text into an FTS5 query that means it literally:
-// each word a quoted string (inner quotes doubled), all of them required.
-// Words with nothing a word is made of
-// (only punctuation, such as "*" or "(") are left out; "" when none is left.
-func ftsQuery(text string) string {
+// each word a quoted string (inner quotes doubled) matching the words that
+// start with it, all of them required. Words with nothing a word is made
+// of (only punctuation, such as "*" or "(") are left out; "" when none is
+// left.
+func (s *Store) ftsQuery(ctx context.Context, text string) (string, error) {
 	var terms []string
 	// A NUL would end the query string inside SQLite; no control
 	// character is part of a word.
@@ -93,13 +106,43 @@ func ftsQuery(text string) string {
 		return r
 	}, text)
 	for _, w := range strings.Fields(text) {
-		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0 {
+		if strings.IndexFunc(w, isWordRune) < 0 {
 			continue
 		}
-		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
+		term, err := s.prefixTerm(ctx, w)
+		if err != nil {
+			return "", err
+		}
+		terms = append(terms, term)
 	}
-	if len(terms) == 0 {
-		return ""
+	return strings.Join(terms, " AND "), nil
+}
+
+// prefixTerm is the FTS5 query of the words starting with w. A start
+// longer than the prefix index is the words of the index it begins (few:
+// FTS5 walks them newest first and stops at the limit, where a prefix
+// query would merge every row of each first).
+func (s *Store) prefixTerm(ctx context.Context, w string) (string, error) {
+	quoted := `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+	folded := fold(w)
+	if utf8.RuneCountInString(folded) <= prefixIndexed || strings.IndexFunc(folded, func(r rune) bool { return !isWordRune(r) }) >= 0 {
+		return quoted + "*", nil
 	}
-	return strings.Join(terms, " ")
+	words, err := collect(ctx, s.db, "search", func(r rowScanner) (string, error) {
+		var t string
+		return t, r.Scan(&t)
+	}, `SELECT term FROM message_search_terms WHERE term >= ? AND term < ? LIMIT ?`,
+		folded, folded+string(utf8.MaxRune), maxCompletions+1)
+	switch {
+	case err != nil:
+		return "", err
+	case len(words) == 0:
+		return quoted, nil
+	case len(words) > maxCompletions:
+		return quoted + "*", nil
+	}
+	for i, t := range words {
+		words[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+	}
+	return "(" + strings.Join(words, " OR ") + ")", nil
 }

@@ -59,7 +59,31 @@ func TestSearchFindsMessagesNewestFirstWithTheMatchMarked(t *testing.T) {
 	}, hits[1].Snippet, "the text comes back as plain pieces, markup and all")
 
 	assert.Equal(t, []string{newer.ID}, found(t, s, "nine ZURICH train"), "every word counts, in any order and case")
-	assert.Empty(t, found(t, s, "zurich trai"), "whole words only")
+	assert.Empty(t, found(t, s, "rain"), "a word's start, not its middle")
+}
+
+// A word's start finds the words it begins, short (the prefix index) or
+// long (the index's words), beside whole words, and is marked whole.
+func TestSearchMatchesTheStartsOfWords(t *testing.T) {
+	t.Parallel()
+	s, _ := openTemp(t)
+	c := newConversation(t, s)
+	plan := say(t, s, c.ID, chat.RoleUser, "Plan the Reorganisation of the warehouse")
+	report := say(t, s, c.ID, chat.RoleAssistant, "The reorganization report is ready.")
+	say(t, s, c.ID, chat.RoleAssistant, "Nothing organised here.")
+
+	assert.Equal(t, []string{report.ID, plan.ID}, found(t, s, "reo"), "a short start")
+	assert.Equal(t, []string{report.ID, plan.ID}, found(t, s, "REORGANI"), "a long start, any case")
+	assert.Equal(t, []string{plan.ID}, found(t, s, "reorganis ware"), "every word's start counts")
+	assert.Equal(t, []string{report.ID}, found(t, s, "reorganization"), "a whole word")
+	assert.Empty(t, found(t, s, "reorganisations"), "longer than any word")
+
+	hits, err := s.Search(context.Background(), "the reorg", 10)
+	require.NoError(t, err)
+	require.Len(t, hits, 2)
+	assert.Equal(t, []chat.SnippetPart{
+		{Text: "The", Match: true}, {Text: " "}, {Text: "reorganization", Match: true}, {Text: " report is ready."},
+	}, hits[0].Snippet, "the words found are marked whole")
 }
 
 func TestSearchIndexFollowsEditsDeletesAndStreams(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/errand-app/errand/backend/chat"
 )
@@ -63,6 +64,35 @@ func settingsFinite(st chat.Settings) error {
 		if !chat.Finite(p.InputPerMTok) || !chat.Finite(p.OutputPerMTok) {
 			return chat.Errorf(chat.CodeInvalid, "the price of %s must be a finite number", chat.Quote(model))
 		}
+	}
+	return nil
+}
+
+// ToolsRefused reports whether the model of key refused tools (see
+// migration 0034).
+func (s *Store) ToolsRefused(ctx context.Context, key string) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tools_refused WHERE key = ?)`, key).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("read the models that refused tools: %w", err)
+	}
+	return n == 1, nil
+}
+
+// RememberToolsRefused records that the model of key refused tools.
+func (s *Store) RememberToolsRefused(ctx context.Context, key string, at time.Time) error {
+	_, err := s.exec(ctx, `INSERT INTO tools_refused (key, refused_at) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET refused_at = excluded.refused_at`, key, ms(at))
+	if err != nil {
+		return fmt.Errorf("remember that the model refused tools: %w", err)
+	}
+	return nil
+}
+
+// ForgetToolsRefused forgets every model that refused tools.
+func (s *Store) ForgetToolsRefused(ctx context.Context) error {
+	if _, err := s.exec(ctx, `DELETE FROM tools_refused`); err != nil {
+		return fmt.Errorf("forget the models that refused tools: %w", err)
 	}
 	return nil
 }

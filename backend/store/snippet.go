@@ -43,6 +43,17 @@ func foldedWords(text string) map[string]bool {
 	return out
 }
 
+// startsWithOne reports whether the word starts with one of words (a
+// search matches word prefixes).
+func startsWithOne(word string, words map[string]bool) bool {
+	for w := range words {
+		if strings.HasPrefix(word, w) {
+			return true
+		}
+	}
+	return false
+}
+
 type span struct{ start, end int }
 
 // wordSpans lists where the words are in text, as byte offsets.
@@ -65,13 +76,14 @@ func wordSpans(text string) []span {
 }
 
 // snippet is the part of text around the first of words found in it, in
-// pieces, the words found marked. Text that does not hold them (the match
-// lies beyond what was read) gives its start, unmarked.
+// pieces, the words found (those starting with one of words) marked. Text
+// that does not hold them (the match lies beyond what was read) gives its
+// start, unmarked.
 func snippet(text string, words map[string]bool) []chat.SnippetPart {
 	spans := wordSpans(text)
 	first := -1
 	for i, sp := range spans {
-		if words[fold(text[sp.start:sp.end])] {
+		if startsWithOne(fold(text[sp.start:sp.end]), words) {
 			first = i
 			break
 		}
@@ -108,7 +120,7 @@ func snippet(text string, words map[string]bool) []chat.SnippetPart {
 		if sp.start < from || sp.end > to {
 			continue
 		}
-		if words[fold(text[sp.start:sp.end])] {
+		if startsWithOne(fold(text[sp.start:sp.end]), words) {
 			add(text[at:sp.start], false)
 			add(text[sp.start:sp.end], true)
 			at = sp.end

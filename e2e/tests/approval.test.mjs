@@ -35,7 +35,7 @@ async function assertApprovalCard(page) {
   const args = (await c.approval.getByLabel('Arguments').textContent()) ?? '';
   assert.deepEqual(JSON.parse(args), { path: 'hello.txt', content: 'Hello from Errand' });
   assert.equal(await statusText(page), 'Waiting for your approval: write_file');
-  assert.equal(await u.input.isDisabled(), true, 'the composer is disabled while the approval waits');
+  assert.equal(await u.input.isDisabled(), false, 'a message can be queued while the approval waits');
   assert.equal(await page.getByRole('button', { name: 'Stop', exact: true }).count(), 1, 'one Stop');
   assert.match((await u.row(TITLE).textContent()) ?? '', /Needs input/);
 }

@@ -67,13 +67,14 @@ test('Ctrl+K finds a message among 10,000 conversations and opens it there', { t
   await box.fill('"(NEAR * AND');
   await dialog.getByRole('status').filter({ hasText: 'No messages found' }).waitFor();
 
-  // A message far back in one conversation among 10,001.
-  await box.fill('summarise report 37');
+  // A message far back in one conversation among 10,001, found by the
+  // starts of its words (as typed, before they are whole).
+  await box.fill('summar repo 137');
   const options = dialog.getByRole('option');
   await eventually(async () => assert.equal(await options.count(), 1), { what: 'one result' });
   const hit = options.first();
   assert.match(await hit.textContent(), new RegExp(`^${TITLE}`));
-  assert.deepEqual(await hit.locator('mark').allTextContents(), ['37', 'summarise', 'report', '37']);
+  assert.deepEqual(await hit.locator('mark').allTextContents(), ['137', 'summarise', 'report', '137']);
 
   // Results follow typing; arrows move; Enter opens.
   await box.fill('groceries bank');
@@ -81,13 +82,13 @@ test('Ctrl+K finds a message among 10,000 conversations and opens it there', { t
   assert.match(await options.first().textContent(), /^Filler conversation 10000/);
   await box.press('ArrowDown');
   assert.equal(await options.nth(1).getAttribute('aria-selected'), 'true');
-  await box.fill('summarise report 37');
+  await box.fill('summarise report 137');
   await eventually(async () => assert.equal(await options.count(), 1), { what: 'one result again' });
   await box.press('Enter');
   await dialog.waitFor({ state: 'detached' });
   await eventually(async () => assert.equal((await u.title.textContent())?.trim(), TITLE), { what: 'the conversation to open' });
   await eventually(
-    async () => assert.deepEqual(await rowPlace(page, 'Task #37: summarise report 37'), { place: 'in view', found: true }),
+    async () => assert.deepEqual(await rowPlace(page, 'Task #137: summarise report 137'), { place: 'in view', found: true }),
     { what: 'the message in view, marked' },
   );
 }));

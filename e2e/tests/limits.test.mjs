@@ -38,7 +38,7 @@ test('a task that reaches the limit pauses; Continue lets it complete', { timeou
       await c.pause.waitFor({ state: 'visible', timeout: 2_000 });
       assert.match((await c.pause.textContent()) ?? '', new RegExp(question.replace(/[.?]/g, '\\$&')));
       assert.equal(await statusText(page), 'Paused: step limit reached');
-      assert.equal(await ui(page).input.isDisabled(), true, 'the composer is disabled while paused');
+      assert.equal(await ui(page).input.isDisabled(), false, 'a message can be queued while paused');
     },
   });
   // Two steps ran: two updates.

@@ -141,6 +141,11 @@ export function queueMessage(conversationId: string, text: string, attachmentIds
   return call(() => Runner.QueueMessage(conversationId, text, attachmentIds));
 }
 
+/** Delivers a queued message at once: a tool call waiting for approval is denied for it, a paused task goes on with it. */
+export function sendNow(conversationId: string, messageId: string): Promise<void> {
+  return call(() => Runner.SendNow(conversationId, messageId));
+}
+
 export function stopTask(taskId: string): Promise<StopResult> {
   return call(() => Runner.StopTask(taskId));
 }

@@ -185,6 +185,17 @@ export async function queueMessage(conversationId: string, text: string, attachm
   }
 }
 
+/** Delivers a queued message now (see api.sendNow); the task's events show the rest. */
+export async function sendQueuedNow(conversationId: string, messageId: string): Promise<boolean> {
+  try {
+    await api.sendNow(conversationId, messageId);
+    return true;
+  } catch (err) {
+    reportError(err, 'Could not send the message now');
+    return false;
+  }
+}
+
 export async function stopTask(taskId: string): Promise<boolean> {
   try {
     const res = await api.stopTask(taskId);

@@ -30,6 +30,8 @@ export function Composer({ conversationId }: { conversationId: string }) {
   const textareaRef = useRef<HTMLTextAreaElement>(null);
 
   const busy = !!task && isBusy(task.status);
+  // An approval card or a pause waits above: a message is queued, and its Send now delivers it.
+  const holding = task?.status === 'waiting_approval' || task?.status === 'paused';
   const waiting = task?.status === 'waiting_user';
   // An approval, a paused limit or an interrupted task: the card above decides.
   const blocked = composerBlocked(task);
@@ -76,7 +78,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
     if (!canSubmit) return;
     const ok = waiting && task
       ? await run(() => replyToTask(conversationId, task.id, text))
-      : busy
+      : busy || holding
         ? await run(() => queueMessage(conversationId, text, readyIds(conversationId)))
         : await run(() => sendMessage(conversationId, text, readyIds(conversationId)));
     if (ok) textareaRef.current?.focus();
@@ -132,6 +134,8 @@ export function Composer({ conversationId }: { conversationId: string }) {
     ? 'Answer above'
     : waiting
     ? task?.pendingQuestion || 'The agent is waiting for your answer'
+    : holding
+    ? 'A message sent now waits for the card above (its Send now delivers it at once)'
     : busy
       ? 'The agent is working… a message sent now reaches it at its next step'
       : mode === 'agent'
@@ -188,7 +192,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
                 type="submit"
                 className="btn btn-primary"
                 disabled={!canSubmit}
-                title={busy ? 'Queued: the agent reads it at its next step, without stopping' : undefined}
+                title={busy || holding ? 'Queued: the agent reads it at its next step, without stopping' : undefined}
               >
                 Send
               </button>

@@ -2,10 +2,11 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../api/types';
-import { message, resetStores } from '../../test/fixtures';
+import { message, resetStores, task } from '../../test/fixtures';
+import * as api from '../../api';
 
 import { useMessagesStore } from '../../stores/messages';
-import { handleMessageDelta, handleTaskMessage } from '../../stores/sync';
+import { handleMessageDelta, handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
 import { MessageList } from './MessageList';
 
 const C = 'c';
@@ -67,6 +68,19 @@ describe('MessageList', () => {
     expect(screen.queryByText('Queued')).not.toBeInTheDocument();
     const texts = rows().map((r) => r.textContent ?? '');
     expect(texts.findIndex((t) => t.includes('Also add a date'))).toBeGreaterThan(texts.findIndex((t) => t.includes('Listed the files')));
+  });
+
+  it('offers Send now on a queued message while a pause or an approval holds the task, not while it works', async () => {
+    seed(message('q', C, { role: 'user', content: 'Wrap up now', seq: 2, delivery: 'queued', taskId: 't' }));
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 1 })));
+    render(<MessageList conversationId={C} />);
+    expect(screen.queryByRole('button', { name: 'Send now' })).not.toBeInTheDocument();
+    act(() => handleTaskUpdate(task('t', C, { status: 'paused', stepCount: 1, pauseReason: 'cost' })));
+    vi.mocked(api.sendNow).mockResolvedValue(undefined);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Send now' }));
+    expect(api.sendNow).toHaveBeenCalledWith(C, 'q');
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 2 })));
+    expect(screen.queryByRole('button', { name: 'Send now' })).not.toBeInTheDocument();
   });
 
   it('says when a queued message was not delivered because the task ended', () => {

@@ -1,7 +1,8 @@
 import { memo, useId, useState, type Ref } from 'react';
 import type { Delivery } from '../../api/types';
 import { LiveQuestion } from '../agents/QuestionWidget';
-import { useTasksStore } from '../../stores/tasks';
+import { useActiveTask, useTasksStore } from '../../stores/tasks';
+import { sendQueuedNow } from '../../stores/actions';
 import { CopyButton, Markdown } from '../../components/Markdown';
 import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { SummaryMarker } from './SummaryMarker';
@@ -103,11 +104,28 @@ function QuestionBody({ item }: { item: Extract<TranscriptItem, { kind: 'questio
   );
 }
 
-/** Where a message sent while the agent worked is: queued, or not delivered. */
-function DeliveryLabel({ delivery }: { delivery: Delivery }) {
+/**
+ * Where a message sent while the agent worked is: queued, or not delivered.
+ * Queued while an approval card or a pause waits, Send now delivers it at
+ * once (the call is denied for it; the paused task goes on with it).
+ */
+function DeliveryLabel({ delivery, conversationId, messageId }: { delivery: Delivery; conversationId: string; messageId: string }) {
+  const status = useActiveTask(conversationId)?.status;
+  const [pending, setPending] = useState(false);
+  const holding = status === 'waiting_approval' || status === 'paused';
+  const sendNow = async () => {
+    setPending(true);
+    await sendQueuedNow(conversationId, messageId);
+    setPending(false);
+  };
   return delivery === 'queued' ? (
     <span className="delivery-label" title="The agent reads it at its next step">
       Queued
+      {holding && (
+        <button type="button" className="btn btn-small" disabled={pending} onClick={() => void sendNow()}>
+          Send now
+        </button>
+      )}
     </span>
   ) : (
     <span className="delivery-label delivery-missed" title="The task ended before reading it">
@@ -141,7 +159,7 @@ function UserRow({
         {item.text !== '' && <PersonText text={item.text} />}
       </div>
       {item.text !== '' && <CopyButton text={item.text} label="Copy message" className="message-copy" />}
-      {item.delivery && <DeliveryLabel delivery={item.delivery} />}
+      {item.delivery && <DeliveryLabel delivery={item.delivery} conversationId={conversationId} messageId={item.key} />}
       {!item.delivery && <MessageTools conversationId={conversationId} messageId={item.key} />}
     </div>
   );

@@ -2,10 +2,12 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Approval } from '../../api/types';
-import { resetStores, summary, task } from '../../test/fixtures';
+import { message, resetStores, summary, task } from '../../test/fixtures';
 
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
+import { useMessagesStore } from '../../stores/messages';
+import { MessageList } from '../chat/MessageList';
 import { handleTaskUpdate } from '../../stores/sync';
 import { Composer } from '../chat/Composer';
 import { AgentPanel } from './AgentPanel';
@@ -280,13 +282,21 @@ describe('ApprovalCard', () => {
     expect(screen.queryByRole('region', { name: 'Approval needed' })).not.toBeInTheDocument();
   });
 
-  it('the composer is disabled while the approval waits, and says why', () => {
-    setup();
+  it('while the approval waits, a message is queued, and Send now delivers it', async () => {
+    const user = setup();
     waitForApproval();
+    vi.mocked(api.queueMessage).mockResolvedValue(message('q1', C, { role: 'user', delivery: 'queued', taskId: 't1', content: 'Use b.txt' }));
+    vi.mocked(api.sendNow).mockResolvedValue(undefined);
+    useMessagesStore.getState().beginLoad(C);
+    useMessagesStore.getState().finishLoad(C, []);
     const box = screen.getByRole('textbox', { name: 'Message' });
-    expect(box).toBeDisabled();
-    expect(box).toHaveAccessibleDescription('Approve or deny the tool call above, or stop the task.');
-    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    expect(box).toBeEnabled();
+    await user.type(box, 'Use b.txt{Enter}');
+    expect(api.queueMessage).toHaveBeenCalledWith(C, 'Use b.txt');
+    expect(api.denyTool).not.toHaveBeenCalled();
+    render(<MessageList conversationId={C} />);
+    await user.click(screen.getByRole('button', { name: 'Send now' }));
+    expect(api.sendNow).toHaveBeenCalledWith(C, 'q1');
     act(() => handleTaskUpdate(task('t1', C, { status: 'tool_executing', stepCount: 2, currentTool: 'write_file' })));
     expect(screen.queryByRole('region', { name: 'Approval needed' })).not.toBeInTheDocument();
   });

@@ -60,11 +60,11 @@ describe('PauseCard', () => {
     expect(screen.queryByRole('region', { name: 'Task paused' })).not.toBeInTheDocument();
   });
 
-  it('Stop stops the task; the composer is disabled meanwhile and has no second Stop', async () => {
+  it('Stop stops the task; meanwhile the composer queues a message and has no second Stop', async () => {
     vi.mocked(api.stopTask).mockResolvedValue({ stopped: true, task: { ...paused, status: 'cancelled' }, message: 'Stopped' });
     const user = setup();
     update(paused);
-    expect(screen.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveAttribute('placeholder', expect.stringMatching(/Send now/));
     expect(screen.getAllByRole('button', { name: 'Stop' })).toHaveLength(1);
     await user.click(within(screen.getByRole('region', { name: 'Task paused' })).getByRole('button', { name: 'Stop' }));
     expect(api.stopTask).toHaveBeenCalledWith('t1');

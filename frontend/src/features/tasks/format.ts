@@ -111,10 +111,6 @@ export interface ComposerBlock {
  */
 export function composerBlocked(task: Pick<Task, 'status'> | undefined): ComposerBlock | null {
   switch (task?.status) {
-    case 'waiting_approval':
-      return { placeholder: 'Waiting for your decision on the tool call above', hint: 'Approve or deny the tool call above, or stop the task.' };
-    case 'paused':
-      return { placeholder: 'The task is paused', hint: 'Continue or stop the paused task above.' };
     case 'interrupted':
       return {
         placeholder: 'Resume or dismiss the interrupted task above to write here',

@@ -33,6 +33,8 @@ export function Send(arg1:string,arg2:string,arg3:Array<string>):Promise<chat.Ta
 
 export function SendChat(arg1:string,arg2:string):Promise<chat.Task>;
 
+export function SendNow(arg1:string,arg2:string):Promise<void>;
+
 export function StartProactive(arg1:string):Promise<chat.Task>;
 
 export function StartTask(arg1:string,arg2:string):Promise<chat.Task>;

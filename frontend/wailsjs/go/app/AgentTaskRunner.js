@@ -62,6 +62,10 @@ export function SendChat(arg1, arg2) {
   return window['go']['app']['AgentTaskRunner']['SendChat'](arg1, arg2);
 }
 
+export function SendNow(arg1, arg2) {
+  return window['go']['app']['AgentTaskRunner']['SendNow'](arg1, arg2);
+}
+
 export function StartProactive(arg1) {
   return window['go']['app']['AgentTaskRunner']['StartProactive'](arg1);
 }

@@ -262,7 +262,9 @@ export namespace chat {
 	    taskId: string;
 	    undone: boolean;
 	    pruned: boolean;
+	    dismissed: boolean;
 	    files: ChangedFile[];
+	    notUndoable: string[];
 	}
 	
 	

@@ -14,6 +14,8 @@ const TWO: FilesChanged = {
   taskId: T,
   undone: false,
   pruned: false,
+  dismissed: false,
+  notUndoable: [],
   files: [
     { path: 'notes/plan.txt', change: 'changed' },
     { path: 'hello.txt', change: 'created' },

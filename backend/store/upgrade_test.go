@@ -89,6 +89,11 @@ func buildAt(t *testing.T, path string, v int) {
 		`INSERT INTO messages (id, conversation_id, task_id, role, content, created_at) VALUES ('msg-2', 'conv-old', 'task-old', 'assistant', '4', 1700000000001)`,
 	}
 	stmts = append(stmts, filledAt(v)...)
+	if v >= 28 {
+		// From 0028 the current branch is kept apart: the messages are on it.
+		stmts = append(stmts, `INSERT OR IGNORE INTO branch_runs (conversation_id, run, first, upto)
+			SELECT conversation_id, 0, min(seq), 9223372036854775807 FROM messages WHERE run = 0 GROUP BY conversation_id`)
+	}
 	for _, q := range stmts {
 		_, err := db.Exec(q)
 		require.NoError(t, err, q)

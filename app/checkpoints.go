@@ -105,11 +105,36 @@ func (c *Checkpoints) revert(taskID string, choices map[string]chat.FileChoice, 
 		return out, err
 	}
 	// Stored by the undo itself; now the card is told.
-	changed, err := c.keeper.Changes(ctx, taskID)
-	if err == nil {
+	c.published(ctx, taskID)
+	return out, nil
+}
+
+// DismissChanges hides the task's "Files changed" card for good (the
+// files stay as they are). A task that changed no files, or whose
+// checkpoint was pruned, has no card to dismiss: an error, and nothing
+// changes.
+func (c *Checkpoints) DismissChanges(taskID string) (err error) {
+	defer recovered(&err)
+	if err := requireID("task", taskID); err != nil {
+		return err
+	}
+	ctx, cancel := callCtx()
+	defer cancel()
+	if _, err := c.tasks.GetTask(ctx, taskID); err != nil {
+		return err
+	}
+	if err := c.keeper.Dismiss(ctx, taskID); err != nil {
+		return err
+	}
+	c.published(ctx, taskID)
+	return nil
+}
+
+// published tells the card what is stored now.
+func (c *Checkpoints) published(ctx context.Context, taskID string) {
+	if changed, err := c.keeper.Changes(ctx, taskID); err == nil {
 		c.events.FilesChanged(changed)
 	}
-	return out, nil
 }
 
 // Storage is the bytes checkpoints keep now and the limit.

@@ -30,8 +30,19 @@ func (p *publishedChanges) FilesChanged(c chat.FilesChanged) {
 	p.events = append(p.events, c)
 }
 
-func TestUndoChangesThroughTheService(t *testing.T) {
-	t.Parallel()
+// checkpointService is the service over a real store and keeper, with one
+// task that changed a.txt in ws from "before" to "after" (and is still
+// running) and read, which reads a.txt.
+type checkpointService struct {
+	svc    *Checkpoints
+	st     *store.Store
+	events *publishedChanges
+	task   chat.Task
+	ws     string
+	read   func() string
+}
+
+func newCheckpointService(t *testing.T, opts ...func(*chat.Settings)) checkpointService {
 	ctx := context.Background()
 	dir := t.TempDir()
 	st, err := store.Open(ctx, filepath.Join(dir, store.FileName))
@@ -63,14 +74,26 @@ func TestUndoChangesThroughTheService(t *testing.T) {
 		require.NoError(t, err)
 		return string(b)
 	}
+	return checkpointService{svc: svc, st: st, events: events, task: task, ws: ws, read: read}
+}
 
-	_, err = svc.UndoChanges(task.ID, nil)
+// ended stores the service's task as completed.
+func (c *checkpointService) ended(t *testing.T) {
+	c.task.Status, c.task.Rev = chat.StatusCompleted, c.task.Rev+1
+	require.NoError(t, c.st.UpdateTask(context.Background(), c.task))
+}
+
+func TestUndoChangesThroughTheService(t *testing.T) {
+	t.Parallel()
+	c := newCheckpointService(t)
+	svc, events, task, ws, read := c.svc, c.events, c.task, c.ws, c.read
+
+	_, err := svc.UndoChanges(task.ID, nil)
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
 	assert.ErrorContains(t, err, "still working")
 	assert.Equal(t, "after", read(), "a running task's changes are not undone under it")
 
-	task.Status, task.Rev = chat.StatusCompleted, 2
-	require.NoError(t, st.UpdateTask(ctx, task))
+	c.ended(t)
 	_, err = svc.UndoChanges(task.ID, map[string]chat.FileChoice{"a.txt": "maybe"})
 	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(err))
 	_, err = svc.UndoChanges("", nil)
@@ -100,6 +123,51 @@ func TestUndoChangesThroughTheService(t *testing.T) {
 	assert.Len(t, events.events, 1)
 	assert.Positive(t, svc.Storage().UsedBytes)
 	assert.Equal(t, int64(1024)<<20, svc.Storage().LimitBytes)
+}
+
+// The card is dismissed for good; a task with no checkpoint, or a pruned
+// one, cannot be dismissed or undone: a clear error, and nothing changes.
+func TestDismissingOrUndoingAnUnknownOrPrunedCheckpointIsRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := newCheckpointService(t)
+	c.ended(t)
+
+	for _, id := range []string{"no-such-task", uuid.NewString()} {
+		assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(c.svc.DismissChanges(id)), "dismiss %s", id)
+		_, err := c.svc.UndoChanges(id, nil)
+		assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err), "undo %s", id)
+	}
+	assert.Equal(t, chat.CodeInvalid, chat.ErrorCode(c.svc.DismissChanges("")))
+
+	// Pruned: the task's contents are gone past the storage limit.
+	_, ok, err := c.st.PruneOldestCheckpoint(ctx)
+	require.NoError(t, err)
+	require.True(t, ok)
+	err = c.svc.DismissChanges(c.task.ID)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
+	assert.ErrorContains(t, err, "no longer kept")
+	_, err = c.svc.UndoChanges(c.task.ID, nil)
+	assert.ErrorContains(t, err, "no longer kept")
+	changed, err := c.svc.FilesChanged(c.task.ID)
+	require.NoError(t, err)
+	assert.False(t, changed.Dismissed)
+	assert.False(t, changed.Undone)
+	assert.Equal(t, "after", c.read())
+	assert.Empty(t, c.events.events, "nothing was published")
+}
+
+func TestADismissedCardStaysDismissedAndItsFilesAsTheyAre(t *testing.T) {
+	t.Parallel()
+	c := newCheckpointService(t)
+	c.ended(t)
+	require.NoError(t, c.svc.DismissChanges(c.task.ID))
+	require.Len(t, c.events.events, 1)
+	assert.True(t, c.events.events[0].Dismissed, "the card is told")
+	changed, err := c.svc.FilesChanged(c.task.ID)
+	require.NoError(t, err)
+	assert.True(t, changed.Dismissed)
+	assert.Equal(t, "after", c.read(), "dismissing changes no file")
 }
 
 func TestCheckpointSettingsAreValidated(t *testing.T) {

@@ -27,16 +27,15 @@ func runCommand(command string) compat.Reply {
 // checkpointed is a harness whose tools keep checkpoints, with writes and
 // commands approved in advance.
 func checkpointed(t *testing.T, opts checkpoint.Options, replies ...compat.Reply) (*harness, *checkpoint.Keeper) {
-	h, k, _ := checkpointedIn(t, opts, script(t, replies...), false)
+	h, k, _ := checkpointedIn(t, opts, script(t, replies...), harnessOpts{})
 	return h, k
 }
 
-func checkpointedIn(t *testing.T, opts checkpoint.Options, model func(*compat.Request) compat.Reply, thinking bool) (*harness, *checkpoint.Keeper, string) {
+func checkpointedIn(t *testing.T, opts checkpoint.Options, model func(*compat.Request) compat.Reply, o harnessOpts) (*harness, *checkpoint.Keeper, string) {
 	t.Helper()
 	var k *checkpoint.Keeper
-	h := newHarness(t, model, harnessOpts{thinking: thinking, checkpoints: func(taskID, ws string) tools.Checkpoints {
-		return k.ForTask(taskID, ws)
-	}})
+	o.checkpoints = func(taskID, ws string) tools.Checkpoints { return k.ForTask(taskID, ws) }
+	h := newHarness(t, model, o)
 	var err error
 	dir := filepath.Join(t.TempDir(), "checkpoints")
 	k, err = checkpoint.New(dir, h.store, opts)
@@ -132,7 +131,7 @@ func TestAFileEditedSinceTheTaskIsAConflictResolvedPerFile(t *testing.T) {
 
 func TestAChangeThatCannotBeCheckpointedIsRefused(t *testing.T) {
 	t.Parallel()
-	h, _, dir := checkpointedIn(t, checkpoint.Defaults, script(t, writeFile("a.txt", "new"), runCommand("echo x > a.txt"), complete("done")), false)
+	h, _, dir := checkpointedIn(t, checkpoint.Defaults, script(t, writeFile("a.txt", "new"), runCommand("echo x > a.txt"), complete("done")), harnessOpts{})
 	conv := h.conversation()
 	ws := h.workspace(conv)
 	put(t, ws, "a.txt", "old")
@@ -183,7 +182,7 @@ func TestUndoOfAPrunedCheckpointIsRefusedAndChangesNothing(t *testing.T) {
 
 func TestTheDemoModelWritesAFileThatIsUndone(t *testing.T) {
 	t.Parallel()
-	h, k, _ := checkpointedIn(t, checkpoint.Defaults, demoScript, true)
+	h, k, _ := checkpointedIn(t, checkpoint.Defaults, demoScript, harnessOpts{thinking: true})
 	conv := h.conversation()
 	ws := h.workspace(conv)
 	put(t, ws, "hello.txt", "mine")

@@ -226,9 +226,11 @@ func endTask(t chat.Task, status chat.TaskStatus, errMsg string) chat.Task {
 }
 
 // closingMessages are the messages that end a task: a result for every
-// tool call still open, so the transcript stays valid, and a notice.
+// tool call still open, so the transcript stays valid, and a notice. They
+// are dated at the task's end (t.EndedAt): the notice of a stopped or
+// failed task is where the transcript shows the files it changed.
 func closingMessages(t chat.Task, msgs []chat.Message, notice string) []chat.Message {
-	now := clock()
+	now := *t.EndedAt
 	var out []chat.Message
 	result, outcome := "Cancelled: the task was stopped before this tool call finished.", chat.OutcomeStopped
 	if t.Status != chat.StatusCancelled {

@@ -35,6 +35,10 @@ type loopState struct {
 	repeats      int
 	toolTime     time.Duration // the last tool's run time, not yet stored
 	denied       bool          // the person denied the last call, not yet stored
+	// completion is task_complete's result while the completion is
+	// reviewed; unanswered is set once a reflection gave no verdict.
+	completion chat.Message
+	unanswered bool
 }
 
 // loop is the task's life: call the model, act on its reply, repeat until

@@ -120,28 +120,84 @@ func (rn *run) willReflect() bool {
 
 // reviewCompletion is what follows task_complete: a task with a plan is first
 // checked against it (reflect). When the goal is not achieved and rounds
-// are left, more is true and the loop goes on with the issues; otherwise
-// the task completes (listing what is still open), unless the person
-// queued a message meanwhile.
+// are left, more is true and the loop goes on with the issues; a check
+// that gives no verdict counts once as the goal unmet. Otherwise the task
+// completes (listing what is still open, or that the check did not
+// answer), unless the person queued a message meanwhile. task_complete's
+// result says which it was (see chat.OutcomeChecking), and what is open.
 func (rn *run) reviewCompletion(ctx context.Context, st *loopState, summary string) (more bool, err error) {
+	ended, note := chat.ToolOutcome(""), ""
 	if rn.willReflect() {
 		v, err := rn.reflect(ctx, st, summary)
 		if err != nil {
 			return false, err
 		}
-		if v != nil && !v.GoalAchieved {
-			if !rn.lastReflection() {
-				return true, nil
-			}
-			summary += "\n\nStill open:\n- " + strings.Join(v.Issues, "\n- ")
+		if more, ended, note = rn.judge(st, v); more {
+			return true, rn.settleCompletion(st, chat.OutcomeUnmet, note)
 		}
 	}
-	return rn.completeUnlessQueued(summary)
+	if n, err := rn.takeQueued(); err != nil || n > 0 {
+		if err == nil {
+			err = rn.settleCompletion(st, chat.OutcomeUnmet, "")
+		}
+		return n > 0, err
+	}
+	if err := rn.settleCompletion(st, ended, note); err != nil {
+		return false, err
+	}
+	if note != "" {
+		summary += "\n\n" + note
+	}
+	return false, rn.complete(summary)
+}
+
+// judge reads a reflection's verdict: whether the task goes on (with a
+// note for the model, if the verdict's own result does not tell it), else
+// how it ends (with a note for the person).
+func (rn *run) judge(st *loopState, v *verdict) (more bool, ended chat.ToolOutcome, note string) {
+	last := rn.lastReflection()
+	switch {
+	case v == nil && !st.unanswered && !last:
+		st.unanswered = true
+		return true, "", unansweredNote
+	case v == nil:
+		return false, chat.OutcomeUnchecked, uncheckedNote
+	case v.GoalAchieved:
+		return false, "", ""
+	case !last:
+		return true, "", ""
+	}
+	return false, chat.OutcomeIncomplete, "Still open:\n- " + strings.Join(v.Issues, "\n- ")
+}
+
+// What task_complete's result says after a reflection that gave no
+// verdict: the first time (the model reads it and goes on), and when the
+// task completes all the same (the person reads it on the card).
+const (
+	unansweredNote = "Errand's check of the result against the plan did not answer, so the task is not accepted yet. " +
+		"Check the work against the plan's criteria yourself, finish what is missing, then call task_complete again."
+	uncheckedNote = "The check of the result against the plan did not answer, so the result is unchecked."
+)
+
+// settleCompletion stores how the completion under review ended, on
+// task_complete's result (content, when not empty, replaces its text).
+func (rn *run) settleCompletion(st *loopState, outcome chat.ToolOutcome, content string) error {
+	m := st.completion
+	st.completion = chat.Message{}
+	if m.ID == "" || (m.Outcome == outcome && content == "") {
+		return nil
+	}
+	m.Outcome = outcome
+	if content != "" {
+		m.Content = content
+	}
+	_, err := rn.replace(m)
+	return err
 }
 
 // reflect runs one reflection: a model call, counted as a step, that sees
 // the plan, its criteria and the results and may only call reflect. A
-// reply without a verdict lets the task complete.
+// reply without a verdict gives a nil verdict.
 func (rn *run) reflect(ctx context.Context, st *loopState, summary string) (*verdict, error) {
 	if err := rn.checkLimits(ctx); err != nil {
 		return nil, err
@@ -178,7 +234,7 @@ func (rn *run) reflect(ctx context.Context, st *loopState, summary string) (*ver
 	v := rn.verdict
 	rn.mu.Unlock()
 	if v == nil {
-		slog.Warn("the reflection gave no verdict; the task completes", "task", t.ID)
+		slog.Warn("the reflection gave no verdict", "task", t.ID)
 	}
 	return v, nil
 }

@@ -24,22 +24,27 @@ func (rn *run) runToolCalls(ctx context.Context, st *loopState, calls []chat.Too
 			return "", false, err
 		}
 		var res tools.Result
+		completes := false
 		if done {
 			res = tools.Result{Content: "Not run: the task was already marked complete.", IsError: true}
 		} else {
-			var s string
-			res, s, done, err = rn.runToolCall(ctx, st, call)
+			res, summary, completes, err = rn.runToolCall(ctx, st, call)
 			if err != nil {
 				return "", false, err
 			}
-			if done {
-				summary = s
-			}
+			done = completes
 		}
 		m := rn.newMessage(chat.RoleTool, res.Content)
 		m.ToolCallID, m.ToolName, m.IsError = call.ID, call.Name, res.IsError
 		if st.denied {
 			m.Outcome, st.denied = chat.OutcomeDenied, false
+		}
+		if completes && rn.willReflect() {
+			// No completion card until the reflection accepts it.
+			m.Outcome = chat.OutcomeChecking
+		}
+		if completes {
+			st.completion = m
 		}
 		// The result and the end of the call are stored together.
 		worked := st.toolTime

@@ -150,6 +150,18 @@ const (
 	OutcomeDenied  ToolOutcome = "denied"
 	OutcomeStopped ToolOutcome = "stopped"
 	OutcomeCutOff  ToolOutcome = "cut_off"
+	// On task_complete's result: OutcomeChecking while the reflection
+	// checks the result against the plan (no completion card yet);
+	// OutcomeUnmet when the task went on instead of ending there (the
+	// check found the goal unmet or did not answer, or the person asked
+	// for more). The task ended there with OutcomeUnchecked when the
+	// check did not answer, OutcomeIncomplete when the last check found
+	// the goal unmet (the result then says why); an accepted completion
+	// has no outcome.
+	OutcomeChecking   ToolOutcome = "checking"
+	OutcomeUnmet      ToolOutcome = "unmet"
+	OutcomeUnchecked  ToolOutcome = "unchecked"
+	OutcomeIncomplete ToolOutcome = "incomplete"
 )
 
 // Delivery is where a message added during a task is on its way to the model.

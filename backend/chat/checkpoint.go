@@ -26,8 +26,12 @@ type Checkpoint struct {
 	TaskID    string       `json:"taskId"`
 	Undone    bool         `json:"undone"`
 	Pruned    bool         `json:"pruned"`
+	Dismissed bool         `json:"dismissed"`
 	CreatedAt time.Time    `json:"createdAt"`
 	Files     []FileChange `json:"files"`
+	// Tools are the tools the task called whose changes are not kept
+	// (MCP servers' tools that may write): Undo cannot restore them.
+	Tools []string `json:"tools"`
 }
 
 // FileChoice is how the person resolves one conflicting file on undo:
@@ -49,13 +53,16 @@ type UndoOutcome struct {
 }
 
 // FilesChanged is what a task did to the files, as the person sees it:
-// each file created, changed or deleted, and whether the changes are
-// undone now or can no longer be (pruned).
+// each file created, changed or deleted, whether the changes are undone
+// now or can no longer be (pruned), whether the person dismissed the
+// card, and the tools whose changes Undo cannot restore (NotUndoable).
 type FilesChanged struct {
-	TaskID string        `json:"taskId"`
-	Undone bool          `json:"undone"`
-	Pruned bool          `json:"pruned"`
-	Files  []ChangedFile `json:"files"`
+	TaskID      string        `json:"taskId"`
+	Undone      bool          `json:"undone"`
+	Pruned      bool          `json:"pruned"`
+	Dismissed   bool          `json:"dismissed"`
+	Files       []ChangedFile `json:"files"`
+	NotUndoable []string      `json:"notUndoable"`
 }
 
 // ChangedFile is one file of FilesChanged.

@@ -20,6 +20,8 @@ type Repo interface {
 	KeepAfter(ctx context.Context, c chat.FileChange) error
 	Checkpoint(ctx context.Context, taskID string) (chat.Checkpoint, error)
 	SetUndone(ctx context.Context, taskID string, undone bool) error
+	SetDismissed(ctx context.Context, taskID string) error
+	KeepTool(ctx context.Context, taskID, tool string) error
 	KeptHashes(ctx context.Context) (map[string]bool, error)
 	PruneOldestCheckpoint(ctx context.Context) (taskID string, ok bool, err error)
 }

@@ -50,6 +50,24 @@ func (t taskKeeper) BeforeCommand(ctx context.Context) (func(context.Context) (s
 	}, nil
 }
 
+func (t taskKeeper) NotUndoable(ctx context.Context, tool string) error {
+	return t.k.repo.KeepTool(ctx, t.taskID, tool)
+}
+
+// Dismiss hides the task's Files changed card for good. A task that
+// changed nothing, or whose checkpoint was pruned, has no card to dismiss:
+// that is an error, and nothing changes.
+func (k *Keeper) Dismiss(ctx context.Context, taskID string) error {
+	cp, err := k.repo.Checkpoint(ctx, taskID)
+	if err != nil {
+		return err
+	}
+	if cp.Pruned {
+		return chat.Errorf(chat.CodeConflict, "the files this task changed are no longer kept (the oldest checkpoints are removed past the storage limit in Settings), so there is nothing to dismiss")
+	}
+	return k.repo.SetDismissed(ctx, taskID)
+}
+
 // listed names the first max paths, and how many more there are.
 func listed(paths []string, max int) string {
 	if len(paths) <= max {
@@ -58,10 +76,10 @@ func listed(paths []string, max int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(paths[:max], ", "), len(paths)-max)
 }
 
-// Changes lists the files the task left different; a task that changed
-// none has an empty list.
+// Changes lists the files the task left different, and the tools whose
+// changes are not kept; a task that changed none has empty lists.
 func (k *Keeper) Changes(ctx context.Context, taskID string) (chat.FilesChanged, error) {
-	out := chat.FilesChanged{TaskID: taskID, Files: []chat.ChangedFile{}}
+	out := chat.FilesChanged{TaskID: taskID, Files: []chat.ChangedFile{}, NotUndoable: []string{}}
 	cp, err := k.repo.Checkpoint(ctx, taskID)
 	if chat.ErrorCode(err) == chat.CodeNotFound {
 		return out, nil
@@ -69,7 +87,7 @@ func (k *Keeper) Changes(ctx context.Context, taskID string) (chat.FilesChanged,
 	if err != nil {
 		return out, err
 	}
-	out.Undone, out.Pruned = cp.Undone, cp.Pruned
+	out.Undone, out.Pruned, out.Dismissed, out.NotUndoable = cp.Undone, cp.Pruned, cp.Dismissed, cp.Tools
 	for _, c := range cp.Files {
 		if !c.Changed() {
 			continue

@@ -27,6 +27,18 @@ func (t *tool) Description() string    { return t.desc }
 func (t *tool) Schema() map[string]any { return t.schema }
 func (t *tool) Risk() tools.Risk       { return t.risk }
 
+// noteNotUndoable records, before a tool that may write is called, that
+// what it changes is not kept: Undo changes names it as not undoable.
+func (t *tool) noteNotUndoable(ctx context.Context, env tools.Env) error {
+	if env.Checkpoints == nil || t.risk == tools.RiskRead {
+		return nil
+	}
+	if err := env.Checkpoints.NotUndoable(ctx, t.full); err != nil {
+		return fmt.Errorf("its call could not be recorded for Undo changes (%w)", err)
+	}
+	return nil
+}
+
 // maxResultBytes bounds what one call's result tells the model.
 const maxResultBytes = 64 << 10
 
@@ -40,6 +52,9 @@ func (t *tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 			return tools.Result{}, ctx.Err()
 		}
 		return tools.Result{Content: err.Error(), IsError: true}, nil
+	}
+	if err := t.noteNotUndoable(ctx, env); err != nil {
+		return tools.Result{Content: fmt.Sprintf("%s was not called: %v", t.full, err), IsError: true}, nil
 	}
 	timeout := t.s.m.opts.CallTimeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)

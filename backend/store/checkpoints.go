@@ -17,13 +17,18 @@ func nullHash(h string) any {
 	return h
 }
 
+// openCheckpoint makes sure the task has a checkpoint.
+func openCheckpoint(ctx context.Context, tx *sql.Tx, taskID string) error {
+	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO checkpoints (task_id, created_at) VALUES (?, ?)`, taskID, ms(time.Now()))
+	return err
+}
+
 // KeepBefore records a file's state before the task first changes it. A
 // later call for the same file of the same task changes nothing: the
 // checkpoint keeps the state before the task's first change.
 func (s *Store) KeepBefore(ctx context.Context, c chat.FileChange) error {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO checkpoints (task_id, created_at) VALUES (?, ?)`,
-			c.TaskID, ms(time.Now())); err != nil {
+		if err := openCheckpoint(ctx, tx, c.TaskID); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO checkpoint_files (task_id, workspace, path, before_hash)
@@ -40,13 +45,27 @@ func (s *Store) KeepAfter(ctx context.Context, c chat.FileChange) error {
 	return wrapOp("keep the file's after-state", err)
 }
 
-// Checkpoint returns the task's checkpoint with its files, or CodeNotFound
-// when the task changed no file.
+// KeepTool records that the task called a tool whose changes are not
+// kept (an MCP server's tool that may write).
+func (s *Store) KeepTool(ctx context.Context, taskID, tool string) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := openCheckpoint(ctx, tx, taskID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO checkpoint_tools (task_id, tool) VALUES (?, ?)`, taskID, tool)
+		return err
+	})
+	return wrapOp("record the tool's call for Undo changes", err)
+}
+
+// Checkpoint returns the task's checkpoint with its files and the tools
+// whose changes it does not keep, or CodeNotFound when the task changed
+// no file.
 func (s *Store) Checkpoint(ctx context.Context, taskID string) (chat.Checkpoint, error) {
-	cp := chat.Checkpoint{TaskID: taskID, Files: []chat.FileChange{}}
+	cp := chat.Checkpoint{TaskID: taskID, Files: []chat.FileChange{}, Tools: []string{}}
 	var created int64
-	err := s.db.QueryRowContext(ctx, `SELECT undone, pruned, created_at FROM checkpoints WHERE task_id = ?`, taskID).
-		Scan(&cp.Undone, &cp.Pruned, &created)
+	err := s.db.QueryRowContext(ctx, `SELECT undone, pruned, dismissed, created_at FROM checkpoints WHERE task_id = ?`, taskID).
+		Scan(&cp.Undone, &cp.Pruned, &cp.Dismissed, &created)
 	if isNoRows(err) {
 		return cp, chat.Errorf(chat.CodeNotFound, "this task changed no files")
 	}
@@ -54,6 +73,9 @@ func (s *Store) Checkpoint(ctx context.Context, taskID string) (chat.Checkpoint,
 		return cp, fmt.Errorf("read checkpoint: %w", err)
 	}
 	cp.CreatedAt = fromMS(created)
+	if cp.Tools, err = checkpointTools(ctx, s.db, taskID); err != nil {
+		return cp, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT workspace, path, ifnull(before_hash, ''), ifnull(after_hash, ''), pending
 		FROM checkpoint_files WHERE task_id = ? ORDER BY path, workspace`, taskID)
 	if err != nil {
@@ -68,6 +90,31 @@ func (s *Store) Checkpoint(ctx context.Context, taskID string) (chat.Checkpoint,
 		cp.Files = append(cp.Files, f)
 	}
 	return cp, rows.Err()
+}
+
+// checkpointTools are the tools whose changes the task's checkpoint does
+// not keep, by name.
+func checkpointTools(ctx context.Context, db *sql.DB, taskID string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT tool FROM checkpoint_tools WHERE task_id = ? ORDER BY tool`, taskID)
+	if err != nil {
+		return nil, fmt.Errorf("read checkpoint: %w", err)
+	}
+	defer rows.Close()
+	tools := []string{}
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, fmt.Errorf("read checkpoint: %w", err)
+		}
+		tools = append(tools, t)
+	}
+	return tools, rows.Err()
+}
+
+// SetDismissed records that the person dismissed the task's card.
+func (s *Store) SetDismissed(ctx context.Context, taskID string) error {
+	_, err := s.exec(ctx, `UPDATE checkpoints SET dismissed = 1 WHERE task_id = ?`, taskID)
+	return wrapOp("record the dismissal", err)
 }
 
 // SetUndone records whether the task's changes are undone now.

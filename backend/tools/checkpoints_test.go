@@ -41,6 +41,11 @@ func (r *recordedCheckpoints) BeforeCommand(context.Context) (func(context.Conte
 	}, nil
 }
 
+func (r *recordedCheckpoints) NotUndoable(_ context.Context, tool string) error {
+	r.calls = append(r.calls, "not undoable "+tool)
+	return nil
+}
+
 func (r *recordedCheckpoints) read(rel string) string {
 	b, err := os.ReadFile(filepath.Join(r.dir, rel))
 	if err != nil {

@@ -63,6 +63,9 @@ type Checkpoints interface {
 	// change any of them; the returned func records what changed and must
 	// be called once the command is over, whatever its outcome.
 	BeforeCommand(ctx context.Context) (after func(ctx context.Context) (string, error), err error)
+	// NotUndoable records that a tool whose changes cannot be kept (an
+	// MCP server's tool that may write) was called, so Undo names it.
+	NotUndoable(ctx context.Context, tool string) error
 }
 
 // Sandboxer is a Tool that runs in a sandbox where the platform has one.

@@ -93,7 +93,12 @@ export function transcript(page) {
       if (el.querySelector('.bubble-update')) return { kind: 'update', text: text('.text') };
       if (el.querySelector('.card-question')) return { kind: 'question', text: text('.text') };
       if (el.querySelector('.card-complete')) return { kind: 'complete', text: text('.text') };
-      if (el.classList.contains('notice-row')) return { kind: 'notice', text: el.textContent ?? '' };
+      // A notice row wraps its notice (and the files its task changed, when it ended the task).
+      const notice = el.classList.contains('notice-row') ? el : el.querySelector(':scope > .notice-row');
+      if (notice) return { kind: 'notice', text: notice.textContent ?? '' };
+      if (el.classList.length === 0 && el.firstElementChild?.classList.contains('tool-row')) {
+        return { kind: 'tool', text: el.firstElementChild.textContent ?? '' };
+      }
       if (el.classList.contains('decision-row')) return { kind: 'decision', text: el.textContent ?? '' };
       if (el.classList.contains('tool-row')) return { kind: 'tool', text: el.textContent ?? '' };
       if (el.classList.contains('thinking-row')) return { kind: 'thinking', text: el.textContent ?? '' };

@@ -136,7 +136,7 @@ test('Settings shows the space checkpoints take, and saves their limit and exclu
   await dialog.waitFor({ state: 'hidden' });
 }));
 
-test('a task stopped after changing a file offers Undo changes above the composer', { timeout: 120_000 }, stack.test(async (page) => {
+test('a task stopped after changing a file keeps Undo changes where it ended, after the next task started', { timeout: 180_000 }, stack.test(async (page) => {
   await fs.writeFile(file(), 'Before the stopped task\n');
   await sendMessage(page, '[write-then-ask] then wait');
   await page.getByText('Shall I go on?').first().waitFor();
@@ -146,10 +146,28 @@ test('a task stopped after changing a file offers Undo changes above the compose
   await page.getByRole('button', { name: 'Stop task', exact: true }).click();
   await waitForStatus(page, 'Stopped');
 
-  const panel = page.locator('.agent-panel').getByRole('region', { name: 'Files this task changed' });
-  await panel.getByRole('button', { name: 'Files changed (1)' }).waitFor();
-  await shot(page, panel, 'stopped');
-  await panel.getByRole('button', { name: 'Undo changes' }).click();
+  // In the transcript, at the notice that ended the task.
+  const stopped = page.getByRole('log').getByRole('region', { name: 'Files this task changed' }).filter({ hasText: 'The stopped task changed files:' });
+  await stopped.getByRole('button', { name: 'Files changed (1)' }).waitFor();
+  await shot(page, stopped, 'stopped');
+
+  // The next task starts and ends; the stopped task's Undo is still there.
+  await sendMessage(page, 'Something else');
+  await page.getByText('Done: Something else').waitFor();
+  await waitForStatus(page, 'Completed');
+  await stopped.getByRole('button', { name: 'Undo changes' }).click();
   await eventually(async () => assert.equal(await readIfExists(file()), 'Before the stopped task\n'));
-  await panel.getByRole('button', { name: 'Redo changes' }).waitFor();
+  await stopped.getByRole('button', { name: 'Redo changes' }).waitFor();
+
+  // Dismissed, it is gone for good (a reload too); the files stay as they are.
+  await stopped.getByRole('button', { name: 'Dismiss' }).click();
+  await stopped.waitFor({ state: 'detached' });
+  await stack.open({ reload: true });
+  await page.getByText('Stopped by user').first().waitFor();
+  assert.equal(await stopped.count(), 0);
+  assert.equal(await readIfExists(file()), 'Before the stopped task\n');
+
+  // Dismissing an unknown task's changes is a clear error.
+  const err = await page.evaluate(() => window.go.app.Checkpoints.DismissChanges('no-such-task').then(() => '', (e) => String(e?.message ?? e)));
+  assert.match(err, /"code":"not_found".*no task with id/);
 }));

@@ -32,7 +32,7 @@ export const ROLES = ['user', 'assistant', 'tool', 'system'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** chat.ToolOutcome */
-export const TOOL_OUTCOMES = ['denied', 'stopped', 'cut_off'] as const;
+export const TOOL_OUTCOMES = ['denied', 'stopped', 'cut_off', 'checking', 'unmet', 'unchecked', 'incomplete'] as const;
 export type ToolOutcome = (typeof TOOL_OUTCOMES)[number];
 
 /** chat.Delivery */

@@ -413,7 +413,12 @@ export function openDataFolder(): Promise<void> {
 /** The files a finished task changed (an empty list when none). */
 export async function filesChanged(taskId: string): Promise<FilesChanged> {
   const c: FilesChanged = await call(() => CheckpointsSvc.FilesChanged(taskId));
-  return { ...c, files: c.files ?? [] };
+  return { ...c, files: c.files ?? [], notUndoable: c.notUndoable ?? [] };
+}
+
+/** Hides the task's Files changed card for good (its files stay as they are). */
+export function dismissChanges(taskId: string): Promise<void> {
+  return call(() => CheckpointsSvc.DismissChanges(taskId));
 }
 
 /** The diff of what the task did to one file. */

@@ -30,7 +30,7 @@ export const useFilesChangedStore = create<FilesChangedStore>()((set) => ({
     set((s) => {
       const held = s.byTask[c.taskId];
       if (!held) return {};
-      return { byTask: { ...s.byTask, [c.taskId]: { ...held, changed: { ...c, files: c.files ?? [] } } } };
+      return { byTask: { ...s.byTask, [c.taskId]: { ...held, changed: { ...c, files: c.files ?? [], notUndoable: c.notUndoable ?? [] } } } };
     }),
   fail: (id, error) => set((s) => (s.byTask[id] ? { byTask: { ...s.byTask, [id]: { ...s.byTask[id], error } } } : {})),
   forget: (id) =>

@@ -22,7 +22,7 @@ const fact = (id: string, value: string): Fact => ({
 const server = (status: MCPServerState['status']): MCPServerState =>
   ({ server: { id: 's1', name: 'everything' }, status, tools: [] }) as unknown as MCPServerState;
 
-const files = (undone: boolean): FilesChanged => ({ taskId: 't1', undone, pruned: false, files: [{ path: 'a.txt', change: 'created' }] });
+const files = (undone: boolean): FilesChanged => ({ taskId: 't1', undone, pruned: false, dismissed: false, notUndoable: [], files: [{ path: 'a.txt', change: 'created' }] });
 
 // A read starts a microtask after it is asked for (loadFacts); this runs after it.
 const flush = () => new Promise<void>((r) => queueMicrotask(r));

@@ -19,7 +19,7 @@ const onMount: Record<string, (...args: never[]) => unknown> = {
   listAllFacts: async () => ({ facts: [], titles: {} }),
   listPrompts: async () => [],
   // A task's Files changed card: no files.
-  filesChanged: async (taskId: string) => ({ taskId, undone: false, pruned: false, files: [] }),
+  filesChanged: async (taskId: string) => ({ taskId, undone: false, pruned: false, dismissed: false, files: [], notUndoable: [] }),
   checkpointStorage: async () => ({ usedBytes: 0, limitBytes: 0 }),
 };
 

@@ -304,7 +304,9 @@ export namespace chat {
 	    taskId: string;
 	    undone: boolean;
 	    pruned: boolean;
+	    dismissed: boolean;
 	    files: ChangedFile[];
+	    notUndoable: string[];
 	}
 	
 	

@@ -150,6 +150,8 @@ describe('chat states', () => {
       taskId: 't',
       undone: false,
       pruned: false,
+      dismissed: false,
+      notUndoable: [],
       files: [{ path: 'notes.txt', change: 'created' }],
     });
     render(<View />);

@@ -4,7 +4,8 @@ import { LiveQuestion } from '../agents/QuestionWidget';
 import { useActiveTask, useTasksStore } from '../../stores/tasks';
 import { sendQueuedNow } from '../../stores/actions';
 import { CopyButton, Markdown } from '../../components/Markdown';
-import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
+import { TaskEndFiles } from '../checkpoints/TaskEndFiles';
+import { CompleteRow } from './CompleteRow';
 import { SummaryMarker } from './SummaryMarker';
 import { ThinkingBlock } from './ThinkingBlock';
 import { questionEndLabel } from './toolCall';
@@ -209,13 +210,18 @@ export const TranscriptItemView = memo(function TranscriptItemView({
       return <DecisionLine rowRef={rowRef} index={index} conversationId={conversationId} taskId={item.taskId} messageId={item.messageId} />;
     case 'notice':
       // A task's failure: its reason is in the failed card (and the
-      // status line says Failed); here, a row that opens to it.
-      if (item.tone === 'error') {
-        return <Collapsible rowRef={rowRef} index={index} label="The task failed" body={item.text} tone="error" />;
-      }
+      // status line says Failed); here, a row that opens to it. A notice
+      // that ended its task shows the files the task changed.
       return (
-        <div {...row} className="notice-row">
-          <span className="notice-text text">{item.text}</span>
+        <div {...row}>
+          {item.tone === 'error' ? (
+            <Collapsible label="The task failed" body={item.text} tone="error" />
+          ) : (
+            <div className="notice-row">
+              <span className="notice-text text">{item.text}</span>
+            </div>
+          )}
+          {item.taskId && item.at && <TaskEndFiles taskId={item.taskId} at={item.at} />}
         </div>
       );
     case 'summary':
@@ -273,21 +279,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
       );
     case 'complete':
       return (
-        <div {...row} className="row row-agent">
-          <div className="card card-complete">
-            <span className="card-kicker">
-              <span className="badge badge-complete">
-                <svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true">
-                  <path d="M3.5 8.5l3 3 6-7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-                </svg>
-                Task complete
-              </span>
-              <StepBadge step={item.step} />
-            </span>
-            <Markdown text={item.summary} />
-            {item.taskId && <FilesChangedCard taskId={item.taskId} />}
-          </div>
-        </div>
+        <CompleteRow conversationId={conversationId} item={item} rowRef={rowRef} index={index} badge={<StepBadge step={item.step} />} />
       );
     case 'toolCall':
       return <ToolCallRow conversationId={conversationId} item={item} rowRef={rowRef} index={index} />;

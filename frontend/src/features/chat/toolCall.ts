@@ -54,6 +54,11 @@ const LEADS: Record<CallState, string> = {
   denied: 'Denied by you:',
   stopped: 'Stopped:',
   cut_off: 'Cut off:',
+  // task_complete's outcomes: never a tool row of its own (see CompleteRow).
+  checking: 'Checking:',
+  unmet: 'Not accepted:',
+  unchecked: 'Used tool',
+  incomplete: 'Used tool',
 };
 
 /** "Denied by you: write_file", "Used tool run_command: ls -la". */

@@ -7,7 +7,8 @@ export type TranscriptItem =
   | { kind: 'user'; key: string; text: string; delivery?: Delivery; attachments?: Attachment[] }
   /** The answer to a question (ask_user's result): callId and parentId lead to the question's form, if it had one. */
   | { kind: 'answer'; key: string; text: string; callId: string; parentId: string }
-  | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error' }
+  /** taskId and at (when it was written): a notice that ends its task shows the files the task changed. */
+  | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error'; taskId?: string; at?: string }
   | { kind: 'decision'; key: string; taskId: string; messageId: string }
   | { kind: 'summary'; key: string; summaryId: string }
   | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string; cutOff?: boolean }
@@ -15,7 +16,7 @@ export type TranscriptItem =
   | { kind: 'thinking'; key: string; text: string; ms: number; live: boolean; step: number; taskId: string }
   | { kind: 'update'; key: string; text: string; step: number }
   | { kind: 'question'; key: string; question: string; choices: string[]; step: number; taskId: string }
-  | { kind: 'complete'; key: string; summary: string; step: number; taskId: string }
+  | { kind: 'complete'; key: string; summary: string; step: number; taskId: string; callId: string }
   | { kind: 'toolCall'; key: string; name: string; args: string; callId: string; taskId: string; step: number }
   | { kind: 'toolResult'; key: string; name: string; content: string; isError: boolean; outcome: ToolOutcome | '' };
 
@@ -85,6 +86,7 @@ function computeItems(m: Message, thinking: boolean): TranscriptItem[] {
         key: m.id,
         text: content,
         tone: m.isError || /^error\b/i.test(content) ? 'error' : 'neutral',
+        ...(m.taskId ? { taskId: m.taskId, at: m.createdAt } : {}),
       });
       break;
     case 'assistant': {
@@ -125,7 +127,7 @@ function computeItems(m: Message, thinking: boolean): TranscriptItem[] {
             });
             break;
           case 'task_complete':
-            items.push({ kind: 'complete', key, summary: stringArg(call, 'summary'), step: take(), taskId: m.taskId ?? '' });
+            items.push({ kind: 'complete', key, summary: stringArg(call, 'summary'), step: take(), taskId: m.taskId ?? '', callId: call.id });
             break;
           default:
             items.push({

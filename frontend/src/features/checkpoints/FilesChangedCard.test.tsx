@@ -14,6 +14,8 @@ const TWO: FilesChanged = {
   taskId: T,
   undone: false,
   pruned: false,
+  dismissed: false,
+  notUndoable: [],
   files: [
     { path: 'notes/plan.txt', change: 'changed' },
     { path: 'hello.txt', change: 'created' },
@@ -118,5 +120,28 @@ describe('Files changed card', () => {
     act(() => published({ ...TWO, undone: true }));
     expect(screen.getByRole('button', { name: 'Redo changes' })).toBeInTheDocument();
     expect(screen.getByText('Undone')).toBeInTheDocument();
+  });
+
+  it('Dismiss hides the card for good; a refused dismissal says why and keeps it', async () => {
+    vi.mocked(api.dismissChanges).mockReset().mockRejectedValueOnce({ code: 'conflict', message: 'the files this task changed are no longer kept' });
+    const { container } = render(<FilesChangedCard taskId={T} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Dismiss' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('no longer kept');
+    expect(screen.getByRole('button', { name: /^Files changed/ })).toBeInTheDocument();
+
+    vi.mocked(api.dismissChanges).mockResolvedValueOnce(undefined);
+    vi.mocked(api.filesChanged).mockResolvedValue({ ...TWO, dismissed: true });
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(api.dismissChanges).toHaveBeenLastCalledWith(T);
+    await act(async () => {});
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it('names the MCP tools whose changes Undo cannot restore, and never offers to undo them alone', async () => {
+    vi.mocked(api.filesChanged).mockResolvedValue({ ...TWO, files: [], notUndoable: ['files__write_file'] });
+    render(<FilesChangedCard taskId={T} />);
+    expect(await screen.findByText(/Not undoable: changes made through MCP tools \(files__write_file\)/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Files changed (0)' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Undo changes' })).toBeNull();
   });
 });

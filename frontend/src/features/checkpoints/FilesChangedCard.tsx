@@ -119,7 +119,9 @@ function outcomeText(direction: Direction, restored: number, kept: number): stri
  * "Files changed (n)" on a finished task: each file's diff, "Undo changes"
  * (all files as before the task) and, once undone, "Redo changes". A file
  * changed after the task is a conflict chosen per file; a checkpoint pruned
- * past the storage limit can no longer be undone, and says so.
+ * past the storage limit can no longer be undone, and says so. Changes made
+ * through MCP tools are named as not undoable. The card stays until the
+ * person dismisses it.
  */
 export function FilesChangedCard({
   taskId,
@@ -140,6 +142,19 @@ export function FilesChangedCard({
   const [note, setNote] = useState('');
   const [conflicts, setConflicts] = useState<{ direction: Direction; paths: string[] } | null>(null);
   const listId = useId();
+
+  const dismiss = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      await api.dismissChanges(taskId);
+      applyFilesChanged(await api.filesChanged(taskId));
+    } catch (err) {
+      setError(toApiError(err).message);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const revert = useCallback(
     async (direction: Direction, choices: Record<string, FileChoice> = {}) => {
@@ -171,7 +186,7 @@ export function FilesChangedCard({
       </p>
     );
   }
-  if (!changed || changed.files.length === 0) return null;
+  if (!changed || changed.dismissed || (changed.files.length === 0 && changed.notUndoable.length === 0)) return null;
   const canRevert = !changed.pruned && !busy && !conflicts;
   return (
     <section className={`files-card ${className}`.trim()} role="region" aria-label="Files this task changed">
@@ -186,6 +201,7 @@ export function FilesChangedCard({
         {changed.undone && <span className="files-badge">Undone</span>}
         <span className="files-spacer" />
         {!changed.pruned &&
+          changed.files.length > 0 &&
           (changed.undone ? (
             <button type="button" className="btn btn-ghost" disabled={!canRevert} onClick={() => void revert('redo')}>
               Redo changes
@@ -195,7 +211,18 @@ export function FilesChangedCard({
               Undo changes
             </button>
           ))}
+        {!changed.pruned && (
+          <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void dismiss()}>
+            Dismiss
+          </button>
+        )}
       </div>
+      {changed.notUndoable.length > 0 && (
+        <p className="muted files-note">
+          Not undoable: changes made through MCP tools ({changed.notUndoable.join(', ')}) are not kept, so Undo changes
+          cannot restore them.
+        </p>
+      )}
       {changed.pruned && (
         <p className="muted files-note">
           These changes can no longer be undone: their checkpoint was removed past the storage limit in Settings.

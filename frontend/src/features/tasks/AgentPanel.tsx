@@ -1,5 +1,4 @@
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
-import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { ApprovalCard } from './ApprovalCard';
 import { FailedCard, InterruptedCard, PauseCard, ToolQuestionCard } from './TaskCards';
 import './tasks.css';
@@ -9,7 +8,8 @@ import './tasks.css';
  * conversation above the composer: an approval, a question a running tool
  * asks (an MCP server's elicitation; the agent's own questions are in the
  * transcript), a paused limit, an interrupted task, the failure of the
- * last one, or the files the last one changed before it was stopped.
+ * last one. (What a stopped or failed task changed is in the transcript,
+ * where it ended.)
  */
 export function AgentPanel({ conversationId }: { conversationId: string }) {
   const active = useActiveTask(conversationId);
@@ -25,9 +25,6 @@ export function AgentPanel({ conversationId }: { conversationId: string }) {
     card = <InterruptedCard key={active.id} task={active} />;
   } else if (!active && latest?.status === 'error') {
     card = <FailedCard key={latest.id} task={latest} />;
-  } else if (!active && latest?.status === 'cancelled') {
-    // A stopped task has no Task complete card: what it changed is undone here.
-    card = <FilesChangedCard key={latest.id} taskId={latest.id} className="agent-card" lead="The stopped task changed files:" />;
   }
   if (!card) return null;
   return <div className="agent-panel">{card}</div>;

@@ -6,7 +6,6 @@ import { usePending } from '../../lib/usePending';
 import { stopTask } from '../../stores/actions';
 import { continueTask, dismissTask, resumeTask, retryTask } from '../../stores/taskActions';
 import { LiveQuestion } from '../agents/QuestionWidget';
-import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
 import { pauseReasonText } from './format';
 
 /** Focuses the card when nothing else has the focus (the composer was disabled under the person). */
@@ -96,7 +95,6 @@ export function FailedCard({ task }: { task: Task }) {
         </button>
         <CopyDetailsButton report={report} />
       </div>
-      <FilesChangedCard taskId={task.id} />
     </section>
   );
 }

@@ -3,6 +3,8 @@
 import {chat} from '../models';
 import {app} from '../models';
 
+export function DismissChanges(arg1:string):Promise<void>;
+
 export function FileDiff(arg1:string,arg2:string):Promise<string>;
 
 export function FilesChanged(arg1:string):Promise<chat.FilesChanged>;

@@ -121,6 +121,9 @@ func (rn *run) offered(name string) error {
 	if rn.snapshot().Reflecting && name != ToolReflect {
 		return fmt.Errorf("%w: during a reflection only reflect can be called; %s was not run", tools.ErrInvalidCall, name)
 	}
+	if reg := rn.r.tools.Registry(); !reg.Has(name) {
+		return rn.unknownTool(reg, name)
+	}
 	if offeredTo(rn.def, name) && (isControl(name) || rn.def.Allows(name)) {
 		return nil
 	}
@@ -129,6 +132,19 @@ func (rn *run) offered(name string) error {
 		names = append(names, t.Name)
 	}
 	return fmt.Errorf("%w: unknown tool %q. The tools you can use are: %s", tools.ErrInvalidCall, name, strings.Join(names, ", "))
+}
+
+// unknownTool is the registry's refusal of a tool nobody has, naming the
+// tools that exist for this task's agent (end_conversation only where its
+// definition offers it).
+func (rn *run) unknownTool(reg *tools.Registry, name string) error {
+	var names []string
+	for _, n := range reg.NameList() {
+		if offeredTo(rn.def, n) {
+			names = append(names, n)
+		}
+	}
+	return fmt.Errorf("%w: unknown tool %q. The tools that exist are: %s", tools.ErrInvalidCall, name, strings.Join(names, ", "))
 }
 
 // runTool asks for approval when the tool's risk needs it, then runs it.

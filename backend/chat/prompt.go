@@ -12,8 +12,8 @@ type SavedPrompt struct {
 	ID        string    `json:"id"`
 	Name      string    `json:"name"`
 	Text      string    `json:"text"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"createdAt" ts_type:"string"`
+	UpdatedAt time.Time `json:"updatedAt" ts_type:"string"`
 }
 
 // Limits on saved prompts.

@@ -149,11 +149,22 @@ func (r *Registry) Definitions() []llm.Tool {
 
 // Names lists the tools, comma-separated, for messages to the model.
 func (r *Registry) Names() string {
+	return strings.Join(r.NameList(), ", ")
+}
+
+// NameList is every entry's name, in the registry's order.
+func (r *Registry) NameList() []string {
 	names := make([]string, len(r.entries))
 	for i, e := range r.entries {
 		names[i] = e.spec.Name
 	}
-	return strings.Join(names, ", ")
+	return names
+}
+
+// Has reports whether an entry (a Tool or a Spec only) is named name.
+func (r *Registry) Has(name string) bool {
+	_, ok := r.byName[name]
+	return ok
 }
 
 // Tool returns the Tool behind name (nil for a Spec-only entry).

@@ -68,13 +68,17 @@ test('Ctrl+K finds a message among 10,000 conversations and opens it there', { t
   await dialog.getByRole('status').filter({ hasText: 'No messages found' }).waitFor();
 
   // A message far back in one conversation among 10,001, found by the
-  // starts of its words (as typed, before they are whole).
-  await box.fill('summar repo 137');
+  // starts of its words (as typed, before they are whole): "Task #137:
+  // summarise report 137", not its reply "Report 137 is summarised.".
+  await box.fill('tas summar 137');
   const options = dialog.getByRole('option');
   await eventually(async () => assert.equal(await options.count(), 1), { what: 'one result' });
   const hit = options.first();
   assert.match(await hit.textContent(), new RegExp(`^${TITLE}`));
-  assert.deepEqual(await hit.locator('mark').allTextContents(), ['137', 'summarise', 'report', '137']);
+  assert.deepEqual(await hit.locator('mark').allTextContents(), ['Task', '137', 'summarise', '137']);
+  // Every word is a prefix: the reply matches too once "task" is left out.
+  await box.fill('summar repo 137');
+  await eventually(async () => assert.equal(await options.count(), 2), { what: 'the task and its reply' });
 
   // Results follow typing; arrows move; Enter opens.
   await box.fill('groceries bank');
@@ -82,7 +86,7 @@ test('Ctrl+K finds a message among 10,000 conversations and opens it there', { t
   assert.match(await options.first().textContent(), /^Filler conversation 10000/);
   await box.press('ArrowDown');
   assert.equal(await options.nth(1).getAttribute('aria-selected'), 'true');
-  await box.fill('summarise report 137');
+  await box.fill('task summarise report 137');
   await eventually(async () => assert.equal(await options.count(), 1), { what: 'one result again' });
   await box.press('Enter');
   await dialog.waitFor({ state: 'detached' });
@@ -133,7 +137,7 @@ test('a conversation exported to Markdown and JSON, and the JSON imported back',
   await answerNextDialog(page, newer);
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await page.getByRole('alert').filter({ hasText: 'newer version of Errand' }).waitFor();
-  const ids = async () => (await page.evaluate((t) => window.go.app.Conversations.ListConversationsPage(t, '', 10, ''), source)).items.map((c) => c.id);
+  const ids = async () => (await page.evaluate((t) => window.go.app.Conversations.ListConversationsPage(t, '', 10, '', false), source)).items.map((c) => c.id);
   assert.deepEqual(await ids(), [original.conversation.id]);
 
   await answerNextDialog(page, json);

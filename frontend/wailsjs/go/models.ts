@@ -346,10 +346,8 @@ export namespace chat {
 	    id: string;
 	    name: string;
 	    text: string;
-	    // Go type: time
-	    createdAt: any;
-	    // Go type: time
-	    updatedAt: any;
+	    createdAt: string;
+	    updatedAt: string;
 	}
 	export interface SnippetPart {
 	    text: string;

@@ -8,6 +8,18 @@ export interface ConfirmRequest {
   confirmLabel: string;
   /** The button that changes nothing (focused first; Esc means it too). */
   cancelLabel: string;
+  /**
+   * An optional text the person may add (a reason). Confirming calls `act`
+   * with it; when `act` returns an error about the text, the dialog shows
+   * it on the field and stays open.
+   */
+  input?: ConfirmInput;
+}
+
+export interface ConfirmInput {
+  label: string;
+  hint?: string;
+  act(value: string): Promise<string | null>;
 }
 
 interface ConfirmStore {

@@ -2,6 +2,7 @@
 // restore it. Go stores each and returns the conversation, which the list
 // takes in (the conversation:updated event says the same).
 import * as api from '../api';
+import { toApiError } from '../api/errors';
 import { isTerminal } from '../api/types';
 import { askConfirm } from './confirm';
 import { useConversationsStore } from './conversations';
@@ -50,20 +51,28 @@ export async function restoreConversation(id: string): Promise<boolean> {
   }
 }
 
-/** Ends the conversation at the person's word (after a confirmation), stopping its task. */
-export async function endConversation(id: string, reason = ''): Promise<boolean> {
-  const ok = await askConfirm({
+/**
+ * Ends the conversation at the person's word (after a confirmation, where
+ * they may give a reason), stopping its task. A reason Go refuses (too
+ * long) is shown on its field and the dialog stays open.
+ */
+export async function endConversation(id: string): Promise<boolean> {
+  return askConfirm({
     title: 'End this conversation?',
     text: 'The agent stops here, and the conversation is marked as ended by you. Sending a new message starts it again.',
     confirmLabel: 'End conversation',
     cancelLabel: 'Keep going',
+    input: { label: 'Reason (optional)', hint: 'Shown with the conversation; at most 1 KB.', act: (reason) => end(id, reason) },
   });
-  if (!ok) return false;
+}
+
+async function end(id: string, reason: string): Promise<string | null> {
   try {
     useConversationsStore.getState().upsert(await api.endConversation(id, reason));
-    return true;
   } catch (err) {
+    const e = toApiError(err);
+    if (e.field === 'reason') return e.message;
     reportError(err, 'Could not end the conversation');
-    return false;
   }
+  return null;
 }

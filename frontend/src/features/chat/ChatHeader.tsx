@@ -9,7 +9,7 @@ import { openSettings } from '../../stores/settingsView';
 import { AgentPicker } from '../agents/AgentPicker';
 import { ContextMeter } from './ContextMeter';
 import { ConversationStateChip } from './ConversationStateChip';
-import { HeaderActions } from './HeaderActions';
+import { HeaderActions, NARROW_HEADER, useMediaQuery } from './HeaderActions';
 import { ModelPicker } from './ModelPicker';
 
 function RenameField({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
@@ -21,6 +21,7 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
   const [editing, setEditing] = useState(false);
   const renameBtn = useRef<HTMLButtonElement>(null);
   const title = displayTitle(conv?.title);
+  const narrow = useMediaQuery(NARROW_HEADER);
 
   useEffect(() => {
     setEditing(false);
@@ -58,9 +59,9 @@ export function ChatHeader({ conversationId }: { conversationId: string }) {
       </div>
       <div className="chat-header-right">
         <AgentPicker conversationId={conversationId} />
-        <ContextMeter conversationId={conversationId} />
+        <ContextMeter conversationId={conversationId} withCompact={!narrow} />
         <ModelPicker conversationId={conversationId} />
-        <HeaderActions conversationId={conversationId} />
+        <HeaderActions conversationId={conversationId} narrow={narrow} />
       </div>
     </header>
   );

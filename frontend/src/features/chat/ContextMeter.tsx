@@ -6,25 +6,18 @@ import { useMessagesStore } from '../../stores/messages';
 const fmt = new Intl.NumberFormat('en-US');
 
 /**
- * How full the model's context was at the conversation's last request,
- * and "Compact now", which summarises older messages for the model. The
- * meter is hidden while the size is unknown.
+ * "Compact now": summarises older messages for the model. Nothing to
+ * compact in a conversation without messages (shown: false); disabled while
+ * a task runs or a compaction is under way.
  */
-export function ContextMeter({ conversationId }: { conversationId: string }) {
-  const latest = useLatestTask(conversationId);
+export function useCompact(conversationId: string) {
   const active = useActiveTask(conversationId);
   const [busy, setBusy] = useState(false);
-  // Nothing to compact in a conversation without messages.
   const empty = useMessagesStore((s) => {
     const c = s.byConversation[conversationId];
     return !c || (c.ids.length === 0 && !c.hasOlder && !c.hasNewer);
   });
-  const used = latest?.contextTokens ?? 0;
-  const limit = latest?.contextLimit ?? 0;
-  const known = limit > 0 && used > 0;
-  const pct = known ? Math.min(100, Math.round((used / limit) * 100)) : 0;
-
-  const compact = async () => {
+  const run = async () => {
     setBusy(true);
     try {
       await compactNow(conversationId);
@@ -32,6 +25,27 @@ export function ContextMeter({ conversationId }: { conversationId: string }) {
       setBusy(false);
     }
   };
+  return {
+    shown: !empty,
+    label: busy ? 'Compacting…' : 'Compact now',
+    disabled: busy || active !== undefined,
+    title: active ? 'Wait for the task to finish, or stop it, to compact' : 'Summarise older messages for the model',
+    run: () => void run(),
+  };
+}
+
+/**
+ * How full the model's context was at the conversation's last request,
+ * and "Compact now" (in a narrow window it is in More actions instead).
+ * The meter is hidden while the size is unknown.
+ */
+export function ContextMeter({ conversationId, withCompact = true }: { conversationId: string; withCompact?: boolean }) {
+  const latest = useLatestTask(conversationId);
+  const compact = useCompact(conversationId);
+  const used = latest?.contextTokens ?? 0;
+  const limit = latest?.contextLimit ?? 0;
+  const known = limit > 0 && used > 0;
+  const pct = known ? Math.min(100, Math.round((used / limit) * 100)) : 0;
 
   return (
     <div className="context-tools">
@@ -49,15 +63,9 @@ export function ContextMeter({ conversationId }: { conversationId: string }) {
           <span className="context-meter-bar" style={{ width: `${pct}%` }} />
         </div>
       )}
-      {!empty && (
-        <button
-          type="button"
-          className="btn btn-ghost btn-small"
-          disabled={busy || active !== undefined}
-          title={active ? 'Wait for the task to finish, or stop it, to compact' : 'Summarise older messages for the model'}
-          onClick={() => void compact()}
-        >
-          {busy ? 'Compacting…' : 'Compact now'}
+      {withCompact && compact.shown && (
+        <button type="button" className="btn btn-ghost btn-small" disabled={compact.disabled} title={compact.title} onClick={compact.run}>
+          {compact.label}
         </button>
       )}
     </div>

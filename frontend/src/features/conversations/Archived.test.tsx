@@ -1,11 +1,12 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversation, resetStores, summary, task } from '../../test/fixtures';
+import { conversation, message, resetStores, summary, task } from '../../test/fixtures';
 
 import * as api from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useConversationsStore } from '../../stores/conversations';
+import { useMessagesStore } from '../../stores/messages';
 import { useTasksStore } from '../../stores/tasks';
 import { ChatHeader } from '../chat/ChatHeader';
 import { Sidebar } from './Sidebar';
@@ -91,30 +92,57 @@ describe('Archive and the Archived view', () => {
 });
 
 describe('More actions', () => {
-  it('in a narrow window the less-used actions are a menu instead of buttons', async () => {
+  it('in a narrow window Compact now, Export, Archive and Delete are a menu, not buttons; arrows move, Esc gives the focus back', async () => {
     windowWidth(true);
+    act(() => {
+      useMessagesStore.getState().beginLoad('a');
+      useMessagesStore.getState().finishLoad('a', [message('m1', 'a', { content: 'Hello' })]);
+    });
     vi.mocked(api.archiveConversation).mockResolvedValue(conversation('a', { archived: true }));
+    vi.mocked(api.compactNow).mockResolvedValue(message('n1', 'a', { role: 'system', summaryId: 's1' }));
     render(<ChatHeader conversationId="a" />);
-    expect(screen.queryByRole('button', { name: 'Archive' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Delete conversation' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Export' })).toBeNull();
+    for (const name of ['Archive', 'Delete conversation', 'Export', 'Compact now']) {
+      expect(screen.queryByRole('button', { name })).toBeNull();
+    }
+    // The most used stay in the header.
+    expect(screen.getByRole('button', { name: 'Memory' })).toBeVisible();
 
     const more = screen.getByRole('button', { name: 'More actions' });
     await userEvent.click(more);
     const menu = screen.getByRole('menu', { name: 'More actions' });
-    expect(within(menu).getAllByRole('menuitem').map((m) => m.textContent)).toEqual([
-      'Export as Markdown',
-      'Export as JSON',
-      'Archive',
-      'Delete conversation',
-    ]);
+    const items = within(menu).getAllByRole('menuitem');
+    expect(items.map((m) => m.textContent)).toEqual(['Compact now', 'Export as Markdown', 'Export as JSON', 'Archive', 'Delete conversation']);
+    for (const item of items) expect(item).toBeVisible();
+    expect(items[0]).toHaveFocus();
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    expect(items[2]).toHaveFocus();
+    await userEvent.keyboard('{ArrowUp}{ArrowUp}{ArrowUp}');
+    expect(items[4]).toHaveFocus();
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).toBeNull();
     expect(more).toHaveFocus();
 
     await userEvent.click(more);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Compact now' }));
+    expect(api.compactNow).toHaveBeenCalledWith('a');
+    expect(screen.queryByRole('menu')).toBeNull();
+
+    await userEvent.click(more);
     await userEvent.click(screen.getByRole('menuitem', { name: 'Archive' }));
     expect(api.archiveConversation).toHaveBeenCalledWith('a', false);
+  });
+
+  it('Compact now in the menu waits while a task runs', async () => {
+    windowWidth(true);
+    act(() => {
+      useMessagesStore.getState().beginLoad('a');
+      useMessagesStore.getState().finishLoad('a', [message('m1', 'a', { content: 'Hello' })]);
+      useTasksStore.getState().apply(task('t1', 'a', { status: 'running' }), 'snapshot');
+    });
+    render(<ChatHeader conversationId="a" />);
+    await userEvent.click(screen.getByRole('button', { name: 'More actions' }));
+    expect(screen.getByRole('menuitem', { name: 'Compact now' })).toBeDisabled();
+    expect(screen.getByRole('menuitem', { name: 'Export as Markdown' })).toHaveFocus();
   });
 
   it('in a wide window the actions are buttons and there is no menu', () => {

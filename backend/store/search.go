@@ -28,9 +28,6 @@ func (s *Store) Search(ctx context.Context, text string, limit int) ([]chat.Sear
 	if err != nil || match == "" {
 		return []chat.SearchHit{}, err
 	}
-	if err := s.indexPending(ctx); err != nil {
-		return nil, err
-	}
 	// FTS5's snippet() costs the square of the matches in a message (a
 	// second for 6,000 of them in 64 KB): the snippet is cut here instead,
 	// from the start of the text, in one pass.

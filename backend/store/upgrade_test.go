@@ -137,6 +137,9 @@ func filledAt(v int) []string {
 	if v >= 17 {
 		q = append(q, `INSERT INTO checkpoints (task_id, created_at) VALUES ('task-completed', 1700000000000)`)
 	}
+	if v >= 33 {
+		q = append(q, `INSERT INTO saved_prompts (id, name, text, created_at, updated_at) VALUES ('prompt-1', 'Weekly notes', 'Tidy the notes', 1700000000000, 1700000000000)`)
+	}
 	return q
 }
 
@@ -200,4 +203,16 @@ func assertFilledIntact(t *testing.T, s *Store, v int) {
 		_, err := s.Checkpoint(ctx, "task-completed")
 		require.NoError(t, err)
 	}
+	if v >= 33 {
+		prompts, err := s.Prompts(ctx)
+		require.NoError(t, err)
+		require.Len(t, prompts, 1)
+		assert.Equal(t, "Weekly notes", prompts[0].Name)
+	}
+	// Every schema's messages are found by search after the upgrade (0034
+	// built the index again, with word starts).
+	hits, err := s.Search(ctx, "wha", 10)
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
+	assert.Equal(t, "msg-1", hits[0].MessageID)
 }

@@ -102,10 +102,14 @@ const sendNowReason = "The user sent a message instead of deciding on this call;
 // person wrote instead, and reads the message next); a task paused at a
 // limit goes on (as Continue does) with the message. A task at work takes
 // it at its next step anyway; one waiting for an answer wants the answer.
+// A message its task ended before reading starts a task that answers it.
 func (r *Runner) SendNow(ctx context.Context, conversationID, messageID string) error {
 	m, err := r.opts.Store.GetMessage(ctx, conversationID, messageID)
 	if err != nil {
 		return err
+	}
+	if m.Delivery == chat.DeliveryNotDelivered {
+		return r.answerUndelivered(ctx, m)
 	}
 	if m.Delivery != chat.DeliveryQueued {
 		return chat.Errorf(chat.CodeConflict, "the message is not waiting to be delivered")
@@ -123,5 +127,47 @@ func (r *Runner) SendNow(ctx context.Context, conversationID, messageID string) 
 	case t.Status == chat.StatusWaitingUser:
 		return chat.Errorf(chat.CodeConflict, "the task is waiting for your answer; answer its question first")
 	}
+	return nil
+}
+
+// answerUndelivered starts a task that answers a message its task ended
+// before reading, in the conversation's mode, as if it had just been sent;
+// the message is then marked delivered. Only a message no later one of
+// the person's followed can be: the task starts after the branch's last
+// message (a notice may follow it), so nothing moves to another branch.
+func (r *Runner) answerUndelivered(ctx context.Context, m chat.Message) error {
+	if err := r.idle(m.ConversationID, "the message cannot be sent now"); err != nil {
+		return err
+	}
+	after, err := r.opts.Store.MessagesSince(ctx, m.ConversationID, m.Seq)
+	if err != nil {
+		return err
+	}
+	tip := m.ID
+	for _, later := range after {
+		if later.Role == chat.RoleUser {
+			return chat.Errorf(chat.CodeConflict, "a later message of yours already went to the agent; this one stays in the conversation for the tasks you start")
+		}
+		tip = later.ID
+	}
+	conv, err := r.opts.Store.GetConversation(ctx, m.ConversationID)
+	if err != nil {
+		return err
+	}
+	how := beginning{from: &branchFrom{after: tip, noPrompt: true}, attachments: m.Attachments}
+	mode := conv.Mode
+	if mode != chat.ModeAgent && mode != chat.ModeChat {
+		if mode, err = r.decide(ctx, conv, m.Content, &how); err != nil {
+			return err
+		}
+	}
+	if _, err := r.begin(ctx, m.ConversationID, m.Content, mode, how); err != nil {
+		return err
+	}
+	delivered, err := r.opts.Store.MarkDelivered(ctx, m.ConversationID, m.ID)
+	if err != nil {
+		return err
+	}
+	r.opts.Events.MessageStored(delivered)
 	return nil
 }

@@ -144,6 +144,67 @@ func TestQueuedMessagesOfAStoppedTaskStayAsNotDelivered(t *testing.T) {
 	assert.Equal(t, []string{"user: Use b.txt instead", "user: Go on"}, lastMessages(reqs[1], 2))
 }
 
+// A message its task ended before reading, sent now: a task answers it
+// at once, as if it had just been sent, and it is no longer "not
+// delivered"; only the last of the person's messages can be.
+func TestSendNowOnANotDeliveredMessageStartsATaskThatAnswersIt(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, script(t, writeFile("a.txt", "x"), complete("used b.txt")), harnessOpts{})
+	ctx := context.Background()
+	conv := h.conversation()
+	task := h.start(conv, "Write")
+	h.events.waitStatus(task.ID, chat.StatusWaitingApproval)
+	m, err := h.runner.Queue(ctx, conv, "Use b.txt instead")
+	require.NoError(t, err)
+	_, err = h.runner.Stop(ctx, task.ID)
+	require.NoError(t, err)
+
+	require.NoError(t, h.runner.SendNow(ctx, conv, m.ID))
+	var answer chat.Task
+	h.events.wait("a task answering the message", func() bool {
+		for id, t := range h.events.last {
+			if id != task.ID && t.Status == chat.StatusCompleted {
+				answer = t
+				return true
+			}
+		}
+		return false
+	})
+	assert.Equal(t, "Use b.txt instead", answer.OriginalPrompt)
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{"user: Use b.txt instead"}, lastMessages(reqs[1], 1))
+	assert.Equal(t, 1, countText(reqs[1], "Use b.txt instead"), "sent once, not copied")
+	stored, err := h.runner.opts.Store.GetMessage(ctx, conv, m.ID)
+	require.NoError(t, err)
+	assert.Empty(t, stored.Delivery, "delivered")
+	err = h.runner.SendNow(ctx, conv, m.ID)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "a delivered message is not sent again")
+}
+
+func TestSendNowRefusesANotDeliveredMessageALaterOneFollowed(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, script(t, writeFile("a.txt", "x"), complete("done")), harnessOpts{})
+	ctx := context.Background()
+	conv := h.conversation()
+	task := h.start(conv, "Write")
+	h.events.waitStatus(task.ID, chat.StatusWaitingApproval)
+	m, err := h.runner.Queue(ctx, conv, "Use b.txt instead")
+	require.NoError(t, err)
+	_, err = h.runner.Stop(ctx, task.ID)
+	require.NoError(t, err)
+	next := h.start(conv, "Go on")
+	h.events.waitStatus(next.ID, chat.StatusCompleted)
+
+	err = h.runner.SendNow(ctx, conv, m.ID)
+	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
+	assert.Contains(t, chat.ErrorMessage(err), "a later message of yours already went to the agent")
+	stored, err := h.runner.opts.Store.GetMessage(ctx, conv, m.ID)
+	require.NoError(t, err)
+	assert.Equal(t, chat.DeliveryNotDelivered, stored.Delivery, "nothing changed")
+	assert.Len(t, h.server.Requests(), 2, "no task started")
+}
+
 func TestQueueRefusesBadInput(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, script(t, compat.Reply{ToolCalls: []chat.ToolCall{call(ToolAskUser, `{"question":"Which?"}`)}}), harnessOpts{})

@@ -40,6 +40,7 @@ type Store interface {
 	AppendReasoning(ctx context.Context, id, text string) (chat.Appended, error)
 	UpdateMessage(ctx context.Context, m chat.Message) (chat.Message, error)
 	TakeQueued(ctx context.Context, taskID string) ([]chat.Message, error)
+	MarkDelivered(ctx context.Context, conversationID, id string) (chat.Message, error)
 
 	// Summaries of compacted history.
 	AddSummary(ctx context.Context, s chat.Summary, notice chat.Message) (chat.Message, error)

@@ -620,6 +620,10 @@ type Store interface {
 	// TakeQueued moves the task's queued messages, in order, to the end of
 	// the conversation as delivered and returns them as stored.
 	TakeQueued(ctx context.Context, taskID string) ([]Message, error)
+	// MarkDelivered clears the mark of a message the task it was queued
+	// for ended before reading (a task answers it now); a message not so
+	// marked is a conflict.
+	MarkDelivered(ctx context.Context, conversationID, id string) (Message, error)
 	// FinishTask stores the task's final state together with the messages
 	// that close it (notices, results for unanswered tool calls).
 	FinishTask(ctx context.Context, t Task, msgs []Message) ([]Message, error)

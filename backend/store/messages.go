@@ -277,6 +277,20 @@ func (s *Store) TakeQueued(ctx context.Context, taskID string) ([]chat.Message, 
 	return out, err
 }
 
+// MarkDelivered clears a not-delivered message's mark (see chat.Store).
+func (s *Store) MarkDelivered(ctx context.Context, conversationID, id string) (chat.Message, error) {
+	m, _, err := scanMessage(s.db.QueryRowContext(ctx, `UPDATE messages SET delivery = '', rev = rev + 1
+		WHERE id = ? AND conversation_id = ? AND delivery = ? RETURNING `+messageCols,
+		id, conversationID, string(chat.DeliveryNotDelivered)))
+	if !isNoRows(err) {
+		return m, s.classify("mark a message delivered", err)
+	}
+	if _, err := s.GetMessage(ctx, conversationID, id); err != nil {
+		return m, err
+	}
+	return m, chat.Errorf(chat.CodeConflict, "the message is not waiting to be delivered")
+}
+
 // moveQueued gives the task's queued messages, in order, new places at the
 // end of the conversation (the same id, a higher rev) marked to.
 func moveQueued(ctx context.Context, q queryer, taskID string, to chat.Delivery) ([]chat.Message, error) {

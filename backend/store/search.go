@@ -16,7 +16,8 @@ var _ chat.Searcher = (*Store)(nil)
 // Search returns the newest messages holding every word of text, each as
 // a word or a word's start (see chat.Searcher). A start of up to
 // prefixIndexed characters is looked up in FTS5's prefix index; a longer
-// one is the words of the index that begin with it (docs/BENCHMARKS.md).
+// one is the indexed words that begin with it (search_words, see
+// docs/BENCHMARKS.md).
 func (s *Store) Search(ctx context.Context, text string, limit int) ([]chat.SearchHit, error) {
 	if err := chat.CheckSearch(text, limit); err != nil {
 		return nil, err
@@ -65,18 +66,75 @@ func (s *Store) indexPending(ctx context.Context) error {
 		return nil
 	}
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM search_pending)`).Scan(&n); err != nil || n == 0 {
+	if err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM search_pending)
+		OR EXISTS (SELECT 1 FROM search_words_pending)`).Scan(&n); err != nil || n == 0 {
 		return s.classify("search", err)
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO message_search (rowid, body)
-			SELECT t.seq, t.body FROM search_pending p CROSS JOIN message_text t ON t.seq = p.seq
-			WHERE t.streaming = 0 AND t.body != ''`); err != nil {
+		texts, words, err := readPending(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if err := execEach(ctx, tx, `INSERT INTO message_search (rowid, body) VALUES (?, ?)`, texts); err != nil {
 			return fmt.Errorf("index messages: %w", err)
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM search_pending`)
+		if err := execEach(ctx, tx, `INSERT OR IGNORE INTO search_words (word) VALUES (?)`, words); err != nil {
+			return fmt.Errorf("add search words: %w", err)
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM search_pending; DELETE FROM search_words_pending`)
 		return err
 	})
+}
+
+// readPending reads, in one pass, the texts of the messages to index
+// (search_pending) and the words of those and of the messages indexed
+// since the last search (search_words_pending), folded as the index folds
+// them (see wordsOf), for search_words.
+func readPending(ctx context.Context, tx *sql.Tx) (texts [][]any, words [][]any, err error) {
+	rows, err := tx.QueryContext(ctx, `SELECT t.seq, t.body, p.seq IS NOT NULL
+		FROM (SELECT seq FROM search_pending UNION SELECT seq FROM search_words_pending) q
+		CROSS JOIN message_text t ON t.seq = q.seq
+		LEFT JOIN search_pending p ON p.seq = q.seq
+		WHERE t.streaming = 0 AND t.body != ''`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read pending messages: %w", err)
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	for rows.Next() {
+		var seq int64
+		var body string
+		var index bool
+		if err := rows.Scan(&seq, &body, &index); err != nil {
+			return nil, nil, fmt.Errorf("read pending messages: %w", err)
+		}
+		if index {
+			texts = append(texts, []any{seq, body})
+		}
+		wordsOf(body, seen)
+	}
+	for w := range seen {
+		words = append(words, []any{w})
+	}
+	return texts, words, rows.Err()
+}
+
+// execEach runs query once with each row of args, prepared once.
+func execEach(ctx context.Context, tx *sql.Tx, query string, args [][]any) error {
+	if len(args) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, a := range args {
+		if _, err := stmt.ExecContext(ctx, a...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // prefixIndexed is the longest word start FTS5 keeps an index of
@@ -84,8 +142,8 @@ func (s *Store) indexPending(ctx context.Context) error {
 const prefixIndexed = 4
 
 // maxCompletions bounds the words a longer start is looked up as: past
-// it, FTS5 merges them itself.
-const maxCompletions = 32
+// it, FTS5 merges them itself (slower: it reads every matching row).
+const maxCompletions = 64
 
 // ftsQuery turns typed text into an FTS5 query that means it literally:
 // each word a quoted string (inner quotes doubled) matching the words that
@@ -115,31 +173,54 @@ func (s *Store) ftsQuery(ctx context.Context, text string) (string, error) {
 	return strings.Join(terms, " AND "), nil
 }
 
-// prefixTerm is the FTS5 query of the words starting with w. A start
-// longer than the prefix index is the words of the index it begins (few:
-// FTS5 walks them newest first and stops at the limit, where a prefix
-// query would merge every row of each first).
+// prefixTerm is the FTS5 query of the words starting with w: a phrase
+// when w holds punctuation ("e-mail" is the words e and mail*, one after
+// the other). When its last word is longer than the prefix index, the
+// query is the phrase ending in each indexed word that starts with it
+// (few: FTS5 walks them newest first and stops at the limit, where a
+// prefix query would merge every row of each first). With no such word it
+// is the prefix query: it finds what a word the store could not list
+// holds.
 func (s *Store) prefixTerm(ctx context.Context, w string) (string, error) {
-	quoted := `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
-	folded := fold(w)
-	if utf8.RuneCountInString(folded) <= prefixIndexed || strings.IndexFunc(folded, func(r rune) bool { return !isWordRune(r) }) >= 0 {
-		return quoted + "*", nil
+	head, last := splitLastWord(w)
+	if utf8.RuneCountInString(last) <= prefixIndexed {
+		return quote(w) + "*", nil
 	}
+	folded := fold(last)
 	words, err := collect(ctx, s.db, "search", func(r rowScanner) (string, error) {
 		var t string
 		return t, r.Scan(&t)
-	}, `SELECT term FROM message_search_terms WHERE term >= ? AND term < ? LIMIT ?`,
+	}, `SELECT word FROM search_words WHERE word >= ? AND word < ? LIMIT ?`,
 		folded, folded+string(utf8.MaxRune), maxCompletions+1)
 	switch {
 	case err != nil:
 		return "", err
-	case len(words) == 0:
-		return quoted, nil
-	case len(words) > maxCompletions:
-		return quoted + "*", nil
+	case len(words) == 0 || len(words) > maxCompletions:
+		return quote(w) + "*", nil
 	}
 	for i, t := range words {
-		words[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+		words[i] = quote(head + t)
 	}
 	return "(" + strings.Join(words, " OR ") + ")", nil
+}
+
+// splitLastWord cuts w before its last run of word characters: the head
+// (the text before it) and that last word, without what follows it.
+func splitLastWord(w string) (head, last string) {
+	end := strings.LastIndexFunc(w, isWordRune)
+	_, size := utf8.DecodeRuneInString(w[end:])
+	end += size
+	start := strings.LastIndexFunc(w[:end], func(r rune) bool { return !isWordRune(r) })
+	if start >= 0 {
+		_, size = utf8.DecodeRuneInString(w[start:])
+		start += size
+	} else {
+		start = 0
+	}
+	return w[:start], w[start:end]
+}
+
+// quote makes text one FTS5 string: its words, one after the other.
+func quote(text string) string {
+	return `"` + strings.ReplaceAll(text, `"`, `""`) + `"`
 }

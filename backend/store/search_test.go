@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,6 +85,40 @@ func TestSearchMatchesTheStartsOfWords(t *testing.T) {
 	assert.Equal(t, []chat.SnippetPart{
 		{Text: "The", Match: true}, {Text: " "}, {Text: "reorganization", Match: true}, {Text: " report is ready."},
 	}, hits[0].Snippet, "the words found are marked whole")
+}
+
+// The words a longer start is looked up as are those of the messages,
+// folded as the index folds them; a start no listed word begins is still
+// looked up in the index itself.
+func TestSearchListsTheWordsOfEachMessageItIndexes(t *testing.T) {
+	t.Parallel()
+	s, _ := openTemp(t)
+	c := newConversation(t, s)
+	lake := say(t, s, c.ID, chat.RoleUser, "Sailing on the ZÜRICHSEE, then Genève")
+	assert.Equal(t, []string{lake.ID}, found(t, s, "zürichs"))
+	assert.Equal(t, []string{lake.ID}, found(t, s, "Zurichsee genev"))
+	assert.Equal(t, []string{lake.ID}, found(t, s, "SAILIN"))
+
+	var words []string
+	require.NoError(t, s.inTx(context.Background(), func(tx *sql.Tx) error {
+		rows, err := tx.Query(`SELECT word FROM search_words ORDER BY word`)
+		require.NoError(t, err)
+		defer rows.Close()
+		for rows.Next() {
+			var w string
+			require.NoError(t, rows.Scan(&w))
+			words = append(words, w)
+		}
+		return rows.Err()
+	}))
+	assert.Equal(t, []string{"geneve", "on", "sailing", "the", "then", "zurichsee"}, words)
+	var queued int
+	require.NoError(t, s.db.QueryRow(`SELECT (SELECT count(*) FROM search_words_pending) + (SELECT count(*) FROM search_pending)`).Scan(&queued))
+	assert.Zero(t, queued, "each message's words are listed once")
+
+	_, err := s.db.Exec(`DELETE FROM search_words`)
+	require.NoError(t, err)
+	assert.Equal(t, []string{lake.ID}, found(t, s, "zurichs"), "a word the store did not list")
 }
 
 func TestSearchIndexFollowsEditsDeletesAndStreams(t *testing.T) {
@@ -231,4 +266,17 @@ func TestSnippetIsCutAroundTheFirstMatch(t *testing.T) {
 	assert.Equal(t, long.ID, hits[0].MessageID)
 	assert.Equal(t, "word ", hits[0].Snippet[0].Text)
 	assert.Equal(t, chat.SnippetPart{Text: "match", Match: true}, hits[0].Snippet[1])
+}
+
+// A word with punctuation is its words one after the other, the last as
+// a start however long.
+func TestSearchMatchesAPhraseEndingInALongStart(t *testing.T) {
+	t.Parallel()
+	s, _ := openTemp(t)
+	c := newConversation(t, s)
+	mail := say(t, s, c.ID, chat.RoleUser, "Send the e-mailing list")
+	say(t, s, c.ID, chat.RoleUser, "mailing e list")
+	assert.Equal(t, []string{mail.ID}, found(t, s, "e-mailin"))
+	assert.Equal(t, []string{mail.ID}, found(t, s, `"the-e-mail"`))
+	assert.Empty(t, found(t, s, "e-maili-list"))
 }

@@ -135,3 +135,37 @@ func snippet(text string, words map[string]bool) []chat.SnippetPart {
 	}
 	return parts
 }
+
+// wordsOf adds the words of text, folded as the index folds them, to
+// words. Each distinct spelling is folded once; an ASCII word only needs
+// lower case.
+func wordsOf(text string, words map[string]bool) {
+	seen := map[string]bool{}
+	start := -1
+	for i, r := range text {
+		switch {
+		case isWordRune(r) && start < 0:
+			start = i
+		case !isWordRune(r) && start >= 0:
+			addWord(text[start:i], seen, words)
+			start = -1
+		}
+	}
+	if start >= 0 {
+		addWord(text[start:], seen, words)
+	}
+}
+
+func addWord(w string, seen, words map[string]bool) {
+	if seen[w] {
+		return
+	}
+	seen[w] = true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			words[fold(w)] = true
+			return
+		}
+	}
+	words[strings.ToLower(w)] = true
+}

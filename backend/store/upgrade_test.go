@@ -215,4 +215,11 @@ func assertFilledIntact(t *testing.T, s *Store, v int) {
 	require.NoError(t, err)
 	require.Len(t, hits, 1)
 	assert.Equal(t, "msg-1", hits[0].MessageID)
+	// 0035 listed the index's words, where a longer start is looked up.
+	var listed int
+	require.NoError(t, s.db.QueryRow(`SELECT count(*) FROM search_words WHERE word IN ('tidy', 'notes', 'what')`).Scan(&listed))
+	assert.Equal(t, 3, listed)
+	hits, err = s.Search(ctx, "notes", 20)
+	require.NoError(t, err)
+	assert.Len(t, hits, len(everyStatus))
 }

@@ -44,7 +44,7 @@ test('a message sent mid-task is Queued, then the task goes on with it', { timeo
   assert.equal(await label(page, 'Keep it short'), '', 'delivered: no longer Queued');
 }));
 
-test('a message still queued when the task is stopped stays, marked Not delivered', { timeout: 120_000 }, stack.test(async (page) => {
+test('a message still queued when the task is stopped stays, marked Not delivered; Send now has it answered', { timeout: 120_000 }, stack.test(async (page) => {
   const u = ui(page);
   await slowTask(page);
   await sendMessage(page, 'Use a poem instead');
@@ -53,4 +53,13 @@ test('a message still queued when the task is stopped stays, marked Not delivere
   await eventually(async () => assert.match(await label(page, 'Use a poem instead'), /^Not delivered/));
   const items = await transcript(page);
   assert.equal(items.at(-1)?.text, 'Use a poem instead', `after the task's end: ${show(items)}`);
+
+  await ui(page).log.locator('.row-user', { hasText: 'Use a poem instead' }).getByRole('button', { name: 'Send now' }).click();
+  await waitForStatus(page, 'Completed', { timeout: 60_000 });
+  await eventually(async () => {
+    const after = await transcript(page);
+    assert.ok(after.some((i) => i.kind === 'agent' && i.text.includes('Done: Use a poem instead')), `answered: ${show(after)}`);
+    assert.equal(after.filter((i) => i.kind === 'user' && i.text === 'Use a poem instead').length, 1, 'not copied');
+  });
+  assert.equal(await label(page, 'Use a poem instead'), '', 'delivered: no longer Not delivered');
 }));

@@ -90,6 +90,16 @@ export function messageOf(state: ConversationMessages, id: string): StoredMessag
 const resultIndex = new WeakMap<Record<string, StoredMessage>, Map<string, string>>();
 
 /** The stored result of a tool call, if the window holds it. */
+/** The newest of the person's messages held ('' when none is). */
+export function lastUserMessageId(state: ConversationMessages | undefined): string {
+  if (!state) return '';
+  for (let i = state.ids.length - 1; i >= 0; i--) {
+    const id = state.ids[i]!;
+    if (messageOf(state, id)?.role === 'user') return id;
+  }
+  return '';
+}
+
 export function resultOf(state: ConversationMessages, callId: string): StoredMessage | undefined {
   let index = resultIndex.get(state.byId);
   if (!index) {

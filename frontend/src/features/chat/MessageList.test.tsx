@@ -89,6 +89,20 @@ describe('MessageList', () => {
     expect(screen.getByText('Too late').closest('.row')).toHaveTextContent('Not delivered · the next task you start sees it');
   });
 
+  it('offers Send now on the last message not delivered, while no task runs', async () => {
+    seed(
+      message('old', C, { role: 'user', content: 'Older miss', seq: 3, delivery: 'not_delivered' }),
+      message('q', C, { role: 'user', content: 'Too late', seq: 5, delivery: 'not_delivered' }),
+      message('n', C, { role: 'assistant', content: 'Task stopped', seq: 6 }),
+    );
+    render(<MessageList conversationId={C} />);
+    expect(screen.getAllByRole('button', { name: 'Send now' })).toHaveLength(1);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Send now' }));
+    expect(api.sendNow).toHaveBeenCalledWith(C, 'q');
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 1 })));
+    expect(screen.queryByRole('button', { name: 'Send now' })).not.toBeInTheDocument();
+  });
+
   it('renders model output without HTML', () => {
     seed(message('a', C, { content: '<img src=x onerror="alert(1)"><b>bold</b>\nsecond line' }));
     const { container } = render(<MessageList conversationId={C} />);

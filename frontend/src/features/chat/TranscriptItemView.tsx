@@ -2,6 +2,8 @@ import { memo, useId, useState, type Ref } from 'react';
 import type { Delivery } from '../../api/types';
 import { LiveQuestion } from '../agents/QuestionWidget';
 import { useActiveTask, useTasksStore } from '../../stores/tasks';
+import { useMessagesStore } from '../../stores/messages';
+import { lastUserMessageId } from '../../stores/messagesReducer';
 import { sendQueuedNow } from '../../stores/actions';
 import { CopyButton, Markdown } from '../../components/Markdown';
 import { TaskEndFiles } from '../checkpoints/TaskEndFiles';
@@ -108,29 +110,34 @@ function QuestionBody({ item }: { item: Extract<TranscriptItem, { kind: 'questio
 /**
  * Where a message sent while the agent worked is: queued, or not delivered.
  * Queued while an approval card or a pause waits, Send now delivers it at
- * once (the call is denied for it; the paused task goes on with it).
+ * once (the call is denied for it; the paused task goes on with it). Not
+ * delivered (its task ended first), the person's last message has Send
+ * now while no task runs: a task answers it.
  */
 function DeliveryLabel({ delivery, conversationId, messageId }: { delivery: Delivery; conversationId: string; messageId: string }) {
   const status = useActiveTask(conversationId)?.status;
+  const last = useMessagesStore((s) => lastUserMessageId(s.byConversation[conversationId]) === messageId);
   const [pending, setPending] = useState(false);
-  const holding = status === 'waiting_approval' || status === 'paused';
+  const canSend = delivery === 'queued' ? status === 'waiting_approval' || status === 'paused' : !status && last;
   const sendNow = async () => {
     setPending(true);
     await sendQueuedNow(conversationId, messageId);
     setPending(false);
   };
+  const button = canSend && (
+    <button type="button" className="btn btn-small" disabled={pending} onClick={() => void sendNow()}>
+      Send now
+    </button>
+  );
   return delivery === 'queued' ? (
     <span className="delivery-label" title="The agent reads it at its next step">
       Queued
-      {holding && (
-        <button type="button" className="btn btn-small" disabled={pending} onClick={() => void sendNow()}>
-          Send now
-        </button>
-      )}
+      {button}
     </span>
   ) : (
     <span className="delivery-label delivery-missed" title="The task ended before reading it">
       Not delivered · the next task you start sees it
+      {button}
     </span>
   );
 }

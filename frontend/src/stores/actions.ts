@@ -2,6 +2,7 @@
 // result into the stores and reports failures as readable alerts. Actions
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
+import { preloadMarkdown } from '../components/Markdown';
 import { loadAgents } from './agents';
 import type { ConversationMode, Task } from '../api/types';
 import { useAppStore } from './app';
@@ -121,11 +122,13 @@ async function runInit(): Promise<void> {
     reportError(err, 'Could not list conversations');
   }
   await Promise.all([info, agents]);
-  afterPaint(() =>
+  afterPaint(() => {
     void Promise.resolve()
       .then(() => api.windowReady())
-      .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err)),
-  );
+      .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err));
+    // The first reply (or the first opened conversation's) then waits for nothing.
+    preloadMarkdown().catch((err: unknown) => console.warn('Errand: could not load the Markdown parser', err));
+  });
 }
 
 /** Runs fn once the frame now being prepared has been painted. */

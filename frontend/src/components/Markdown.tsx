@@ -11,17 +11,18 @@ import { copyText } from '../lib/clipboard';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
 import { EMPTY_SPLIT, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
-import { WindowedBlocks } from './WindowedBlocks';
 
-// The parser and its plugins (MarkdownBlock.tsx) are not on a first screen
-// without replies: they load when a block is first shown, or once the first
-// screen is painted (preloadMarkdown), whichever is first. Until then a
-// block suspends: the transcript shows its loading line (MessageList).
+// The parser and its plugins (MarkdownBlock.tsx, with the window of a long
+// reply) are not on a first screen without replies: they load when a block
+// is first shown, or when preloadMarkdown is called (once the first screen
+// is painted, or while the first conversation's messages are read). Until
+// then a block suspends: the transcript shows its loading line (MessageList).
 const MarkdownBlock = lazyComponent(() => import('./MarkdownBlock').then((m) => m.MarkdownBlock));
+const WindowedBlocks = lazyComponent(() => import('./MarkdownBlock').then((m) => m.WindowedBlocks));
 
-/** Loads the Markdown parser now (after the first screen), so that the first reply waits for nothing. */
+/** Loads the Markdown parser now, so that the first reply waits for nothing. */
 export function preloadMarkdown(): Promise<void> {
-  return MarkdownBlock.preload();
+  return Promise.all([MarkdownBlock.preload(), WindowedBlocks.preload()]).then(() => undefined);
 }
 
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);

@@ -1,5 +1,6 @@
 // The Markdown parser (react-markdown, remark-gfm) and what renders its
-// output: one block of a reply (Markdown.tsx splits replies into blocks).
+// output: one block of a reply (Markdown.tsx splits replies into blocks),
+// and the window of a long reply's blocks (WindowedBlocks).
 // It is loaded the first time a block is shown, not before the window's
 // first screen (Markdown.tsx), with the safety rules Markdown.tsx states.
 import { memo, useEffect, useSyncExternalStore, type ComponentPropsWithoutRef, type ReactNode } from 'react';
@@ -8,6 +9,8 @@ import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { openExternal } from '../events';
 import { CopyButton, fenceLanguages, safeHref } from './Markdown';
+
+export { WindowedBlocks } from './WindowedBlocks';
 
 function urlTransform(url: string): string {
   return safeHref(url) ?? '';

@@ -115,8 +115,12 @@ async function runInit(): Promise<void> {
     await loadFirstConversations();
     useAppStore.getState().setStartup('ready');
     const first = useConversationsStore.getState().order[0];
-    if (first) await selectConversation(first);
-    else await createConversation();
+    if (first) {
+      // An existing conversation most likely shows replies: the Markdown
+      // parser loads while its messages are read.
+      loadMarkdownParser();
+      await selectConversation(first);
+    } else await createConversation();
   } catch (err) {
     useAppStore.getState().setStartup('failed');
     reportError(err, 'Could not list conversations');
@@ -126,9 +130,14 @@ async function runInit(): Promise<void> {
     void Promise.resolve()
       .then(() => api.windowReady())
       .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err));
-    // The first reply (or the first opened conversation's) then waits for nothing.
-    preloadMarkdown().catch((err: unknown) => console.warn('Errand: could not load the Markdown parser', err));
+    // The first reply then waits for nothing.
+    loadMarkdownParser();
   });
+}
+
+/** Loads the Markdown parser now (once; a failure is retried when a reply shows). */
+function loadMarkdownParser(): void {
+  preloadMarkdown().catch((err: unknown) => console.warn('Errand: could not load the Markdown parser', err));
 }
 
 /** Runs fn once the frame now being prepared has been painted. */

@@ -130,7 +130,11 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		unlock()
 		return nil, err
 	}
-	files := openAttachments(ctx, cfg.DataDir, st)
+	// Counting the checkpoints' contents walks their folder: on the late
+	// start, not before the window (else the first task's first
+	// checkpoint would count them).
+	a.late.add(func() { keeper.Size() })
+	files := openAttachments(cfg.DataDir, st, &a.late)
 	a.runner = agent.New(agent.Options{
 		Store:         st,
 		Providers:     models.forConversation,

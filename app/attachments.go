@@ -129,15 +129,17 @@ func attached(files *attach.Service, ids []string) ([]chat.Attachment, error) {
 // attachmentsDir is the data folder's folder of attachments.
 const attachmentsDir = "attachments"
 
-// openAttachments keeps attachments in the data folder and sweeps what
-// a previous run left: files staged and never sent, and those of
-// deleted conversations.
-func openAttachments(ctx context.Context, dataDir string, st *store.Store) *attach.Service {
+// openAttachments keeps attachments in the data folder. What a previous
+// run left (files staged and never sent, those of deleted conversations)
+// is swept on the late start: the first screen does not wait for it.
+func openAttachments(dataDir string, st *store.Store, late *lateStart) *attach.Service {
 	files := attach.Open(filepath.Join(dataDir, attachmentsDir), st, st)
 	if !st.ReadOnly() {
-		if err := files.Sweep(ctx); err != nil {
-			slog.Error("sweep attachments", "err", err)
-		}
+		late.add(func() {
+			if err := files.Sweep(context.Background()); err != nil {
+				slog.Error("sweep attachments", "err", err)
+			}
+		})
 	}
 	return files
 }

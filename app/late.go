@@ -13,7 +13,8 @@ import (
 
 // Work the first screen does not need waits until the window has shown
 // it, so that it does not compete with the window's start: the MCP
-// servers, desktop notifications. The window says when (Window.Ready,
+// servers, desktop notifications, the attachments' sweep, counting the
+// checkpoints' contents. The window says when (Window.Ready,
 // after its first screen is painted); if it never does (it could not
 // start), lateStartAfter after Wails' start is the latest.
 const lateStartAfter = 5 * time.Second
@@ -28,6 +29,7 @@ type lateStart struct {
 	mu      sync.Mutex
 	started bool
 	work    []func()
+	running sync.WaitGroup // the run under way, which cancel waits for
 }
 
 // add queues work for the late start.
@@ -46,17 +48,21 @@ func (l *lateStart) run() {
 	}
 	l.started = true
 	work := l.work
+	l.running.Add(1)
+	defer l.running.Done()
 	l.mu.Unlock()
 	for _, w := range work {
 		w()
 	}
 }
 
-// cancel makes run do nothing from now on (Errand is quitting).
+// cancel makes run do nothing from now on (Errand is quitting), and
+// waits for a run under way to end.
 func (l *lateStart) cancel() {
 	l.mu.Lock()
 	l.started = true
 	l.mu.Unlock()
+	l.running.Wait()
 }
 
 // lateMCP starts the stored MCP servers on the late start, and offers

@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -73,4 +76,27 @@ func TestWindowReadyStartsTheStoredMCPServers(t *testing.T) {
 	a.Window.Ready()
 	require.Eventually(t, func() bool { return len(a.mcp.States()) == 1 }, 2*time.Minute, 10*time.Millisecond)
 	assert.Equal(t, "later", a.mcp.States()[0].Server.Name)
+}
+
+// What a previous run left in the attachments (here a file no message
+// names, as a deleted conversation leaves) is swept once the window has
+// shown its first screen, not before it.
+func TestAttachmentsLeftByTheLastRunAreSweptAfterTheFirstScreen(t *testing.T) {
+	t.Parallel()
+	cfg := Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}}
+	first, err := New(context.Background(), cfg)
+	require.NoError(t, err)
+	first.Shutdown(context.Background())
+	id := strings.Repeat("ab", 32)
+	orphan := filepath.Join(cfg.DataDir, attachmentsDir, "files", id[:2], id[2:])
+	require.NoError(t, os.MkdirAll(filepath.Dir(orphan), 0o700))
+	require.NoError(t, os.WriteFile(orphan, []byte("left behind"), 0o600))
+
+	a := newAppWith(t, cfg)
+	assert.FileExists(t, orphan, "nothing is swept before the window is ready")
+	a.Window.Ready()
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(orphan)
+		return os.IsNotExist(err)
+	}, 2*time.Minute, 10*time.Millisecond, "swept once the window is ready")
 }

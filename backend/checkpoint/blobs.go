@@ -7,33 +7,47 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 )
 
 // blobs keeps file contents by their SHA-256, one file each, so the same
 // content is kept once however many checkpoints need it.
 type blobs struct {
-	dir  string
-	size atomic.Int64 // bytes kept, counted at open and on each put/remove
+	dir     string
+	counted sync.Once
+	size    atomic.Int64 // bytes kept: counted at first use (total), then on each put/remove
 }
 
 func openBlobs(dir string) (*blobs, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("checkpoint folder: %w", err)
 	}
-	b := &blobs{dir: dir}
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+	return &blobs{dir: dir}, nil
+}
+
+// total is the bytes kept. The first call counts them, a walk of the
+// folder (not at open: Errand's start does not wait for it); every put and
+// remove calls it before it changes the folder, so none is counted twice.
+func (b *blobs) total() *atomic.Int64 {
+	b.counted.Do(func() {
+		err := filepath.WalkDir(b.dir, func(_ string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if info, err := d.Info(); err == nil {
+				b.size.Add(info.Size())
+			}
+			return nil
+		})
+		if err != nil {
+			slog.Error("count the checkpoints' contents", "err", err)
 		}
-		if info, err := d.Info(); err == nil {
-			b.size.Add(info.Size())
-		}
-		return nil
 	})
-	return b, err
+	return &b.size
 }
 
 func (b *blobs) path(hash string) string {
@@ -49,6 +63,7 @@ func (b *blobs) has(hash string) bool {
 // returns its hash; more than limit is refused (tooBig tells it) and
 // nothing is kept.
 func (b *blobs) put(r io.Reader, limit int64, tooBig func() error) (string, error) {
+	size := b.total()
 	tmp, err := os.CreateTemp(b.dir, "incoming-*")
 	if err != nil {
 		return "", err
@@ -75,7 +90,7 @@ func (b *blobs) put(r io.Reader, limit int64, tooBig func() error) (string, erro
 	if err := os.Rename(tmp.Name(), b.path(hash)); err != nil {
 		return "", err
 	}
-	b.size.Add(n)
+	size.Add(n)
 	return hash, nil
 }
 
@@ -108,6 +123,7 @@ func (b *blobs) removeExcept(keep map[string]bool) error {
 }
 
 func (b *blobs) remove(path string) error {
+	size := b.total()
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -115,7 +131,7 @@ func (b *blobs) remove(path string) error {
 	if err := os.Remove(path); err != nil {
 		return err
 	}
-	b.size.Add(-info.Size())
+	size.Add(-info.Size())
 	return nil
 }
 

@@ -84,7 +84,7 @@ func (k *Keeper) options() Options {
 func (k *Keeper) Limit() int64 { return k.options().MaxBytes }
 
 // Size is the bytes of contents kept now.
-func (k *Keeper) Size() int64 { return k.blobs.size.Load() }
+func (k *Keeper) Size() int64 { return k.blobs.total().Load() }
 
 // notAFile stands for something at a path that is neither a regular file
 // nor nothing (a folder, a link): never restored over, always a conflict.

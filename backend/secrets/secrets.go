@@ -44,34 +44,45 @@ const service = "Errand"
 
 // Store keeps named secrets (one per provider).
 type Store struct {
-	ring  Keyring // nil when no keyring is available
-	file  string
-	mu    sync.Mutex
-	where Where
+	ring   Keyring // nil when no keyring is available
+	file   string
+	mu     sync.Mutex
+	probed sync.Once
+	where  Where // set by place
 }
 
-// Open probes the keyring; when it does not work (no Secret Service on
-// this desktop, say) keys go to dir/secrets.json, mode 0600.
+// Open keeps keys in the keyring if it works, else (no Secret Service on
+// this desktop, say) in dir/secrets.json, mode 0600. The keyring is
+// probed when a key is first asked for, not here: Errand's window does
+// not wait for the keyring to answer.
 func Open(ring Keyring, dir string) *Store {
-	s := &Store{ring: ring, file: filepath.Join(dir, "secrets.json"), where: InFile}
-	if ring != nil {
+	return &Store{ring: ring, file: filepath.Join(dir, "secrets.json")}
+}
+
+// place is where keys are kept, the keyring probed the first time.
+func (s *Store) place() Where {
+	s.probed.Do(func() {
+		s.where = InFile
+		if s.ring == nil {
+			return
+		}
 		const probe = "errand-probe"
-		if err := ring.Set(service, probe, "ok"); err == nil {
-			if v, err := ring.Get(service, probe); err == nil && v == "ok" {
+		if err := s.ring.Set(service, probe, "ok"); err == nil {
+			if v, err := s.ring.Get(service, probe); err == nil && v == "ok" {
 				s.where = InKeyring
 			}
-			_ = ring.Delete(service, probe)
+			_ = s.ring.Delete(service, probe)
 		}
-	}
-	return s
+	})
+	return s.where
 }
 
 // Where tells where keys are kept.
-func (s *Store) Where() Where { return s.where }
+func (s *Store) Where() Where { return s.place() }
 
 // Note is a sentence for the settings view about where keys are kept.
 func (s *Store) Note() string {
-	if s.where == InKeyring {
+	if s.place() == InKeyring {
 		return "API keys are kept in your system keyring."
 	}
 	return fmt.Sprintf("No system keyring is available, so API keys are kept in %s, readable only by you.", s.file)
@@ -90,7 +101,7 @@ func (s *Store) Set(name, secret string) error {
 	logfile.Secrets.Add(secret)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.where == InKeyring {
+	if s.place() == InKeyring {
 		if err := s.ring.Set(service, name, secret); err != nil {
 			return fmt.Errorf("save the key in the keyring: %w", err)
 		}
@@ -108,7 +119,7 @@ func (s *Store) Set(name, secret string) error {
 func (s *Store) Get(name string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.where == InKeyring {
+	if s.place() == InKeyring {
 		v, err := s.ring.Get(service, name)
 		if errors.Is(err, keyring.ErrNotFound) {
 			return "", nil
@@ -127,7 +138,7 @@ func (s *Store) Get(name string) (string, error) {
 func (s *Store) Delete(name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.where == InKeyring {
+	if s.place() == InKeyring {
 		if err := s.ring.Delete(service, name); err != nil && !errors.Is(err, keyring.ErrNotFound) {
 			return fmt.Errorf("delete the key from the keyring: %w", err)
 		}

@@ -111,3 +111,30 @@ func TestKeysAreToldToTheLogsRedactor(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, logfile.Redacted, logfile.Secrets.Redact("file-key-earlier-0003"), "the whole file was read")
 }
+
+// askedRing is a keyring that records every call.
+type askedRing struct {
+	memRing
+	calls int
+}
+
+func (r *askedRing) Set(s, u, p string) error { r.calls++; return r.memRing.Set(s, u, p) }
+func (r *askedRing) Get(s, u string) (string, error) {
+	r.calls++
+	return r.memRing.Get(s, u)
+}
+func (r *askedRing) Delete(s, u string) error { r.calls++; return r.memRing.Delete(s, u) }
+
+// Opening the store (at Errand's start, before the window) asks the
+// keyring nothing: it is probed when a key is first wanted.
+func TestTheKeyringIsProbedWhenAKeyIsFirstWantedNotAtOpen(t *testing.T) {
+	ring := &askedRing{memRing: memRing{}}
+	s := Open(ring, t.TempDir())
+	assert.Zero(t, ring.calls, "Open asks the keyring nothing")
+	got, err := s.Get("provider:openai")
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	assert.Equal(t, 4, ring.calls, "the probe (set, get, delete), then the key")
+	assert.Equal(t, InKeyring, s.Where())
+	assert.Equal(t, 4, ring.calls, "probed once")
+}

@@ -1,6 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
+import { Suspense } from 'react';
 import { describe, expect, it } from 'vitest';
-import { lazyView } from './LazyView';
+import { lazyComponent, lazyView } from './LazyView';
 
 function Greeting({ name }: { name: string }) {
   return <p>Hello, {name}</p>;
@@ -29,5 +30,24 @@ describe('lazyView', () => {
     render(<View name="Grace" />);
     expect(screen.getByText('Hello, Grace')).toBeInTheDocument();
     expect(screen.queryByText(/Loading/)).not.toBeInTheDocument();
+  });
+});
+
+describe('lazyComponent', () => {
+  it('holds back the whole part of the page above it until its code has come', async () => {
+    let arrive!: () => void;
+    const Part = lazyComponent<{ name: string }>(() => new Promise((resolve) => (arrive = () => resolve(Greeting))));
+    render(
+      <Suspense fallback={<p>Loading the page…</p>}>
+        <p>Title</p>
+        <Part name="Ada" />
+      </Suspense>,
+    );
+    expect(screen.getByText('Loading the page…')).toBeInTheDocument();
+    expect(screen.queryByText('Title')).not.toBeInTheDocument();
+
+    await act(async () => arrive());
+    expect(await screen.findByText('Hello, Ada')).toBeInTheDocument();
+    expect(screen.getByText('Title')).toBeInTheDocument();
   });
 });

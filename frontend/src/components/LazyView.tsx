@@ -4,20 +4,21 @@
 // a small "Loading…" line says so to everyone, screen readers included.
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 
-export interface LazyView<P> {
+const preloads: Array<() => Promise<void>> = [];
+
+/** A component whose code comes the first time it renders (or is preloaded). */
+export interface LazyComponent<P> {
   (props: P): ReactNode;
-  /** Loads the view's code now, so that showing it waits for nothing. */
+  /** Loads the component's code now, so that showing it waits for nothing. */
   preload: () => Promise<void>;
 }
 
-const preloads: Array<() => Promise<void>> = [];
-
 /**
- * A view whose code load() brings the first time it is shown; label names
- * it in the loading line ("Loading Settings…"). Once loaded, the view
- * renders at once, with no fallback in between.
+ * A component whose code load() brings the first time it renders: until
+ * then it suspends, and the nearest Suspense boundary above shows its
+ * fallback. Once loaded, it renders at once.
  */
-export function lazyView<P extends object>(label: string, load: () => Promise<ComponentType<P>>): LazyView<P> {
+export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): LazyComponent<P> {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<void> | null = null;
   const preload = () =>
@@ -30,11 +31,22 @@ export function lazyView<P extends object>(label: string, load: () => Promise<Co
         throw err;
       },
     ));
-  // React takes a thenable that has already resolved as it is: a view
+  // React takes a thenable that has already resolved as it is: a component
   // preloaded (or loaded once) is shown in the same render.
   const Loaded = lazy(() =>
     loaded ? (resolved({ default: loaded }) as Promise<{ default: ComponentType<P> }>) : preload().then(() => ({ default: loaded! })),
   );
+  preloads.push(preload);
+  return Object.assign((props: P) => <Loaded {...props} />, { preload });
+}
+
+/**
+ * A view whose code load() brings the first time it is shown; label names
+ * it in the loading line ("Loading Settings…"). Once loaded, the view
+ * renders at once, with no fallback in between.
+ */
+export function lazyView<P extends object>(label: string, load: () => Promise<ComponentType<P>>): LazyComponent<P> {
+  const Loaded = lazyComponent(load);
   function View(props: P) {
     return (
       <Suspense fallback={<Loading label={label} />}>
@@ -42,8 +54,7 @@ export function lazyView<P extends object>(label: string, load: () => Promise<Co
       </Suspense>
     );
   }
-  preloads.push(preload);
-  return Object.assign(View, { preload });
+  return Object.assign(View, { preload: Loaded.preload });
 }
 
 function resolved<T>(value: T): PromiseLike<T> {
@@ -59,7 +70,7 @@ export function Loading({ label }: { label: string }) {
   );
 }
 
-/** Loads every lazy view's code (the tests, which render them at once). */
+/** Loads every lazy view's and component's code (the tests, which render them at once). */
 export function preloadLazyViews(): Promise<void> {
   return Promise.all(preloads.map((p) => p())).then(() => undefined);
 }

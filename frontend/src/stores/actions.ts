@@ -2,6 +2,7 @@
 // result into the stores and reports failures as readable alerts. Actions
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
+import { preloadMarkdown } from '../components/Markdown';
 import { loadAgents } from './agents';
 import type { ConversationMode, Task } from '../api/types';
 import { useAppStore } from './app';
@@ -114,18 +115,29 @@ async function runInit(): Promise<void> {
     await loadFirstConversations();
     useAppStore.getState().setStartup('ready');
     const first = useConversationsStore.getState().order[0];
-    if (first) await selectConversation(first);
-    else await createConversation();
+    if (first) {
+      // An existing conversation most likely shows replies: the Markdown
+      // parser loads while its messages are read.
+      loadMarkdownParser();
+      await selectConversation(first);
+    } else await createConversation();
   } catch (err) {
     useAppStore.getState().setStartup('failed');
     reportError(err, 'Could not list conversations');
   }
   await Promise.all([info, agents]);
-  afterPaint(() =>
+  afterPaint(() => {
     void Promise.resolve()
       .then(() => api.windowReady())
-      .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err)),
-  );
+      .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err));
+    // The first reply then waits for nothing.
+    loadMarkdownParser();
+  });
+}
+
+/** Loads the Markdown parser now (once; a failure is retried when a reply shows). */
+function loadMarkdownParser(): void {
+  preloadMarkdown().catch((err: unknown) => console.warn('Errand: could not load the Markdown parser', err));
 }
 
 /** Runs fn once the frame now being prepared has been painted. */

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import type { Attachment } from '../../api/types';
+import { lazyView } from '../../components/LazyView';
 import { formatBytes } from '../../lib/bytes';
 import { openAttachment } from '../../stores/attachmentActions';
 import { FileIcon } from './icons';
-import { ImageViewer } from './ImageViewer';
 import { useAttachmentImage } from './useAttachmentImage';
 import './attachments.css';
+
+const ImageViewer = lazyView('the image', () => import('./ImageViewer').then((m) => m.ImageViewer));
 
 /** The height of a sent image's thumbnail; its width follows the image's shape. */
 const THUMB_HEIGHT = 120;

@@ -7,8 +7,12 @@ import { deleteBranch, regenerate } from '../../stores/branchActions';
 import { askConfirm } from '../../stores/confirm';
 import { openBranchDialog, openVariations, startEditing } from './state';
 import { VersionArrows } from './VersionArrows';
-import { SavePromptDialog } from '../prompts/SavePromptDialog';
+import { lazyView } from '../../components/LazyView';
 import './branches.css';
+
+const SavePromptDialog = lazyView('Save as prompt', () =>
+  import('../prompts/SavePromptDialog').then((m) => m.SavePromptDialog),
+);
 
 /** Asks before deleting a version and everything after it. */
 async function confirmDeleteBranch(conversationId: string, messageId: string): Promise<void> {

@@ -5,7 +5,8 @@
 // a "Jump to latest" button appears. The status indicator is the list's
 // last row, always rendered, so it sits just below the last message.
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Loading } from '../../components/LazyView';
 import type { ConversationMessages } from '../../stores/messagesReducer';
 import { messageOf, orderedMessages } from '../../stores/messagesReducer';
 import { useAppStore } from '../../stores/app';
@@ -397,7 +398,22 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   );
 }
 
-/** The transcript of one conversation; a fresh list (and scroll position) per conversation. */
+/**
+ * The transcript of one conversation; a fresh list (and scroll position)
+ * per conversation. It is shown whole once the Markdown parser is there
+ * (it loads after the first screen, or when a reply is first shown): until
+ * then the pane keeps its place and says it is loading.
+ */
 export function MessageList({ conversationId }: { conversationId: string }) {
-  return <VirtualTranscript key={conversationId} conversationId={conversationId} />;
+  return (
+    <Suspense
+      fallback={
+        <div className="message-pane">
+          <Loading label="the conversation" />
+        </div>
+      }
+    >
+      <VirtualTranscript key={conversationId} conversationId={conversationId} />
+    </Suspense>
+  );
 }

@@ -14,11 +14,13 @@ import { questionEndLabel } from './toolCall';
 import { ToolCallRow } from './ToolCallRow';
 import { DecisionLine } from '../mode/DecisionLine';
 import { type TranscriptItem } from './transcript';
-import { MessageEditor } from '../branches/MessageEditor';
 import { MessageTools } from '../branches/MessageTools';
 import { AnswerFields, useShownAnswer } from '../agents/FormAnswer';
 import { useBranchUI } from '../branches/state';
 import { MessageAttachments } from '../attachments/MessageAttachments';
+import { lazyView } from '../../components/LazyView';
+
+const MessageEditor = lazyView('the editor', () => import('../branches/MessageEditor').then((m) => m.MessageEditor));
 
 /** A message from the person this long is folded until they open it. */
 export const FOLD_CHARS = 900;

@@ -2,9 +2,13 @@ import { useEffect, useId, useRef, useState } from 'react';
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
+import { lazyView } from '../../components/LazyView';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
 import { openSettings } from '../../stores/settingsView';
-import { AllFactsView, MemoryView } from './MemoryView';
+
+// The facts views load when the panel or Settings → Memory first opens.
+const MemoryView = lazyView('memory', () => import('./MemoryView').then((m) => m.MemoryView));
+const AllFactsView = lazyView('memory', () => import('./MemoryView').then((m) => m.AllFactsView));
 
 /** The "Use memory" switch: saved at once, through the settings. */
 export function MemorySwitch({

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { Plan } from '../../api/types';
 import { currentStep, planLabel, planProgress, STATUS_LABEL } from './plan';
-import { PlanHistory } from './PlanHistory';
+import { lazyView } from '../../components/LazyView';
 import './plan.css';
+
+const PlanHistory = lazyView('the plan history', () => import('./PlanHistory').then((m) => m.PlanHistory));
 
 const MARK = { pending: '○', in_progress: '◐', done: '✓', skipped: '–' } as const;
 

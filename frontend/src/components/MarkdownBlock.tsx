@@ -1,0 +1,180 @@
+// The Markdown parser (react-markdown, remark-gfm) and what renders its
+// output: one block of a reply (Markdown.tsx splits replies into blocks),
+// and the window of a long reply's blocks (WindowedBlocks).
+// It is loaded the first time a block is shown, not before the window's
+// first screen (Markdown.tsx), with the safety rules Markdown.tsx states.
+import { memo, useEffect, useSyncExternalStore, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import ReactMarkdown, { type Components, type Options } from 'react-markdown';
+import remarkBreaks from 'remark-breaks';
+import remarkGfm from 'remark-gfm';
+import { openExternal } from '../events';
+import { CopyButton, fenceLanguages, safeHref } from './Markdown';
+
+export { WindowedBlocks } from './WindowedBlocks';
+
+function urlTransform(url: string): string {
+  return safeHref(url) ?? '';
+}
+
+interface HastLike {
+  type?: string;
+  value?: string;
+  children?: HastLike[];
+  properties?: { className?: unknown };
+}
+
+function hastText(node: HastLike | undefined): string {
+  if (!node) return '';
+  if (node.type === 'text') return node.value ?? '';
+  return (node.children ?? []).map(hastText).join('');
+}
+
+function codeLanguage(pre: HastLike | undefined): string {
+  const code = pre?.children?.find((c) => c.type === 'element');
+  const cls = code?.properties?.className;
+  const list = Array.isArray(cls) ? cls.map(String) : [];
+  const lang = list.find((c) => c.startsWith('language-'));
+  return lang ? lang.slice('language-'.length) : '';
+}
+
+type WithNode<T extends keyof React.JSX.IntrinsicElements> = ComponentPropsWithoutRef<T> & { node?: HastLike };
+
+function CodeBlock({ node, children }: WithNode<'pre'>) {
+  const lang = codeLanguage(node);
+  const text = hastText(node).replace(/\n$/, '');
+  return (
+    <div className="code-block">
+      <div className="code-head">
+        <span className="code-lang">{lang || 'code'}</span>
+        <CopyButton text={text} />
+      </div>
+      <pre>{children}</pre>
+    </div>
+  );
+}
+
+/** A click on an external link opens the person's browser. */
+function openInBrowser(url: string) {
+  return (e: { preventDefault(): void }) => {
+    e.preventDefault();
+    openExternal(url);
+  };
+}
+
+function Link({ href, children, node: _node, ...rest }: WithNode<'a'>) {
+  const safe = safeHref(href);
+  if (!safe) return <span className="md-unsafe-link">{children}</span>;
+  const external = !safe.startsWith('#');
+  return (
+    <a
+      {...rest}
+      href={safe}
+      title={external ? safe : undefined}
+      {...(external ? { target: '_blank', rel: 'noreferrer noopener', onClick: openInBrowser(safe) } : {})}
+    >
+      {children}
+    </a>
+  );
+}
+
+function Image({ src, alt }: WithNode<'img'>) {
+  const label: ReactNode = `Image: ${alt || 'untitled'}`;
+  const safe = typeof src === 'string' ? safeHref(src) : null;
+  if (!safe || safe.startsWith('#')) return <span className="md-image">{label}</span>;
+  return (
+    <a className="md-image" href={safe} title={safe} target="_blank" rel="noreferrer noopener" onClick={openInBrowser(safe)}>
+      {label}
+    </a>
+  );
+}
+
+function Table({ node: _node, ...props }: WithNode<'table'>) {
+  return (
+    <div className="md-table-wrap">
+      <table {...props} />
+    </div>
+  );
+}
+
+const components: Components = {
+  a: Link as Components['a'],
+  img: Image as Components['img'],
+  pre: CodeBlock as Components['pre'],
+  table: Table as Components['table'],
+};
+
+const remarkPlugins = [remarkGfm, remarkBreaks];
+
+// Syntax highlighting (components/highlighter.ts: highlight.js's 37
+// common languages) is loaded on demand: the highlighter the first time a
+// finished block has a fenced code block that names one of its languages,
+// and each language the first time a block names it. Until then, and if it
+// fails to load, code is shown plain. Blocks that name no language, or one
+// it does not know, stay plain.
+type RehypePlugins = NonNullable<Options['rehypePlugins']>;
+type Highlighter = typeof import('./highlighter');
+let highlighter: Promise<Highlighter> | null = null;
+/** The plugins to render with; a new array each time a language arrives, so that blocks render again. */
+let highlightPlugins: RehypePlugins | null = null;
+const highlightListeners = new Set<() => void>();
+
+function loadHighlighter(): Promise<Highlighter> {
+  highlighter ??= import('./highlighter');
+  return highlighter;
+}
+
+/** Loads the grammars the fences name (e.g. ["go", "py"]); tells the blocks once each has arrived. */
+function loadLanguages(langs: readonly string[]): void {
+  loadHighlighter().then(
+    (h) => {
+      for (const name of new Set(langs.map(h.grammarOf))) {
+        if (!name) continue;
+        void h.loadGrammar(name).then(() => {
+          highlightPlugins = [h.rehypeHighlightLoaded];
+          highlightListeners.forEach((l) => l());
+        });
+      }
+    },
+    (err: unknown) => console.warn('Errand: code highlighting is unavailable', err),
+  );
+}
+
+function subscribeHighlighter(cb: () => void) {
+  highlightListeners.add(cb);
+  return () => void highlightListeners.delete(cb);
+}
+
+function noSubscription() {
+  return () => {};
+}
+
+function useHighlighter(text: string | null): RehypePlugins | undefined {
+  const langs = text === null ? [] : fenceLanguages(text);
+  const needed = langs.length > 0;
+  // Only blocks with named code listen: the others do not render again when a language loads.
+  const plugins = useSyncExternalStore(needed ? subscribeHighlighter : noSubscription, () =>
+    needed ? highlightPlugins : null,
+  );
+  const key = langs.join(' ');
+  useEffect(() => {
+    if (key) loadLanguages(key.split(' '));
+  }, [key]);
+  return needed && plugins ? plugins : undefined;
+}
+
+/** One block's Markdown; the same text is never rendered twice. */
+export const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: string; highlight: boolean }) {
+  const rehypePlugins = useHighlighter(highlight ? text : null);
+  return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={rehypePlugins}
+      components={components}
+      urlTransform={urlTransform}
+      skipHtml={false}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+

@@ -181,12 +181,14 @@ func TestImagesAreKnownByTheirContent(t *testing.T) {
 func TestALargeImageIsDownscaledForTheModelAndKeptWholeForThePerson(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	data := pngOf(t, 1000, 4100)
+	// Narrow, so that it is cheap to encode and scale, yet over twice
+	// ModelSide tall: halved to 100×2050, then fitted.
+	data := pngOf(t, 200, 4100)
 	a, err := f.files.Add(context.Background(), "tall.png", data)
 	require.NoError(t, err)
 	img, err := f.files.ModelImage(a)
 	require.NoError(t, err)
-	assert.Equal(t, [2]int{499, 2048}, [2]int{img.Width, img.Height})
+	assert.Equal(t, [2]int{99, 2048}, [2]int{img.Width, img.Height})
 	assert.Equal(t, "image/png", img.Mime, "transparency keeps it a PNG")
 	orig, err := f.files.Original(a.ID)
 	require.NoError(t, err)
@@ -269,17 +271,19 @@ func TestImagesMoreThanTwiceTooLargeAreHalvedFirst(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	var photo bytes.Buffer
-	img := image.NewYCbCr(image.Rect(0, 0, 5000, 1000), image.YCbCrSubsampleRatio420)
+	// Just over twice ModelSide wide (halved to 2100×100, then fitted) and
+	// low, so that it is cheap to encode and scale.
+	img := image.NewYCbCr(image.Rect(0, 0, 4200, 200), image.YCbCrSubsampleRatio420)
 	for i := range img.Y {
 		img.Y[i] = uint8(i % 251)
 	}
 	require.NoError(t, jpeg.Encode(&photo, img, nil))
-	for name, data := range map[string][]byte{"wide.jpg": photo.Bytes(), "wide.png": pngOf(t, 5000, 1000)} {
+	for name, data := range map[string][]byte{"wide.jpg": photo.Bytes(), "wide.png": pngOf(t, 4200, 200)} {
 		a, err := f.files.Add(context.Background(), name, data)
 		require.NoError(t, err)
 		got, err := f.files.ModelImage(a)
 		require.NoError(t, err)
-		assert.Equal(t, [2]int{2048, 409}, [2]int{got.Width, got.Height}, name)
+		assert.Equal(t, [2]int{2048, 97}, [2]int{got.Width, got.Height}, name)
 	}
 }
 

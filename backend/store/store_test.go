@@ -12,15 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func openTemp(t *testing.T) (*Store, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), FileName)
-	s, err := Open(context.Background(), path)
-	require.NoError(t, err)
-	t.Cleanup(func() { s.Close() })
-	return s, path
-}
-
 func newConversation(t testing.TB, s *Store) chat.Conversation {
 	t.Helper()
 	now := time.Now().UTC()
@@ -40,8 +31,11 @@ func newTask(convID, prompt string) (chat.Task, chat.Message) {
 
 func TestOpenSetsPragmasAndSchemaVersion(t *testing.T) {
 	t.Parallel()
-	s, _ := openTemp(t)
 	ctx := context.Background()
+	// A new file, as on a first start (the other tests open a copy of one).
+	s, err := Open(ctx, filepath.Join(t.TempDir(), FileName))
+	require.NoError(t, err)
+	defer s.Close()
 	var mode string
 	require.NoError(t, s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode))
 	assert.Equal(t, "wal", mode)

@@ -28,16 +28,33 @@ export default defineConfig({
     strictPort: false,
   },
   test: {
-    environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // Component tests (.tsx) run in happy-dom, which starts in a fraction of
+    // jsdom's time; the logic tests (.ts: reducers, stores, parsers) need no
+    // DOM and run in plain Node.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          include: ['src/**/*.test.tsx'],
+          benchmark: { include: ['src/**/*.bench.tsx'] },
+          environment: 'happy-dom',
+          setupFiles: ['./src/test/setupDom.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'logic', include: ['src/**/*.test.ts'], benchmark: { include: ['src/**/*.bench.ts'] }, environment: 'node' },
+      },
+    ],
     // One worker per core: vitest's default for a run is one fewer than the
     // cores, which is a single worker (half the machine) on 2 cores. Each
-    // test file still runs in its own worker with its own jsdom and modules.
+    // test file still runs in its own worker with its own DOM and modules.
     maxWorkers: '100%',
     // Worker threads rather than child processes: the same isolation (a
-    // fresh jsdom and module graph per file) for about a seventh less CPU.
+    // fresh DOM and module graph per file) for about a seventh less CPU.
     pool: 'threads',
     // A test's outcome never depends on how busy the machine is: the limit
     // is one only a hung test reaches (vitest's 5 s default was reached by

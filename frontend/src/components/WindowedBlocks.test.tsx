@@ -46,7 +46,7 @@ describe('which blocks render', () => {
 const N = 2000;
 const LONG = Array.from({ length: N }, (_, i) => `Paragraph ${i} of the reply.`).join('\n\n');
 
-// jsdom has no layout: the scroller is an 800 px viewport at the top of the
+// The test DOM has no layout: the scroller is an 800 px viewport at the top of the
 // page, and the reply starts at its top, moved up by what is scrolled.
 let scroller: HTMLDivElement;
 beforeEach(() => {

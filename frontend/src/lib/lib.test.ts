@@ -1,3 +1,5 @@
+// @vitest-environment happy-dom
+// (trapTab moves the focus in a document; the rest is logic.)
 import { describe, expect, it, vi } from 'vitest';
 import { trapTab } from './focusTrap';
 import { formatDuration, timeValue } from './time';

@@ -14,7 +14,7 @@ import { Composer } from '../chat/Composer';
 
 const C = 'c1';
 
-// jsdom has no object URLs: the thumbnails of local images get these.
+// The thumbnails of local images get these object URLs, counted and checked.
 const createObjectURL = vi.fn((_: Blob) => `blob:preview-${createObjectURL.mock.calls.length}`);
 const revokeObjectURL = vi.fn((_: string) => {});
 Object.assign(URL, { createObjectURL, revokeObjectURL });

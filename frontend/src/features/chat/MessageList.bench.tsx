@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// (the DOM its figures have always been measured in; the tests use happy-dom)
 import { cleanup, render } from '@testing-library/react';
 import { bench, describe } from 'vitest';
 import { message, resetStores } from '../../test/fixtures';

@@ -18,7 +18,7 @@ function titles(name: string) {
     .map((li) => li.querySelector('.conv-title')?.textContent);
 }
 
-/** A window as wide as the query says (jsdom has no layout, so no matchMedia). */
+/** A window as wide as the query says (the test DOM has no layout: matchMedia is faked). */
 function windowWidth(narrow: boolean) {
   vi.stubGlobal('matchMedia', (query: string) => ({
     matches: narrow,

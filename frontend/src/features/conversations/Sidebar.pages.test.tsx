@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary } from '../../api/types';
 import { conversation, deferred, message, resetStores, summary, NOTHING_USED } from '../../test/fixtures';
+import { fakeClock } from '../../test/fakeClock';
 
 import * as api from '../../api';
 import { loadFirstConversations } from '../../stores/conversationList';
@@ -82,6 +83,8 @@ describe('Sidebar in pages', () => {
   });
 
   it('the search box asks Go, once typing pauses, and shows its matches; clearing it shows the list again', async () => {
+    // On a fake clock typing takes no time, and the pause comes as Testing Library waits.
+    const user = fakeClock();
     const search = vi.mocked(api.listConversationsPage);
     search.mockImplementation(async (query, cursor) => {
       if (query === '') return cursor ? pageOf(3, 60, true) : pageOf(0, 3, true);
@@ -90,17 +93,17 @@ describe('Sidebar in pages', () => {
     await loadFirstConversations();
     render(<Sidebar />);
     const box = screen.getByRole('searchbox', { name: 'Search conversations' });
-    await userEvent.type(box, '1234');
+    await user.type(box, '1234');
     await waitFor(() => expect(titles()).toEqual(['Conversation 1234']));
     // One call for the whole word, not one per key.
     const searches = () => search.mock.calls.filter(([q]) => q !== '');
     expect(searches()).toEqual([['1234', '', CONVERSATION_PAGE, '', false]]);
 
-    await userEvent.type(box, 'x');
+    await user.type(box, 'x');
     await waitFor(() => expect(screen.getByText('No conversations match.')).toBeInTheDocument());
     expect(search).toHaveBeenLastCalledWith('1234x', '', CONVERSATION_PAGE, '', false);
 
-    await userEvent.clear(box);
+    await user.clear(box);
     // The list as its pages reached it: the match, far older, waits for its page.
     await waitFor(() => expect(titles().slice(0, 3)).toEqual(['Conversation 0', 'Conversation 1', 'Conversation 2']));
     expect(titles()).not.toContain('Conversation 1234');

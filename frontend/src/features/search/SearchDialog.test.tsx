@@ -1,8 +1,8 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SearchHit } from '../../api/types';
 import { conversation, deferred, message, resetStores, NOTHING_USED } from '../../test/fixtures';
+import { fakeClock } from '../../test/fakeClock';
 
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
@@ -39,18 +39,25 @@ beforeEach(() => {
   vi.clearAllMocks();
 });
 
+// The search waits for typing to pause: on a fake clock, typing takes no time
+// and the pause comes as Testing Library waits, however busy the machine.
+let user: ReturnType<typeof fakeClock>;
+beforeEach(() => {
+  user = fakeClock();
+});
+
 describe('search dialog', () => {
   it('opens with Ctrl+K and Cmd+K, closes with Esc and gives focus back', async () => {
     render(<Harness />);
     const composer = screen.getByRole('textbox', { name: 'Message' });
     composer.focus();
-    await userEvent.keyboard('{Control>}k{/Control}');
+    await user.keyboard('{Control>}k{/Control}');
     const dialog = screen.getByRole('dialog', { name: 'Search' });
     expect(within(dialog).getByRole('textbox', { name: 'Search conversations' })).toHaveFocus();
-    await userEvent.keyboard('{Escape}');
+    await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(composer).toHaveFocus();
-    await userEvent.keyboard('{Meta>}k{/Meta}');
+    await user.keyboard('{Meta>}k{/Meta}');
     expect(screen.getByRole('dialog', { name: 'Search' })).toBeInTheDocument();
   });
 
@@ -62,9 +69,9 @@ describe('search dialog', () => {
     render(<Harness />);
     act(() => useSearchDialog.getState().show());
     const box = screen.getByRole('textbox', { name: 'Search conversations' });
-    await userEvent.type(box, 'pl');
+    await user.type(box, 'pl');
     await waitFor(() => expect(api.searchMessages).toHaveBeenCalledWith('pl'));
-    await userEvent.type(box, 'um');
+    await user.type(box, 'um');
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1));
     // The answer to "pl" arrives late: it is dropped.
     await act(async () => first.resolve([hit('old1', 'c9'), hit('old2', 'c9')]));
@@ -83,9 +90,9 @@ describe('search dialog', () => {
     render(<Harness />);
     act(() => useSearchDialog.getState().show());
     const box = screen.getByRole('textbox', { name: 'Search conversations' });
-    await userEvent.type(box, 'zzz');
+    await user.type(box, 'zzz');
     expect(await screen.findByRole('status')).toHaveTextContent('No messages found');
-    await userEvent.type(box, 'q');
+    await user.type(box, 'q');
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('the disk is on fire'));
   });
 
@@ -95,12 +102,12 @@ describe('search dialog', () => {
     vi.mocked(api.getMessagesAround).mockImplementation(async (id, mid) => ({ messages: [message(mid, id, { content: 'the plum tree' })], hasOlder: true, hasNewer: true }));
     render(<Harness />);
     act(() => useSearchDialog.getState().show());
-    await userEvent.type(screen.getByRole('textbox', { name: 'Search conversations' }), 'plum');
+    await user.type(screen.getByRole('textbox', { name: 'Search conversations' }), 'plum');
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(3));
     expect(screen.getAllByRole('option')[0]).toHaveAttribute('aria-selected', 'true');
-    await userEvent.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowUp}{ArrowUp}');
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowUp}{ArrowUp}');
     expect(screen.getAllByRole('option')[1]).toHaveAttribute('aria-selected', 'true');
-    await userEvent.keyboard('{Enter}');
+    await user.keyboard('{Enter}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await waitFor(() => expect(api.getMessagesAround).toHaveBeenCalledWith('c2', 'm2', expect.any(Number)));
     expect(useConversationsStore.getState().selectedId).toBe('c2');

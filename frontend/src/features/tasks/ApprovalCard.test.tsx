@@ -1,8 +1,9 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Approval } from '../../api/types';
 import { message, resetStores, summary, task } from '../../test/fixtures';
+import { fakeClock } from '../../test/fakeClock';
 
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
@@ -75,18 +76,11 @@ function setup() {
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  // Testing Library drains with setTimeout(0) and advances only Jest's fake clock.
-  vi.stubGlobal('jest', { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) });
+  fakeClock();
   vi.mocked(api.approveTool).mockResolvedValue(undefined);
   vi.mocked(api.denyTool).mockResolvedValue(undefined);
   useConversationsStore.getState().setAll([summary(C)]);
   useConversationsStore.getState().select(C);
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 describe('ApprovalCard', () => {

@@ -250,6 +250,9 @@ export async function startApp({ dataDir, baseURL, env: useEnv = true }) {
     NO_AT_BRIDGE: '1',
     DBUS_SESSION_BUS_ADDRESS: 'disabled:',
     ERRAND_DATA_DIR: dataDir,
+    // The browser is the app's only frontend: its own window shows a blank
+    // page rather than a second copy of the frontend (window_dev.go).
+    ERRAND_DEV_BLANK_WINDOW: '1',
   };
   if (useEnv) {
     Object.assign(env, { OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'e2e-test-key', ERRAND_MODEL: 'mock-model' });

@@ -14,9 +14,14 @@
 // message, "Filler note N: groceries, the bank and the post office", for
 // the test of the search across conversations.
 //
+// With -default-mode MODE it saves MODE as the settings' default mode
+// first (the mode of every new conversation, the first one included), so
+// that an app started on the folder opens in it; -messages 0 then adds no
+// conversation.
+//
 // Usage:
 //
-//	go run ./e2e/seed -dir DATA_DIR [-messages 10000] [-title "Ten thousand messages"] [-fillers 0] [-filler-notes]
+//	go run ./e2e/seed -dir DATA_DIR [-messages 10000] [-title "Ten thousand messages"] [-fillers 0] [-filler-notes] [-default-mode agent]
 package main
 
 import (
@@ -38,23 +43,24 @@ const perTask = 5
 
 func main() {
 	dir := flag.String("dir", "", "the Errand data `directory` (created if missing)")
-	n := flag.Int("messages", 10000, "messages in the conversation (a multiple of 5)")
+	n := flag.Int("messages", 10000, "messages in the conversation (a multiple of 5; 0: no conversation)")
 	title := flag.String("title", "Ten thousand messages", "the conversation's title")
 	fillers := flag.Int("fillers", 0, "empty conversations to add before it")
 	notes := flag.Bool("filler-notes", false, "give each filler conversation one message")
+	mode := flag.String("default-mode", "", "save this `mode` (auto, agent or chat) as the default mode")
 	flag.Parse()
-	if err := run(context.Background(), *dir, *n, *title, *fillers, *notes); err != nil {
+	if err := run(context.Background(), *dir, *n, *title, *fillers, *notes, *mode); err != nil {
 		fmt.Fprintln(os.Stderr, "seed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, dir string, n int, title string, fillers int, notes bool) error {
+func run(ctx context.Context, dir string, n int, title string, fillers int, notes bool, mode string) error {
 	if dir == "" {
 		return fmt.Errorf("-dir is required")
 	}
-	if n < perTask || n%perTask != 0 {
-		return fmt.Errorf("-messages must be a positive multiple of %d", perTask)
+	if n < 0 || n%perTask != 0 {
+		return fmt.Errorf("-messages must be 0 or a positive multiple of %d", perTask)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -65,6 +71,11 @@ func run(ctx context.Context, dir string, n int, title string, fillers int, note
 		return err
 	}
 	defer st.Close()
+	if mode != "" {
+		if err := saveDefaultMode(ctx, st, mode); err != nil {
+			return err
+		}
+	}
 
 	// Timestamps run up to now, a second per message, so that the
 	// conversation is the most recently active one.
@@ -85,6 +96,9 @@ func run(ctx context.Context, dir string, n int, title string, fillers int, note
 	if err := st.ImportConversations(ctx, recs, chat.Restore{}); err != nil {
 		return fmt.Errorf("fillers: %w", err)
 	}
+	if n == 0 {
+		return nil
+	}
 	next := func() time.Time {
 		at = at.Add(time.Second)
 		return at
@@ -100,6 +114,19 @@ func run(ctx context.Context, dir string, n int, title string, fillers int, note
 	}
 	fmt.Printf("seeded %q: %d messages in %d tasks in %.1f s\n", title, n, n/perTask, time.Since(t0).Seconds())
 	return nil
+}
+
+func saveDefaultMode(ctx context.Context, st *store.Store, mode string) error {
+	m, err := chat.ParseMode(mode)
+	if err != nil {
+		return err
+	}
+	settings, err := st.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	settings.DefaultMode = m
+	return st.SaveSettings(ctx, settings)
 }
 
 func seedTask(ctx context.Context, st *store.Store, convID string, k int, next func() time.Time) error {

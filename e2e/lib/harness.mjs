@@ -344,10 +344,7 @@ export class Stack {
       this.url = this.app.url;
       this.browser = await chromium.connect(await this.#browserEndpoint(), { timeout: START_TIMEOUT });
       // The file's own context: its own cookies, storage and pages.
-      // No test is about an animation: with reduced motion the app's
-      // spinners and transitions stop (app.css), and with them the frames
-      // the browser would draw while a task runs.
-      const context = await this.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+      const context = await this.browser.newContext({ viewport: { width: 1280, height: 900 } });
       context.setDefaultTimeout(TIMEOUT);
       this.page = await context.newPage();
       this.page.on('console', (m) => this.#note(`console.${m.type()}: ${m.text()}`));

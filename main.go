@@ -74,6 +74,7 @@ func run() error {
 			},
 		},
 	}
+	devWindow(opts.AssetServer)
 	a, err := app.New(context.Background(), cfg)
 	if err != nil {
 		// The window still opens, to say what is wrong; the log (and

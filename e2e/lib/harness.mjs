@@ -3,13 +3,14 @@
 // serves the built frontend plus the Go bindings and events over HTTP and
 // a websocket) with a fresh data directory, and a headless Chromium page
 // on it. Every process is stopped by its own PID.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 
 export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +37,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 const delay = (ms) => new Promise((r) => setTimeout(r, ms));
+const execFileAsync = promisify(execFile);
 
 // ---- processes ----
 
@@ -250,6 +252,9 @@ export async function startApp({ dataDir, baseURL, env: useEnv = true }) {
     NO_AT_BRIDGE: '1',
     DBUS_SESSION_BUS_ADDRESS: 'disabled:',
     ERRAND_DATA_DIR: dataDir,
+    // The browser is the app's only frontend: its own window shows a blank
+    // page rather than a second copy of the frontend (window_dev.go).
+    ERRAND_DEV_BLANK_WINDOW: '1',
   };
   if (useEnv) {
     Object.assign(env, { OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'e2e-test-key', ERRAND_MODEL: 'mock-model' });
@@ -331,6 +336,7 @@ export class Stack {
   async start() {
     try {
       this.dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `errand-e2e-${slug(this.name)}-`));
+      await this.#defaultMode();
       this.mock = await startMockModel(this.mockArgs);
       this.procs.push(this.mock.proc);
       this.app = await startApp({ dataDir: this.dataDir, baseURL: this.mock.baseURL, env: this.env });
@@ -345,7 +351,6 @@ export class Stack {
       this.page.on('pageerror', (e) => this.#note(`pageerror: ${e.stack || e}`));
       this.page.on('requestfailed', (r) => this.#note(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
       await this.open();
-      await this.#defaultMode();
     } catch (err) {
       this.failed = true;
       await this.saveArtifacts('before', err);
@@ -384,17 +389,15 @@ export class Stack {
     await this.open();
   }
 
-  /** Makes this.mode the default mode and the mode of every conversation so far, then reloads. */
+  /**
+   * Saves this.mode as the default mode in the fresh data folder before the
+   * app starts (e2e-seed, through the store), so the conversation the page
+   * makes at start is in it, with no reload.
+   */
   async #defaultMode() {
-    const set = await this.page.evaluate(async (mode) => {
-      const app = window.go.app;
-      const settings = await app.Settings.GetSettings();
-      if (settings.defaultMode === mode) return false;
-      await app.Settings.SaveSettings({ ...settings, defaultMode: mode });
-      for (const c of (await app.Conversations.ListConversations()) ?? []) await app.Conversations.SetMode(c.id, mode);
-      return true;
-    }, this.mode);
-    if (set) await this.open({ reload: true });
+    await execFileAsync(binary('e2e-seed'), ['-dir', this.dataDir, '-messages', '0', '-default-mode', this.mode], {
+      timeout: START_TIMEOUT,
+    });
   }
 
   #note(line) {

@@ -10,10 +10,14 @@ const delay = (ms) => new Promise((r) => setTimeout(r, ms));
  * Retries fn (which throws, e.g. an assertion, until the condition holds)
  * until it returns without throwing; then returns its result. On timeout
  * the last error is thrown, so the failure says what was last seen.
+ * Without an interval the retries back off, from 50 ms to 400 ms apart:
+ * each one asks the browser, and a long wait (a task that streams for
+ * seconds) need not ask ten times a second.
  */
-export async function eventually(fn, { timeout = TIMEOUT, interval = 100, what = '' } = {}) {
+export async function eventually(fn, { timeout = TIMEOUT, interval, what = '' } = {}) {
   const deadline = Date.now() + timeout;
   let lastErr;
+  let wait = interval ?? 50;
   for (;;) {
     try {
       return await fn();
@@ -21,7 +25,8 @@ export async function eventually(fn, { timeout = TIMEOUT, interval = 100, what =
       lastErr = err;
     }
     if (Date.now() >= deadline) break;
-    await delay(interval);
+    await delay(Math.min(wait, Math.max(0, deadline - Date.now())));
+    if (interval === undefined) wait = Math.min(wait * 1.5, 400);
   }
   const prefix = `timed out after ${timeout} ms${what ? ` waiting for ${what}` : ''}`;
   if (lastErr instanceof Error) {

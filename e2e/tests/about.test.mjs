@@ -27,9 +27,12 @@ test('Settings → About shows the stamped version, and the diagnostics hold no 
   const about = page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'About' });
   await about.getByRole('heading', { name: 'About', exact: true }).waitFor();
 
-  await eventually(async () => assert.equal(await about.getByTestId('about-version').textContent(), `Errand ${version}`));
-  assert.ok((await about.textContent()).includes(stack.dataDir), 'the data folder is shown');
-  assert.ok((await about.textContent()).includes(path.join(stack.dataDir, 'logs', 'errand.log')), 'the log file is shown');
+  // (The section reads them after it is shown: wait for all three.)
+  await eventually(async () => {
+    assert.equal(await about.getByTestId('about-version').textContent(), `Errand ${version}`);
+    assert.ok((await about.textContent()).includes(stack.dataDir), 'the data folder is shown');
+    assert.ok((await about.textContent()).includes(path.join(stack.dataDir, 'logs', 'errand.log')), 'the log file is shown');
+  });
   assert.equal(await about.getByRole('button', { name: 'Open data folder' }).count(), 1);
 
   await about.getByRole('button', { name: 'Copy diagnostics' }).click();

@@ -343,19 +343,39 @@ export class Stack {
       this.procs.push(this.app.proc);
       this.url = this.app.url;
       this.browser = await chromium.connect(await this.#browserEndpoint(), { timeout: START_TIMEOUT });
-      // The file's own context: its own cookies, storage and pages.
-      const context = await this.browser.newContext({ viewport: { width: 1280, height: 900 } });
-      context.setDefaultTimeout(TIMEOUT);
-      this.page = await context.newPage();
-      this.page.on('console', (m) => this.#note(`console.${m.type()}: ${m.text()}`));
-      this.page.on('pageerror', (e) => this.#note(`pageerror: ${e.stack || e}`));
-      this.page.on('requestfailed', (r) => this.#note(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+      await this.#newPage();
       await this.open();
     } catch (err) {
       this.failed = true;
       await this.saveArtifacts('before', err);
       throw err;
     }
+  }
+
+  /**
+   * The file's own context (its own cookies, storage and pages) and its
+   * page; options are Playwright's context options on top of the window
+   * size, e.g. { reducedMotion: 'reduce' }.
+   */
+  async #newPage(options = {}) {
+    const context = await this.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+    context.setDefaultTimeout(TIMEOUT);
+    this.page = await context.newPage();
+    this.page.on('console', (m) => this.#note(`console.${m.type()}: ${m.text()}`));
+    this.page.on('pageerror', (e) => this.#note(`pageerror: ${e.stack || e}`));
+    this.page.on('requestfailed', (r) => this.#note(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  }
+
+  /**
+   * Opens the app again in a new context with these context options (see
+   * #newPage), e.g. as for a person whose system asks for reduced motion;
+   * the tests after it drive the new page. The old context is closed.
+   */
+  async reopen(options) {
+    const old = this.page.context();
+    await this.#newPage(options);
+    await old.close();
+    await this.open();
   }
 
   /**

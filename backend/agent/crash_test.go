@@ -42,7 +42,9 @@ func TestMain(m *testing.M) {
 		crashChild(path)
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeSchemaDB()
+	os.Exit(code)
 }
 
 func TestCrashAtRandomMomentsLosesNothing(t *testing.T) {
@@ -51,8 +53,7 @@ func TestCrashAtRandomMomentsLosesNothing(t *testing.T) {
 	if testing.Short() {
 		kills = 8
 	}
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, store.FileName)
+	dbPath := newDB(t)
 	seen := map[chat.TaskStatus]int{} // task states found right after a kill
 	for i := 0; i < kills; i++ {
 		published := runChildAndKill(t, dbPath, time.Duration(80+rand.IntN(500))*time.Millisecond)

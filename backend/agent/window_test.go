@@ -92,6 +92,11 @@ func runLong(t *testing.T, turns int, mode summaryMode) (*harness, *longScript, 
 // hundred bytes to 40 KB: some results fit, some never do.
 var bigFiles = []int{300, 2000, 6000, 12000, 40000, 1000, 20000}
 
+// twoRounds of the seven big files is a long task enough for the tests
+// that only need the history to outgrow the window again and again: it
+// does within the first few steps (40 steps reached no other case).
+const twoRounds = 2 * 7
+
 // runLongTask runs the long task in a new conversation whose workspace
 // holds seven files of the sizes given, and returns the task once it has
 // ended.
@@ -171,9 +176,7 @@ func TestASummaryThatFailsOrIsEmptyDoesNotLoseTheTask(t *testing.T) {
 	for name, mode := range map[string]summaryMode{"empty": summaryEmpty, "fails": summaryFails} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			// Two rounds of the seven files: the history outgrows the
-			// window again and again, and each time no summary comes.
-			h, s, done := runLong(t, 14, mode)
+			h, s, done := runLong(t, twoRounds, mode)
 			require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
 			assert.Empty(t, s.lostTask, "every request still holds the task")
 			assert.Greater(t, s.summaries.Load(), int32(1), "summarising was tried again after it failed")

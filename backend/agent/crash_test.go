@@ -44,8 +44,10 @@ const (
 
 // crashPoints are the moments the child dies at, in this order: a task
 // status, or a streamed delta or a stored message. The child dies at the
-// crashNth event of the kind, when its three conversations are all at
-// work. Each kill leaves work for the next child's Recover.
+// crashNth event of the kind after its first published message (what
+// Recover publishes before it is work left by the last kill), when its
+// three conversations are all at work. Each kill leaves work for the next
+// child's Recover.
 var crashPoints = []string{"delta", string(chat.StatusThinking), string(chat.StatusToolExecuting),
 	string(chat.StatusWaitingUser), string(chat.StatusWaitingApproval), string(chat.StatusRunning), "stored"}
 
@@ -259,7 +261,7 @@ func crashChild(dbPath, at string) {
 	}
 	// Let a resumed wait be answered too.
 	for _, t := range mustActive(st) {
-		ev.TaskUpdated(t)
+		ev.play(t)
 	}
 	var convs []string
 	for i := 0; i < 3; i++ {
@@ -322,17 +324,18 @@ func childScript(req *compat.Request) compat.Reply {
 // what the frontend would have been shown — plays the person, and kills
 // the process at the crashNth event of the kind at.
 type childEvents struct {
-	r  *Runner
-	at string
-	mu sync.Mutex
-	n  int // events of the kind at so far
+	r         *Runner
+	at        string
+	mu        sync.Mutex
+	published bool // a message, so the child is at work
+	n         int  // events of the kind at since
 }
 
 // reached counts an event of the kind what and, at the crashNth of the
 // kind at, kills the process with what it published so far written out.
 // Called with e.mu held.
 func (e *childEvents) reached(what string) {
-	if what != e.at {
+	if what != e.at || !e.published {
 		return
 	}
 	if e.n++; e.n == crashNth {
@@ -345,6 +348,7 @@ func (e *childEvents) MessageStored(m chat.Message) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	fmt.Fprintf(os.Stdout, "M %s %d\n", m.ID, m.Rev)
+	e.published = true
 	e.reached("stored")
 }
 
@@ -352,6 +356,7 @@ func (e *childEvents) MessageDelta(d Delta) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	fmt.Fprintf(os.Stdout, "M %s %d\n", d.MessageID, d.Rev)
+	e.published = true
 	e.reached("delta")
 }
 
@@ -363,6 +368,12 @@ func (e *childEvents) TaskUpdated(t chat.Task) {
 	e.mu.Lock()
 	e.reached(string(t.Status))
 	e.mu.Unlock()
+	e.play(t)
+}
+
+// play answers, approves and continues as the person would, after a short
+// random delay.
+func (e *childEvents) play(t chat.Task) {
 	r := e.r
 	if r == nil {
 		return

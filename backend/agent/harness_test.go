@@ -316,7 +316,12 @@ func (r *recorder) MessageDelta(d Delta) {
 	r.notify()
 }
 
-func (r *recorder) ConversationUpdated(chat.Conversation) {}
+// ConversationUpdated only wakes the waits: the tests read the store.
+func (r *recorder) ConversationUpdated(chat.Conversation) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.notify()
+}
 
 // FactsChanged checks nothing: the memory tests look at the store.
 func (r *recorder) FactsChanged(conversationID string) {

@@ -18,7 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// pngOf is a w×h PNG.
+// pngOf is a w×h PNG, compressed at the fastest level (the default level
+// cost seconds of CPU under -race for the large ones).
 func pngOf(t *testing.T, w, h int) []byte {
 	t.Helper()
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
@@ -26,7 +27,7 @@ func pngOf(t *testing.T, w, h int) []byte {
 		img.Set(x, x%h, color.NRGBA{R: 200, A: 255})
 	}
 	var b bytes.Buffer
-	require.NoError(t, png.Encode(&b, img))
+	require.NoError(t, (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, img))
 	return b.Bytes()
 }
 

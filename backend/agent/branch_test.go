@@ -183,6 +183,7 @@ func TestVariationsAreVersionsOffTheBranch(t *testing.T) {
 // A double-clicked Variations writes three versions, not six: the second
 // call, made while the first waits for the model, is refused.
 func TestADoubleClickedVariationsWritesThreeVersions(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	asked := make(chan struct{}, 10)
 	n := 0

@@ -23,7 +23,7 @@ const claudeModel = "claude-test"
 // adapter, on the scripted Messages API server (as strict as the real one).
 func newClaudeHarness(t *testing.T, srv *anthropictest.Server) *harness {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), store.FileName))
+	st, err := store.Open(context.Background(), newDB(t))
 	require.NoError(t, err)
 	srv.APIKey = "sk-ant-test"
 	url := srv.Start(t)

@@ -17,7 +17,7 @@ import (
 // steps.
 func TestAServersStatedContextLengthIsLearnedOnce(t *testing.T) {
 	t.Parallel()
-	s := &longScript{t: t, turns: 40}
+	s := &longScript{t: t, turns: twoRounds}
 	h := newHarness(t, s.reply, harnessOpts{contextLength: 4096, allowRejections: true})
 	h.settings(func(st *chat.Settings) {
 		st.Limits = chat.Limits{MaxSteps: 10000, MaxMinutes: 600, MaxCostUSD: 10000}

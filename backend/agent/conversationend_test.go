@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,6 +17,14 @@ func (h *harness) conv(id string) chat.Conversation {
 	c, err := h.store.GetConversation(context.Background(), id)
 	require.NoError(h.t, err)
 	return c
+}
+
+// convReaches waits for the conversation to reach state: a proactive
+// agent's conversation is completed just after its task's end is
+// published, not before.
+func (h *harness) convReaches(id string, state chat.ConversationState) {
+	h.t.Helper()
+	h.events.wait(fmt.Sprintf("conversation %s to be %s", id, state), func() bool { return h.conv(id).State == state })
 }
 
 func TestEndConversationRecordsTheAgentsReasonAcrossARestart(t *testing.T) {
@@ -72,7 +81,7 @@ func TestAProactiveAgentsFinishedTaskCompletesItsConversation(t *testing.T) {
 	task, err := h.runner.StartProactive(context.Background(), conv)
 	require.NoError(t, err)
 	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
-	assert.Equal(t, chat.StateCompleted, h.conv(conv).State)
+	h.convReaches(conv, chat.StateCompleted)
 
 	next := h.start(conv, "One more thing")
 	assert.Equal(t, chat.StateActive, h.conv(conv).State, "a new task reopens it")

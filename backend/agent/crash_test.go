@@ -28,90 +28,102 @@ import (
 )
 
 // The crash test runs tasks in a child process — this test binary, started
-// again with crashChildEnv set — and kills it with SIGKILL at random
-// moments: while a reply streams, while a tool runs, while a question or an
-// approval waits, in the middle of a write. After every kill the database
-// must pass integrity_check, hold every message the child had published,
-// and come back, through Recover, with every task in a truthful state and
-// every conversation's transcript one the real API accepts.
+// again with crashChildEnv set — which dies by SIGKILL at each kind of
+// moment once: while a reply streams, while the model thinks, while a tool
+// runs, while a question or an approval waits, as a message is stored. It
+// dies as it publishes the event of that moment, its other tasks at
+// whatever they are doing (in the middle of a write too). After every kill
+// the database must pass integrity_check, hold every message the child had
+// published, and come back, through Recover, with every task in a truthful
+// state and every conversation's transcript one the real API accepts.
 
-const crashChildEnv = "ERRAND_CRASH_CHILD_DB"
+const (
+	crashChildEnv = "ERRAND_CRASH_CHILD_DB"
+	crashAtEnv    = "ERRAND_CRASH_AT"
+)
+
+// crashPoints are the moments the child dies at, in this order: a task
+// status, or a streamed delta or a stored message. The child dies at the
+// crashNth event of the kind after its first published message (what
+// Recover publishes before it is work left by the last kill), when its
+// three conversations are all at work. Each kill leaves work for the next
+// child's Recover.
+var crashPoints = []string{"delta", string(chat.StatusThinking), string(chat.StatusToolExecuting),
+	string(chat.StatusWaitingUser), string(chat.StatusWaitingApproval), string(chat.StatusRunning), "stored"}
+
+const crashNth = 3
 
 func TestMain(m *testing.M) {
 	if path := os.Getenv(crashChildEnv); path != "" {
-		crashChild(path)
+		crashChild(path, os.Getenv(crashAtEnv))
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeSchemaDB()
+	os.Exit(code)
 }
 
-func TestCrashAtRandomMomentsLosesNothing(t *testing.T) {
+func TestCrashAtEveryKindOfMomentLosesNothing(t *testing.T) {
 	t.Parallel()
-	kills := 30
-	if testing.Short() {
-		kills = 8
-	}
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, store.FileName)
+	dbPath := newDB(t)
 	seen := map[chat.TaskStatus]int{} // task states found right after a kill
-	for i := 0; i < kills; i++ {
-		published := runChildAndKill(t, dbPath, time.Duration(80+rand.IntN(500))*time.Millisecond)
-		checkAfterCrash(t, dbPath, published, seen)
+	for _, at := range crashPoints {
+		published := runChildAndKill(t, dbPath, at)
+		found := checkAfterCrash(t, dbPath, published)
+		if st := chat.TaskStatus(at); at != "delta" && at != "stored" {
+			assert.Positive(t, found[st], "the task the child died in is found %s", st)
+		}
+		for st, n := range found {
+			seen[st] += n
+		}
 	}
-	t.Logf("%d kills; task states found after them: %v", kills, seen)
+	t.Logf("%d kills; task states found after them: %v", len(crashPoints), seen)
 	assert.Positive(t, seen[chat.StatusThinking]+seen[chat.StatusRunning]+seen[chat.StatusToolExecuting],
 		"some kills hit a task at work")
 }
 
-// runChildAndKill starts the child, kills it d after it published its
-// first message (its tasks at work, however long a busy machine took to
-// start it), and returns what it had published: message id → highest
-// revision.
-func runChildAndKill(t *testing.T, dbPath string, d time.Duration) map[string]int {
+// runChildAndKill starts the child, which dies at the moment at, and
+// returns what it had published: message id → highest revision.
+func runChildAndKill(t *testing.T, dbPath, at string) map[string]int {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+dbPath)
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+dbPath, crashAtEnv+"="+at)
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	cmd.Stderr = os.Stderr
 	require.NoError(t, cmd.Start())
 	published := map[string]int{}
-	var mu sync.Mutex
-	read, working := make(chan struct{}), make(chan struct{})
+	read := make(chan struct{})
 	go func() {
 		defer close(read)
-		var once sync.Once
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			f := strings.Fields(sc.Text())
 			if len(f) == 3 && f[0] == "M" {
-				once.Do(func() { close(working) })
 				rev, _ := strconv.Atoi(f[2])
-				mu.Lock()
-				if rev > published[f[1]] {
-					published[f[1]] = rev
-				}
-				mu.Unlock()
+				published[f[1]] = max(published[f[1]], rev)
 			}
 		}
 	}()
 	select {
-	case <-working:
 	case <-read:
-		t.Fatal("the child ended before it published anything")
 	case <-time.After(2 * time.Minute):
 		_ = cmd.Process.Kill()
-		t.Fatal("the child published nothing for two minutes")
+		<-read
+		t.Fatalf("the child did not reach %s in two minutes", at)
 	}
-	time.Sleep(d)
-	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 	_ = cmd.Wait()
-	<-read
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	require.True(t, ws.Signaled() && ws.Signal() == syscall.SIGKILL, "the child died by SIGKILL at %s (%v)", at, cmd.ProcessState)
+	require.NotEmpty(t, published, "the child published before it died")
 	return published
 }
 
-func checkAfterCrash(t *testing.T, dbPath string, published map[string]int, seen map[chat.TaskStatus]int) {
+// checkAfterCrash checks the database the child left and returns the task
+// states it found (left from an earlier kill: not counted).
+func checkAfterCrash(t *testing.T, dbPath string, published map[string]int) map[chat.TaskStatus]int {
 	t.Helper()
+	seen := map[chat.TaskStatus]int{}
 	ctx := context.Background()
 	st, err := store.Open(ctx, dbPath)
 	require.NoError(t, err)
@@ -185,6 +197,7 @@ func checkAfterCrash(t *testing.T, dbPath string, published map[string]int, seen
 	ctxShut, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	require.NoError(t, r.Shutdown(ctxShut))
+	return seen
 }
 
 func toCompat(msgs []llm.Message, defs []llm.Tool) *compat.Request {
@@ -225,8 +238,9 @@ func (nopEvents) FactsChanged(string)                   {}
 
 // crashChild is the process that gets killed: it keeps three conversations
 // busy with tasks that stream, update, ask, write files and run commands,
-// answering and approving after short random delays, until it dies.
-func crashChild(dbPath string) {
+// answering and approving after short random delays, until it dies at the
+// moment at.
+func crashChild(dbPath, at string) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, dbPath)
 	if err != nil {
@@ -235,7 +249,7 @@ func crashChild(dbPath string) {
 	}
 	srv := compat.NewServer(childScript)
 	url, _ := srv.Start()
-	ev := &childEvents{}
+	ev := &childEvents{at: at}
 	r := New(Options{
 		Store: st, Events: ev, Tools: tools.Builtin(), Workspace: childWorkspace(dbPath),
 		Provider: openai.New(openai.Config{BaseURL: url, APIKey: "k", Model: "m", MaxRetries: -1}),
@@ -247,7 +261,7 @@ func crashChild(dbPath string) {
 	}
 	// Let a resumed wait be answered too.
 	for _, t := range mustActive(st) {
-		ev.TaskUpdated(t)
+		ev.play(t)
 	}
 	var convs []string
 	for i := 0; i < 3; i++ {
@@ -307,22 +321,43 @@ func childScript(req *compat.Request) compat.Reply {
 }
 
 // childEvents publishes stored messages on stdout — the parent's record of
-// what the frontend would have been shown — and plays the person.
+// what the frontend would have been shown — plays the person, and kills
+// the process at the crashNth event of the kind at.
 type childEvents struct {
-	r  *Runner
-	mu sync.Mutex
+	r         *Runner
+	at        string
+	mu        sync.Mutex
+	published bool // a message, so the child is at work
+	n         int  // events of the kind at since
+}
+
+// reached counts an event of the kind what and, at the crashNth of the
+// kind at, kills the process with what it published so far written out.
+// Called with e.mu held.
+func (e *childEvents) reached(what string) {
+	if what != e.at || !e.published {
+		return
+	}
+	if e.n++; e.n == crashNth {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
 }
 
 func (e *childEvents) MessageStored(m chat.Message) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	fmt.Fprintf(os.Stdout, "M %s %d\n", m.ID, m.Rev)
-	e.mu.Unlock()
+	e.published = true
+	e.reached("stored")
 }
 
 func (e *childEvents) MessageDelta(d Delta) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	fmt.Fprintf(os.Stdout, "M %s %d\n", d.MessageID, d.Rev)
-	e.mu.Unlock()
+	e.published = true
+	e.reached("delta")
 }
 
 func (e *childEvents) ConversationUpdated(chat.Conversation) {}
@@ -330,6 +365,15 @@ func (e *childEvents) ToolOutput(ToolOutput)                 {}
 func (e *childEvents) FactsChanged(string)                   {}
 
 func (e *childEvents) TaskUpdated(t chat.Task) {
+	e.mu.Lock()
+	e.reached(string(t.Status))
+	e.mu.Unlock()
+	e.play(t)
+}
+
+// play answers, approves and continues as the person would, after a short
+// random delay.
+func (e *childEvents) play(t chat.Task) {
 	r := e.r
 	if r == nil {
 		return

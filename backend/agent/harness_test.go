@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -80,7 +81,7 @@ func builtinTools(hostPids bool) []tools.Tool {
 func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harnessOpts) *harness {
 	t.Helper()
 	ctx := context.Background()
-	dbPath := filepath.Join(t.TempDir(), store.FileName)
+	dbPath := newDB(t)
 	st, err := store.Open(ctx, dbPath)
 	require.NoError(t, err)
 	srv := compat.NewServer(script)
@@ -128,6 +129,48 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 		h.events.checkPersisted()
 	})
 	return h
+}
+
+// schemaDB is a database at the current schema, made once per test
+// binary: migrating a new file (SQLite parsing every migration under -race)
+// cost about half a second of CPU per harness, most of a short test's.
+var schemaDB struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// newDB returns the path of a new database in t.TempDir(), a copy of
+// schemaDB: store.Open finds its schema current and migrates nothing.
+func newDB(t *testing.T) string {
+	t.Helper()
+	schemaDB.once.Do(func() {
+		dir, err := os.MkdirTemp("", "agent-schema")
+		if err != nil {
+			schemaDB.err = err
+			return
+		}
+		schemaDB.path = filepath.Join(dir, store.FileName)
+		st, err := store.Open(context.Background(), schemaDB.path)
+		if err == nil {
+			_, err = st.DB().Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+			st.Close()
+		}
+		schemaDB.err = err
+	})
+	require.NoError(t, schemaDB.err)
+	b, err := os.ReadFile(schemaDB.path)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), store.FileName)
+	require.NoError(t, os.WriteFile(path, b, 0o600))
+	return path
+}
+
+// removeSchemaDB removes schemaDB's folder once the tests have run.
+func removeSchemaDB() {
+	if schemaDB.path != "" {
+		os.RemoveAll(filepath.Dir(schemaDB.path))
+	}
 }
 
 func (h *harness) conversation() string {
@@ -273,7 +316,12 @@ func (r *recorder) MessageDelta(d Delta) {
 	r.notify()
 }
 
-func (r *recorder) ConversationUpdated(chat.Conversation) {}
+// ConversationUpdated only wakes the waits: the tests read the store.
+func (r *recorder) ConversationUpdated(chat.Conversation) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.notify()
+}
 
 // FactsChanged checks nothing: the memory tests look at the store.
 func (r *recorder) FactsChanged(conversationID string) {

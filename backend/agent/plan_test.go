@@ -228,7 +228,7 @@ func (s *planAfterSummary) reply(req *compat.Request) compat.Reply {
 
 func TestThePlanStaysInTheRequestAfterTheHistoryIsSummarised(t *testing.T) {
 	t.Parallel()
-	s := &planAfterSummary{long: &longScript{t: t, turns: 40, mode: summaryGood}}
+	s := &planAfterSummary{long: &longScript{t: t, turns: twoRounds, mode: summaryGood}}
 	h := newHarness(t, s.reply, harnessOpts{contextLength: 4096})
 	h.settings(func(st *chat.Settings) {
 		st.ContextLengths = map[string]int{"test-model": 4096}

@@ -40,6 +40,7 @@ func (s oneTool) Tools() ([]tools.Tool, uint64) { return []tools.Tool{s.t}, 1 }
 func (oneTool) Generation() uint64              { return 1 }
 
 func TestAToolsQuestionKeepsToAskUsersLimits(t *testing.T) {
+	t.Parallel()
 	many := make([]string, 10001)
 	for i := range many {
 		many[i] = fmt.Sprintf("button %d", i)
@@ -56,6 +57,7 @@ func TestAToolsQuestionKeepsToAskUsersLimits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarness(t, script(t, compat.Reply{ToolCalls: []chat.ToolCall{call("srv__asks", `{}`)}}, complete("done")),
 				harnessOpts{toolSource: oneTool{askingTool{c.q}}})
 			task := h.start(h.conversation(), "Go")
@@ -69,6 +71,7 @@ func TestAToolsQuestionKeepsToAskUsersLimits(t *testing.T) {
 }
 
 func TestAToolsQuestionLosesItsBidiControls(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, compat.Reply{ToolCalls: []chat.ToolCall{call("srv__asks", `{}`)}}, complete("done")),
 		harnessOpts{toolSource: oneTool{askingTool{tools.Question{Text: "Allow \u202eexe.txt\u202c?\x00"}}}})
 	task := h.start(h.conversation(), "Go")
@@ -79,6 +82,7 @@ func TestAToolsQuestionLosesItsBidiControls(t *testing.T) {
 }
 
 func TestAskUserRefusesUnanswerableForms(t *testing.T) {
+	t.Parallel()
 	for _, args := range []string{
 		`{"question":"Rate","fields":[{"name":"r","label":"R","type":"rating","min":1.5,"max":1.9}]}`,
 		`{"question":"Rate","fields":[{"name":"r","label":"R","type":"rating","min":1,"max":1000000}]}`,
@@ -103,6 +107,7 @@ func (c countingAsker) Run(ctx context.Context, env tools.Env, args json.RawMess
 }
 
 func TestAToolsQuestionAcrossARestartNeverReRunsTheCall(t *testing.T) {
+	t.Parallel()
 	var runs atomic.Int32
 	h := newHarness(t, script(t, compat.Reply{ToolCalls: []chat.ToolCall{call("srv__asks", `{}`)}}, complete("done")),
 		harnessOpts{toolSource: oneTool{countingAsker{askingTool{tools.Question{Text: "Deploy now?"}}, &runs}}})
@@ -149,6 +154,7 @@ func (namedTool) Run(context.Context, tools.Env, json.RawMessage) (tools.Result,
 }
 
 func TestTooManyToolsForTheContextSayThatIsTheCause(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, complete("never asked")), harnessOpts{toolSource: manyTools(2000)})
 	h.settings(func(s *chat.Settings) { s.ContextLengths = map[string]int{"test-model": 8192} })
 	task := h.start(h.conversation(), "Go")

@@ -505,6 +505,7 @@ func TestAResumedStepDoesNotSeeItsCutOffReply(t *testing.T) {
 // A failed task's notice is stored and sent marked as an error, so that
 // the window says the failure once (folded into its row), not twice.
 func TestAFailedTasksNoticeIsMarkedAsAnError(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t,
 		compat.Reply{ToolCalls: []chat.ToolCall{call("nope", `{}`)}},
 		compat.Reply{ToolCalls: []chat.ToolCall{call("nope", `{}`)}},

@@ -18,6 +18,7 @@ func command(args string) compat.Reply {
 }
 
 func TestACommandsApprovalCardSaysWhetherItIsSandboxed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, script(t, command(`{"command":"echo hi"}`), complete("done")), harnessOpts{})
 	task := h.start(h.conversation(), "Run it")
 	a := h.events.waitStatus(task.ID, chat.StatusWaitingApproval).PendingApproval
@@ -49,6 +50,7 @@ func listen(t *testing.T) int {
 }
 
 func TestASandboxedCommandGetsTheNetworkOnlyOnceThePersonAllowsIt(t *testing.T) {
+	t.Parallel()
 	if !tools.SandboxAvailable() {
 		t.Skip("no sandbox here")
 	}
@@ -83,6 +85,7 @@ func TestASandboxedCommandGetsTheNetworkOnlyOnceThePersonAllowsIt(t *testing.T) 
 }
 
 func TestASandboxedCommandWithoutTheNetworkCannotReachIt(t *testing.T) {
+	t.Parallel()
 	if !tools.SandboxAvailable() {
 		t.Skip("no sandbox here")
 	}

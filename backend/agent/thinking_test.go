@@ -36,6 +36,7 @@ func TestAThinkingModelRunsAToolTaskToCompletionInEveryShape(t *testing.T) {
 	for _, shape := range []compat.ReasoningShape{compat.ReasoningContent, compat.ReasoningField,
 		compat.ThinkTags, compat.ThinkClose, compat.ThinkingParts} {
 		t.Run(string(shape), func(t *testing.T) {
+			t.Parallel()
 			// The server wants the thinking back, as DeepSeek's does: every
 			// shape's reasoning is passed back the same way.
 			h := newHarness(t, script(t, thinkingTask(shape)...), harnessOpts{thinking: true})

@@ -19,7 +19,7 @@ import (
 func TestImagesToolsReturnedReachTheModel(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), store.FileName))
+	st, err := store.Open(ctx, newDB(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
 	files := attach.Open(filepath.Join(t.TempDir(), "attachments"), st, st)

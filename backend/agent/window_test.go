@@ -92,6 +92,11 @@ func runLong(t *testing.T, turns int, mode summaryMode) (*harness, *longScript, 
 // hundred bytes to 40 KB: some results fit, some never do.
 var bigFiles = []int{300, 2000, 6000, 12000, 40000, 1000, 20000}
 
+// twoRounds of the seven big files is a long task enough for the tests
+// that only need the history to outgrow the window again and again: it
+// does within the first few steps (40 steps reached no other case).
+const twoRounds = 2 * 7
+
 // runLongTask runs the long task in a new conversation whose workspace
 // holds seven files of the sizes given, and returns the task once it has
 // ended.
@@ -113,9 +118,16 @@ func writeBigFiles(t *testing.T, ws string, sizes []int) {
 	}
 }
 
-func TestA300TurnTaskOnA4096TokenModelNeverOverflows(t *testing.T) {
+// longTurns is enough steps to reach every case of a long task: with
+// results this big the history is summarised every step or two (about 50
+// times), and the execution log passes its maxLogLines and starts counting
+// the runs it leaves out. 300 steps reached the same cases at five times
+// the cost.
+const longTurns = 60
+
+func TestALongTaskOnA4096TokenModelNeverOverflows(t *testing.T) {
 	t.Parallel()
-	h, s, done := runLong(t, 300, summaryGood)
+	h, s, done := runLong(t, longTurns, summaryGood)
 	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
 	// The harness fails the test on any rejected request (too long, or a
 	// tool call without its result); check there were many, all served.
@@ -141,15 +153,20 @@ func TestA300TurnTaskOnA4096TokenModelNeverOverflows(t *testing.T) {
 			results++
 		}
 	}
-	assert.Equal(t, 300, results, "the originals all stay stored")
-	most, logged := 0, 0
+	assert.Equal(t, longTurns, results, "the originals all stay stored")
+	most, logged, capped := 0, 0, 0
 	for _, req := range h.server.Requests() {
 		most = max(most, compat.CountPrompt(&req))
 		if sys := req.Messages[0].Text(); strings.Contains(sys, "### Tools run earlier") && strings.Contains(sys, "- read_file: succeeded") {
 			logged++
+			if strings.Contains(sys, "earlier tool runs not listed") {
+				capped++
+			}
 		}
 	}
 	assert.Positive(t, logged, "after compaction the model sees which tools ran")
+	assert.Positive(t, capped, "the log outgrew its cap and counts the runs it leaves out")
+	assert.Greater(t, int(s.summaries.Load()), longTurns/2, "the history was summarised again and again")
 	assert.LessOrEqual(t, most, 4096)
 	t.Logf("%d requests, %d summaries, %d notices, the longest %d tokens", len(h.server.Requests()), s.summaries.Load(), notices, most)
 }
@@ -158,10 +175,11 @@ func TestASummaryThatFailsOrIsEmptyDoesNotLoseTheTask(t *testing.T) {
 	t.Parallel()
 	for name, mode := range map[string]summaryMode{"empty": summaryEmpty, "fails": summaryFails} {
 		t.Run(name, func(t *testing.T) {
-			h, s, done := runLong(t, 40, mode)
+			t.Parallel()
+			h, s, done := runLong(t, twoRounds, mode)
 			require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
 			assert.Empty(t, s.lostTask, "every request still holds the task")
-			assert.Positive(t, s.summaries.Load())
+			assert.Greater(t, s.summaries.Load(), int32(1), "summarising was tried again after it failed")
 			for _, m := range h.messages(done.ConversationID) {
 				assert.Empty(t, m.SummaryID, "no summary was stored")
 			}
@@ -169,7 +187,7 @@ func TestASummaryThatFailsOrIsEmptyDoesNotLoseTheTask(t *testing.T) {
 	}
 }
 
-// waitEnded waits for the task to end, however long it works (a 300-step
+// waitEnded waits for the task to end, however long it works (a long
 // task under -race on a busy machine), failing only when nothing is
 // published for waitSilence.
 func (r *recorder) waitEnded(taskID string) chat.Task {

@@ -20,16 +20,22 @@ export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
 .PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
-	build build-dev vet test-go test-frontend test-e2e screenshot window-checks bench bench-smoke clean \
+	build build-dev vet test-go test-web test-frontend test-e2e screenshot window-checks bench bench-smoke clean \
 	dist dist-deps install-check
 
 run: deps frontend build
 	./build/bin/errand
 
-# One stage after another: run beside each other (make -j2) the Go tests and
-# the rest took as long on 2 cores (15 min 48 s against 15 min 56 s on a
-# fresh clone, 2026-11-28): every stage keeps both cores busy on its own.
-test: deps frontend vet test-go test-frontend test-e2e
+# The checks first (vet regenerates the bindings the frontend tests read),
+# then the Go tests beside the frontend's and the end-to-end tests: none of
+# them keeps both cores busy on its own now (the end-to-end tests wait on
+# apps starting and pages loading), so side by side they take less time.
+test: deps frontend vet
+	@$(MAKE) --no-print-directory -j2 -Otarget test-go test-web
+
+# The frontend's tests, then the end-to-end tests (one after the other).
+test-web:
+	@$(MAKE) --no-print-directory -j1 test-frontend test-e2e
 
 # The packages install side by side (npm and go install mostly wait on disk
 # and on the registry).

@@ -41,13 +41,15 @@ func benchStop(b *testing.B, rc RunCommand) {
 		args, _ := json.Marshal(map[string]any{
 			"command": fmt.Sprintf(`sleep %[1]s & (sleep %[1]s & echo >> pids; wait) & echo >> pids; echo >> pids; wait`, marker),
 		})
+		// The last sample's lines go before the command starts: removed
+		// after, they could take this command's first lines with them.
+		os.Remove(filepath.Join(ws.Dir(), "pids"))
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {
 			rc.Run(ctx, Env{Workspace: ws}, args)
 			close(done)
 		}()
-		os.Remove(filepath.Join(ws.Dir(), "pids"))
 		pids := waitMarkedPids(b, filepath.Join(ws.Dir(), "pids"), marker)
 		start := time.Now()
 		cancel()

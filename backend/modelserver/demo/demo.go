@@ -36,7 +36,7 @@ const (
 // first, and, like DeepSeek's thinking mode, it wants that reasoning back
 // on the tool calls of the current turn.
 func NewServer() *compat.Server {
-	s := compat.NewServer(Reply)
+	s := compat.NewServer(script())
 	s.Thinking = true
 	s.AllowNoAuth = true
 	s.Models = []string{Model}

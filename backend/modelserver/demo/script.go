@@ -48,13 +48,28 @@ const (
 // the update), and step 3's answer marks every step done before
 // task_complete; a reflection (a request offering reflect alone) finds
 // the goal achieved.
+//
+// Its chat replies open in turn (see openers), counted over the process's
+// Reply calls; each server counts its own (see script).
 func Reply(req *compat.Request) compat.Reply {
+	return reply(req, &replies)
+}
+
+// script is Reply with a count of chat replies of its own: a server's
+// regenerated reply opens differently from the one before, however many
+// other servers in the process answer meanwhile.
+func script() func(*compat.Request) compat.Reply {
+	var chats atomic.Uint64
+	return func(req *compat.Request) compat.Reply { return reply(req, &chats) }
+}
+
+func reply(req *compat.Request, chats *atomic.Uint64) compat.Reply {
 	var r compat.Reply
 	switch {
 	case len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()):
 		r = summaryReply(req)
 	case len(req.Tools) == 0:
-		r = chatReply(req)
+		r = chatReply(req, chats.Add(1))
 	case reflecting(req):
 		r = reflectReply(req)
 	default:
@@ -177,15 +192,16 @@ var openers = []string{
 	"Greetings from Errand's offline demo model.",
 }
 
-// replies counts the chat replies given (safe for concurrent use).
+// replies counts the chat replies Reply gave (safe for concurrent use).
 var replies atomic.Uint64
 
-func chatReply(req *compat.Request) compat.Reply {
+// chatReply is the n-th chat reply.
+func chatReply(req *compat.Request, n uint64) compat.Reply {
 	said := ""
 	if u := lastUser(req.Messages); u >= 0 {
 		said = echo(req.Messages[u].Text())
 	}
-	text := openers[replies.Add(1)%uint64(len(openers))] + " No real model is connected, so I can't really answer"
+	text := openers[n%uint64(len(openers))] + " No real model is connected, so I can't really answer"
 	if said != "" {
 		text += " “" + said + "”"
 	}

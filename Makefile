@@ -20,22 +20,23 @@ export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
 .PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
-	build build-dev vet test-go test-web test-frontend test-e2e screenshot window-checks bench bench-smoke clean \
+	build build-dev vet test-go test-units test-frontend test-e2e screenshot window-checks bench bench-smoke clean \
 	dist dist-deps install-check
 
 run: deps frontend build
 	./build/bin/errand
 
 # The checks first (vet regenerates the bindings the frontend tests read),
-# then the Go tests beside the frontend's and the end-to-end tests: none of
+# then the Go and the frontend's tests beside the end-to-end tests: none of
 # them keeps both cores busy on its own now (the end-to-end tests wait on
-# apps starting and pages loading), so side by side they take less time.
+# apps starting and pages loading), so side by side they take less time;
+# the two lines take about as long.
 test: deps frontend vet
-	@$(MAKE) --no-print-directory -j2 -Otarget test-go test-web
+	@$(MAKE) --no-print-directory -j2 -Otarget test-units test-e2e
 
-# The frontend's tests, then the end-to-end tests (one after the other).
-test-web:
-	@$(MAKE) --no-print-directory -j1 test-frontend test-e2e
+# The Go tests, then the frontend's (one after the other).
+test-units:
+	@$(MAKE) --no-print-directory -j1 test-go test-frontend
 
 # The packages install side by side (npm and go install mostly wait on disk
 # and on the registry).

@@ -123,13 +123,7 @@ func TestAQueuedMessageSurvivesARestart(t *testing.T) {
 func TestQueuedMessagesOfAStoppedTaskStayAsNotDelivered(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "x"), complete("next task")), harnessOpts{})
-	conv := h.conversation()
-	task := h.start(conv, "Write")
-	h.events.waitStatus(task.ID, chat.StatusWaitingApproval)
-	_, err := h.runner.Queue(context.Background(), conv, "Use b.txt instead")
-	require.NoError(t, err)
-	_, err = h.runner.Stop(context.Background(), task.ID)
-	require.NoError(t, err)
+	conv, _ := h.undelivered("Use b.txt instead")
 
 	msgs := h.messages(conv)
 	last := msgs[len(msgs)-1]
@@ -151,26 +145,20 @@ func TestSendNowOnANotDeliveredMessageStartsATaskThatAnswersIt(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "x"), complete("used b.txt")), harnessOpts{})
 	ctx := context.Background()
-	conv := h.conversation()
-	task := h.start(conv, "Write")
-	h.events.waitStatus(task.ID, chat.StatusWaitingApproval)
-	m, err := h.runner.Queue(ctx, conv, "Use b.txt instead")
-	require.NoError(t, err)
-	_, err = h.runner.Stop(ctx, task.ID)
-	require.NoError(t, err)
+	conv, m := h.undelivered("Use b.txt instead")
 
 	require.NoError(t, h.runner.SendNow(ctx, conv, m.ID))
 	var answer chat.Task
 	h.events.wait("a task answering the message", func() bool {
-		for id, t := range h.events.last {
-			if id != task.ID && t.Status == chat.StatusCompleted {
+		for _, t := range h.events.last {
+			if t.OriginalPrompt == "Use b.txt instead" && t.Status == chat.StatusCompleted {
 				answer = t
 				return true
 			}
 		}
 		return false
 	})
-	assert.Equal(t, "Use b.txt instead", answer.OriginalPrompt)
+	assert.Equal(t, "used b.txt", answer.Summary)
 	reqs := h.server.Requests()
 	require.Len(t, reqs, 2)
 	assert.Equal(t, []string{"user: Use b.txt instead"}, lastMessages(reqs[1], 1))
@@ -186,23 +174,32 @@ func TestSendNowRefusesANotDeliveredMessageALaterOneFollowed(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, script(t, writeFile("a.txt", "x"), complete("done")), harnessOpts{})
 	ctx := context.Background()
-	conv := h.conversation()
-	task := h.start(conv, "Write")
-	h.events.waitStatus(task.ID, chat.StatusWaitingApproval)
-	m, err := h.runner.Queue(ctx, conv, "Use b.txt instead")
-	require.NoError(t, err)
-	_, err = h.runner.Stop(ctx, task.ID)
-	require.NoError(t, err)
+	conv, m := h.undelivered("Use b.txt instead")
 	next := h.start(conv, "Go on")
 	h.events.waitStatus(next.ID, chat.StatusCompleted)
 
-	err = h.runner.SendNow(ctx, conv, m.ID)
+	err := h.runner.SendNow(ctx, conv, m.ID)
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err))
 	assert.Contains(t, chat.ErrorMessage(err), "a later message of yours already went to the agent")
 	stored, err := h.runner.opts.Store.GetMessage(ctx, conv, m.ID)
 	require.NoError(t, err)
 	assert.Equal(t, chat.DeliveryNotDelivered, stored.Delivery, "nothing changed")
 	assert.Len(t, h.server.Requests(), 2, "no task started")
+}
+
+// undelivered starts a task that waits for an approval, queues text and
+// stops the task: the message stays, not delivered. The script's first
+// reply must ask for an approval (a write).
+func (h *harness) undelivered(text string) (string, chat.Message) {
+	h.t.Helper()
+	conv := h.conversation()
+	task := h.start(conv, "Write")
+	h.events.waitStatus(task.ID, chat.StatusWaitingApproval)
+	m, err := h.runner.Queue(context.Background(), conv, text)
+	require.NoError(h.t, err)
+	_, err = h.runner.Stop(context.Background(), task.ID)
+	require.NoError(h.t, err)
+	return conv, m
 }
 
 func TestQueueRefusesBadInput(t *testing.T) {

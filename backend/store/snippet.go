@@ -59,20 +59,25 @@ type span struct{ start, end int }
 // wordSpans lists where the words are in text, as byte offsets.
 func wordSpans(text string) []span {
 	var out []span
+	eachWord(text, func(start, end int) { out = append(out, span{start, end}) })
+	return out
+}
+
+// eachWord calls f with the byte offsets of each word of text, in order.
+func eachWord(text string, f func(start, end int)) {
 	start := -1
 	for i, r := range text {
 		switch {
 		case isWordRune(r) && start < 0:
 			start = i
 		case !isWordRune(r) && start >= 0:
-			out = append(out, span{start, i})
+			f(start, i)
 			start = -1
 		}
 	}
 	if start >= 0 {
-		out = append(out, span{start, len(text)})
+		f(start, len(text))
 	}
-	return out
 }
 
 // snippet is the part of text around the first of words found in it, in
@@ -141,19 +146,7 @@ func snippet(text string, words map[string]bool) []chat.SnippetPart {
 // lower case.
 func wordsOf(text string, words map[string]bool) {
 	seen := map[string]bool{}
-	start := -1
-	for i, r := range text {
-		switch {
-		case isWordRune(r) && start < 0:
-			start = i
-		case !isWordRune(r) && start >= 0:
-			addWord(text[start:i], seen, words)
-			start = -1
-		}
-	}
-	if start >= 0 {
-		addWord(text[start:], seen, words)
-	}
+	eachWord(text, func(start, end int) { addWord(text[start:end], seen, words) })
 }
 
 func addWord(w string, seen, words map[string]bool) {

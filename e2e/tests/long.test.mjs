@@ -63,6 +63,30 @@ function rowTop(page, text) {
   }, text);
 }
 
+/**
+ * Waits until the transcript is still: its scroll position and its rows'
+ * places the same over a few frames (a wheel's scroll, a page's rows
+ * measured, the view corrected), however slow the machine.
+ */
+function settled(page) {
+  const place = () =>
+    page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const read = () => {
+            const scroller = document.querySelector('[role=region][aria-label="Messages"]');
+            const first = document.querySelector('[role=log]')?.firstElementChild;
+            return `${scroller?.scrollTop}:${scroller?.scrollHeight}:${first?.getBoundingClientRect().top}`;
+          };
+          const before = read();
+          let frames = 0;
+          const tick = () => (++frames < 5 ? requestAnimationFrame(tick) : resolve(before === read()));
+          requestAnimationFrame(tick);
+        }),
+    );
+  return eventually(async () => assert.ok(await place(), 'the transcript is still moving'), { what: 'the transcript to be still' });
+}
+
 /** Texts of the rows that are at least partly inside the scroller's viewport. */
 function visibleRows(page) {
   return page.evaluate(() => {
@@ -89,25 +113,28 @@ async function olderPagesKeepThePlace(page, t, opened) {
   const scroller = page.getByRole('region', { name: 'Messages' });
   const box0 = await scroller.boundingBox();
   await page.mouse.move(box0.x + box0.width / 2, box0.y + box0.height / 2);
-  for (let i = 0; i < 40 && (await visibleRows(page)).items <= opened; i++) {
-    await page.mouse.wheel(0, -800);
-    await page.waitForTimeout(30);
-  }
-  const grown = await visibleRows(page);
-  assert.ok(grown.items > opened, `scrolling up read older messages: ${grown.items} rows`);
+  // Each try scrolls further up, until an older page has been read.
+  await eventually(
+    async () => {
+      await page.mouse.wheel(0, -800);
+      const grown = await visibleRows(page);
+      assert.ok(grown.items > opened, `scrolling up read older messages: ${grown.items} rows`);
+    },
+    { what: 'older messages read by scrolling up' },
+  );
   // Steady: a row in view when a page arrives stays at the same place.
   // (The page is asked for with the top button's click, from the middle of
   // what is loaded, so nothing else moves the view meanwhile.)
   const loadEarlier = page.getByRole('button', { name: 'Load earlier messages' });
   await loadEarlier.waitFor({ state: 'attached' });
   await page.mouse.wheel(0, 2_000);
-  await page.waitForTimeout(300);
+  await settled(page);
   const anchor = await topRow(page);
   assert.ok(anchor.text, 'a numbered row is in view');
   const before = (await visibleRows(page)).items;
   await loadEarlier.evaluate((el) => el.click());
   await eventually(async () => assert.ok((await visibleRows(page)).items > before, 'a page was prepended'), { what: 'the next older page' });
-  await page.waitForTimeout(300);
+  await settled(page);
   const now = await rowTop(page, anchor.text);
   assert.notEqual(now, null, `"${anchor.text}" is still rendered`);
   assert.ok((await visibleRows(page)).rows.length > 0, 'the transcript is not blank');

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -72,11 +75,37 @@ type Window struct {
 
 // Ready is the window's word that its first screen is painted: what it
 // does not need starts now (the MCP servers, desktop notifications). Only
-// the first call does anything.
-func (w *Window) Ready() {
+// the first call does anything. timings are the page's steps of its start,
+// in milliseconds since it began to load (see frontend/src/lib/startTimings.ts):
+// they go to the log, where a slow start shows where its time went.
+func (w *Window) Ready(timings map[string]float64) {
+	if len(timings) > 0 {
+		slog.Info("first screen", "ms", startTimings(timings))
+	}
 	if w.ready != nil {
 		go w.ready()
 	}
+}
+
+// startTimings writes the start's steps in the order they happened:
+// "html=4 module=103 first-paint=170 … painted=297".
+func startTimings(timings map[string]float64) string {
+	steps := make([]string, 0, len(timings))
+	for step := range timings {
+		steps = append(steps, step)
+	}
+	sort.Slice(steps, func(i, j int) bool {
+		a, b := timings[steps[i]], timings[steps[j]]
+		return a < b || (a == b && steps[i] < steps[j])
+	})
+	var b strings.Builder
+	for i, step := range steps {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%.0f", step, timings[step])
+	}
+	return b.String()
 }
 
 // SetViewing records the conversation on screen ("" for none) and whether

@@ -73,7 +73,7 @@ func TestWindowReadyStartsTheStoredMCPServers(t *testing.T) {
 
 	a := newAppWith(t, cfg)
 	assert.Empty(t, a.mcp.States())
-	a.Window.Ready()
+	a.Window.Ready(nil)
 	require.Eventually(t, func() bool { return len(a.mcp.States()) == 1 }, 2*time.Minute, 10*time.Millisecond)
 	assert.Equal(t, "later", a.mcp.States()[0].Server.Name)
 }
@@ -94,7 +94,7 @@ func TestAttachmentsLeftByTheLastRunAreSweptAfterTheFirstScreen(t *testing.T) {
 
 	a := newAppWith(t, cfg)
 	assert.FileExists(t, orphan, "nothing is swept before the window is ready")
-	a.Window.Ready()
+	a.Window.Ready(nil)
 	require.Eventually(t, func() bool {
 		_, err := os.Stat(orphan)
 		return os.IsNotExist(err)

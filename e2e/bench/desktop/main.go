@@ -165,6 +165,7 @@ func run() error {
 	mem := map[string]float64{}
 	for _, c := range cases {
 		var window, paint, complete, bound []float64
+		steps := map[string][]float64{}
 		n := *runs
 		if c.db != "" {
 			n = *seededRuns
@@ -180,6 +181,9 @@ func run() error {
 			complete = append(complete, r.complete)
 			if r.bound > 0 {
 				bound = append(bound, r.bound)
+			}
+			for step, ms := range r.steps {
+				steps[step] = append(steps[step], ms)
 			}
 			if last {
 				p := *prefix + "." + c.name
@@ -229,6 +233,9 @@ func run() error {
 			emit(p+".bound_call.median", median(bound), "ms")
 		}
 		emit(p+".runs", float64(len(window)), "count")
+		for step, v := range steps {
+			emit(p+".page."+step+".median", median(v), "ms")
+		}
 	}
 	if e, s := mem["empty"], mem["seeded"]; e > 0 && s > 0 {
 		emit(*prefix+".idle_footprint.seeded_minus_empty", s-e, "MB")
@@ -248,6 +255,9 @@ type result struct {
 	memory                              []procMem
 	footprint, private                  float64 // MB
 	shot                                image.Image
+	// The page's steps of its start, ms since it began to load, as Errand
+	// logs them when its first screen is painted ("first screen").
+	steps map[string]float64
 }
 
 const (
@@ -427,6 +437,7 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 			r.complete = ms(frames[i].at)
 		}
 	}
+	r.steps = startSteps(filepath.Join(dir, "logs", "errand.log"))
 	if measureMemory {
 		time.Sleep(settle)
 		r.memory = treeMemory(cmd.Process.Pid)
@@ -434,6 +445,29 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 		r.shot = screenshot(dpy, win, int(w), int(h))
 	}
 	return r, nil
+}
+
+// startSteps reads the steps of the page's start from Errand's log line
+// `msg="first screen" ms="html=4 module=103 … painted=297"`; none for a
+// window that logs no such line (the bare one).
+func startSteps(logPath string) map[string]float64 {
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		return nil
+	}
+	_, rest, ok := strings.Cut(string(b), `msg="first screen" ms="`)
+	if !ok {
+		return nil
+	}
+	line, _, _ := strings.Cut(rest, `"`)
+	steps := map[string]float64{}
+	for _, pair := range strings.Fields(line) {
+		k, v, _ := strings.Cut(pair, "=")
+		if ms, err := strconv.ParseFloat(v, 64); err == nil {
+			steps[k] = ms
+		}
+	}
+	return steps
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -639,9 +639,12 @@ export function setViewing(conversationId: string, focused: boolean): Promise<vo
   return call(() => WindowSvc.SetViewing(conversationId, focused));
 }
 
-/** Tells Go the first screen is painted: what it does not need (MCP servers, notifications) starts now. */
-export function windowReady(): Promise<void> {
-  return call(() => WindowSvc.Ready());
+/**
+ * Tells Go the first screen is painted: what it does not need (MCP servers, notifications) starts now.
+ * timings are the start's steps (lib/startTimings), for the log.
+ */
+export function windowReady(timings: Record<string, number>): Promise<void> {
+  return call(() => WindowSvc.Ready(timings));
 }
 
 // ---- Agents ----

@@ -15,6 +15,7 @@ import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
 import { applyTask, forgetConversation, loadConversation } from './sync';
+import { markStart, startTimings } from '../lib/startTimings';
 
 /** Opens a conversation: selects it, clears its unread count and loads it. */
 export function selectConversation(id: string): Promise<void> {
@@ -105,6 +106,7 @@ async function runInit(): Promise<void> {
     useAppStore.getState().setStartup('unavailable');
     return;
   }
+  markStart('health');
   const agents = loadAgents();
   const info = api.modelInfo().then(
     (mi) => useAppStore.getState().setModelInfo(mi),
@@ -113,6 +115,7 @@ async function runInit(): Promise<void> {
   loadShowThinking();
   try {
     await loadFirstConversations();
+    markStart('list');
     useAppStore.getState().setStartup('ready');
     const first = useConversationsStore.getState().order[0];
     if (first) {
@@ -121,14 +124,16 @@ async function runInit(): Promise<void> {
       loadMarkdownParser();
       await selectConversation(first);
     } else await createConversation();
+    markStart('conversation');
   } catch (err) {
     useAppStore.getState().setStartup('failed');
     reportError(err, 'Could not list conversations');
   }
   await Promise.all([info, agents]);
   afterPaint(() => {
+    markStart('painted');
     void Promise.resolve()
-      .then(() => api.windowReady())
+      .then(() => api.windowReady(startTimings()))
       .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err));
     // The first reply then waits for nothing.
     loadMarkdownParser();

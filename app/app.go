@@ -182,11 +182,13 @@ func (a *App) Bound() []any {
 // Startup is Wails' OnStartup: from here on events reach the window, and
 // native dialogs have a parent. Desktop notifications and the MCP servers
 // start once the window has shown its first screen (Window.Ready), or
-// lateStartAfter from now if it never says so.
+// lateStartAfter from now if it never says so; then what the start alone
+// needed is given back.
 func (a *App) Startup(ctx context.Context) {
 	a.events.attach(ctx)
 	a.Conversations.dialogs.set(ctx)
 	a.late.add(func() { a.startNotifications(ctx) })
+	a.late.add(releaseStartPages)
 	time.AfterFunc(lateStartAfter, a.late.run)
 }
 

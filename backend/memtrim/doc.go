@@ -1,0 +1,13 @@
+// Package memtrim gives back memory the process no longer needs once it is
+// up: the pages of its own executable that the start touched.
+//
+// Errand's executable is large (about 90 MB: Wails binds methods by
+// reflection, so the linker keeps every exported method of the model SDKs'
+// many types), and Linux maps a file's pages in large runs as it is read:
+// after the start about 50 MB of it stayed resident and counted as Errand's
+// own memory, although an idle Errand runs almost none of that code. Those
+// pages are clean copies of the file. Releasing them (madvise
+// MADV_DONTNEED) only unmaps them: the kernel keeps them in its page cache
+// while it has room, and any code or data that is needed again is mapped
+// again on first use.
+package memtrim

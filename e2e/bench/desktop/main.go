@@ -20,10 +20,15 @@
 //     the conversations and, finding none, creates one through a bound Go
 //     method: the first row in the database proves the page runs and can
 //     call Go.
+//   - steps (with -steps N): one more start with an empty history, whose
+//     idle footprint is read; then a task of N steps is typed into the
+//     window (each step a read-only tool call of the scripted model), and
+//     once it has completed and the app is idle + the settle time, the
+//     footprint is read again (steps.go).
 //
 // Usage:
 //
-//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-out file]
+//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-steps 200] [-out file]
 package main
 
 /*
@@ -134,6 +139,7 @@ func run() error {
 	shots := flag.String("shots", "", "save each history's last frame as PNG in this `directory`")
 	prefix := flag.String("prefix", "desktop", "figure name prefix")
 	bare := flag.String("bare", "", "also measure this bare Wails `binary` (e2e/bench/wailsbare), the floor")
+	steps := flag.Int("steps", 0, "also run a task of this many `steps` in the window and measure the footprint's growth (0: not)")
 	flag.Parse()
 	if *outFile != "" {
 		f, err := os.OpenFile(*outFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -149,7 +155,11 @@ func run() error {
 	}
 	C.quiet()
 
-	model := compat.NewServer(nil)
+	var script func(*compat.Request) compat.Reply
+	if *steps > 0 {
+		script = taskScript(*steps)
+	}
+	model := compat.NewServer(script)
 	model.AllowNoAuth = true
 	baseURL, stop := model.Start()
 	defer stop()
@@ -172,7 +182,7 @@ func run() error {
 		}
 		for i := 0; i < n; i++ {
 			last := i == n-1
-			r, err := start(dpy, c.app, baseURL, c.db, c.name == "bare", last, *settle)
+			r, err := start(dpy, c.app, baseURL, c.db, c.name == "bare", last, *settle, 0)
 			if err != nil {
 				return fmt.Errorf("%s history, run %d: %w", c.name, i+1, err)
 			}
@@ -191,11 +201,11 @@ func run() error {
 				for _, m := range r.memory {
 					pss += m.pss
 					rss += m.rss
-					switch {
-					case strings.HasPrefix(m.name, "WebKitWebProces"):
+					switch procKind(m.name) {
+					case "webkit_web":
 						webRSS += m.rss
 						webPriv += m.private
-					case strings.HasPrefix(m.name, "WebKitNetworkPr"):
+					case "webkit_network":
 						netRSS += m.rss
 						netPriv += m.private
 					default:
@@ -215,13 +225,7 @@ func run() error {
 				emit(p+".idle_rss.webkit_network", netRSS, "MB")
 				emit(p+".processes", float64(len(r.memory)), "count")
 				mem[c.name] = r.footprint
-				if *shots != "" && r.shot != nil {
-					_ = os.MkdirAll(*shots, 0o755)
-					if f, err := os.Create(filepath.Join(*shots, c.name+".png")); err == nil {
-						_ = png.Encode(f, r.shot)
-						f.Close()
-					}
-				}
+				saveShot(*shots, c.name, r.shot)
 			}
 		}
 		p := *prefix + "." + c.name + ".start"
@@ -239,6 +243,9 @@ func run() error {
 	}
 	if e, s := mem["empty"], mem["seeded"]; e > 0 && s > 0 {
 		emit(*prefix+".idle_footprint.seeded_minus_empty", s-e, "MB")
+	}
+	if *steps > 0 {
+		return measureSteps(dpy, *app, baseURL, *steps, *settle, *prefix, *shots)
 	}
 	return nil
 }
@@ -258,6 +265,7 @@ type result struct {
 	// The page's steps of its start, ms since it began to load, as Errand
 	// logs them when its first screen is painted ("first screen").
 	steps map[string]float64
+	task  *taskResult // after a task of -steps steps
 }
 
 const (
@@ -274,7 +282,7 @@ type frame struct {
 }
 
 // start runs the app once and times it; see the package documentation.
-func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool, settle time.Duration) (result, error) {
+func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool, settle time.Duration, steps int) (result, error) {
 	dir, err := os.MkdirTemp("", "errand-bench-desktop-")
 	if err != nil {
 		return result{}, err
@@ -283,6 +291,11 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 	dbPath := filepath.Join(dir, "errand.db")
 	if seedDB != "" {
 		if err := copyFile(seedDB, dbPath); err != nil {
+			return result{}, err
+		}
+	}
+	if steps > 0 {
+		if err := allowSteps(dbPath, steps); err != nil {
 			return result{}, err
 		}
 	}
@@ -368,8 +381,7 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 	}
 
 	var frames []frame
-	lastCPU, lastCPUAt := treeCPU(cmd.Process.Pid), time.Now()
-	quietSince := time.Time{}
+	cpu := newCPUMeter(cmd.Process.Pid)
 	for {
 		select {
 		case <-exited:
@@ -390,19 +402,8 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 				r.bound = since()
 			}
 		}
-		if time.Since(lastCPUAt) >= 500*time.Millisecond {
-			cpu := treeCPU(cmd.Process.Pid)
-			idle := cpu-lastCPU <= 2 // clock ticks of 10 ms: ≤ 4% of a CPU
-			lastCPU, lastCPUAt = cpu, time.Now()
-			switch {
-			case !idle:
-				quietSince = time.Time{}
-			case quietSince.IsZero():
-				quietSince = time.Now()
-			}
-			if !quietSince.IsZero() && ((db == nil && readyFile == "") || r.bound > 0) && len(frames) > 0 {
-				break
-			}
+		if cpu.idle() && ((db == nil && readyFile == "") || r.bound > 0) && len(frames) > 0 {
+			break
 		}
 		if time.Since(t0) > 10*time.Minute {
 			return r, fmt.Errorf("not idle after 10 minutes")
@@ -443,6 +444,13 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 		r.memory = treeMemory(cmd.Process.Pid)
 		r.footprint, r.private = footprintParts(cmd.Process.Pid)
 		r.shot = screenshot(dpy, win, int(w), int(h))
+	}
+	if steps > 0 {
+		t, err := runTask(dpy, win, int(w), int(h), cmd.Process.Pid, exited, db, steps, settle)
+		if err != nil {
+			return r, fmt.Errorf("%w\n%s", err, logs.String())
+		}
+		r.task = &t
 	}
 	return r, nil
 }
@@ -506,6 +514,18 @@ func screenshot(dpy *C.Display, win C.Window, w, h int) image.Image {
 		img.Set(i%w, i/w, rgba(uint32(px)))
 	}
 	return img
+}
+
+// saveShot saves img as name.png in dir (nothing when either is empty).
+func saveShot(dir, name string, img image.Image) {
+	if dir == "" || img == nil {
+		return
+	}
+	_ = os.MkdirAll(dir, 0o755)
+	if f, err := os.Create(filepath.Join(dir, name+".png")); err == nil {
+		_ = png.Encode(f, img)
+		f.Close()
+	}
 }
 
 func median(v []float64) float64 {
@@ -585,6 +605,27 @@ func ppid(pid int) (int, bool) {
 	return p, err == nil
 }
 
+// cpuMeter tells when the app's process tree is idle.
+type cpuMeter struct {
+	pid, last int
+	at        time.Time
+}
+
+func newCPUMeter(pid int) *cpuMeter { return &cpuMeter{pid: pid, last: treeCPU(pid), at: time.Now()} }
+
+// idle reads the tree's CPU time every half second (false in between) and
+// reports whether the tree used at most 2 clock ticks of 10 ms, ≤ 4% of a
+// CPU, since the reading before.
+func (m *cpuMeter) idle() bool {
+	if time.Since(m.at) < 500*time.Millisecond {
+		return false
+	}
+	cpu := treeCPU(m.pid)
+	idle := cpu-m.last <= 2
+	m.last, m.at = cpu, time.Now()
+	return idle
+}
+
 // treeCPU is the user+system CPU time, in clock ticks, of pid's tree.
 func treeCPU(pid int) int {
 	total := 0
@@ -652,6 +693,19 @@ func footprintParts(pid int) (total, privateMB float64) {
 		total += v
 	}
 	return total / 1024, private / 1024
+}
+
+// procKind names what a process of the tree is: "webkit_web",
+// "webkit_network" or "go" (the app's own).
+func procKind(name string) string {
+	switch {
+	case strings.HasPrefix(name, "WebKitWebProces"):
+		return "webkit_web"
+	case strings.HasPrefix(name, "WebKitNetworkPr"):
+		return "webkit_network"
+	default:
+		return "go"
+	}
 }
 
 func treeMemory(pid int) []procMem {

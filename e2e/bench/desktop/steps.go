@@ -1,0 +1,196 @@
+package main
+
+// The -steps figure: how much a long task grows the footprint. A start with
+// an empty history (its settings allow the task's steps) is measured at idle
+// as any other; then a task of N steps is typed into the window, and once it
+// has ended and the app is idle again (+ the settle time), the memory is
+// read again.
+
+/*
+#cgo pkg-config: x11
+#include <X11/Xlib.h>
+*/
+import "C"
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"image"
+	"os/exec"
+	"strconv"
+	"time"
+
+	"github.com/errand-app/errand/backend/agent"
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/contextwin"
+	"github.com/errand-app/errand/backend/modelserver/compat"
+	"github.com/errand-app/errand/backend/store"
+	"github.com/errand-app/errand/backend/tools"
+)
+
+// taskResult is what the app looks like after the task.
+type taskResult struct {
+	steps     int     // the task's steps, as Errand counted them
+	seconds   float64 // from the task's start to its end, as Errand stored them
+	memory    []procMem
+	footprint float64 // MB
+	shot      image.Image
+}
+
+// taskScript is the model's side of a task of n steps: each step lists the
+// workspace (list_files: read-only, so approved by default, and only inside
+// the conversation's folder in the data directory) with a line of text;
+// then it completes the task. The step is read back from the last step's
+// text, so a summary of the earlier messages does not lose count.
+func taskScript(n int) func(*compat.Request) compat.Reply {
+	return func(req *compat.Request) compat.Reply {
+		switch {
+		case len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()):
+			return compat.Reply{Text: "Summary: the workspace was listed step by step, as asked."}
+		case len(req.Tools) == 0: // the conversation's title
+			return compat.Reply{Text: "Listing the workspace"}
+		}
+		done := stepsDone(req.Messages)
+		if done >= n {
+			return compat.Reply{Text: "All steps done.", ToolCalls: []chat.ToolCall{{Name: agent.ToolTaskComplete,
+				Arguments: fmt.Sprintf(`{"summary":"Listed the workspace %d times."}`, n)}}}
+		}
+		return compat.Reply{
+			Text:      fmt.Sprintf("Step %d of %d: listing the workspace.", done+1, n),
+			ToolCalls: []chat.ToolCall{{Name: tools.ListFiles{}.Name()}},
+		}
+	}
+}
+
+// stepsDone is the number of the last step the model took, 0 before the first.
+func stepsDone(msgs []compat.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		var k, of int
+		if msgs[i].Role == "assistant" {
+			if _, err := fmt.Sscanf(msgs[i].Text(), "Step %d of %d", &k, &of); err == nil {
+				return k
+			}
+		}
+	}
+	return 0
+}
+
+// allowSteps creates the database at path with settings whose step limit
+// lets a task of n steps (and its final one) run without asking.
+func allowSteps(path string, n int) error {
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := st.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	s.Limits.MaxSteps = n + 10
+	return st.SaveSettings(ctx, s)
+}
+
+// runTask types a task of n steps into the window, waits until it has
+// ended and the app is idle, then reads the memory after settle.
+func runTask(dpy *C.Display, win C.Window, w, h, pid int, exited <-chan struct{}, db *sql.DB, n int, settle time.Duration) (taskResult, error) {
+	// The composer has no focus when the window opens: click it, as a
+	// person does (it spans the bottom of the conversation's pane).
+	id := strconv.FormatUint(uint64(win), 10)
+	for _, args := range [][]string{
+		{"mousemove", "--window", id, strconv.Itoa(w * 3 / 5), strconv.Itoa(h - 80), "click", "1"},
+		{"type", "--delay", "20", fmt.Sprintf("/task List the workspace %d times", n)},
+		{"key", "Return"},
+	} {
+		if b, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+			return taskResult{}, fmt.Errorf("xdotool %s: %v %s", args[0], err, b)
+		}
+	}
+	t, err := waitTask(db, exited)
+	if err != nil {
+		return t, err
+	}
+	if t.steps < n {
+		return t, fmt.Errorf("the task completed after %d steps, not %d", t.steps, n)
+	}
+	for cpu := newCPUMeter(pid); !cpu.idle(); time.Sleep(50 * time.Millisecond) {
+		select {
+		case <-exited:
+			return t, fmt.Errorf("the app exited after the task")
+		default:
+		}
+	}
+	time.Sleep(settle)
+	t.memory = treeMemory(pid)
+	t.footprint, _ = footprintParts(pid)
+	t.shot = screenshot(dpy, win, w, h)
+	return t, nil
+}
+
+// waitTask waits until the task typed into the window has completed; a
+// task that stops to ask, fails or never starts breaks the measurement.
+func waitTask(db *sql.DB, exited <-chan struct{}) (taskResult, error) {
+	var t taskResult
+	typed := time.Now()
+	for {
+		select {
+		case <-exited:
+			return t, fmt.Errorf("the app exited during the task")
+		default:
+		}
+		var status, question, failure string
+		var started, ended int64
+		err := db.QueryRow(`SELECT status, step_count, started_at, COALESCE(ended_at, 0), pending_question, error_message
+			FROM tasks ORDER BY started_at DESC LIMIT 1`).Scan(&status, &t.steps, &started, &ended, &question, &failure)
+		switch s := chat.TaskStatus(status); {
+		case err == sql.ErrNoRows:
+			if time.Since(typed) > 2*time.Minute {
+				return t, fmt.Errorf("no task started from the typed prompt (did the click reach the composer?)")
+			}
+		case err != nil: // the app is writing: read again
+		case s == chat.StatusCompleted:
+			t.seconds = float64(ended-started) / 1000
+			return t, nil
+		case s == chat.StatusCancelled || s == chat.StatusError || s == chat.StatusInterrupted:
+			return t, fmt.Errorf("the task ended %s at step %d: %s", s, t.steps, failure)
+		case s == chat.StatusWaitingUser || s == chat.StatusWaitingApproval || s == chat.StatusPaused:
+			return t, fmt.Errorf("the task stopped at step %d to ask: %s", t.steps, question)
+		}
+		if time.Since(typed) > 30*time.Minute {
+			return t, fmt.Errorf("the task had not ended after 30 minutes (step %d, %s)", t.steps, status)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// measureSteps starts the app with an empty history, runs a task of n
+// steps in its window and emits the footprint before and after.
+func measureSteps(dpy *C.Display, app, baseURL string, n int, settle time.Duration, prefix, shots string) error {
+	r, err := start(dpy, app, baseURL, "", false, true, settle, n)
+	if err != nil {
+		return fmt.Errorf("a task of %d steps: %w", n, err)
+	}
+	p := prefix + ".steps"
+	before, after := privateByKind(r.memory), privateByKind(r.task.memory)
+	emit(p+".count", float64(r.task.steps), "count")
+	emit(p+".seconds", r.task.seconds, "s")
+	emit(p+".footprint_before", r.footprint, "MB")
+	emit(p+".footprint_after", r.task.footprint, "MB")
+	emit(p+".growth", r.task.footprint-r.footprint, "MB")
+	for _, k := range []string{"go", "webkit_web", "webkit_network"} {
+		emit(p+".growth_private."+k, after[k]-before[k], "MB")
+	}
+	saveShot(shots, "steps", r.task.shot)
+	return nil
+}
+
+// privateByKind adds up the private memory of each kind of process (procKind).
+func privateByKind(mem []procMem) map[string]float64 {
+	out := map[string]float64{}
+	for _, m := range mem {
+		out[procKind(m.name)] += m.private
+	}
+	return out
+}

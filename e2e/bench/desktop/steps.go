@@ -57,8 +57,9 @@ func taskScript(n int) func(*compat.Request) compat.Reply {
 				Arguments: fmt.Sprintf(`{"summary":"Listed the workspace %d times."}`, n)}}}
 		}
 		return compat.Reply{
-			Text:      fmt.Sprintf("Step %d of %d: listing the workspace.", done+1, n),
-			ToolCalls: []chat.ToolCall{{Name: tools.ListFiles{}.Name()}},
+			Text: fmt.Sprintf("Step %d of %d: listing the workspace.", done+1, n),
+			// Alternate arguments: the same call in a row would make Errand ask.
+			ToolCalls: []chat.ToolCall{{Name: tools.ListFiles{}.Name(), Arguments: fmt.Sprintf(`{"recursive":%t}`, done%2 == 1)}},
 		}
 	}
 }

@@ -116,11 +116,15 @@ func runTask(dpy *C.Display, win C.Window, w, h, pid int, exited <-chan struct{}
 	if t.steps < n {
 		return t, fmt.Errorf("the task completed after %d steps, not %d", t.steps, n)
 	}
+	ended := time.Now()
 	for cpu := newCPUMeter(pid); !cpu.idle(); time.Sleep(50 * time.Millisecond) {
 		select {
 		case <-exited:
 			return t, fmt.Errorf("the app exited after the task")
 		default:
+		}
+		if time.Since(ended) > 10*time.Minute {
+			return t, fmt.Errorf("not idle 10 minutes after the task")
 		}
 	}
 	time.Sleep(settle)

@@ -31,6 +31,7 @@ import (
 type App struct {
 	store    *store.Store
 	runner   *agent.Runner
+	idle     *idleRelease // gives back memory when the tasks stop working
 	events   *bridge
 	secrets  *secrets.Store
 	resolver *providers.Resolver
@@ -96,7 +97,11 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		}
 		return "New conversation"
 	})
-	a.events.tasks = a.notifier.taskUpdated
+	a.idle = newIdleRelease(releaseMemory)
+	a.events.tasks = func(t chat.Task) {
+		a.notifier.taskUpdated(t)
+		a.idle.taskUpdated(t)
+	}
 	a.Health = &Health{status: Status{Ready: true, ReadOnly: st.ReadOnly(), DataDir: cfg.DataDir}}
 	if st.ReadOnly() {
 		a.Health.status.Message = fmt.Sprintf("The database at %s is read-only: you can read everything, but nothing new can be saved.", st.Path())
@@ -154,6 +159,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	} else if interrupted+waiting > 0 {
 		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
+	a.idle.count(a.runner.Working)
 	a.Runner = &AgentTaskRunner{runner: a.runner, files: files}
 	a.Conversations = &Conversations{store: st, search: st, events: a.events, runner: a.runner, models: models, workspaces: workspaces, files: files}
 	var devBound []any
@@ -188,7 +194,7 @@ func (a *App) Startup(ctx context.Context) {
 	a.events.attach(ctx)
 	a.Conversations.dialogs.set(ctx)
 	a.late.add(func() { a.startNotifications(ctx) })
-	a.late.add(releaseStartPages)
+	a.late.add(releaseMemory)
 	time.AfterFunc(lateStartAfter, a.late.run)
 }
 
@@ -257,6 +263,7 @@ func (a *App) Shutdown(context.Context) {
 		slog.Error("shutdown", "err", err)
 	}
 	a.late.cancel()
+	a.idle.stop()
 	a.mcp.Close()
 	a.stopDemo()
 	a.desktopMu.Lock()

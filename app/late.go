@@ -3,12 +3,10 @@ package app
 import (
 	"context"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/errand-app/errand/backend/mcp"
-	"github.com/errand-app/errand/backend/memtrim"
 	"github.com/errand-app/errand/backend/secrets"
 	"github.com/errand-app/errand/backend/tools"
 )
@@ -20,20 +18,6 @@ import (
 // after its first screen is painted); if it never does (it could not
 // start), lateStartAfter after Wails' start is the latest.
 const lateStartAfter = 5 * time.Second
-
-// releaseStartPages gives back, once the late work is done, the memory
-// only the start needed: the pages of the executable it touched (see
-// backend/memtrim; about 50 MB of an idle Errand's own memory) and the
-// heap it freed.
-func releaseStartPages() {
-	debug.FreeOSMemory()
-	resident, err := memtrim.ReleaseExecutable()
-	if err != nil {
-		slog.Warn("give back the start's pages", "err", err)
-		return
-	}
-	slog.Info("gave back the start's pages", "executable_mb", resident>>20)
-}
 
 // mcpStartWait bounds how long a task that starts before the MCP servers
 // are up waits for them (each server's own start is bounded too).

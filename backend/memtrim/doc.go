@@ -1,5 +1,7 @@
-// Package memtrim gives back memory the process no longer needs once it is
-// up: the pages of its own executable that the start touched.
+// Package memtrim gives back memory the process no longer needs once the
+// work that needed it is done: the pages of its own executable that the
+// start or a task touched, and the C heaps' free memory (Errand calls it
+// after the late start and once no task has worked for a while).
 //
 // Errand's executable is large (about 90 MB: Wails binds methods by
 // reflection, so the linker keeps every exported method of the model SDKs'

@@ -1,0 +1,94 @@
+package app
+
+import (
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/memtrim"
+)
+
+// idleAfter is how long no task must have worked before Errand gives back
+// what the work alone needed.
+const idleAfter = 10 * time.Second
+
+// releaseMemory gives back what only the work just done needed: the pages
+// of the executable it ran (see backend/memtrim; about 30 MB after a
+// start or a task), the Go heap it freed and the C heaps' free memory.
+// It runs after the late start, and whenever the tasks stop working.
+func releaseMemory() {
+	debug.FreeOSMemory()
+	memtrim.TrimMalloc()
+	resident, err := memtrim.ReleaseExecutable()
+	if err != nil {
+		slog.Warn("give back memory", "err", err)
+		return
+	}
+	slog.Info("gave back memory", "executable_mb", resident>>20)
+}
+
+// idleRelease calls release once no task has worked for idleAfter: each
+// task that stops working (ends, or waits for the person) starts the wait
+// again, and a task at work when it ends puts it off to the next stop. It
+// hears task changes from the first (recovery, before the runner exists),
+// so it is told the runner's count of tasks at work once there is one.
+type idleRelease struct {
+	working   func() int // the tasks at work now
+	release   func()
+	afterFunc func(time.Duration, func()) *time.Timer
+	mu        sync.Mutex
+	timer     *time.Timer
+	stopped   bool
+}
+
+func newIdleRelease(release func()) *idleRelease {
+	return &idleRelease{release: release, afterFunc: time.AfterFunc}
+}
+
+// count tells it how to count the tasks at work.
+func (i *idleRelease) count(working func() int) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	i.working = working
+}
+
+// idle is whether no task works (false while there is no runner to ask).
+func (i *idleRelease) idle() bool {
+	i.mu.Lock()
+	working := i.working
+	i.mu.Unlock()
+	return working != nil && working() == 0
+}
+
+// taskUpdated hears every stored change of a task.
+func (i *idleRelease) taskUpdated(t chat.Task) {
+	if !t.Status.Terminal() && t.Status != chat.StatusWaitingUser &&
+		t.Status != chat.StatusWaitingApproval && t.Status != chat.StatusPaused {
+		return
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.stopped {
+		return
+	}
+	if i.timer != nil {
+		i.timer.Stop()
+	}
+	i.timer = i.afterFunc(idleAfter, func() {
+		if i.idle() {
+			i.release()
+		}
+	})
+}
+
+// stop cancels a wait under way (Errand is quitting).
+func (i *idleRelease) stop() {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	i.stopped = true
+	if i.timer != nil {
+		i.timer.Stop()
+	}
+}

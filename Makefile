@@ -20,7 +20,7 @@ export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
 .PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
-	build build-dev vet test-go test-units test-frontend test-e2e screenshot window-checks bench bench-smoke clean \
+	build build-dev vet test-go test-units test-frontend test-e2e screenshot window-checks bench bench-smoke clean schema \
 	dist dist-deps install-check
 
 run: deps frontend build
@@ -98,6 +98,12 @@ bindings: wails-cli
 	$(WAILS) generate module >/dev/null
 	chmod 644 frontend/wailsjs/runtime/*
 	go run ./app/cmd/contract
+
+# Regenerates backend/store/schema.sql, the schema a new database is made
+# from in one step, from the migrations: run it after adding one (the
+# store's test TestANewDatabaseIsWhatEveryMigrationMakes fails until then).
+schema:
+	go test ./backend/store -run '^TestANewDatabaseIsWhatEveryMigrationMakes$$' -count 1 -update
 
 build: wails-cli
 	$(WAILS) build -s -m -nosyncgomod -skipbindings -ldflags "$(LDFLAGS)" -o errand

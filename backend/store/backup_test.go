@@ -122,7 +122,7 @@ func TestFailedUpgradeLeavesTheFileAsItWas(t *testing.T) {
 		sql: "CREATE TABLE half_done (x INTEGER); INSERT INTO no_such_table VALUES (1);",
 	})
 
-	_, err = openMigrated(context.Background(), path, broken)
+	_, err = openMigrated(context.Background(), path, broken, "")
 
 	require.Error(t, err)
 	after, readErr := os.ReadFile(path)

@@ -15,6 +15,8 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,3 +103,20 @@ func BenchmarkAppendContent(b *testing.B) {
 }
 
 func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// BenchmarkOpenNew opens a new database, as a first start does before the
+// window maps (the file is made from schema.sql in one step), and closes
+// it outside the timing.
+func BenchmarkOpenNew(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	for i := 0; i < b.N; i++ {
+		s, err := Open(ctx, filepath.Join(dir, strconv.Itoa(i), FileName))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+}

@@ -10,8 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// migrated is an empty database at the current schema, built once by Open
-// (every migration, as on a first start); openTemp gives each test a copy:
+// migrated is an empty database at the current schema, built once by every
+// migration (a first start makes it from schema.sql, the same file:
+// TestANewDatabaseIsWhatEveryMigrationMakes); openTemp gives each test a copy:
 // migrating anew for each test was a fifth of the package's CPU.
 var migrated struct {
 	once sync.Once
@@ -79,14 +80,18 @@ func openCopy(t *testing.T, dir string) (*Store, string) {
 	return s, path
 }
 
-// openSeed opens a new database in a folder of its own, for a seed the
-// tests copy.
+// openSeed opens a new database in a folder of its own, built by every
+// migration, for a seed the tests copy.
 func openSeed() (*Store, string, error) {
 	dir, err := os.MkdirTemp("", "errand-store-test-")
 	if err != nil {
 		return nil, "", err
 	}
-	s, err := Open(context.Background(), filepath.Join(dir, FileName))
+	ms, err := migrations()
+	if err != nil {
+		return nil, dir, err
+	}
+	s, err := openMigrated(context.Background(), filepath.Join(dir, FileName), ms, "")
 	return s, dir, err
 }
 

@@ -75,8 +75,10 @@ func orNewer(v string) string {
 
 // migrate brings the schema to the last of ms. Before it changes an
 // existing file it copies it to backups/; every step runs in one
-// transaction, so a failure leaves the file as it was.
-func (s *Store) migrate(ctx context.Context, ms []migration) error {
+// transaction, so a failure leaves the file as it was. A new file (schema
+// 0, nothing in it) is made from whole when it is not "": a first start
+// runs no migration (see newSchema).
+func (s *Store) migrate(ctx context.Context, ms []migration, whole string) error {
 	var have int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
 		return s.classify("read the database", err)
@@ -90,25 +92,45 @@ func (s *Store) migrate(ctx context.Context, ms []migration) error {
 	}
 	backup := ""
 	if have > 0 {
+		whole = "" // an existing file is upgraded migration by migration
 		var err error
 		if backup, err = s.backUp(ctx, have); err != nil {
 			return err
 		}
 		slog.Info("database copied before its upgrade", "from_schema", have, "to_schema", want, "backup", backup)
+	} else if !s.empty(ctx) {
+		whole = "" // and so is a file of schema 0 that holds something
 	}
-	if err := s.applyMigrations(ctx, ms, have); err != nil {
+	if err := s.applyMigrations(ctx, ms, have, whole); err != nil {
 		return s.upgradeFailed(err, backup)
 	}
 	return s.recordWriter(ctx)
 }
 
-// applyMigrations runs every migration after have in one transaction.
-func (s *Store) applyMigrations(ctx context.Context, ms []migration, have int) error {
+// empty reports whether the file holds no table, index, view or trigger.
+func (s *Store) empty(ctx context.Context) bool {
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n)
+	return err == nil && n == 0
+}
+
+// applyMigrations runs, in one transaction, whole (when not "") and then
+// every migration after the version the file is at.
+func (s *Store) applyMigrations(ctx context.Context, ms []migration, have int, whole string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback()
+	if whole != "" {
+		if _, err := tx.ExecContext(ctx, whole); err != nil {
+			return fmt.Errorf("schema.sql: %w", err)
+		}
+		// A migration newer than schema.sql (not generated again) still runs.
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+			return fmt.Errorf("schema.sql: %w", err)
+		}
+	}
 	for _, m := range ms {
 		if m.version <= have {
 			continue

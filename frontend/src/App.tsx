@@ -10,7 +10,7 @@ import { ReadOnlyBanner, UnavailableScreen } from './features/health/HealthScree
 import { useSearchDialog } from './features/search/searchDialog';
 import { useAppShortcuts } from './features/shortcuts/useAppShortcuts';
 import { useViewingReport } from './features/notifications/useViewingReport';
-import { initApp } from './stores/actions';
+import { announceFirstScreen, initApp, startApp } from './stores/actions';
 import { useAppStore } from './stores/app';
 import { useConversationsStore } from './stores/conversations';
 import { startSync } from './stores/sync';
@@ -61,7 +61,7 @@ export function App() {
   useViewingReport();
   useEffect(() => {
     const stop = startSync();
-    void initApp();
+    void startApp().then(announceFirstScreen);
     return stop;
   }, []);
   const health = useAppStore((s) => s.health);

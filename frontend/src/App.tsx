@@ -13,7 +13,6 @@ import { useViewingReport } from './features/notifications/useViewingReport';
 import { announceFirstScreen, initApp, startApp } from './stores/actions';
 import { useAppStore } from './stores/app';
 import { useConversationsStore } from './stores/conversations';
-import { startSync } from './stores/sync';
 
 // Dialogs that are not on the first screen load when they first open.
 const SearchDialog = lazyView('search', () => import('./features/search/SearchDialog').then((m) => m.SearchDialog));
@@ -60,9 +59,7 @@ export function App() {
   useAppShortcuts();
   useViewingReport();
   useEffect(() => {
-    const stop = startSync();
     void startApp().then(announceFirstScreen);
-    return stop;
   }, []);
   const health = useAppStore((s) => s.health);
 

@@ -14,7 +14,7 @@ import { clearSentFiles } from './attachmentActions';
 import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
-import { applyTask, forgetConversation, loadConversation, showLoaded } from './sync';
+import { applyTask, forgetConversation, loadConversation, showLoaded, startSync } from './sync';
 import { markStart, startTimings } from '../lib/startTimings';
 
 /** Opens a conversation: selects it, clears its unread count and loads it. */
@@ -79,13 +79,15 @@ export function initApp(first: FirstScreen | null = null): Promise<void> {
 let started: Promise<void> | null = null;
 
 /**
- * The start, once: Go is asked for the whole first screen in one call
- * (main.tsx asks before React's first render, App joins it), and the
- * Markdown parser loads beside it. Resolves once the stores hold the first
- * screen — with the parser, when there is a history to show replies of.
+ * The start, once: the stores follow Go's events from now on, Go is asked
+ * for the whole first screen in one call (main.tsx asks before React's
+ * first render, App joins it), and the Markdown parser loads beside it.
+ * Resolves once the stores hold the first screen — with the parser, when
+ * there is a history to show replies of.
  */
 export function startApp(): Promise<void> {
   if (!started) {
+    startSync();
     const parser = loadMarkdownParser();
     started = readFirstScreen().then(async (first) => {
       await initApp(first);
@@ -104,7 +106,7 @@ export function resetStart(): void {
 /** The first screen, or null if the call failed: its parts are then asked for alone, and say why they fail. */
 async function readFirstScreen(): Promise<FirstScreen | null> {
   try {
-    return await Promise.resolve().then(() => api.firstScreen());
+    return await api.firstScreen();
   } catch {
     return null;
   }

@@ -91,7 +91,9 @@ export function startApp(): Promise<void> {
     const parser = loadMarkdownParser();
     started = readFirstScreen().then(async (first) => {
       await initApp(first);
-      if (useConversationsStore.getState().order.length > 0) await parser;
+      // A history most likely shows replies: its first render waits for
+      // the parser (an empty start does not).
+      if (first?.conversations?.items.length) await parser;
     });
   }
   return started;

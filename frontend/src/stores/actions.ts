@@ -6,6 +6,7 @@ import { preloadMarkdown } from '../components/Markdown';
 import { loadAgents, useAgentsStore } from './agents';
 import type { ConversationMode, FirstScreen, HealthStatus, Task } from '../api/types';
 import { useAppStore } from './app';
+import { firstScreenOnce, forgetFirstScreen } from './firstScreenCall';
 import { askConfirm } from './confirm';
 import { loadFirstConversations, showFirstConversations } from './conversationList';
 import { useConversationsStore } from './conversations';
@@ -79,11 +80,12 @@ export function initApp(first: FirstScreen | null = null): Promise<void> {
 let started: Promise<void> | null = null;
 
 /**
- * The start, once: the stores follow Go's events from now on, Go is asked
- * for the whole first screen in one call (main.tsx asks before React's
- * first render, App joins it), and the Markdown parser loads beside it.
- * Resolves once the stores hold the first screen — with the parser, when
- * there is a history to show replies of.
+ * The start, once (boot.tsx starts it before React's first render, App
+ * joins it): the stores follow Go's events from now on, the first screen
+ * (firstScreenOnce: main.tsx asked for it before the app's code loaded)
+ * goes into them, and the Markdown parser loads beside it. Resolves once
+ * the stores hold the first screen — with the parser, when there is a
+ * history to show replies of.
  */
 export function startApp(): Promise<void> {
   if (!started) {
@@ -102,13 +104,14 @@ export function startApp(): Promise<void> {
 /** For tests: the next startApp starts again. */
 export function resetStart(): void {
   started = null;
+  forgetFirstScreen();
   announced = false;
 }
 
 /** The first screen, or null if the call failed: its parts are then asked for alone, and say why they fail. */
 async function readFirstScreen(): Promise<FirstScreen | null> {
   try {
-    return await api.firstScreen();
+    return await firstScreenOnce();
   } catch {
     return null;
   }

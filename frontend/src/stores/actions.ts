@@ -83,19 +83,19 @@ let started: Promise<void> | null = null;
  * The start, once (boot.tsx starts it before React's first render, App
  * joins it): the stores follow Go's events from now on, the first screen
  * (firstScreenOnce: main.tsx asked for it before the app's code loaded)
- * goes into them, and the Markdown parser loads beside it. Resolves once
- * the stores hold the first screen — with the parser, when there is a
- * history to show replies of.
+ * goes into them. Resolves once the stores hold the first screen — with
+ * the Markdown parser, when there is a history to show replies of.
  */
 export function startApp(): Promise<void> {
   if (!started) {
     startSync();
-    const parser = loadMarkdownParser();
     started = readFirstScreen().then(async (first) => {
+      // A history most likely shows replies: the parser loads while the
+      // stores take the first screen, and the first render waits for it.
+      // An empty start renders at once (the parser loads once it is painted).
+      const parser = first?.conversations?.items.length ? loadMarkdownParser() : null;
       await initApp(first);
-      // A history most likely shows replies: its first render waits for
-      // the parser (an empty start does not).
-      if (first?.conversations?.items.length) await parser;
+      await parser;
     });
   }
   return started;
@@ -128,6 +128,8 @@ export function announceFirstScreen(): void {
     void Promise.resolve()
       .then(() => api.windowReady(startTimings()))
       .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err));
+    // The first reply then waits for nothing.
+    void loadMarkdownParser();
   });
 }
 

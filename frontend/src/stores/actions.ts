@@ -6,7 +6,6 @@ import { preloadMarkdown } from '../components/Markdown';
 import { loadAgents, useAgentsStore } from './agents';
 import type { ConversationMode, FirstScreen, HealthStatus, Task } from '../api/types';
 import { useAppStore } from './app';
-import { firstScreenOnce, forgetFirstScreen } from './firstScreenCall';
 import { askConfirm } from './confirm';
 import { loadFirstConversations, showFirstConversations } from './conversationList';
 import { useConversationsStore } from './conversations';
@@ -80,11 +79,11 @@ export function initApp(first: FirstScreen | null = null): Promise<void> {
 let started: Promise<void> | null = null;
 
 /**
- * The start, once (boot.tsx starts it before React's first render, App
- * joins it): the stores follow Go's events from now on, the first screen
- * (firstScreenOnce: main.tsx asked for it before the app's code loaded)
- * goes into them. Resolves once the stores hold the first screen — with
- * the Markdown parser, when there is a history to show replies of.
+ * The start, once (main.tsx starts it before React's first render, App
+ * joins it): the stores follow Go's events from now on, Go is asked for
+ * the whole first screen in one call, and its answer goes into them.
+ * Resolves once the stores hold the first screen — with the Markdown
+ * parser, when there is a history to show replies of.
  */
 export function startApp(): Promise<void> {
   if (!started) {
@@ -104,14 +103,13 @@ export function startApp(): Promise<void> {
 /** For tests: the next startApp starts again. */
 export function resetStart(): void {
   started = null;
-  forgetFirstScreen();
   announced = false;
 }
 
 /** The first screen, or null if the call failed: its parts are then asked for alone, and say why they fail. */
 async function readFirstScreen(): Promise<FirstScreen | null> {
   try {
-    return await firstScreenOnce();
+    return await api.firstScreen();
   } catch {
     return null;
   }

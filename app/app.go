@@ -177,6 +177,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	a.About = &About{dataDir: cfg.DataDir, resolver: a.resolver, openFolder: openInFileManager}
 	a.Attachments = &Attachments{files: files, openDir: filepath.Join(cfg.DataDir, "opened"), open: openInFileManager}
 	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
+	a.Health.first = &firstScreen{conversations: a.Conversations, settings: a.Settings, agents: a.Agents}
 	return a, nil
 }
 

@@ -15,6 +15,7 @@ type Status struct {
 // Health is bound in every case, even when Errand could not start.
 type Health struct {
 	status Status
+	first  *firstScreen // nil when Errand could not start
 }
 
 // Status reports whether Errand is ready.

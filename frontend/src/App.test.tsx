@@ -177,3 +177,81 @@ describe('App', () => {
     expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
   });
 });
+
+describe('App start: the first screen in one call', () => {
+  const ready = { ready: true, readOnly: false, dataDir: '/data' };
+
+  function onlyTheFirstScreenWasAsked() {
+    expect(api.firstScreen).toHaveBeenCalledTimes(1);
+    for (const part of [api.healthStatus, api.listConversationsPage, api.loadConversation, api.createConversation, api.modelInfo, api.getSettings, api.listAgents]) {
+      expect(part).not.toHaveBeenCalled();
+    }
+  }
+
+  it('shows the newest conversation, the list and the model from that one answer', async () => {
+    vi.mocked(api.firstScreen).mockResolvedValue({
+      status: ready,
+      modelInfo: modelInfo({ model: 'gpt-test', baseUrl: 'http://x', demo: false }),
+      showThinking: true,
+      agents: [],
+      conversations: {
+        items: [summary('new', { title: 'Newest' }), summary('old', { title: 'Old one' })],
+        nextCursor: '',
+      },
+      open: view('new', {
+        conversation: conversation('new', { title: 'Newest' }),
+        messages: [message('u', 'new', { role: 'user', content: 'hello from new' })],
+      }),
+    });
+    render(<App />);
+    expect(await screen.findByText('hello from new')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Newest' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Old one/ })).toBeInTheDocument();
+    expect(await screen.findByRole('combobox', { name: 'Model for this conversation' })).toHaveDisplayValue('Default · gpt-test');
+    expect(screen.getByRole('status')).toHaveTextContent('Ready');
+    onlyTheFirstScreenWasAsked();
+  });
+
+  it('with no history, opens the new empty conversation Go made, and labels the demo model', async () => {
+    vi.mocked(api.firstScreen).mockResolvedValue({
+      status: ready,
+      modelInfo: modelInfo({ model: 'errand-demo', demo: true }),
+      showThinking: true,
+      agents: [],
+      conversations: { items: [], nextCursor: '' },
+      open: view('fresh', { conversation: conversation('fresh', { title: '' }) }),
+    });
+    render(<App />);
+    expect(await screen.findByRole('note', { name: 'Demo model' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+    onlyTheFirstScreenWasAsked();
+  });
+
+  it('when Errand cannot start, the answer is its status: the full-window error, and nothing else is asked', async () => {
+    vi.mocked(api.firstScreen).mockResolvedValue({
+      status: { ready: false, readOnly: false, message: 'Another Errand is already using /data/errand.', dataDir: '/data/errand' },
+    });
+    render(<App />);
+    expect(await screen.findByRole('heading', { name: 'Errand cannot start' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Another Errand is already using /data/errand.');
+    onlyTheFirstScreenWasAsked();
+  });
+
+  it('a part Go could not read is asked for alone, and its failure is said', async () => {
+    vi.mocked(api.firstScreen).mockResolvedValue({
+      status: ready,
+      showThinking: true,
+      agents: [],
+      conversations: { items: [summary('a', { title: 'Alpha' })], nextCursor: '' },
+    });
+    vi.mocked(api.modelInfo).mockRejectedValue(new ApiError('internal', 'keyring locked'));
+    vi.mocked(api.loadConversation).mockResolvedValue(view('a', { conversation: conversation('a', { title: 'Alpha' }) }));
+    render(<App />);
+    expect(await screen.findByRole('heading', { name: 'Alpha' })).toBeInTheDocument();
+    expect(api.loadConversation).toHaveBeenCalledWith('a');
+    expect(await screen.findByRole('alert')).toHaveTextContent('keyring locked');
+    expect(api.listConversationsPage).not.toHaveBeenCalled();
+    expect(api.createConversation).not.toHaveBeenCalled();
+  });
+});

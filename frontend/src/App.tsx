@@ -10,10 +10,9 @@ import { ReadOnlyBanner, UnavailableScreen } from './features/health/HealthScree
 import { useSearchDialog } from './features/search/searchDialog';
 import { useAppShortcuts } from './features/shortcuts/useAppShortcuts';
 import { useViewingReport } from './features/notifications/useViewingReport';
-import { initApp } from './stores/actions';
+import { announceFirstScreen, initApp, startApp } from './stores/actions';
 import { useAppStore } from './stores/app';
 import { useConversationsStore } from './stores/conversations';
-import { startSync } from './stores/sync';
 
 // Dialogs that are not on the first screen load when they first open.
 const SearchDialog = lazyView('search', () => import('./features/search/SearchDialog').then((m) => m.SearchDialog));
@@ -60,9 +59,7 @@ export function App() {
   useAppShortcuts();
   useViewingReport();
   useEffect(() => {
-    const stop = startSync();
-    void initApp();
-    return stop;
+    void startApp().then(announceFirstScreen);
   }, []);
   const health = useAppStore((s) => s.health);
 

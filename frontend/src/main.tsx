@@ -3,16 +3,31 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { markPlatform } from './lib/platform';
 import { markStart } from './lib/startTimings';
+import { startApp } from './stores/actions';
 import './styles/app.css';
+
+/** How long the window waits for the first screen before it shows the shell ("Loading…") and fills it in later. */
+const SHELL_AFTER_MS = 1000;
 
 markStart('module');
 markPlatform();
+// Go is asked for the whole first screen now, before React's first render
+// (the bindings are there: Wails' runtime script runs before this module),
+// so that the first paint is the complete screen.
+const ready = startApp();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Errand: #root element missing from index.html');
 
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+let rendered = false;
+function render(): void {
+  if (rendered) return;
+  rendered = true;
+  createRoot(root!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+void ready.then(render);
+setTimeout(render, SHELL_AFTER_MS);

@@ -14,7 +14,7 @@ import * as PromptsSvc from '../../wailsjs/go/app/Prompts';
 import * as ProvidersSvc from '../../wailsjs/go/app/Providers';
 import * as SettingsSvc from '../../wailsjs/go/app/Settings';
 import * as WindowSvc from '../../wailsjs/go/app/Window';
-import type { agent, chat } from '../../wailsjs/go/models';
+import type { agent, app, chat } from '../../wailsjs/go/models';
 import { ApiError, toApiError } from './errors';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './pageSizes';
 import type {
@@ -34,6 +34,7 @@ import type {
   AllFacts,
   Fact,
   FactScope,
+  FirstScreen,
   HealthStatus,
   MCPServer,
   MCPServerState,
@@ -606,6 +607,23 @@ export async function currentModels(): Promise<string[]> {
 /** Whether Errand can work. Asked first: when it is not ready, nothing else is bound. */
 export function healthStatus(): Promise<HealthStatus> {
   return call(() => HealthSvc.Status());
+}
+
+/**
+ * The window's first screen in one call: the status and, when Errand can
+ * work, the list's first page and the newest conversation (or a new one),
+ * with the model, the agents and whether thinking shows. Bound even when
+ * Errand could not start (the status alone then).
+ */
+export async function firstScreen(): Promise<FirstScreen> {
+  const first = await call<app.FirstScreen, FirstScreen>(() => HealthSvc.FirstScreen(CONVERSATION_PAGE, MESSAGE_PAGE));
+  const page = first.conversations;
+  return {
+    ...first,
+    agents: first.agents?.map(agentOf),
+    conversations: page && { items: page.items ?? [], nextCursor: page.nextCursor ?? '' },
+    open: first.open && viewOf(first.open),
+  };
 }
 
 // ---- Archive ----

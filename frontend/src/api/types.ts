@@ -169,6 +169,11 @@ export type ProviderView = app.ProviderView;
 export type ProviderInput = app.ProviderInput;
 export type Verdict = providers.Verdict;
 export type AgentDefinition = Narrow<chat.AgentDefinition, { mode: ChatMode }>;
+/** The window's first screen, read in one call; a part Go could not read is left out. */
+export type FirstScreen = Narrow<
+  app.FirstScreen,
+  { agents?: AgentDefinition[]; conversations?: ConversationPage; open?: ConversationView }
+>;
 export type TaskMessageEvent = Narrow<WireTaskMessageEvent, { message: Message }>;
 
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'cancelled', 'error'];

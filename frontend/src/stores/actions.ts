@@ -3,18 +3,18 @@
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
 import { preloadMarkdown } from '../components/Markdown';
-import { loadAgents } from './agents';
-import type { ConversationMode, Task } from '../api/types';
+import { loadAgents, useAgentsStore } from './agents';
+import type { ConversationMode, FirstScreen, HealthStatus, Task } from '../api/types';
 import { useAppStore } from './app';
 import { askConfirm } from './confirm';
-import { loadFirstConversations } from './conversationList';
+import { loadFirstConversations, showFirstConversations } from './conversationList';
 import { useConversationsStore } from './conversations';
 import { useDraftsStore } from './drafts';
 import { clearSentFiles } from './attachmentActions';
 import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
-import { applyTask, forgetConversation, loadConversation } from './sync';
+import { applyTask, forgetConversation, loadConversation, showLoaded, startSync } from './sync';
 import { markStart, startTimings } from '../lib/startTimings';
 
 /** Opens a conversation: selects it, clears its unread count and loads it. */
@@ -62,16 +62,73 @@ export async function createConversation(): Promise<boolean> {
 let initInFlight: Promise<void> | null = null;
 
 /**
- * Startup: model info and the conversation list; opens the newest one or
- * creates one. Concurrent calls (React StrictMode) share one run.
+ * Startup (and Try again): the health, the model, the agents, the
+ * conversation list; opens the newest conversation or creates one. What
+ * the first screen brought (first) is shown as it is; each part it lacks
+ * is asked for alone. Concurrent calls (React StrictMode) share one run.
  */
-export function initApp(): Promise<void> {
+export function initApp(first: FirstScreen | null = null): Promise<void> {
   if (!initInFlight) {
-    initInFlight = runInit().finally(() => {
+    initInFlight = runInit(first).finally(() => {
       initInFlight = null;
     });
   }
   return initInFlight;
+}
+
+let started: Promise<void> | null = null;
+
+/**
+ * The start, once (main.tsx starts it before React's first render, App
+ * joins it): the stores follow Go's events from now on, Go is asked for
+ * the whole first screen in one call, and its answer goes into them.
+ * Resolves once the stores hold the first screen — with the Markdown
+ * parser, when there is a history to show replies of.
+ */
+export function startApp(): Promise<void> {
+  if (!started) {
+    startSync();
+    started = readFirstScreen().then(async (first) => {
+      // A history most likely shows replies: the parser loads while the
+      // stores take the first screen, and the first render waits for it.
+      // An empty start renders at once (the parser loads once it is painted).
+      const parser = first?.conversations?.items.length ? loadMarkdownParser() : null;
+      await initApp(first);
+      await parser;
+    });
+  }
+  return started;
+}
+
+/** For tests: the next startApp starts again. */
+export function resetStart(): void {
+  started = null;
+  announced = false;
+}
+
+/** The first screen, or null if the call failed: its parts are then asked for alone, and say why they fail. */
+async function readFirstScreen(): Promise<FirstScreen | null> {
+  try {
+    return await api.firstScreen();
+  } catch {
+    return null;
+  }
+}
+
+let announced = false;
+
+/** Once the first screen is painted: Go hears it (with the start's timings) and starts what it does not need. */
+export function announceFirstScreen(): void {
+  if (announced) return;
+  announced = true;
+  afterPaint(() => {
+    markStart('painted');
+    void Promise.resolve()
+      .then(() => api.windowReady(startTimings()))
+      .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err));
+    // The first reply then waits for nothing.
+    void loadMarkdownParser();
+  });
 }
 
 /** Whether the transcript shows thinking blocks; they do until the settings say otherwise. */
@@ -84,6 +141,19 @@ function loadShowThinking(): void {
     );
 }
 
+function loadModelInfo(): Promise<void> {
+  return api.modelInfo().then(
+    (mi) => useAppStore.getState().setModelInfo(mi),
+    (err) => reportError(err, 'Could not read the model settings'),
+  );
+}
+
+/** Whether Errand can work, as Go said it; true when it could not say. */
+function showHealth(health: HealthStatus | null | undefined): boolean {
+  useAppStore.getState().setHealth(health ?? null);
+  return !health || health.ready !== false;
+}
+
 /**
  * Health.Status comes first: when Errand could not start (its data cannot
  * be opened, another Errand uses it) nothing else is bound, so nothing else
@@ -91,58 +161,61 @@ function loadShowThinking(): void {
  */
 async function checkHealth(): Promise<boolean> {
   try {
-    const health = await Promise.resolve().then(() => api.healthStatus());
-    useAppStore.getState().setHealth(health ?? null);
-    return !health || health.ready !== false;
+    return showHealth(await Promise.resolve().then(() => api.healthStatus()));
   } catch {
     return true;
   }
 }
 
-async function runInit(): Promise<void> {
+/** The side parts of the screen: from the first screen, or asked for. */
+function showSides(first: FirstScreen | null): Promise<unknown> {
   const app = useAppStore.getState();
-  app.setStartup('loading');
-  if (!(await checkHealth())) {
+  if (first?.showThinking !== undefined) app.setShowThinking(first.showThinking);
+  else loadShowThinking();
+  if (first?.agents) useAgentsStore.getState().set(first.agents);
+  if (first?.modelInfo) app.setModelInfo(first.modelInfo);
+  return Promise.all([first?.agents ? null : loadAgents(), first?.modelInfo ? null : loadModelInfo()]);
+}
+
+/** Opens the newest conversation, or a new one when there is none. */
+async function openFirst(): Promise<void> {
+  const first = useConversationsStore.getState().order[0];
+  if (first) {
+    // An existing conversation most likely shows replies: the Markdown
+    // parser loads while its messages are read.
+    void loadMarkdownParser();
+    await selectConversation(first);
+  } else await createConversation();
+}
+
+async function runInit(first: FirstScreen | null): Promise<void> {
+  useAppStore.getState().setStartup('loading');
+  if (!(first ? showHealth(first.status) : await checkHealth())) {
     useAppStore.getState().setStartup('unavailable');
     return;
   }
   markStart('health');
-  const agents = loadAgents();
-  const info = api.modelInfo().then(
-    (mi) => useAppStore.getState().setModelInfo(mi),
-    (err) => reportError(err, 'Could not read the model settings'),
-  );
-  loadShowThinking();
+  const sides = showSides(first);
   try {
-    await loadFirstConversations();
+    if (first?.conversations) showFirstConversations(first.conversations);
+    else await loadFirstConversations();
     markStart('list');
     useAppStore.getState().setStartup('ready');
-    const first = useConversationsStore.getState().order[0];
-    if (first) {
-      // An existing conversation most likely shows replies: the Markdown
-      // parser loads while its messages are read.
-      loadMarkdownParser();
-      await selectConversation(first);
-    } else await createConversation();
+    if (first?.open) {
+      showLoaded(first.open);
+      useConversationsStore.getState().select(first.open.conversation.id);
+    } else await openFirst();
     markStart('conversation');
   } catch (err) {
     useAppStore.getState().setStartup('failed');
     reportError(err, 'Could not list conversations');
   }
-  await Promise.all([info, agents]);
-  afterPaint(() => {
-    markStart('painted');
-    void Promise.resolve()
-      .then(() => api.windowReady(startTimings()))
-      .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err));
-    // The first reply then waits for nothing.
-    loadMarkdownParser();
-  });
+  await sides;
 }
 
 /** Loads the Markdown parser now (once; a failure is retried when a reply shows). */
-function loadMarkdownParser(): void {
-  preloadMarkdown().catch((err: unknown) => console.warn('Errand: could not load the Markdown parser', err));
+function loadMarkdownParser(): Promise<void> {
+  return preloadMarkdown().catch((err: unknown) => console.warn('Errand: could not load the Markdown parser', err));
 }
 
 /** Runs fn once the frame now being prepared has been painted. */

@@ -3,7 +3,7 @@
 // what happens to be loaded.
 import * as api from '../api';
 import { CONVERSATION_PAGE } from '../api/pageSizes';
-import type { ConversationSummary } from '../api/types';
+import type { ConversationPage, ConversationSummary } from '../api/types';
 import { useConversationsStore } from './conversations';
 import { reportError } from './notices';
 import { applyTasks } from './sync';
@@ -17,7 +17,11 @@ function applyActive(items: readonly ConversationSummary[]): void {
 
 /** Reads the first page of the list (at start); a failure rejects. */
 export async function loadFirstConversations(): Promise<void> {
-  const page = await api.listConversationsPage('', '', CONVERSATION_PAGE);
+  showFirstConversations(await api.listConversationsPage('', '', CONVERSATION_PAGE));
+}
+
+/** Shows the first page of the list, as Go read it. */
+export function showFirstConversations(page: ConversationPage): void {
   useConversationsStore.getState().setAll(page.items, page.nextCursor);
   applyActive(page.items);
 }

@@ -89,13 +89,7 @@ export function loadConversation(id: string): Promise<void> {
     try {
       const view = await api.loadConversation(id);
       if (trackers.get(id) !== t) return; // deleted meanwhile
-      if (view.conversation) useConversationsStore.getState().upsert(view.conversation);
-      const tasks = [...(view.tasks ?? [])];
-      if (view.activeTask) tasks.push(view.activeTask);
-      applyTasks(tasks, 'snapshot');
-      useUsageStore.getState().setBaseline(id, view);
-      const { stale } = useMessagesStore.getState().finishLoad(id, view.messages ?? [], !!view.hasOlder);
-      if (stale) t.again = true;
+      if (finishLoad(id, view)) t.again = true;
     } catch (err) {
       useMessagesStore.getState().failLoad(id);
       t.again = false;
@@ -113,17 +107,39 @@ export function loadConversation(id: string): Promise<void> {
   return t.promise;
 }
 
+/** The conversation, its tasks and its usage as Go read them, into the stores. */
+function applyViewState(id: string, view: ConversationView): void {
+  if (view.conversation) useConversationsStore.getState().upsert(view.conversation);
+  const tasks = [...(view.tasks ?? [])];
+  if (view.activeTask) tasks.push(view.activeTask);
+  applyTasks(tasks, 'snapshot');
+  useUsageStore.getState().setBaseline(id, view);
+}
+
+/** Ends a load with the view Go read; true when events that came meanwhile make it stale. */
+function finishLoad(id: string, view: ConversationView): boolean {
+  applyViewState(id, view);
+  return useMessagesStore.getState().finishLoad(id, view.messages ?? [], !!view.hasOlder).stale;
+}
+
+/**
+ * Shows a conversation Go has already read (the first screen's) as
+ * loadConversation would have loaded it.
+ */
+export function showLoaded(view: ConversationView): void {
+  const id = view.conversation.id;
+  tracker(id).lastAt = Date.now();
+  useMessagesStore.getState().beginLoad(id);
+  if (finishLoad(id, view)) requestReload(id);
+}
+
 /**
  * Shows a conversation as Go has just read it on another branch: its
  * window holds that view only (the other branch's messages leave it).
  */
 export function showView(view: ConversationView): void {
   const id = view.conversation.id;
-  useConversationsStore.getState().upsert(view.conversation);
-  const tasks = [...(view.tasks ?? [])];
-  if (view.activeTask) tasks.push(view.activeTask);
-  applyTasks(tasks, 'snapshot');
-  useUsageStore.getState().setBaseline(id, view);
+  applyViewState(id, view);
   useMessagesStore.getState().replaceWindow(id, { messages: view.messages ?? [], hasOlder: !!view.hasOlder, hasNewer: false });
 }
 

@@ -12,6 +12,11 @@ const pure = new Set([...Object.keys(errors), ...Object.keys(types)]);
 
 // Answers for calls made on mount by components a test did not aim at.
 const onMount: Record<string, (...args: never[]) => unknown> = {
+  // The start's one call: a test that gives no first screen gets its
+  // parts asked for alone, as after a failed call (App.test.tsx gives one).
+  firstScreen: async () => {
+    throw new Error('no first screen in this test');
+  },
   listMCPServers: async () => [],
   listAgents: async () => [],
   agentStats: async () => [],

@@ -14,6 +14,7 @@ import { useTasksStore } from '../stores/tasks';
 import { useSettingsView } from '../stores/settingsView';
 import { useUsageStore } from '../stores/usage';
 import { resetSync } from '../stores/sync';
+import { resetStart } from '../stores/actions';
 import { forgetAttachmentImages } from '../features/attachments/useAttachmentImage';
 import type { ConversationUpdate } from '../stores/conversationsReducer';
 
@@ -135,6 +136,7 @@ export function delta(
 /** Fresh stores between tests. */
 export function resetStores(): void {
   resetSync();
+  resetStart();
   useConversationsStore.getState().reset();
   useMessagesStore.getState().reset();
   useTasksStore.getState().reset();

@@ -51,6 +51,21 @@ export namespace app {
 	    source: string;
 	    preset: string;
 	}
+	export interface Status {
+	    ready: boolean;
+	    readOnly: boolean;
+	    message?: string;
+	    dataDir: string;
+	}
+	export interface FirstScreen {
+	    status: Status;
+	    modelInfo?: ModelInfo;
+	    showThinking?: boolean;
+	    agents?: chat.AgentDefinition[];
+	    conversations?: chat.ConversationPage;
+	    open?: chat.ConversationView;
+	}
+	
 	export interface ProviderInput {
 	    preset: string;
 	    baseUrl: string;
@@ -68,12 +83,7 @@ export namespace app {
 	    keyNote: string;
 	    envOverride: boolean;
 	}
-	export interface Status {
-	    ready: boolean;
-	    readOnly: boolean;
-	    message?: string;
-	    dataDir: string;
-	}
+	
 	export interface WorkspaceInfo {
 	    path: string;
 	    default: boolean;

@@ -3,7 +3,7 @@
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
 import { preloadMarkdown } from '../components/Markdown';
-import { loadAgents, useAgentsStore } from './agents';
+import { agentSwitched, loadAgents, useAgentsStore } from './agents';
 import type { ConversationMode, FirstScreen, HealthStatus, Task } from '../api/types';
 import { useAppStore } from './app';
 import { askConfirm } from './confirm';
@@ -245,6 +245,7 @@ export async function sendMessage(conversationId: string, text: string, attachme
   if (!body && attachmentIds.length === 0) return false;
   sending.add(conversationId);
   try {
+    await agentSwitched(conversationId);
     const task = await api.send(conversationId, body, ...withFiles(attachmentIds));
     if (task) applyTask(task, 'snapshot');
     sent(conversationId);

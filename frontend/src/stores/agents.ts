@@ -19,6 +19,29 @@ export const useAgentsStore = create<AgentsState>()((set) => ({
   set: (list) => set({ list, loaded: true }),
 }));
 
+/** Each conversation's agent switch still on its way to Go. */
+const switching = new Map<string, Promise<void>>();
+
+/**
+ * Notes a switch of the conversation's agent on its way to Go: a message
+ * sent meanwhile waits for it (see agentSwitched), so that it goes to the
+ * agent the person just chose, not to the one before — and is not refused
+ * because its task started before the switch arrived.
+ */
+export function trackAgentSwitch<T>(conversationId: string, call: Promise<T>): Promise<T> {
+  const settled = (): void => {
+    if (switching.get(conversationId) === done) switching.delete(conversationId);
+  };
+  const done = call.then(settled, settled);
+  switching.set(conversationId, done);
+  return call;
+}
+
+/** Resolves once no switch of the conversation's agent is on its way (whether it went through or not). */
+export async function agentSwitched(conversationId: string): Promise<void> {
+  await switching.get(conversationId);
+}
+
 /** Reads the agents again; a failure is reported and keeps the last list. */
 export async function loadAgents(): Promise<void> {
   try {

@@ -2,7 +2,7 @@
 // its widgets.
 import * as api from '../../api';
 import { toApiError } from '../../api/errors';
-import { agentById, useAgentsStore } from '../../stores/agents';
+import { agentById, trackAgentSwitch, useAgentsStore } from '../../stores/agents';
 import { useConversationsStore } from '../../stores/conversations';
 import { useDraftsStore } from '../../stores/drafts';
 import { useMessagesStore } from '../../stores/messages';
@@ -23,7 +23,7 @@ function isEmpty(conversationId: string): boolean {
  */
 export async function chooseAgent(conversationId: string, agentId: string): Promise<boolean> {
   try {
-    const c = await api.setAgent(conversationId, agentId);
+    const c = await trackAgentSwitch(conversationId, api.setAgent(conversationId, agentId));
     useConversationsStore.getState().upsert(c);
   } catch (err) {
     reportError(err, 'Could not switch the agent');

@@ -9,6 +9,7 @@ import type { AgentDefinition, FormField } from '../../api/types';
 import { useAgentsStore } from '../../stores/agents';
 import { useConversationsStore } from '../../stores/conversations';
 import { handleTaskUpdate } from '../../stores/sync';
+import { sendMessage } from '../../stores/actions';
 import { Composer } from '../chat/Composer';
 import { AgentPicker } from './AgentPicker';
 import { blankAgent, slugify } from './AgentsSection';
@@ -131,6 +132,24 @@ describe('the agent picker', () => {
     expect(api.setAgent).toHaveBeenCalledWith(C, 'interviewer');
     await waitFor(() => expect(api.startProactive).toHaveBeenCalledWith(C));
     await waitFor(() => expect(picker).toBeDisabled()); // a task is on: switch between tasks only
+  });
+
+  it('a message sent while the agent switch is on its way goes after it, to the agent just chosen', async () => {
+    let switched!: (c: ReturnType<typeof summary>) => void;
+    vi.mocked(api.setAgent).mockReturnValue(new Promise((resolve) => (switched = resolve)));
+    vi.mocked(api.send).mockResolvedValue(task('t', C, { status: 'running' }));
+    const user = userEvent.setup();
+    render(<AgentPicker conversationId={C} />);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Agent' }), 'interviewer');
+    const sent = sendMessage(C, 'hello');
+    await Promise.resolve();
+    expect(api.send).not.toHaveBeenCalled();
+    switched({ ...summary(C), agentId: 'interviewer' });
+    expect(await sent).toBe(true);
+    expect(api.send).toHaveBeenCalledWith(C, 'hello');
+    expect(vi.mocked(api.setAgent).mock.invocationCallOrder[0]).toBeLessThan(
+      vi.mocked(api.send).mock.invocationCallOrder[0]!,
+    );
   });
 
   it('slugify makes an id from a name', () => {

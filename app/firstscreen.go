@@ -96,8 +96,8 @@ func (f *firstScreen) readConversation(listLimit, messageLimit int) (*chat.Conve
 	return &page, &view
 }
 
-// leftOut logs a part of the first screen that could not be read; true
-// when it was.
+// got logs a part of the first screen that could not be read; true when
+// it was read.
 func got(part string, err error) bool {
 	if err != nil {
 		slog.Warn("first screen: left out", "part", part, "err", err)

@@ -64,8 +64,7 @@ func (i *idleRelease) idle() bool {
 
 // taskUpdated hears every stored change of a task.
 func (i *idleRelease) taskUpdated(t chat.Task) {
-	if !t.Status.Terminal() && t.Status != chat.StatusWaitingUser &&
-		t.Status != chat.StatusWaitingApproval && t.Status != chat.StatusPaused {
+	if !t.Status.Terminal() && !t.Status.Waiting() {
 		return
 	}
 	i.mu.Lock()

@@ -90,7 +90,7 @@ func (rn *run) finish(status chat.TaskStatus, errMsg, notice string) (bool, erro
 func (rn *run) suspend() error {
 	rn.cancel()
 	_, err := rn.end(func(t chat.Task) endFunc {
-		if waits(t.Status) {
+		if t.Status.Waiting() {
 			return nil
 		}
 		return interruptTask

@@ -122,7 +122,7 @@ func (r *Runner) Recover(ctx context.Context) (interrupted, waiting int, err err
 				return interrupted, waiting, err
 			}
 			interrupted++
-		case waits(t.Status):
+		case t.Status.Waiting():
 			if _, err := r.resume(ctx, t); err != nil {
 				return interrupted, waiting, err
 			}
@@ -135,11 +135,6 @@ func (r *Runner) Recover(ctx context.Context) (interrupted, waiting int, err err
 		}
 	}
 	return interrupted, waiting, nil
-}
-
-// waits reports whether a task in status s is waiting for the person.
-func waits(s chat.TaskStatus) bool {
-	return s == chat.StatusWaitingUser || s == chat.StatusWaitingApproval || s == chat.StatusPaused
 }
 
 // interruptTask returns t as interrupted, and the messages that say so: a

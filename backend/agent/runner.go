@@ -452,7 +452,7 @@ func (r *Runner) Working() int {
 	r.mu.Unlock()
 	n := 0
 	for _, rn := range runs {
-		if t := rn.snapshot(); !t.Status.Terminal() && !waits(t.Status) {
+		if t := rn.snapshot(); !t.Status.Terminal() && !t.Status.Waiting() {
 			n++
 		}
 	}

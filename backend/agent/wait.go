@@ -195,7 +195,7 @@ func grantOf(t chat.Task, kind waitKind, d decision, w *wait) func(*chat.Task) {
 }
 
 func alreadyAnswered(kind waitKind, status chat.TaskStatus) error {
-	if status == chat.StatusWaitingUser || status == chat.StatusWaitingApproval || status == chat.StatusPaused {
+	if status.Waiting() {
 		return chat.Errorf(chat.CodeConflict, "the task is not waiting for %s (it is %s)", kind, status)
 	}
 	return chat.Errorf(chat.CodeConflict, "already answered: the task is not waiting for %s any more (it is %s)", kind, status)

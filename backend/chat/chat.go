@@ -199,6 +199,12 @@ func (s TaskStatus) Terminal() bool {
 	return s == StatusCompleted || s == StatusCancelled || s == StatusError
 }
 
+// Waiting reports whether a task in this status waits for the person: a
+// question, an approval, or a decision after a limit.
+func (s TaskStatus) Waiting() bool {
+	return s == StatusWaitingUser || s == StatusWaitingApproval || s == StatusPaused
+}
+
 // TaskMode separates the agent loop from a single chat reply.
 type TaskMode string
 

@@ -30,7 +30,13 @@ func lockDataDir(dir string) (release func(), err error) {
 		}
 		return nil, fmt.Errorf("lock data directory: %w", err)
 	}
-	return func() { f.Close() }, nil
+	return func() {
+		// Unlocked before the close: a child process forked at this moment
+		// (an MCP server, a command) holds the same open file until its
+		// exec, and with a close alone the lock would stay with it.
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
 
 // ErrAlreadyRunning says that another Errand uses the data directory.

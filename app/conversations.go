@@ -174,7 +174,9 @@ func (s *Conversations) GetMessagesPage(conversationID, beforeMessageID string, 
 }
 
 // GetMessagesAfter returns up to limit messages (1 to 500) of a
-// conversation that come just after the message afterMessageID.
+// conversation that come just after the message afterMessageID, or its
+// first messages when afterMessageID is "" (how Home reaches the start of
+// a long conversation at once).
 func (s *Conversations) GetMessagesAfter(conversationID, afterMessageID string, limit int) (_ chat.MessagePage, err error) {
 	defer recovered(&err)
 	if err := requireID("conversation", conversationID); err != nil {

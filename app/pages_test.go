@@ -84,7 +84,7 @@ func TestBadHistoryPageRequestsAreRefused(t *testing.T) {
 	assert.Equal(t, chat.CodeNotFound, code(err))
 	_, err = a.Conversations.GetMessagesAround(c.ID, "missing", 10)
 	assert.Equal(t, chat.CodeNotFound, code(err))
-	_, err = a.Conversations.GetMessagesAfter(c.ID, "", 10)
+	_, err = a.Conversations.GetMessagesAfter(c.ID, "", 0)
 	assert.Equal(t, chat.CodeInvalid, code(err))
 	list, err := a.Conversations.ListConversations()
 	require.NoError(t, err)

@@ -63,7 +63,7 @@ type HistoryPager interface {
 	// message beforeID ("" for the latest messages).
 	MessagesBefore(ctx context.Context, conversationID, beforeID string, limit int) (MessagePage, error)
 	// MessagesAfter returns up to limit messages that come just after the
-	// message afterID.
+	// message afterID ("" for the first messages).
 	MessagesAfter(ctx context.Context, conversationID, afterID string, limit int) (MessagePage, error)
 	// MessagesAround returns about limit messages around the message id,
 	// that message included: a view of a message far back.

@@ -211,11 +211,8 @@ func (s *Store) MessagesBefore(ctx context.Context, conversationID, beforeID str
 }
 
 // MessagesAfter returns up to limit messages that come just after the
-// message afterID.
+// message afterID, or the first ones when afterID is "".
 func (s *Store) MessagesAfter(ctx context.Context, conversationID, afterID string, limit int) (chat.MessagePage, error) {
-	if err := chat.CheckID("message", afterID); err != nil {
-		return chat.MessagePage{Messages: []chat.Message{}}, err
-	}
 	return s.messagePage(ctx, conversationID, afterID, limit, func(tx *sql.Tx, seq int64) (chat.MessagePage, error) {
 		return messagesAfter(ctx, tx, conversationID, seq, limit)
 	})
@@ -305,7 +302,7 @@ func messagesAfter(ctx context.Context, q queryer, conversationID string, seq in
 	if err != nil {
 		return chat.MessagePage{}, err
 	}
-	page := chat.MessagePage{HasOlder: true, HasNewer: len(msgs) > limit}
+	page := chat.MessagePage{HasOlder: seq != 0, HasNewer: len(msgs) > limit}
 	if page.HasNewer {
 		msgs = msgs[:limit]
 	}

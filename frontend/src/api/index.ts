@@ -237,7 +237,7 @@ export async function getMessagesPage(conversationId: string, beforeMessageId: s
   return messagePage(() => Convs.GetMessagesPage(conversationId, beforeMessageId, limit));
 }
 
-/** The messages just after afterMessageId. */
+/** The messages just after afterMessageId ('' for the first). */
 export async function getMessagesAfter(conversationId: string, afterMessageId: string, limit = MESSAGE_PAGE): Promise<MessagePage> {
   return messagePage(() => Convs.GetMessagesAfter(conversationId, afterMessageId, limit));
 }

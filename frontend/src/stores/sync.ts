@@ -243,6 +243,21 @@ export async function jumpToMessage(conversationId: string, messageId: string): 
   }
 }
 
+/**
+ * Shows a conversation's very first messages, however far back: they
+ * replace the window (newer ones then load as the person scrolls down), as
+ * a jump to a message does. How Home reaches the start at once.
+ */
+export async function showFirst(conversationId: string): Promise<void> {
+  try {
+    const page = await api.getMessagesAfter(conversationId, '', MESSAGE_PAGE);
+    useMessagesStore.getState().replaceWindow(conversationId, page);
+    if (!page.hasNewer) requestReload(conversationId);
+  } catch (err) {
+    reportError(err, 'Could not show the first messages');
+  }
+}
+
 /** Back to the latest messages after a jump: the conversation is opened afresh. */
 export function showLatest(conversationId: string): Promise<void> {
   const conv = useMessagesStore.getState().byConversation[conversationId];

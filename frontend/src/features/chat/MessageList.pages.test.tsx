@@ -131,4 +131,30 @@ describe('MessageList in pages', () => {
     await waitFor(() => expect(screen.getByText('Message number 9999')).toBeInTheDocument());
     expect(api.loadConversation).toHaveBeenCalledWith(C);
   });
+
+  it('Home shows the very first message at once, however many pages back; End the latest again', async () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, range(9900, 10000), true);
+    render(<MessageList conversationId={C} />);
+    vi.mocked(api.getMessagesAfter).mockResolvedValueOnce({ messages: range(0, 100), hasOlder: false, hasNewer: true });
+
+    act(() => void fireEvent.keyDown(scroller(), { key: 'Home' }));
+    await waitFor(() => expect(screen.getByText('Message number 0')).toBeInTheDocument());
+    expect(api.getMessagesAfter).toHaveBeenCalledWith(C, '', MESSAGE_PAGE);
+    expect(api.getMessagesPage).not.toHaveBeenCalled();
+    expect(screen.queryByText('Message number 9999')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /earlier messages/ })).not.toBeInTheDocument();
+
+    vi.mocked(api.loadConversation).mockResolvedValueOnce({
+      ...NOTHING_USED,
+      conversation: conversation(C),
+      messages: range(9900, 10000),
+      tasks: [],
+      hasOlder: true,
+    });
+    act(() => void fireEvent.keyDown(scroller(), { key: 'End' }));
+    await waitFor(() => expect(screen.getByText('Message number 9999')).toBeInTheDocument());
+    expect(api.loadConversation).toHaveBeenCalledWith(C);
+  });
 });

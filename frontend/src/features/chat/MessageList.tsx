@@ -11,7 +11,7 @@ import type { ConversationMessages } from '../../stores/messagesReducer';
 import { messageOf, orderedMessages } from '../../stores/messagesReducer';
 import { useAppStore } from '../../stores/app';
 import { useMessagesStore } from '../../stores/messages';
-import { loadNewer, loadOlder, showLatest } from '../../stores/sync';
+import { loadNewer, loadOlder, showFirst, showLatest } from '../../stores/sync';
 import { StatusLine } from './StatusLine';
 import {
   buildRows,
@@ -195,7 +195,9 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     paddingStart: hasOlder ? PAD_START_PAGED : PAD_START,
     paddingEnd: PAD_END,
     anchorTo: 'end',
-    followOnAppend: true,
+    // Rows put at the end are followed only while the view follows: a
+    // page of newer messages read on the way down is not jumped over.
+    followOnAppend: follow.current,
     scrollEndThreshold: STICK_DISTANCE,
     // While the view follows the latest text, a row's resize or a scroll
     // renders the list at the next update, not at once: a synchronous
@@ -225,7 +227,8 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
-    if (el.scrollHeight - el.clientHeight - el.scrollTop <= STICK_DISTANCE) follow.current = true;
+    // (The bottom of a window that ends before the latest is not the end.)
+    if (!hasNewer && el.scrollHeight - el.clientHeight - el.scrollTop <= STICK_DISTANCE) follow.current = true;
     else if (el.scrollTop < lastTop.current) follow.current = false;
     lastTop.current = el.scrollTop;
   };
@@ -290,22 +293,6 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     if (hasNewer && lastIndex >= n - PAGE_AHEAD) void loadNewer(conversationId);
   }, [conversationId, lastIndex, hasNewer, n, pageFailed]);
 
-  // Home and End go all the way at once: the browser's animated keyboard
-  // scroll would be cut short by the re-measuring of rows on the way.
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.target !== e.currentTarget || e.altKey || e.shiftKey || n === 0) return;
-    if (e.key === 'ArrowUp' || e.key === 'PageUp') unfollow();
-    if (e.key === 'Home') {
-      unfollow();
-      e.preventDefault();
-      virtualizer.scrollToOffset(0);
-    } else if (e.key === 'End') {
-      e.preventDefault();
-      follow.current = true;
-      virtualizer.scrollToEnd();
-    }
-  };
-
   const jump = () => {
     follow.current = true;
     const done = () => {
@@ -314,6 +301,25 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     };
     if (hasNewer) void showLatest(conversationId).then(() => requestAnimationFrame(done));
     else done();
+  };
+
+  // Home and End go all the way at once, to the conversation's first and
+  // latest message, however many pages away (not page by page); the
+  // browser's animated keyboard scroll would also be cut short by the
+  // re-measuring of rows on the way.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.target !== e.currentTarget || e.altKey || e.shiftKey || n === 0) return;
+    if (e.key === 'ArrowUp' || e.key === 'PageUp') unfollow();
+    if (e.key === 'Home') {
+      unfollow();
+      e.preventDefault();
+      const top = () => virtualizer.scrollToOffset(0);
+      if (hasOlder) void showFirst(conversationId).then(() => requestAnimationFrame(top));
+      else top();
+    } else if (e.key === 'End') {
+      e.preventDefault();
+      jump();
+    }
   };
 
   return (

@@ -50,11 +50,13 @@ func (l lazyFiles) ToolImage(ctx context.Context, id string) (llm.Image, error) 
 	return (*l.s).ToolImage(ctx, id)
 }
 
-// sendWithFiles adds a 2400×600 image and a text file and sends them.
-func sendWithFiles(t *testing.T, h *harness, files *attach.Service, conv string) chat.Task {
+// sendWithFiles adds an image (board, a PNG; small where its size does not
+// matter: a large one costs seconds of CPU under -race) and a text file, and
+// sends them.
+func sendWithFiles(t *testing.T, h *harness, files *attach.Service, conv string, board []byte) chat.Task {
 	t.Helper()
 	ctx := context.Background()
-	img, err := files.Add(ctx, "board.png", pngOf(t, 2400, 600))
+	img, err := files.Add(ctx, "board.png", board)
 	require.NoError(t, err)
 	txt, err := files.Add(ctx, "notes.md", []byte("# Notes\nThe budget is 42."))
 	require.NoError(t, err)
@@ -80,7 +82,7 @@ func TestAVisionModelIsSentTheImageAndTheFileWithTheMessage(t *testing.T) {
 		compat.Reply{Text: "A budget.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"read it"}`)}},
 	), false)
 	conv := h.conversation()
-	task := sendWithFiles(t, h, files, conv)
+	task := sendWithFiles(t, h, files, conv, pngOf(t, 2400, 600))
 	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
 
 	reqs := h.server.Requests()
@@ -107,7 +109,7 @@ func TestATextOnlyModelsRefusalIsANoticeAndTheStepIsRetriedWithoutTheImage(t *te
 		compat.Reply{Text: "No image here.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"read the notes"}`)}},
 	), true)
 	conv := h.conversation()
-	task := sendWithFiles(t, h, files, conv)
+	task := sendWithFiles(t, h, files, conv, pngOf(t, 80, 20))
 	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status, "the task does not fail")
 
 	require.Len(t, h.server.Rejections(), 1, "the server refused the image once")
@@ -121,7 +123,7 @@ func TestATextOnlyModelsRefusalIsANoticeAndTheStepIsRetriedWithoutTheImage(t *te
 
 	// Remembered for the model: the next message goes without the image at once.
 	before := len(h.server.Requests())
-	task = sendWithFiles(t, h, files, conv)
+	task = sendWithFiles(t, h, files, conv, pngOf(t, 80, 20))
 	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
 	assert.Len(t, h.server.Rejections(), 1, "no second refusal")
 	assert.Empty(t, lastUserOf(h.server.Requests()[before]).Images())
@@ -133,7 +135,7 @@ func TestAModelKnownToBeTextOnlyIsNeverSentTheImage(t *testing.T) {
 		compat.Reply{Text: "Noted.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
 	), false)
 	conv := h.conversation()
-	task := sendWithFiles(t, h, files, conv)
+	task := sendWithFiles(t, h, files, conv, pngOf(t, 80, 20))
 	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
 	for _, req := range h.server.Requests() {
 		for _, m := range req.Messages {
@@ -183,7 +185,7 @@ func TestAnEditedMessageKeepsItsFiles(t *testing.T) {
 		compat.Reply{Text: "Seen.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
 	), false)
 	conv := h.conversation()
-	task := sendWithFiles(t, h, files, conv)
+	task := sendWithFiles(t, h, files, conv, pngOf(t, 80, 20))
 	require.Equal(t, chat.StatusCompleted, h.events.waitEnded(task.ID).Status)
 	first := h.messages(conv)[0]
 

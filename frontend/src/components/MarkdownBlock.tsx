@@ -103,6 +103,12 @@ const components: Components = {
   table: Table as Components['table'],
 };
 
+/** Inline content on its own: a paragraph's rest after its plain words (Markdown.tsx, LeadParagraph). */
+function Inline({ children }: { children?: ReactNode }) {
+  return <>{children}</>;
+}
+const inlineComponents: Components = { ...components, p: Inline as Components['p'] };
+
 const remarkPlugins = [remarkGfm, remarkBreaks];
 
 // Syntax highlighting (components/highlighter.ts: highlight.js's 37
@@ -162,14 +168,22 @@ function useHighlighter(text: string | null): RehypePlugins | undefined {
   return needed && plugins ? plugins : undefined;
 }
 
-/** One block's Markdown; the same text is never rendered twice. */
-export const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: string; highlight: boolean }) {
+/** One block's Markdown; the same text is never rendered twice. inline: a paragraph's content, without its <p>. */
+export const MarkdownBlock = memo(function MarkdownBlock({
+  text,
+  highlight,
+  inline = false,
+}: {
+  text: string;
+  highlight: boolean;
+  inline?: boolean;
+}) {
   const rehypePlugins = useHighlighter(highlight ? text : null);
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}
       rehypePlugins={rehypePlugins}
-      components={components}
+      components={inline ? inlineComponents : components}
       urlTransform={urlTransform}
       skipHtml={false}
     >

@@ -150,6 +150,7 @@ describe('helpers', () => {
     expect(plainLead('Some words *emphasis* here')).toBe(5);
     expect(plainLead('Visit www.example.com now')).toBe(6);
     expect(plainLead('Line one\nline two')).toBe(0);
+    expect(plainLead('Line one\r- a list item')).toBe(0);
     expect(plainLead('- a list item')).toBe(0);
     expect(plainLead('1. an ordered item')).toBe(0);
     expect(plainLead('word')).toBe(0);

@@ -204,7 +204,7 @@ const LETTER = /\p{L}/u;
  */
 export function plainLead(block: string): number {
   // One line starting with a letter is a paragraph; a line after it could start a list.
-  if (!LETTER.test(block[0] ?? '') || block.includes('\n')) return 0;
+  if (!LETTER.test(block[0] ?? '') || /[\r\n]/.test(block)) return 0;
   let run = PLAIN_RUN.exec(block)![0];
   const www = run.search(/www\./i);
   if (www >= 0) run = run.slice(0, www);

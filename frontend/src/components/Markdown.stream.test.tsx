@@ -128,6 +128,23 @@ describe('a streaming block renders as it will once complete', () => {
     });
   }
 
+  it('a long paragraph followed by any inline Markdown (40 made-up lines)', async () => {
+    // A fixed pseudo-random sequence: the same lines every run.
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const pieces = ['word', ' ', '*', '_', '**', '`', '[', ']', '(https://a.example)', '<b>', '&amp;', '\\', '~~', 'www.x.example', 'a@b.example', 'http://c.example', ':', '!', '|', '  ', 'é', '1.', '#', '-'];
+    for (let n = 0; n < 40; n++) {
+      const rest = Array.from({ length: 30 }, () => pieces[next(pieces.length)]).join('');
+      const text = `${words(PLAIN_LEAD + 200)} ${rest}`;
+      const streamed = render(<Markdown text={text} streaming />);
+      await nextFrame();
+      const complete = render(<Markdown text={text} />);
+      expect(streamed.container.innerHTML, text.slice(-200)).toBe(complete.container.innerHTML);
+      streamed.unmount();
+      complete.unmount();
+    }
+  });
+
   it('a long paragraph streams with the parser given only its words after the plain ones', async () => {
     const reply = `${words(6 * PLAIN_LEAD)} and **the end**.`;
     const { container, rerender } = render(<Markdown text="" streaming />);

@@ -118,6 +118,9 @@ describe('a streaming block renders as it will once complete', () => {
     'a fenced code block still open, with a language': '~~~zzz title\nfn main() {\n  <b>&amp;</b>',
     'an empty fenced code block': '```zzz\n```',
     'an indented fence (parsed)': '  ```\n  code\n    more',
+    'a fence with a line that does not close it': '````\na\n``` not closing\n```\nb',
+    'a fence whose info is not a plain name (parsed)': '~~~ js`x {1}\ncode\t<tab>',
+    'a fence closed, then text (parsed)': '```\ncode\n```\nText after',
   };
   for (const [name, text] of Object.entries(cases)) {
     it(name, async () => {

@@ -19,7 +19,7 @@ vi.mock('react-markdown', async (importOriginal) => {
   };
 });
 
-import { fencedCode, LARGE_BLOCK, Markdown, plainChunks, STREAMING_PLAIN } from './Markdown';
+import { fencedCode, LARGE_BLOCK, Markdown, PLAIN_LEAD, plainChunks, plainLead, STREAMING_PLAIN } from './Markdown';
 
 /** Lets the pending animation frame render the streaming block. */
 async function nextFrame() {
@@ -86,7 +86,7 @@ describe('Markdown in blocks', () => {
   });
 
   it('a large reply renders: a huge block streams as plain text, a huge code block in a code frame', async () => {
-    const big = 'word '.repeat(STREAMING_PLAIN / 4);
+    const big = 'word *x* '.repeat(STREAMING_PLAIN / 8);
     const { rerender, container } = render(<Markdown text={`Intro.\n\n${big}`} streaming />);
     expect(container.querySelector('.md-streaming-plain')).toHaveTextContent(big.trim());
     expect(parsed).toEqual(['Intro.']);
@@ -101,12 +101,81 @@ describe('Markdown in blocks', () => {
     rerender(<Markdown text={'```js\n' + code + '```'} />);
     expect(parsed).toEqual([]);
     expect(container.querySelector('.code-lang')).toHaveTextContent('js');
-    expect(container.querySelector('pre')!.textContent).toBe(code.slice(0, -1));
+    expect(container.querySelector('pre')!.textContent).toBe(code);
     expect(screen.getByRole('button', { name: 'Copy code' })).toBeInTheDocument();
   });
 });
 
+/** Words "w1 w2 …" as many as make about n characters. */
+const words = (n: number) => Array.from({ length: Math.ceil(n / 5) }, (_, i) => `w${i + 1}`).join(' ');
+
+describe('a streaming block renders as it will once complete', () => {
+  const cases: Record<string, string> = {
+    'a long paragraph of plain words': words(3 * PLAIN_LEAD),
+    'a long paragraph, then formatting': `${words(2 * PLAIN_LEAD)}, and **bold**, \`code\`, a [link](https://example.com), www.example.com, a@b.example and *more`,
+    'a long paragraph, then a list': `${words(2 * PLAIN_LEAD)} end.\n- one\n- two`,
+    'a fenced code block': '```\nlet a = 1;\n\nlet b = 2;\n```',
+    'a fenced code block still open, with a language': '~~~zzz title\nfn main() {\n  <b>&amp;</b>',
+    'an empty fenced code block': '```zzz\n```',
+    'an indented fence (parsed)': '  ```\n  code\n    more',
+    'a fence with a line that does not close it': '````\na\n``` not closing\n```\nb',
+    'a fence whose info is not a plain name (parsed)': '~~~ js`x {1}\ncode\t<tab>',
+    'a fence closed, then text (parsed)': '```\ncode\n```\nText after',
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    it(name, async () => {
+      const streamed = render(<Markdown text={text} streaming />);
+      await nextFrame();
+      const complete = render(<Markdown text={text} />);
+      expect(streamed.container.innerHTML).toBe(complete.container.innerHTML);
+    });
+  }
+
+  it('a long paragraph followed by any inline Markdown (40 made-up lines)', async () => {
+    // A fixed pseudo-random sequence: the same lines every run.
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const pieces = ['word', ' ', '*', '_', '**', '`', '[', ']', '(https://a.example)', '<b>', '&amp;', '\\', '~~', 'www.x.example', 'a@b.example', 'http://c.example', ':', '!', '|', '  ', 'é', '1.', '#', '-'];
+    for (let n = 0; n < 40; n++) {
+      const rest = Array.from({ length: 30 }, () => pieces[next(pieces.length)]).join('');
+      const text = `${words(PLAIN_LEAD + 200)} ${rest}`;
+      const streamed = render(<Markdown text={text} streaming />);
+      await nextFrame();
+      const complete = render(<Markdown text={text} />);
+      expect(streamed.container.innerHTML, text.slice(-200)).toBe(complete.container.innerHTML);
+      streamed.unmount();
+      complete.unmount();
+    }
+  });
+
+  it('a long paragraph streams with the parser given only its words after the plain ones', async () => {
+    const reply = `${words(6 * PLAIN_LEAD)} and **the end**.`;
+    const { container, rerender } = render(<Markdown text="" streaming />);
+    for (let end = 0; end <= reply.length; end += 97) {
+      rerender(<Markdown text={reply.slice(0, end)} streaming />);
+      await nextFrame();
+    }
+    rerender(<Markdown text={reply} streaming />);
+    await nextFrame();
+    expect(container.querySelector('p')!.textContent).toBe(reply.replace(/\*\*/g, ''));
+    expect(container.querySelector('strong')).toHaveTextContent('the end');
+    const late = parsed.slice(Math.ceil(PLAIN_LEAD / 97) + 1);
+    expect(Math.max(...late.map((t) => t.length))).toBeLessThan(120);
+  });
+});
+
 describe('helpers', () => {
+  it('plainLead ends the plain words of a paragraph before the rest that needs the parser', () => {
+    expect(plainLead('Plain words, and more.')).toBe(17);
+    expect(plainLead('Some words *emphasis* here')).toBe(5);
+    expect(plainLead('Visit www.example.com now')).toBe(6);
+    expect(plainLead('Line one\nline two')).toBe(0);
+    expect(plainLead('Line one\r- a list item')).toBe(0);
+    expect(plainLead('- a list item')).toBe(0);
+    expect(plainLead('1. an ordered item')).toBe(0);
+    expect(plainLead('word')).toBe(0);
+  });
+
   it('plain chunks end at line ends, and growing text changes only the last chunk', () => {
     const text = 'x'.repeat(9000) + '\n' + 'y'.repeat(9000) + '\n' + 'z';
     const first = plainChunks(text);

@@ -65,6 +65,15 @@ describe('Markdown', () => {
     expect(screen.getByRole('checkbox')).toBeChecked();
   });
 
+  it('every block gets GFM, each rendered on its own (the syntax is built once and shared)', () => {
+    const blocks = ['| a |\n|---|\n| 1 |', '| b |\n|---|\n| 2 |', 'See ~~old~~ www.example.com now.', '| c |\n|---|\n| 3 |'];
+    const { container } = render(<Markdown text={blocks.join('\n\n')} />);
+    expect(screen.getAllByRole('table')).toHaveLength(3);
+    expect(screen.getAllByRole('cell').map((c) => c.textContent)).toEqual(['1', '2', '3']);
+    expect(container.querySelector('del')).toHaveTextContent('old');
+    expect(screen.getByRole('link', { name: 'www.example.com' })).toHaveAttribute('href', 'http://www.example.com/');
+  });
+
   it('keeps single line breaks, as a chat does', () => {
     const { container } = render(<Markdown text={'line one\nline two'} />);
     expect(container.querySelector('br')).not.toBeNull();

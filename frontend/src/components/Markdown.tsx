@@ -87,6 +87,10 @@ export function fenceLanguages(text: string): string[] {
 // A very large block is shown without the Markdown parser: as code in a
 // code frame when it is one fenced code block, else (while it streams) as
 // plain text; either way in chunks, so that a delta changes only the last.
+// While it streams, a fenced code block of any size is shown that way, and
+// a paragraph's leading run of plain words is shown as its text with only
+// the rest parsed: each renders as the parser would render it, so a frame
+// costs the delta, not the block's length.
 
 /** A streaming block larger than this (UTF-16 units) is not parsed until it is complete. */
 export const STREAMING_PLAIN = 24_000;
@@ -96,6 +100,8 @@ export const LARGE_BLOCK = 100_000;
 const GROUP = 32;
 /** Plain text is cut into chunks of about this size, at line ends. */
 const PLAIN_CHUNK = 8_192;
+/** A streaming paragraph's leading plain words are shown unparsed once they are this long. */
+export const PLAIN_LEAD = 1_024;
 
 /** The block split of a text that grows, reusing the split of what it had before. */
 function useBlockSplit(text: string): BlockSplit {
@@ -114,11 +120,11 @@ interface Chunks {
  * PLAIN_CHUNK characters, so the ends found in a prefix stay the same as
  * the text grows and only the last chunk changes.
  */
-export function plainChunks(text: string, prev: Chunks = { text: '', ends: [] }): Chunks {
+export function plainChunks(text: string, prev: Chunks = { text: '', ends: [] }, sep = '\n'): Chunks {
   const ends = text.startsWith(prev.text) ? prev.ends.slice(0, -1) : [];
   let from = ends[ends.length - 1] ?? 0;
   for (;;) {
-    const nl = from + PLAIN_CHUNK < text.length ? text.indexOf('\n', from + PLAIN_CHUNK) : -1;
+    const nl = from + PLAIN_CHUNK < text.length ? text.indexOf(sep, from + PLAIN_CHUNK) : -1;
     if (nl < 0) break;
     ends.push(nl + 1);
     from = nl + 1;
@@ -131,20 +137,16 @@ const PlainChunk = memo(function PlainChunk({ text }: { text: string }) {
   return <>{text}</>;
 });
 
-/** Text in a <pre>, in chunks: when it grows, only the last chunk changes in the page. */
-function ChunkedText({ text, className }: { text: string; className?: string }) {
+/** Text in chunks ending at sep: when it grows, only the last chunk changes in the page. */
+function ChunkedText({ text, sep }: { text: string; sep?: string }) {
   const chunks = useRef<Chunks | undefined>(undefined);
-  chunks.current = plainChunks(text, chunks.current);
+  chunks.current = plainChunks(text, chunks.current, sep);
   let from = 0;
-  return (
-    <pre className={className}>
-      {chunks.current.ends.map((end, i) => {
-        const chunk = text.slice(from, end);
-        from = end;
-        return <PlainChunk key={i} text={chunk} />;
-      })}
-    </pre>
-  );
+  return chunks.current.ends.map((end, i) => {
+    const chunk = text.slice(from, end);
+    from = end;
+    return <PlainChunk key={i} text={chunk} />;
+  });
 }
 
 /** A block that is one fenced code block: its language and code (up to the closing fence, if any yet). */
@@ -161,6 +163,7 @@ export function fencedCode(block: string): { lang: string; code: string } | null
   return { lang: /^\S*/.exec(open.info)![0], code };
 }
 
+/** A fenced code block as the parser renders it (MarkdownBlock's CodeBlock, not highlighted), without the parser. */
 function LargeCode({ lang, code }: { lang: string; code: string }) {
   return (
     <div className="code-block">
@@ -168,17 +171,76 @@ function LargeCode({ lang, code }: { lang: string; code: string }) {
         <span className="code-lang">{lang || 'code'}</span>
         <CopyButton text={code} />
       </div>
-      <ChunkedText text={code} />
+      <pre>
+        <code className={lang ? `language-${lang}` : undefined}>
+          <ChunkedText text={code} />
+          {code && '\n'}
+        </code>
+      </pre>
     </div>
+  );
+}
+
+/** A streaming block that is one fenced code block the parser would show verbatim (its fence not indented, a plain language name). */
+function streamingCode(block: string): { lang: string; code: string } | null {
+  if (block[0] !== '`' && block[0] !== '~') return null;
+  const code = fencedCode(block);
+  return code && /^[\w+#.-]*$/.test(code.lang) ? code : null;
+}
+
+/**
+ * Characters with no meaning to the parser inside a line (no emphasis,
+ * code, links, autolinks, HTML, entities or escapes), and no line end.
+ */
+const PLAIN_RUN = /^[\p{L}\p{M}\p{N} .,;?!'"()\-/%+=$#\u2013\u2014\u2018-\u201d\u2026]*/u;
+const LETTER = /\p{L}/u;
+
+/**
+ * Where a paragraph's leading plain words end: text[0:cut] has only
+ * PLAIN_RUN characters (and no "www."), ends with a space, and a letter
+ * follows. Parsing text[cut:] alone then gives the same inline content as
+ * after that text, so the paragraph is that text followed by it. 0 unless
+ * the block is one line starting with a letter (a list, a heading, …).
+ */
+export function plainLead(block: string): number {
+  // One line starting with a letter is a paragraph; a line after it could start a list.
+  if (!LETTER.test(block[0] ?? '') || /[\r\n]/.test(block)) return 0;
+  let run = PLAIN_RUN.exec(block)![0];
+  const www = run.search(/www\./i);
+  if (www >= 0) run = run.slice(0, www);
+  for (let i = run.lastIndexOf(' '); i > 0; i = run.lastIndexOf(' ', i - 1)) {
+    if (LETTER.test(block[i + 1] ?? '')) return i + 1;
+  }
+  return 0;
+}
+
+/** A streaming paragraph: its leading plain words as text, in chunks, and the rest parsed. */
+function LeadParagraph({ text, cut }: { text: string; cut: number }) {
+  return (
+    <p>
+      <ChunkedText text={text.slice(0, cut)} sep=" " />
+      <MarkdownBlock text={text.slice(cut)} highlight={false} inline />
+    </p>
   );
 }
 
 /** One block, by size: Markdown, or (large) code or plain text without the parser. */
 function Block({ text, streaming }: { text: string; streaming: boolean }) {
+  if (streaming) {
+    const code = streamingCode(text);
+    if (code) return <LargeCode lang={code.lang} code={code.code} />;
+    const cut = plainLead(text);
+    if (cut >= PLAIN_LEAD) return <LeadParagraph text={text} cut={cut} />;
+  }
   if (text.length > LARGE_BLOCK || (streaming && text.length > STREAMING_PLAIN)) {
     const code = fencedCode(text);
     if (code) return <LargeCode lang={code.lang} code={code.code} />;
-    if (streaming) return <ChunkedText text={text} className="md-streaming-plain" />;
+    if (streaming)
+      return (
+        <pre className="md-streaming-plain">
+          <ChunkedText text={text} />
+        </pre>
+      );
   }
   // Highlighting waits until the block is complete.
   return <MarkdownBlock text={text} highlight={!streaming && text.length <= LARGE_BLOCK} />;

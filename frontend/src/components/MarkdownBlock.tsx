@@ -103,7 +103,30 @@ const components: Components = {
   table: Table as Components['table'],
 };
 
-const remarkPlugins = [remarkGfm, remarkBreaks];
+/** Inline content on its own: a paragraph's rest after its plain words (Markdown.tsx, LeadParagraph). */
+function Inline({ children }: { children?: ReactNode }) {
+  return <>{children}</>;
+}
+const inlineComponents: Components = { ...components, p: Inline as Components['p'] };
+
+// remark-gfm builds its syntax extensions (tables, autolinks, footnotes,
+// …) each time a processor is made, and react-markdown makes a processor
+// for every render: that was about three quarters of the cost of rendering
+// a short block. They are built once, here, and handed to each processor,
+// which only reads them (as one processor reused for many texts would).
+const gfmData: Record<string, unknown[]> = {};
+remarkGfm.call({ data: () => gfmData } as unknown as ThisParameterType<typeof remarkGfm>);
+
+/** remark-gfm, with the extensions built once. */
+function remarkGfmBuilt(this: { data(): Record<string, unknown> }) {
+  const data = this.data();
+  for (const [key, extensions] of Object.entries(gfmData)) {
+    const list = (data[key] ??= []) as unknown[];
+    list.push(...extensions);
+  }
+}
+
+const remarkPlugins = [remarkGfmBuilt, remarkBreaks] as NonNullable<Options['remarkPlugins']>;
 
 // Syntax highlighting (components/highlighter.ts: highlight.js's 37
 // common languages) is loaded on demand: the highlighter the first time a
@@ -162,14 +185,22 @@ function useHighlighter(text: string | null): RehypePlugins | undefined {
   return needed && plugins ? plugins : undefined;
 }
 
-/** One block's Markdown; the same text is never rendered twice. */
-export const MarkdownBlock = memo(function MarkdownBlock({ text, highlight }: { text: string; highlight: boolean }) {
+/** One block's Markdown; the same text is never rendered twice. inline: a paragraph's content, without its <p>. */
+export const MarkdownBlock = memo(function MarkdownBlock({
+  text,
+  highlight,
+  inline = false,
+}: {
+  text: string;
+  highlight: boolean;
+  inline?: boolean;
+}) {
   const rehypePlugins = useHighlighter(highlight ? text : null);
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}
       rehypePlugins={rehypePlugins}
-      components={components}
+      components={inline ? inlineComponents : components}
       urlTransform={urlTransform}
       skipHtml={false}
     >

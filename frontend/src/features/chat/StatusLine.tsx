@@ -5,7 +5,7 @@ import { useNow } from '../../lib/useNow';
 import { useRef } from 'react';
 import { useMessagesStore } from '../../stores/messages';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
-import { usageBreakdown } from '../tasks/format';
+import { formatCount, usageBreakdown } from '../tasks/format';
 import { TaskMeta } from '../tasks/TaskMeta';
 import { currentStep } from '../plan/plan';
 
@@ -120,7 +120,7 @@ function toneOf(task: Task | undefined): Tone {
 }
 
 function compactTokens(n: number): string {
-  return n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : n.toLocaleString('en-US');
+  return n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : formatCount(n);
 }
 
 function StatusIcon({ tone }: { tone: Tone }) {

@@ -11,10 +11,19 @@ export function formatCost(usd: number | undefined | null): string {
   return `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
+// One formatter for every count: Number.toLocaleString builds a new one on
+// each call, and the status line formats its counts on every delta of a stream.
+const GROUPED = new Intl.NumberFormat('en-US');
+
+/** "12,345": a count with its thousands grouped. */
+export function formatCount(v: number): string {
+  return GROUPED.format(v);
+}
+
 /** "1 token", "12,345 tokens". */
 export function formatTokens(n: number | undefined | null): string {
   const v = typeof n === 'number' && Number.isFinite(n) ? Math.max(0, Math.round(n)) : 0;
-  return `${v.toLocaleString('en-US')} ${v === 1 ? 'token' : 'tokens'}`;
+  return `${formatCount(v)} ${v === 1 ? 'token' : 'tokens'}`;
 }
 
 /**
@@ -23,7 +32,7 @@ export function formatTokens(n: number | undefined | null): string {
  */
 export function usageBreakdown(u: Usage | undefined): string {
   if (!u) return '';
-  const n = (v: number) => v.toLocaleString('en-US');
+  const n = formatCount;
   const read = u.cacheReadTokens ?? 0;
   const write = u.cacheWriteTokens ?? 0;
   const cache = [read > 0 ? `${n(read)} cached` : '', write > 0 ? `${n(write)} written to the cache` : ''].filter(Boolean);

@@ -7,7 +7,7 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Loading } from '../../components/LazyView';
-import { afterPaint } from '../../lib/afterPaint';
+import { usePainted } from '../../lib/usePainted';
 import type { ConversationMessages } from '../../stores/messagesReducer';
 import { messageOf, orderedMessages } from '../../stores/messagesReducer';
 import { useAppStore } from '../../stores/app';
@@ -197,8 +197,7 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
 
   // A message to bring into view (a jump from a search), if any.
   const focusId = useMessagesStore((s) => s.byConversation[conversationId]?.focusId ?? null);
-  const [painted, setPainted] = useState(false);
-  useEffect(() => afterPaint(() => setPainted(true)), []);
+  const painted = usePainted();
 
   // Whether the view follows the latest text (see the layout effect below).
   const follow = useRef(true);

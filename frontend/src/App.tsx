@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { ConfirmDialog } from './components/ConfirmDialog';
 import { lazyView } from './components/LazyView';
 import { useBranchUI } from './features/branches/state';
@@ -10,6 +10,7 @@ import { ReadOnlyBanner, UnavailableScreen } from './features/health/HealthScree
 import { useSearchDialog } from './features/search/searchDialog';
 import { useAppShortcuts } from './features/shortcuts/useAppShortcuts';
 import { useViewingReport } from './features/notifications/useViewingReport';
+import { markStart } from './lib/startTimings';
 import { announceFirstScreen, initApp, startApp } from './stores/actions';
 import { useAppStore } from './stores/app';
 import { useConversationsStore } from './stores/conversations';
@@ -55,7 +56,16 @@ function MainPane() {
   );
 }
 
+let renderMarked = false;
+
 export function App() {
+  // The start's steps (see startTimings): React's first render begins, and
+  // its first commit (the DOM made, the layout effects run) is done.
+  if (!renderMarked) {
+    renderMarked = true;
+    markStart('render');
+  }
+  useLayoutEffect(() => markStart('committed'), []);
   useAppShortcuts();
   useViewingReport();
   useEffect(() => {

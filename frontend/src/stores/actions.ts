@@ -15,6 +15,7 @@ import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
 import { applyTask, forgetConversation, loadConversation, showLoaded, startSync } from './sync';
+import { afterPaint } from '../lib/afterPaint';
 import { markStart, startTimings } from '../lib/startTimings';
 
 /** Opens a conversation: selects it, clears its unread count and loads it. */
@@ -216,11 +217,6 @@ async function runInit(first: FirstScreen | null): Promise<void> {
 /** Loads the Markdown parser now (once; a failure is retried when a reply shows). */
 function loadMarkdownParser(): Promise<void> {
   return preloadMarkdown().catch((err: unknown) => console.warn('Errand: could not load the Markdown parser', err));
-}
-
-/** Runs fn once the frame now being prepared has been painted. */
-function afterPaint(fn: () => void): void {
-  requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
 /** The attachment ids argument of a send: none at all when no file goes with it. */

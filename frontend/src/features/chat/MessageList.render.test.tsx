@@ -1,5 +1,5 @@
 // Streaming must re-render only the row that streams, not the whole list.
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { message, resetStores } from '../../test/fixtures';
 
@@ -53,5 +53,26 @@ describe('MessageList rendering', () => {
     expect(screen.getByText('ABCDEF')).toBeInTheDocument();
     expect(renders.every((t) => t.startsWith('A')), `rendered: ${JSON.stringify(renders)}`).toBe(true);
     expect(renders.length).toBeLessThanOrEqual(5 * 2); // once per delta (twice at most)
+  });
+});
+
+describe('MessageList opening', () => {
+  function seedReplies(n: number) {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(
+      C,
+      Array.from({ length: n }, (_, i) => message(`r${i}`, C, { content: `Reply ${i}`, seq: i + 1 })),
+    );
+  }
+
+  it('opens at the latest reply; the replies above the view come once it is painted', async () => {
+    seedReplies(300);
+    render(<MessageList conversationId={C} />);
+    expect(screen.getByText('Reply 299')).toBeInTheDocument();
+    const shown = () => screen.getAllByText(/^Reply \d+$/).length;
+    const first = shown();
+    await waitFor(() => expect(shown()).toBeGreaterThan(first));
+    expect(screen.getByText('Reply 299')).toBeInTheDocument();
   });
 });

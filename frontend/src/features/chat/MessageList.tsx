@@ -7,6 +7,7 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Loading } from '../../components/LazyView';
+import { usePainted } from '../../lib/usePainted';
 import type { ConversationMessages } from '../../stores/messagesReducer';
 import { messageOf, orderedMessages } from '../../stores/messagesReducer';
 import { useAppStore } from '../../stores/app';
@@ -26,6 +27,8 @@ import { TranscriptItemView } from './TranscriptItemView';
 import { currentQuestionRows, useWindowShape } from '../agents/windowShape';
 
 const GAP = 14;
+/** Rows rendered beyond each edge of the view (once the pane is painted). */
+const OVERSCAN = 8;
 const PAD_START = 24;
 /** Room at the top for "Load earlier messages" while earlier ones exist. */
 const PAD_START_PAGED = 52;
@@ -45,6 +48,13 @@ function statusKey(rows: TranscriptRows): string {
   return `\u0000status:${rows.keys[rows.keys.length - 1] ?? ''}`;
 }
 
+/** The list's height by the rows' estimates (the status row's too). */
+function estimatedHeight(rows: TranscriptRows, hasOlder: boolean): number {
+  let h = (hasOlder ? PAD_START_PAGED : PAD_START) + PAD_END + STATUS_ESTIMATE;
+  for (const kind of rows.kinds) h += ESTIMATES[kind] + GAP;
+  return h;
+}
+
 const ESTIMATES: Record<TranscriptItem['kind'], number> = {
   user: 48,
   answer: 66,
@@ -59,6 +69,9 @@ const ESTIMATES: Record<TranscriptItem['kind'], number> = {
   toolCall: 30,
   toolResult: 30,
 };
+
+/** The status row's estimated height. */
+const STATUS_ESTIMATE = 32;
 
 // The last rows computed per conversation, so that a delta that changes a
 // message's text but not the list's shape returns the same rows object and
@@ -170,7 +183,7 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   useEffect(() => () => void rowsCache.delete(conversationId), [conversationId]);
 
   const estimateSize = useCallback(
-    (i: number) => (i < rows.keys.length ? ESTIMATES[rows.kinds[i] ?? 'agent'] : 32),
+    (i: number) => (i < rows.keys.length ? ESTIMATES[rows.kinds[i] ?? 'agent'] : STATUS_ESTIMATE),
     [rows],
   );
   const getItemKey = useCallback((i: number) => (i < rows.keys.length ? rows.keys[i]! : statusKey(rows)), [rows]);
@@ -182,15 +195,27 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     return out;
   }, []);
 
+  // A message to bring into view (a jump from a search), if any.
+  const focusId = useMessagesStore((s) => s.byConversation[conversationId]?.focusId ?? null);
+  const painted = usePainted();
+
   // Whether the view follows the latest text (see the layout effect below).
   const follow = useRef(true);
   const virtualizer = useVirtualizer({
+    // The first render already shows the rows at the end, where the list
+    // opens: before the pane is laid out its height is taken to be the
+    // window's, and the offset the end's by the rows' estimates. Else it
+    // rendered (and parsed the Markdown of) the first rows, then the last.
+    initialRect: { width: 0, height: window.innerHeight },
+    initialOffset: () => Math.max(0, estimatedHeight(rows, hasOlder) - window.innerHeight),
     count: n + 1,
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
     rangeExtractor,
-    overscan: 8,
+    // The rows out of view come after the first paint: the pane is shown
+    // sooner, and they are there before the person can scroll to them.
+    overscan: painted || focusId ? OVERSCAN : 1,
     gap: GAP,
     paddingStart: hasOlder ? PAD_START_PAGED : PAD_START,
     paddingEnd: PAD_END,
@@ -243,7 +268,6 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
 
   // A jump: bring the message into view (its first row, centred), once,
   // and mark it for a moment.
-  const focusId = useMessagesStore((s) => s.byConversation[conversationId]?.focusId ?? null);
   const [foundId, setFoundId] = useState<string | null>(null);
   useLayoutEffect(() => {
     if (!focusId) return;

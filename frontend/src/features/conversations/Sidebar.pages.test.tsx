@@ -45,6 +45,16 @@ afterEach(() => {
 });
 
 describe('Sidebar in pages', () => {
+  it('shows the newest conversations first; the rows below the view come once it is painted', async () => {
+    vi.mocked(api.listConversationsPage).mockResolvedValueOnce(pageOf(0, 50, true));
+    await loadFirstConversations();
+    render(<Sidebar />);
+    expect(titles()[0]).toBe('Conversation 0');
+    const first = titles().length;
+    await waitFor(() => expect(titles().length).toBeGreaterThan(first));
+    expect(titles()[0]).toBe('Conversation 0');
+  });
+
   it('shows the first page and reads the next as the person scrolls to the end', async () => {
     vi.mocked(api.listConversationsPage).mockResolvedValueOnce(pageOf(0, 50, true));
     await loadFirstConversations();

@@ -4,6 +4,7 @@ import { isBusy } from '../../api/types';
 import { PencilIcon } from '../../components/PencilIcon';
 import { TitleInput } from '../../components/TitleInput';
 import { displayTitle } from '../../lib/displayTitle';
+import { usePainted } from '../../lib/usePainted';
 import { renameConversation, selectConversation } from '../../stores/actions';
 import { loadMoreConversations, loadMoreSearch, searchConversations } from '../../stores/conversationList';
 import { useAgentsStore, useConversationAgent } from '../../stores/agents';
@@ -353,12 +354,14 @@ export function Sidebar() {
     }
     return out;
   }, []);
+  const painted = usePainted();
   const virtualizer = useVirtualizer({
     count: order.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     getItemKey: useCallback((i: number) => orderRef.current[i] ?? i, []),
-    overscan: 12,
+    // The rows out of view come after the first paint.
+    overscan: painted ? 12 : 1,
     gap: ROW_GAP,
     rangeExtractor,
   });

@@ -1,7 +1,22 @@
+import { useEffect } from 'react';
+import { lazyView } from '../../components/LazyView';
+import { afterPaint } from '../../lib/afterPaint';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
-import { ApprovalCard } from './ApprovalCard';
-import { FailedCard, InterruptedCard, PauseCard, ToolQuestionCard } from './TaskCards';
 import './tasks.css';
+
+// The cards are not on the first screen: their code loads once it is
+// painted, so that a card shown later waits for nothing.
+const ApprovalCard = lazyView('the approval', () => import('./ApprovalCard').then((m) => m.ApprovalCard));
+const cards = () => import('./TaskCards');
+const ToolQuestionCard = lazyView('the question', () => cards().then((m) => m.ToolQuestionCard));
+const PauseCard = lazyView('the task', () => cards().then((m) => m.PauseCard));
+const InterruptedCard = lazyView('the task', () => cards().then((m) => m.InterruptedCard));
+const FailedCard = lazyView('the task', () => cards().then((m) => m.FailedCard));
+const CARDS = [ApprovalCard, ToolQuestionCard, PauseCard, InterruptedCard, FailedCard];
+
+function usePreloadedCards() {
+  useEffect(() => afterPaint(() => void Promise.all(CARDS.map((c) => c.preload())).catch(() => undefined)), []);
+}
 
 /**
  * The card for a task that needs the person, at the bottom of the
@@ -12,6 +27,7 @@ import './tasks.css';
  * where it ended.)
  */
 export function AgentPanel({ conversationId }: { conversationId: string }) {
+  usePreloadedCards();
   const active = useActiveTask(conversationId);
   const latest = useLatestTask(conversationId);
   let card = null;

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -77,4 +78,58 @@ func hasTool(req compat.Request, name string) bool {
 		}
 	}
 	return false
+}
+
+// revisedTool is an MCP server's one tool, "srv__lookup", whose argument
+// the server renames when it is updated (gen counts its versions).
+type revisedTool struct{ gen atomic.Int64 }
+
+func (r *revisedTool) Tools() ([]tools.Tool, uint64) {
+	g := r.Generation()
+	return []tools.Tool{lookupTool(fmt.Sprintf("field_v%d", g))}, g
+}
+func (r *revisedTool) Generation() uint64 { return uint64(r.gen.Load()) + 1 }
+
+// lookupTool is srv__lookup taking one argument of its name.
+type lookupTool string
+
+func (lookupTool) Name() string        { return "srv__lookup" }
+func (lookupTool) Description() string { return "Looks a record up." }
+func (l lookupTool) Schema() map[string]any {
+	return tools.Object(map[string]any{string(l): map[string]any{"type": "string"}})
+}
+func (lookupTool) Risk() tools.Risk { return tools.RiskRead }
+func (lookupTool) Run(context.Context, tools.Env, json.RawMessage) (tools.Result, error) {
+	return tools.Result{Content: "ok"}, nil
+}
+
+// The tools' definitions are encoded for the model once for all requests:
+// a tool that keeps its name but changes its arguments is sent changed in
+// the next request.
+func TestAToolChangedUnderTheSameNameIsSentChanged(t *testing.T) {
+	t.Parallel()
+	done := compat.Reply{ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"done"}`)}}
+	src := &revisedTool{}
+	h := newHarness(t, script(t, done, done, done), harnessOpts{toolSource: src})
+	lookupArgs := func() map[string]any {
+		t.Helper()
+		task := h.start(h.conversation(), "Go")
+		h.events.waitStatus(task.ID, chat.StatusCompleted)
+		reqs := h.server.Requests()
+		for _, tl := range reqs[len(reqs)-1].Tools {
+			if tl.Function != nil && tl.Function.Name == "srv__lookup" {
+				props, _ := tl.Function.Parameters["properties"].(map[string]any)
+				return props
+			}
+		}
+		t.Fatal("srv__lookup was not offered")
+		return nil
+	}
+
+	assert.Contains(t, lookupArgs(), "field_v1")
+	assert.Contains(t, lookupArgs(), "field_v1", "unchanged, it is sent the same")
+	src.gen.Store(1)
+	args := lookupArgs()
+	assert.Contains(t, args, "field_v2", "the server's new version is sent")
+	assert.NotContains(t, args, "field_v1")
 }

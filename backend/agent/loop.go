@@ -171,8 +171,12 @@ func (rn *run) steps(ctx context.Context) error {
 	}
 }
 
-// openCalls are the task's tool calls that have no result yet.
+// openCalls are the task's tool calls that have no result yet (none
+// when the task was just begun).
 func (rn *run) openCalls(ctx context.Context) ([]chat.ToolCall, error) {
+	if rn.fresh {
+		return nil, nil
+	}
 	msgs, err := rn.r.opts.Store.TaskCalls(ctx, rn.snapshot().ID)
 	if err != nil {
 		return nil, err

@@ -28,6 +28,9 @@ type run struct {
 	provider llm.Provider
 	def      chat.AgentDefinition // the task's agent
 	win      *window              // the model's view of the conversation
+	// fresh: the task was stored just now, by StartTask or the like; it
+	// has made no tool calls to answer.
+	fresh bool
 
 	mu            sync.Mutex
 	task          chat.Task

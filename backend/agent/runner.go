@@ -289,6 +289,7 @@ func (r *Runner) begin(ctx context.Context, conversationID, text string, mode ch
 		return chat.Task{}, err
 	}
 	rn := r.launch(task, provider, def)
+	rn.fresh = true
 	r.mu.Unlock()
 
 	r.opts.Events.TaskUpdated(task)

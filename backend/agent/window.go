@@ -258,7 +258,7 @@ func (rn *run) buildRequest(ctx context.Context, system string, tools toolSet, a
 		msgs = append(msgs, rn.openingMessage())
 	}
 	msgs = withNudge(append(msgs, fit.Messages...), agentMode)
-	req := llm.Request{Messages: msgs, Tools: tools.list, ReasoningEffort: string(settings.ReasoningEffort[model])}
+	req := llm.Request{Messages: msgs, Tools: tools.list, ToolsKey: tools.key, ReasoningEffort: string(settings.ReasoningEffort[model])}
 	// What c.Raw(req) would say, from the counts already made.
 	raw := w.systemTokens(sys) + w.toolTokens(tools) + fit.Tokens + 3
 	n := 1 + len(fit.Messages)

@@ -88,6 +88,10 @@ type Tool struct {
 type Request struct {
 	Messages []Message
 	Tools    []Tool
+	// ToolsKey, when set, names Tools: two requests with the same key
+	// carry the same tools, so a provider may encode them once and keep
+	// the encoding. "" promises nothing.
+	ToolsKey string
 	// ReasoningEffort is "low", "medium" or "high" when the person set one
 	// for the model; "" sends none (the server's default).
 	ReasoningEffort string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
@@ -38,9 +39,19 @@ func owner(conversationID string) any {
 // first. An empty conversationID gives the global facts alone.
 // They are read from the database once, and again after a fact changed.
 func (s *Store) Facts(ctx context.Context, conversationID string) ([]chat.Fact, error) {
-	facts, gen, ok := s.facts.get(conversationID)
+	facts, gen, ok, shared := s.facts.get(conversationID)
 	if ok {
 		return facts, nil
+	}
+	if !shared {
+		sh, err := readSharedFacts(ctx, s.db)
+		if err != nil {
+			return nil, err
+		}
+		s.facts.putShared(gen, sh)
+		if !sh.owners[conversationID] {
+			return slices.Clone(sh.global), nil
+		}
 	}
 	facts, err := factsWhere(ctx, s.db, `WHERE ifnull(conversation_id, '') IN ('', ?)
 		ORDER BY conversation_id IS NULL, updated_at DESC, rowid DESC`, conversationID)
@@ -48,6 +59,28 @@ func (s *Store) Facts(ctx context.Context, conversationID string) ([]chat.Fact, 
 		s.facts.put(gen, conversationID, facts)
 	}
 	return facts, err
+}
+
+// readSharedFacts reads the global facts, in the order Facts gives them,
+// and the conversations that have facts of their own.
+func readSharedFacts(ctx context.Context, q queryer) (*sharedFacts, error) {
+	global, err := factsWhere(ctx, q, `WHERE ifnull(conversation_id, '') = ''
+		ORDER BY conversation_id IS NULL, updated_at DESC, rowid DESC`)
+	if err != nil {
+		return nil, err
+	}
+	owners, err := collect(ctx, q, "list facts", func(row rowScanner) (string, error) {
+		var id string
+		return id, row.Scan(&id)
+	}, `SELECT DISTINCT ifnull(conversation_id, '') FROM facts WHERE ifnull(conversation_id, '') <> ''`)
+	if err != nil {
+		return nil, err
+	}
+	sh := &sharedFacts{global: global, owners: make(map[string]bool, len(owners))}
+	for _, id := range owners {
+		sh.owners[id] = true
+	}
+	return sh, nil
 }
 
 // AllFacts returns every fact — the global ones first, then each

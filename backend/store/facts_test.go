@@ -173,16 +173,7 @@ func TestFactsReadOnceAreReadAgainAfterEveryChange(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	c, other := newConversation(t, s), newConversation(t, s)
-	keys := func(conversationID string) []string {
-		t.Helper()
-		facts, err := s.Facts(ctx, conversationID)
-		require.NoError(t, err)
-		out := []string{}
-		for _, f := range facts {
-			out = append(out, f.Key+"="+f.Value)
-		}
-		return out
-	}
+	keys := func(conversationID string) []string { return factKeys(t, s, conversationID) }
 	assert.Empty(t, keys(c.ID))
 
 	_, err := s.RememberFact(ctx, chat.Fact{Key: "os", Value: "linux", ConversationID: c.ID})
@@ -219,4 +210,40 @@ func TestFactsReadOnceAreReadAgainAfterEveryChange(t *testing.T) {
 	assert.Equal(t, []string{"os=mac"}, keys(c.ID))
 	require.NoError(t, s.DeleteConversation(ctx, c.ID))
 	assert.Empty(t, keys(c.ID), "a deleted conversation's facts are gone with it")
+}
+
+// factKeys are the facts the agent sees in a conversation, as key=value.
+func factKeys(t *testing.T, s *Store, conversationID string) []string {
+	t.Helper()
+	facts, err := s.Facts(context.Background(), conversationID)
+	require.NoError(t, err)
+	out := []string{}
+	for _, f := range facts {
+		out = append(out, f.Key+"="+f.Value)
+	}
+	return out
+}
+
+// A conversation made after the facts were read sees the global facts,
+// and its own first fact as soon as it is remembered.
+func TestANewConversationSeesTheGlobalFactsThenItsOwn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	_, err := s.AddFact(ctx, chat.Fact{Key: "name", Value: "Ada", Scope: chat.ScopeGlobal})
+	require.NoError(t, err)
+	old := newConversation(t, s)
+	_, err = s.RememberFact(ctx, chat.Fact{Key: "os", Value: "linux", ConversationID: old.ID})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"os=linux", "name=Ada"}, factKeys(t, s, old.ID))
+
+	fresh := newConversation(t, s)
+	assert.Equal(t, []string{"name=Ada"}, factKeys(t, s, fresh.ID), "the global facts")
+	assert.Equal(t, []string{"name=Ada"}, factKeys(t, s, ""))
+
+	_, err = s.RememberFact(ctx, chat.Fact{Key: "lang", Value: "Go", ConversationID: fresh.ID})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"lang=Go", "name=Ada"}, factKeys(t, s, fresh.ID), "its own first")
+	assert.Equal(t, []string{"os=linux", "name=Ada"}, factKeys(t, s, old.ID), "another's unchanged")
+	assert.Equal(t, []string{"name=Ada"}, factKeys(t, s, newConversation(t, s).ID))
 }

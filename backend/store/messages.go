@@ -280,8 +280,8 @@ func (s *Store) TakeQueued(ctx context.Context, taskID string) ([]chat.Message, 
 // MarkDelivered clears a not-delivered message's mark (see chat.Store).
 func (s *Store) MarkDelivered(ctx context.Context, conversationID, id string) (chat.Message, error) {
 	m, _, err := scanMessage(s.db.QueryRowContext(ctx, `UPDATE messages SET delivery = '', rev = rev + 1
-		WHERE id = ? AND conversation_id = ? AND delivery = ? RETURNING `+messageCols,
-		id, conversationID, string(chat.DeliveryNotDelivered)))
+		WHERE id = ? AND conversation_id = ? AND delivery = '`+string(chat.DeliveryNotDelivered)+`' RETURNING `+messageCols,
+		id, conversationID))
 	if !isNoRows(err) {
 		return m, s.classify("mark a message delivered", err)
 	}
@@ -294,7 +294,10 @@ func (s *Store) MarkDelivered(ctx context.Context, conversationID, id string) (c
 // moveQueued gives the task's queued messages, in order, new places at the
 // end of the conversation (the same id, a higher rev) marked to.
 func moveQueued(ctx context.Context, q queryer, taskID string, to chat.Delivery) ([]chat.Message, error) {
-	queued, err := messagesWhere(ctx, q, `WHERE task_id = ? AND delivery = ? ORDER BY seq`, taskID, string(chat.DeliveryQueued))
+	// The mark is written into the SQL, not bound: a bound value compared
+	// where a partial index (messages_queued) has a constant makes SQLite
+	// prepare the statement again on every run.
+	queued, err := messagesWhere(ctx, q, `WHERE task_id = ? AND delivery = '`+string(chat.DeliveryQueued)+`' ORDER BY seq`, taskID)
 	if err != nil {
 		return nil, err
 	}

@@ -129,13 +129,7 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, out llm.Deltas, 
 	if req.ReasoningEffort != "" {
 		params.ReasoningEffort = shared.ReasoningEffort(req.ReasoningEffort)
 	}
-	for _, t := range req.Tools {
-		params.Tools = append(params.Tools, oa.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name:        t.Name,
-			Description: oa.String(t.Description),
-			Parameters:  shared.FunctionParameters(t.Parameters),
-		}))
-	}
+	params.Tools = toolParams(req.Tools, req.ToolsKey)
 
 	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
 	defer stream.Close()

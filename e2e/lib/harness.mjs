@@ -410,6 +410,16 @@ export class Stack {
   }
 
   /**
+   * Has the mock's [slow] streams in flight send the rest of their words at
+   * once (POST /mock/hurry), for a test that has seen what it needed
+   * mid-stream.
+   */
+  async hurrySlow() {
+    const res = await fetch(`${this.mock.baseURL.replace(/\/v1$/, '')}/mock/hurry`, { method: 'POST' });
+    if (res.status !== 204) throw new Error(`mockmodel: POST /mock/hurry answered ${res.status}`);
+  }
+
+  /**
    * Saves this.mode as the default mode in the fresh data folder before the
    * app starts (e2e-seed, through the store), so the conversation the page
    * makes at start is in it, with no reload.

@@ -11,7 +11,7 @@
 //
 //	[complete]  "Working on it." + send_update, then "All done." + task_complete
 //	[ask]       ask_user "Which color?" (Red/Blue), then "You chose X." + task_complete
-//	[slow]      400 words at 50 ms a word, then task_complete
+//	[slow]      400 words at 50 ms a word (all at once after POST /mock/hurry), then task_complete
 //	[later]     like [ask], but thinks for 2 s before it asks
 //	[xss]       text and a summary full of HTML, script and javascript: links, then task_complete
 //	[markdown]  a reply with a heading, lists, a table, code and a link, then task_complete
@@ -49,7 +49,9 @@
 //
 // GET /mock/requests lists the body of every POST request the server was
 // sent so far (the chat requests), oldest first, as a JSON array of strings: what a test reads to
-// know what reached the model.
+// know what reached the model. POST /mock/hurry makes the [slow] streams in
+// flight send the rest of their words at once (a test that has seen what
+// it needed mid-stream need not wait out the 20 s).
 //
 // Requests the real API would refuse get its 400 error (with
 // -context-length N, also any request longer than N tokens); -log prints
@@ -179,6 +181,11 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(b)
+		return
+	}
+	if r.URL.Path == "/mock/hurry" && r.Method == http.MethodPost {
+		slowHurry.open()
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	if r.Method == http.MethodPost {

@@ -16,7 +16,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, E2E_DIR } from './lib/harness.mjs';
 
 /** The files that take longest (a whole run's figures, most first); the rest follow by name. */
-const LONGEST_FIRST = ['long', 'thinking', 'connect', 'provider', 'mcp', 'branches', 'plan', 'agents', 'undo', 'restart', 'stall'];
+const LONGEST_FIRST = ['thinking', 'long', 'provider', 'mcp', 'branches', 'connect', 'plan', 'agents', 'undo', 'restart', 'stall'];
 
 const testsDir = path.join(E2E_DIR, 'tests');
 const named = process.argv.slice(2).map((f) => path.resolve(f));

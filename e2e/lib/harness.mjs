@@ -438,8 +438,8 @@ export class Stack {
   }
 
   /**
-   * Has the mock's [slow] streams in flight send the rest of their words at
-   * once (POST /mock/hurry), for a test that has seen what it needed
+   * Has the mock's slow streams in flight ([slow], [think]) send the rest
+   * at once (POST /mock/hurry), for a test that has seen what it needed
    * mid-stream.
    */
   async hurrySlow() {

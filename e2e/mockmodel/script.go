@@ -46,9 +46,9 @@ const (
 	thinkDelay = 80 * time.Millisecond
 )
 
-// slowHurry is opened by POST /mock/hurry: the [slow] streams in flight
-// then send the rest of their words at once; later ones are slow again.
-var slowHurry = newGate()
+// hurry is opened by POST /mock/hurry: the slow streams in flight ([slow],
+// [think]'s reasoning) then send the rest at once; later ones are slow again.
+var hurry = newGate()
 
 // gate is a channel that can be closed and replaced, over and over.
 type gate struct {
@@ -261,7 +261,7 @@ func script(req *compat.Request) compat.Reply {
 		}
 		r := call(strings.Join(words, " "), "task_complete", map[string]any{"summary": "Finished the slow task"})
 		r.ChunkDelay = slowDelay
-		r.Hurry = slowHurry.current()
+		r.Hurry = hurry.current()
 		return r
 	default:
 		return call("Done: "+prompt, "task_complete", map[string]any{"summary": "done"})
@@ -290,6 +290,7 @@ func think(req *compat.Request, replied int) compat.Reply {
 		r := call("", "send_update", map[string]any{"message": "Adding the odd numbers"})
 		r.Reasoning = thinkReasoning
 		r.ChunkDelay = thinkDelay
+		r.Hurry = hurry.current()
 		return r
 	}
 	answer := thinkAnswer

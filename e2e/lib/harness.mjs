@@ -22,6 +22,8 @@ export const ARTIFACTS_DIR = path.join(E2E_DIR, 'artifacts');
 export const TIMEOUT = 15_000;
 /** How long a process may take to come up. */
 const START_TIMEOUT = 30_000;
+/** How long e2e-seed may take to fill a data folder (10,000 conversations, under load). */
+const SEED_TIMEOUT = 120_000;
 /** How long a process may take to exit after SIGTERM before SIGKILL. */
 const STOP_TIMEOUT = 5_000;
 
@@ -64,6 +66,15 @@ async function withTimeout(promise, ms) {
   ]);
   clearTimeout(timer);
   return ok;
+}
+
+/**
+ * Waits until every promise has settled (so nothing is still starting
+ * behind a failure), then throws the first one's error, if any.
+ */
+async function settleAll(promises) {
+  const failure = (await Promise.allSettled(promises)).find((r) => r.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /** Children still running ({pid}); killed if this test process ends abruptly. */
@@ -313,19 +324,22 @@ function slug(s) {
 export class Stack {
   /**
    * @param {string} name a short name for logs, artifacts and the data dir
-   * @param {{ env?: boolean, mockArgs?: string[] }} [options]
+   * @param {{ env?: boolean, mockArgs?: string[], mode?: string, seed?: string[] }} [options]
    *   env: false starts the app without the model-server environment
    *   variables (on the demo model until a provider is saved in Settings);
    *   mockArgs are extra mockmodel flags.
    *   mode is the default mode for new conversations ('agent' unless a
    *   file says otherwise: most tests hand Errand tasks), set in Settings
    *   at start, and the mode of the conversation open at start.
+   *   seed are e2e-seed flags for what the data folder holds before the
+   *   app starts, e.g. ['-messages', '2000', '-fillers', '10000'].
    */
-  constructor(name, { env = true, mockArgs = [], mode = 'agent' } = {}) {
+  constructor(name, { env = true, mockArgs = [], mode = 'agent', seed = [] } = {}) {
     this.name = name;
     this.env = env;
     this.mockArgs = mockArgs;
     this.mode = mode;
+    this.seed = seed;
     this.procs = [];
     this.console = [];
     this.failed = false;
@@ -335,21 +349,35 @@ export class Stack {
 
   async start() {
     try {
-      this.dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `errand-e2e-${slug(this.name)}-`));
-      await this.#defaultMode();
-      this.mock = await startMockModel(this.mockArgs);
-      this.procs.push(this.mock.proc);
-      this.app = await startApp({ dataDir: this.dataDir, baseURL: this.mock.baseURL, env: this.env });
-      this.procs.push(this.app.proc);
-      this.url = this.app.url;
-      this.browser = await chromium.connect(await this.#browserEndpoint(), { timeout: START_TIMEOUT });
-      await this.#newPage();
+      // The page is made while the processes start: neither needs the other.
+      await settleAll([this.#startProcesses(), this.#startBrowser()]);
       await this.open();
     } catch (err) {
       this.failed = true;
       await this.saveArtifacts('before', err);
       throw err;
     }
+  }
+
+  /** The data folder, the model server and the app on them. */
+  async #startProcesses() {
+    this.dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `errand-e2e-${slug(this.name)}-`));
+    await settleAll([
+      startMockModel(this.mockArgs).then((mock) => {
+        this.mock = mock;
+        this.procs.push(mock.proc);
+      }),
+      this.#seedData(),
+    ]);
+    this.app = await startApp({ dataDir: this.dataDir, baseURL: this.mock.baseURL, env: this.env });
+    this.procs.push(this.app.proc);
+    this.url = this.app.url;
+  }
+
+  /** The browser (see #browserEndpoint) and the file's page in it. */
+  async #startBrowser() {
+    this.browser = await chromium.connect(await this.#browserEndpoint(), { timeout: START_TIMEOUT });
+    await this.#newPage();
   }
 
   /**
@@ -410,13 +438,24 @@ export class Stack {
   }
 
   /**
+   * Has the mock's slow streams in flight ([slow], [think]) send the rest
+   * at once (POST /mock/hurry), for a test that has seen what it needed
+   * mid-stream.
+   */
+  async hurrySlow() {
+    const res = await fetch(`${this.mock.baseURL.replace(/\/v1$/, '')}/mock/hurry`, { method: 'POST' });
+    if (res.status !== 204) throw new Error(`mockmodel: POST /mock/hurry answered ${res.status}`);
+  }
+
+  /**
    * Saves this.mode as the default mode in the fresh data folder before the
    * app starts (e2e-seed, through the store), so the conversation the page
-   * makes at start is in it, with no reload.
+   * makes at start is in it, with no reload; and whatever this.seed asks
+   * for (its -messages, if any, wins over the 0 here: the last flag does).
    */
-  async #defaultMode() {
-    await execFileAsync(binary('e2e-seed'), ['-dir', this.dataDir, '-messages', '0', '-default-mode', this.mode], {
-      timeout: START_TIMEOUT,
+  async #seedData() {
+    await execFileAsync(binary('e2e-seed'), ['-dir', this.dataDir, '-default-mode', this.mode, '-messages', '0', ...this.seed], {
+      timeout: SEED_TIMEOUT,
     });
   }
 

@@ -11,7 +11,7 @@
 //
 //	[complete]  "Working on it." + send_update, then "All done." + task_complete
 //	[ask]       ask_user "Which color?" (Red/Blue), then "You chose X." + task_complete
-//	[slow]      400 words at 50 ms a word, then task_complete
+//	[slow]      400 words at 50 ms a word (all at once after POST /mock/hurry), then task_complete
 //	[later]     like [ask], but thinks for 2 s before it asks
 //	[xss]       text and a summary full of HTML, script and javascript: links, then task_complete
 //	[markdown]  a reply with a heading, lists, a table, code and a link, then task_complete
@@ -29,7 +29,8 @@
 //	a variation (its system message has "## Variation N of M") gets "Variation N of M from MODEL: PROMPT"
 //	[stall]     the first two requests for the prompt get a stream's headers and then nothing, until
 //	            the client goes away; later ones "Recovered." + task_complete
-//	[think]     a few sentences of reasoning_content (80 ms a chunk: the step takes about 5 s) and
+//	[think]     a few sentences of reasoning_content (80 ms a chunk: the step takes about 5 s, or
+//	            no longer than until POST /mock/hurry) and
 //	            send_update, then "The sum of the first ten odd numbers is **100**." (followed by
 //	            " (Reasoning effort: E.)" when the request asked for effort E) + task_complete
 //	[remember]  remember "favourite editor" = "helix" (global), then "Result: <the tool's result>" +
@@ -49,7 +50,9 @@
 //
 // GET /mock/requests lists the body of every POST request the server was
 // sent so far (the chat requests), oldest first, as a JSON array of strings: what a test reads to
-// know what reached the model.
+// know what reached the model. POST /mock/hurry makes the slow streams in
+// flight ([slow], [think]'s first step) send the rest at once: a test that
+// has seen what it needed mid-stream need not wait it out.
 //
 // Requests the real API would refuse get its 400 error (with
 // -context-length N, also any request longer than N tokens); -log prints
@@ -179,6 +182,11 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(b)
+		return
+	}
+	if r.URL.Path == "/mock/hurry" && r.Method == http.MethodPost {
+		hurry.open()
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	if r.Method == http.MethodPost {

@@ -46,6 +46,33 @@ const (
 	thinkDelay = 80 * time.Millisecond
 )
 
+// hurry is opened by POST /mock/hurry: the slow streams in flight ([slow],
+// [think]'s reasoning) then send the rest at once; later ones are slow again.
+var hurry = newGate()
+
+// gate is a channel that can be closed and replaced, over and over.
+type gate struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func newGate() *gate { return &gate{ch: make(chan struct{})} }
+
+// current is the channel the next open closes.
+func (g *gate) current() <-chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.ch
+}
+
+// open closes the current channel and puts a fresh one in its place.
+func (g *gate) open() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	close(g.ch)
+	g.ch = make(chan struct{})
+}
+
 // thinkReasoning is what [think] thinks at its first step.
 const thinkReasoning = "The person wants the sum of the first ten odd numbers. " +
 	"Those are 1, 3, 5, 7, 9, 11, 13, 15, 17 and 19. " +
@@ -234,6 +261,7 @@ func script(req *compat.Request) compat.Reply {
 		}
 		r := call(strings.Join(words, " "), "task_complete", map[string]any{"summary": "Finished the slow task"})
 		r.ChunkDelay = slowDelay
+		r.Hurry = hurry.current()
 		return r
 	default:
 		return call("Done: "+prompt, "task_complete", map[string]any{"summary": "done"})
@@ -262,6 +290,7 @@ func think(req *compat.Request, replied int) compat.Reply {
 		r := call("", "send_update", map[string]any{"message": "Adding the odd numbers"})
 		r.Reasoning = thinkReasoning
 		r.ChunkDelay = thinkDelay
+		r.Hurry = hurry.current()
 		return r
 	}
 	answer := thinkAnswer

@@ -5,32 +5,24 @@
 // DevDialogs.AnswerNext answers the next one, and everything after the
 // dialog runs as for the person's clicks.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { BIN_DIR, ROOT, Stack } from '../lib/harness.mjs';
+import { Stack } from '../lib/harness.mjs';
 import { eventually, openConversation, ui } from '../lib/ui.mjs';
 
 const TITLE = 'Search target';
 const MESSAGES = 2_000;
 const FILLERS = 10_000;
 
-const stack = new Stack('connect');
+const stack = new Stack('connect', {
+  seed: ['-messages', String(MESSAGES), '-title', TITLE, '-fillers', String(FILLERS), '-filler-notes'],
+});
 let outDir;
 before(async () => {
   await stack.start();
   outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'errand-e2e-exports-'));
-  const bin = path.join(BIN_DIR, 'e2e-seed');
-  const [file, args] = existsSync(bin) ? [bin, []] : ['go', ['run', './e2e/seed']];
-  execFileSync(
-    file,
-    [...args, '-dir', stack.dataDir, '-messages', String(MESSAGES), '-title', TITLE, '-fillers', String(FILLERS), '-filler-notes'],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 },
-  );
-  await stack.open({ reload: true });
 });
 after(async () => {
   await stack.stop();

@@ -8,11 +8,8 @@
 // `make bench` (docs/BENCHMARKS.md), never asserted here: these machines
 // are shared.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { BIN_DIR, ROOT, Stack } from '../lib/harness.mjs';
+import { Stack } from '../lib/harness.mjs';
 import { eventually, ui } from '../lib/ui.mjs';
 
 const TITLE = 'Ten thousand messages';
@@ -24,19 +21,8 @@ const FIRST_PAGE = 100;
 /** A virtualized list keeps a screenful of rows, not ten thousand. */
 const MAX_ROWS_IN_DOM = 150;
 
-const stack = new Stack('long');
-before(async () => {
-  await stack.start();
-  // Seed next to the running app (SQLite lets two processes share the
-  // file); the page then reloads to list it.
-  const bin = path.join(BIN_DIR, 'e2e-seed');
-  const [file, args] = existsSync(bin) ? [bin, []] : ['go', ['run', './e2e/seed']];
-  execFileSync(file, [...args, '-dir', stack.dataDir, '-messages', String(MESSAGES), '-title', TITLE, '-fillers', String(FILLERS)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    timeout: 120_000,
-  });
-});
+const stack = new Stack('long', { seed: ['-messages', String(MESSAGES), '-title', TITLE, '-fillers', String(FILLERS)] });
+before(() => stack.start());
 after(() => stack.stop());
 
 /** The first numbered row wholly below the viewport's top: its text and its top, in px from there. */
@@ -145,7 +131,6 @@ async function olderPagesKeepThePlace(page, t, opened) {
 
 test('a 10,000-message conversation opens quickly and scrolls smoothly', { timeout: 180_000 }, stack.test(async (page, t) => {
   const u = ui(page);
-  await stack.open({ reload: true });
   const row = u.row(TITLE);
   await row.waitFor({ state: 'visible' });
   // Start from another conversation, then open the long one and time it.

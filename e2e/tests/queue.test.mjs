@@ -33,6 +33,7 @@ test('a message sent mid-task is Queued, then the task goes on with it', { timeo
   assert.equal(await label(page, 'Keep it short'), 'Queued');
   assert.equal(await u.stop.isVisible(), true, 'the task goes on');
 
+  await stack.hurrySlow(); // the rest of the story need not take 20 s
   await waitForStatus(page, 'Completed', { timeout: 60_000 });
   await eventually(async () => {
     const items = await transcript(page);

@@ -66,6 +66,8 @@ async function agentTexts(page) {
 /** Sends a [think] task and waits until it completed with its answer. */
 async function runThinkTask(page, prompt, answer) {
   await sendMessage(page, prompt);
+  await blocks(page).live.waitFor({ state: 'visible', timeout: 30_000 });
+  await stack.hurrySlow(); // the reasoning streams: the rest need not take seconds
   await waitForStatus(page, 'Completed', { timeout: 60_000 });
   await eventually(async () => {
     const items = await transcript(page);
@@ -104,6 +106,7 @@ test('a thinking model: live while it thinks, folded above a clean answer, open 
   // While the model thinks: a live block named "Thinking", open, its reasoning streaming in.
   await b.live.waitFor({ state: 'visible', timeout: 30_000 });
   await eventually(async () => assert.match((await b.region.textContent()) ?? '', /sum of the first ten odd numbers/));
+  await stack.hurrySlow(); // seen live: the rest of the reasoning need not take seconds
 
   await waitForStatus(page, 'Completed', { timeout: 60_000 });
   // Once it acted: folded to "Thought for N s", above a clean answer.

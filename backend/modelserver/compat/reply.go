@@ -33,6 +33,9 @@ type Reply struct {
 	ToolCalls []chat.ToolCall
 	// ChunkDelay is slept before every chunk after the first.
 	ChunkDelay time.Duration
+	// Hurry, once closed, ends ChunkDelay's sleeps: the rest of the reply
+	// goes out at once (nil: never).
+	Hurry <-chan struct{}
 	// HangAfterText makes a stream stop after the text and wait, sending
 	// nothing more, until the client goes away (which Server.Disconnects
 	// reports) or the server is stopped: a server that stalls between

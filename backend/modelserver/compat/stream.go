@@ -257,6 +257,7 @@ func (rs *response) writeRaw(event []byte) error {
 		defer t.Stop()
 		select {
 		case <-t.C:
+		case <-rs.reply.Hurry:
 		case <-rs.ctx.Done():
 			return errGone
 		case <-rs.closed:

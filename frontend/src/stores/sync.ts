@@ -288,11 +288,20 @@ export function handleTaskUpdate(task: Task): void {
   if (isTerminal(task.status)) checkSettled(task);
 }
 
+/**
+ * A message was stored. One whose stream ended comes without its text (the
+ * deltas carried it): the copy held keeps its own, or, when it missed some,
+ * the conversation is read again.
+ */
 export function handleTaskMessage(ev: TaskMessageEvent): void {
   const m = ev.message;
   const conversationId = ev.conversationId || m.conversationId;
   const message = m.conversationId ? m : { ...m, conversationId };
-  useMessagesStore.getState().upsert(message);
+  const store = useMessagesStore.getState();
+  if (!ev.streamed) store.upsert(message);
+  else if (store.endStream(conversationId, { message, contentBytes: ev.contentBytes ?? 0, reasoningBytes: ev.reasoningBytes ?? 0 }) === 'mismatch') {
+    requestReload(conversationId);
+  }
   useConversationsStore.getState().noteMessage(conversationId, message);
 }
 

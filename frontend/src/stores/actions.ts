@@ -14,7 +14,7 @@ import { clearSentFiles } from './attachmentActions';
 import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
-import { applyTask, forgetConversation, loadConversation, showLoaded, startSync } from './sync';
+import { applyTask, forgetConversation, holdDeltas, loadConversation, releaseDeltasAfterPaint, showLoaded, startSync } from './sync';
 import { markStart, startTimings } from '../lib/startTimings';
 
 /** Opens a conversation: selects it, clears its unread count and loads it. */
@@ -287,7 +287,9 @@ export async function sendQueuedNow(conversationId: string, messageId: string): 
   }
 }
 
+/** Stops a task; its reply stops growing in the window at once (see holdDeltas). */
 export async function stopTask(taskId: string): Promise<boolean> {
+  holdDeltas(taskId);
   try {
     const res = await api.stopTask(taskId);
     if (res?.task) applyTask(res.task, 'snapshot');
@@ -296,6 +298,8 @@ export async function stopTask(taskId: string): Promise<boolean> {
   } catch (err) {
     reportError(err, 'Could not stop the task');
     return false;
+  } finally {
+    releaseDeltasAfterPaint(taskId);
   }
 }
 

@@ -283,9 +283,40 @@ function checkSettled(task: Task): void {
   }, SETTLE_MS);
 }
 
+// From a click on Stop until the task's end is shown, its reply stops
+// growing in the window: the deltas still on their way (text Go stored
+// before it heard of the Stop) are held rather than rendered, which leaves
+// the window free to show "Stopped" at once. They are applied in one go
+// after that has been painted, or when the stream's end arrives.
+
+/** The deltas held, per task being stopped. */
+const held = new Map<string, MessageDeltaEvent[]>();
+
+/** Stop was asked for: the task's deltas are held until releaseDeltas. */
+export function holdDeltas(taskId: string): void {
+  if (!held.has(taskId)) held.set(taskId, []);
+}
+
+/** Applies the deltas held for a task, in order, and holds no more. */
+export function releaseDeltas(taskId: string): void {
+  const deltas = held.get(taskId);
+  held.delete(taskId);
+  deltas?.forEach(applyDelta);
+}
+
+/** releaseDeltas once the next frame is painted. */
+export function releaseDeltasAfterPaint(taskId: string): void {
+  if (!held.has(taskId)) return;
+  const later = () => setTimeout(() => releaseDeltas(taskId), 0);
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(later);
+  else later();
+}
+
 export function handleTaskUpdate(task: Task): void {
   applyTask(task, 'event');
-  if (isTerminal(task.status)) checkSettled(task);
+  if (!isTerminal(task.status)) return;
+  releaseDeltasAfterPaint(task.id);
+  checkSettled(task);
 }
 
 /**
@@ -297,6 +328,7 @@ export function handleTaskMessage(ev: TaskMessageEvent): void {
   const m = ev.message;
   const conversationId = ev.conversationId || m.conversationId;
   const message = m.conversationId ? m : { ...m, conversationId };
+  if (ev.streamed) releaseDeltas(ev.taskId);
   const store = useMessagesStore.getState();
   if (!ev.streamed) store.upsert(message);
   else if (store.endStream(conversationId, { message, contentBytes: ev.contentBytes ?? 0, reasoningBytes: ev.reasoningBytes ?? 0 }) === 'mismatch') {
@@ -306,6 +338,12 @@ export function handleTaskMessage(ev: TaskMessageEvent): void {
 }
 
 export function handleMessageDelta(ev: MessageDeltaEvent): void {
+  const hold = held.get(ev.taskId);
+  if (hold) hold.push(ev);
+  else applyDelta(ev);
+}
+
+function applyDelta(ev: MessageDeltaEvent): void {
   const outcome = useMessagesStore.getState().applyDelta(ev);
   if (outcome === 'mismatch') requestReload(ev.conversationId);
 }
@@ -459,6 +497,7 @@ export function startSync(): Unsubscribe {
 export function resetSync(): void {
   for (const t of trackers.values()) if (t.timer) clearTimeout(t.timer);
   trackers.clear();
+  held.clear();
   watchers.clear();
   reads.clear();
 }

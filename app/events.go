@@ -46,6 +46,13 @@ type TaskMessage struct {
 	ConversationID string       `json:"conversationId"`
 	TaskID         string       `json:"taskId"`
 	Message        chat.Message `json:"message"`
+	// Streamed is set on a message whose stream ended with its task:
+	// Message leaves out its content and reasoning, which were sent as
+	// deltas, and ContentBytes and ReasoningBytes are their lengths in
+	// bytes (a copy of other lengths missed some, and is read again).
+	Streamed       bool `json:"streamed,omitempty"`
+	ContentBytes   int  `json:"contentBytes,omitempty"`
+	ReasoningBytes int  `json:"reasoningBytes,omitempty"`
 }
 
 // FactsChanged is the payload of agent:factsChanged.
@@ -93,6 +100,12 @@ func (b *bridge) MessageStored(m chat.Message) {
 }
 
 func (b *bridge) MessageDelta(d agent.Delta) { b.emit(EventMessageDelta, d) }
+
+func (b *bridge) StreamEnded(e chat.StreamEnd) {
+	m := e.Message
+	b.emit(EventTaskMessage, TaskMessage{ConversationID: m.ConversationID, TaskID: m.TaskID, Message: m,
+		Streamed: true, ContentBytes: e.ContentBytes, ReasoningBytes: e.ReasoningBytes})
+}
 
 func (b *bridge) ToolOutput(o agent.ToolOutput) { b.emit(EventToolOutput, o) }
 

@@ -172,7 +172,7 @@ func (s timedStore) UpdateMessage(ctx context.Context, m chat.Message) (chat.Mes
 	return s.Store.UpdateMessage(ctx, m)
 }
 
-func (s timedStore) FinishTask(ctx context.Context, t chat.Task, m []chat.Message) ([]chat.Message, error) {
+func (s timedStore) FinishTask(ctx context.Context, t chat.Task, m []chat.Message) (chat.Finished, error) {
 	defer s.t.since(time.Now())
 	return s.Store.FinishTask(ctx, t, m)
 }
@@ -346,10 +346,22 @@ type taskMessage struct {
 	ConversationID string       `json:"conversationId"`
 	TaskID         string       `json:"taskId"`
 	Message        chat.Message `json:"message"`
+	Streamed       bool         `json:"streamed,omitempty"`
+	ContentBytes   int          `json:"contentBytes,omitempty"`
+	ReasoningBytes int          `json:"reasoningBytes,omitempty"`
 }
 
 func (e *benchEvents) MessageStored(m chat.Message) {
-	size := wailsBytes("agent:taskMessage", taskMessage{m.ConversationID, m.TaskID, m})
+	e.stored1(m, wailsBytes("agent:taskMessage", taskMessage{ConversationID: m.ConversationID, TaskID: m.TaskID, Message: m}))
+}
+
+func (e *benchEvents) StreamEnded(end chat.StreamEnd) {
+	m := end.Message
+	e.stored1(m, wailsBytes("agent:taskMessage", taskMessage{m.ConversationID, m.TaskID, m, true, end.ContentBytes, end.ReasoningBytes}))
+}
+
+// stored1 counts a message event of size bytes.
+func (e *benchEvents) stored1(m chat.Message, size int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	revs := e.stored[m.ID]

@@ -232,6 +232,7 @@ type nopEvents struct{}
 func (nopEvents) TaskUpdated(chat.Task)                 {}
 func (nopEvents) MessageStored(chat.Message)            {}
 func (nopEvents) MessageDelta(Delta)                    {}
+func (nopEvents) StreamEnded(chat.StreamEnd)            {}
 func (nopEvents) ConversationUpdated(chat.Conversation) {}
 func (nopEvents) ToolOutput(ToolOutput)                 {}
 func (nopEvents) FactsChanged(string)                   {}
@@ -351,6 +352,8 @@ func (e *childEvents) MessageStored(m chat.Message) {
 	e.published = true
 	e.reached("stored")
 }
+
+func (e *childEvents) StreamEnded(end chat.StreamEnd) { e.MessageStored(end.Message) }
 
 func (e *childEvents) MessageDelta(d Delta) {
 	e.mu.Lock()

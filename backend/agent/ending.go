@@ -32,17 +32,21 @@ func (r *Runner) settle(ctx context.Context, t chat.Task, end endFunc, stored fu
 	}
 	final, closing := end(t, msgs)
 	final.Rev = t.Rev + 1
-	written, err := r.opts.Store.FinishTask(ctx, final, closing)
+	done, err := r.opts.Store.FinishTask(ctx, final, closing)
 	if err != nil {
 		return t, err
 	}
 	if stored != nil {
 		stored(final)
 	}
-	// The task first: its end is what the person waits to see, and the
-	// closing messages can be large (a long reply cut off by Stop).
+	// The task first: its end is what the person waits to see. The ended
+	// streams come without their text (a long reply cut off by Stop is
+	// megabytes, which the deltas carried already).
 	r.opts.Events.TaskUpdated(final)
-	for _, m := range written {
+	for _, e := range done.Ended {
+		r.opts.Events.StreamEnded(e)
+	}
+	for _, m := range done.Messages {
 		r.opts.Events.MessageStored(m)
 	}
 	return final, nil

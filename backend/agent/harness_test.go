@@ -244,6 +244,7 @@ type recorder struct {
 	last     map[string]chat.Task
 	messages []chat.Message
 	deltas   []Delta
+	ended    []chat.StreamEnd
 	outputs  []ToolOutput
 	problems []string
 	// facts lists the conversations of FactsChanged events, in order.
@@ -291,6 +292,28 @@ func (r *recorder) MessageStored(m chat.Message) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.messages = append(r.messages, m)
+	r.notify()
+}
+
+// StreamEnded checks that an ended stream is published without its text,
+// with the lengths of the text stored.
+func (r *recorder) StreamEnded(e chat.StreamEnd) {
+	m := e.Message
+	s, err := r.store.GetMessage(context.Background(), m.ConversationID, m.ID)
+	switch {
+	case err != nil:
+		r.problem("stream %s published as ended before it was stored (%v)", m.ID, err)
+	case m.Content != "" || m.Reasoning != "":
+		r.problem("stream %s published as ended with its text", m.ID)
+	case s.Rev < m.Rev || s.Streaming:
+		r.problem("stream %s published as ended at rev %d but stored at rev %d, streaming %v", m.ID, m.Rev, s.Rev, s.Streaming)
+	case s.Rev == m.Rev && (len(s.Content) != e.ContentBytes || len(s.Reasoning) != e.ReasoningBytes):
+		r.problem("stream %s published as ended with %d+%d bytes but stored with %d+%d", m.ID,
+			e.ContentBytes, e.ReasoningBytes, len(s.Content), len(s.Reasoning))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ended = append(r.ended, e)
 	r.notify()
 }
 

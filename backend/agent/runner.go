@@ -53,6 +53,9 @@ type Events interface {
 	TaskUpdated(t chat.Task)
 	MessageStored(m chat.Message)
 	MessageDelta(d Delta)
+	// StreamEnded tells of a streaming message ended with its task: its
+	// text is what its deltas (and any MessageStored before them) carried.
+	StreamEnded(e chat.StreamEnd)
 	ConversationUpdated(c chat.Conversation)
 	// ToolOutput shows a command's output live (it is never stored).
 	ToolOutput(o ToolOutput)

@@ -138,6 +138,29 @@ func TestStopMidStreamClosesTheConnection(t *testing.T) {
 	assert.Equal(t, "This is a long answer that the user will stop", msgs[1].Content, "the text shown so far is kept")
 	assert.False(t, msgs[1].Streaming)
 	assert.Equal(t, "Stopped by user", msgs[2].Content)
+	// The window is told the stream ended without being sent the text
+	// again: its deltas carried it all, and the end gives its length.
+	h.events.mu.Lock()
+	var streamed strings.Builder
+	for _, m := range h.events.messages {
+		if m.ID == msgs[1].ID {
+			streamed.Reset()
+			streamed.WriteString(m.Content)
+		}
+	}
+	for _, d := range h.events.deltas {
+		if d.MessageID == msgs[1].ID && !d.Reasoning {
+			streamed.WriteString(d.Text)
+		}
+	}
+	ended := h.events.ended
+	h.events.mu.Unlock()
+	assert.Equal(t, msgs[1].Content, streamed.String(), "the message and its deltas carried the whole reply")
+	require.Len(t, ended, 1)
+	assert.Equal(t, msgs[1].ID, ended[0].Message.ID)
+	assert.Empty(t, ended[0].Message.Content, "the end does not carry the text again")
+	assert.Equal(t, len(msgs[1].Content), ended[0].ContentBytes)
+	assert.Equal(t, msgs[1].Rev, ended[0].Message.Rev)
 
 	// Stopping again is a no-op with a clear answer.
 	again, err := h.runner.Stop(context.Background(), task.ID)

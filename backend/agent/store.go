@@ -27,7 +27,7 @@ type Store interface {
 	AddConversationUsage(ctx context.Context, conversationID string, u chat.Usage, costUSD float64) error
 	SavePlan(ctx context.Context, taskID string, steps []chat.PlanStep, note string) (chat.Plan, error)
 	Record(ctx context.Context, t chat.Task, msgs []chat.Message) ([]chat.Message, error)
-	FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message) ([]chat.Message, error)
+	FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message) (chat.Finished, error)
 
 	// Messages of the transcript.
 	Messages(ctx context.Context, conversationID string) ([]chat.Message, error)

@@ -631,8 +631,9 @@ type Store interface {
 	// marked is a conflict.
 	MarkDelivered(ctx context.Context, conversationID, id string) (Message, error)
 	// FinishTask stores the task's final state together with the messages
-	// that close it (notices, results for unanswered tool calls).
-	FinishTask(ctx context.Context, t Task, msgs []Message) ([]Message, error)
+	// that close it (notices, results for unanswered tool calls), and ends
+	// its streams.
+	FinishTask(ctx context.Context, t Task, msgs []Message) (Finished, error)
 	// Record stores new messages and the task's state in one transaction,
 	// so the execution state never disagrees with the transcript.
 	Record(ctx context.Context, t Task, msgs []Message) ([]Message, error)

@@ -139,17 +139,22 @@ func TestCrashMidStreamKeepsTheChunks(t *testing.T) {
 	task.Rev++
 	changed, err := s2.FinishTask(ctx, task, nil)
 	require.NoError(t, err)
-	require.Len(t, changed, 1)
-	assert.Equal(t, "The first part, the second, the third", changed[0].Content)
-	assert.False(t, changed[0].Streaming)
-	assert.Equal(t, last.Rev+1, changed[0].Rev)
+	require.Len(t, changed.Ended, 1)
+	assert.Empty(t, changed.Messages)
+	ended := changed.Ended[0]
+	assert.Equal(t, len("The first part, the second, the third"), ended.ContentBytes)
+	assert.False(t, ended.Message.Streaming)
+	assert.Equal(t, last.Rev+1, ended.Message.Rev)
 	assert.Equal(t, 2, chunkCount(t, s2, m.ID), "the chunks stay")
-	assert.Equal(t, changed[0], readBack(t, s2, m), "the event copy and the stored copy agree")
+	back := readBack(t, s2, m)
+	assert.Equal(t, "The first part, the second, the third", back.Content, "the text streamed stays")
+	back.Content = ""
+	assert.Equal(t, back, ended.Message, "the event copy is the stored copy without its text")
 	_, err = s2.AppendContent(ctx, m.ID, "more")
 	assert.Equal(t, chat.CodeConflict, chat.ErrorCode(err), "an ended stream takes no more text")
 
 	// A final update still folds them in.
-	final := changed[0]
+	final := readBack(t, s2, m)
 	final.Content += "."
 	stored, err := s2.UpdateMessage(ctx, final)
 	require.NoError(t, err)

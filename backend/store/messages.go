@@ -327,10 +327,11 @@ func moveQueued(ctx context.Context, q queryer, taskID string, to chat.Delivery)
 }
 
 // finishStreams ends the streams of a task's messages still marked
-// streaming and returns them as stored, in order. Their chunks stay: an
-// end costs the same however long the text. cutOff marks them as cut off
-// (Errand closed mid-reply): a resumed step starts again without them.
-func finishStreams(ctx context.Context, q queryer, taskID string, cutOff bool) ([]chat.Message, error) {
+// streaming and returns them as stored, in order, without their text (see
+// streamEnd). Their chunks stay: an end costs the same however long the
+// text. cutOff marks them as cut off (Errand closed mid-reply): a resumed
+// step starts again without them.
+func finishStreams(ctx context.Context, q queryer, taskID string, cutOff bool) ([]chat.StreamEnd, error) {
 	rows, err := q.QueryContext(ctx, `UPDATE messages SET streaming = 0, rev = rev + 1,
 		outcome = CASE WHEN ? THEN ? ELSE outcome END
 		WHERE task_id = ? AND streaming = 1 RETURNING id`, cutOff, string(chat.OutcomeCutOff), taskID)
@@ -352,16 +353,46 @@ func finishStreams(ctx context.Context, q queryer, taskID string, cutOff bool) (
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("finish streams: %w", err)
 	}
-	out := make([]chat.Message, 0, len(ids))
+	out := make([]chat.StreamEnd, 0, len(ids))
 	for _, id := range ids {
-		ms, err := messagesWhere(ctx, q, `WHERE id = ?`, id)
+		e, err := streamEnd(ctx, q, id)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ms...)
+		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	sort.Slice(out, func(i, j int) bool { return out[i].Message.Seq < out[j].Message.Seq })
 	return out, nil
+}
+
+// endCols are messageCols without the text and reasoning, which an ended
+// stream's listeners were sent as they were appended.
+var endCols = strings.NewReplacer("reasoning, reasoning_ms, reasoning_data,", "'', reasoning_ms, '',",
+	"content,", "'' AS content,").Replace(messageCols)
+
+// streamEnd reads a message without its text: its row without content
+// and reasoning (endCols), the byte lengths of both as a whole read would
+// give them, and its revision counting its chunks (see withChunks).
+// Streamed messages are the model's, which have no attachments.
+func streamEnd(ctx context.Context, q queryer, id string) (chat.StreamEnd, error) {
+	m, _, err := scanMessage(q.QueryRowContext(ctx, `SELECT `+endCols+` FROM messages WHERE id = ?`, id))
+	if err != nil {
+		return chat.StreamEnd{}, fmt.Errorf("read an ended stream: %w", err)
+	}
+	e := chat.StreamEnd{Message: m}
+	var chunks int
+	err = q.QueryRowContext(ctx, `SELECT
+		coalesce((SELECT end_offset FROM message_chunks WHERE message_id = m.id AND reasoning = 0 ORDER BY seq DESC LIMIT 1),
+			octet_length(m.content)),
+		coalesce((SELECT end_offset FROM message_chunks WHERE message_id = m.id AND reasoning = 1 ORDER BY seq DESC LIMIT 1),
+			octet_length(m.reasoning)),
+		coalesce((SELECT max(seq) FROM message_chunks WHERE message_id = m.id), 0)
+		FROM messages m WHERE id = ?`, id).Scan(&e.ContentBytes, &e.ReasoningBytes, &chunks)
+	if err != nil {
+		return e, fmt.Errorf("read an ended stream: %w", err)
+	}
+	e.Message.Rev += chunks
+	return e, nil
 }
 
 // Messages returns a conversation's current branch in order.

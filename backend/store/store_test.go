@@ -143,18 +143,24 @@ func TestMessagesStreamAndFinish(t *testing.T) {
 	task.Rev++
 	changed, err := s.FinishTask(ctx, task, []chat.Message{notice})
 	require.NoError(t, err)
-	require.Len(t, changed, 2)
-	assert.Equal(t, "Stopped by user", changed[0].Content)
-	assert.Equal(t, m.ID, changed[1].ID)
-	assert.False(t, changed[1].Streaming)
-	assert.Equal(t, 3, changed[1].Rev)
+	require.Len(t, changed.Messages, 1)
+	assert.Equal(t, "Stopped by user", changed.Messages[0].Content)
+	require.Len(t, changed.Ended, 1)
+	ended := changed.Ended[0]
+	assert.Equal(t, m.ID, ended.Message.ID)
+	assert.False(t, ended.Message.Streaming)
+	assert.Equal(t, 3, ended.Message.Rev)
+	assert.Equal(t, len("Hello, wörld"), ended.ContentBytes, "its length in bytes, as Go counts them")
+	assert.Empty(t, ended.Message.Content, "the text is not read again: it was streamed")
 
 	view, err := s.LoadConversation(ctx, c.ID)
 	require.NoError(t, err)
 	require.Len(t, view.Messages, 3)
 	assert.Equal(t, []chat.Role{chat.RoleUser, chat.RoleAssistant, chat.RoleSystem},
 		[]chat.Role{view.Messages[0].Role, view.Messages[1].Role, view.Messages[2].Role})
-	assert.Equal(t, changed[1], view.Messages[1], "the event copy and the stored copy agree")
+	assert.Equal(t, "Hello, wörld", view.Messages[1].Content, "the stopped reply keeps the text streamed")
+	view.Messages[1].Content = ""
+	assert.Equal(t, ended.Message, view.Messages[1], "the event copy is the stored copy without its text")
 	assert.Nil(t, view.ActiveTask)
 	require.Len(t, view.Tasks, 1)
 	assert.Equal(t, chat.StatusCancelled, view.Tasks[0].Status)

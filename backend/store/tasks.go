@@ -324,12 +324,14 @@ func (s *Store) Record(ctx context.Context, t chat.Task, msgs []chat.Message) ([
 }
 
 // FinishTask stores the task's final state and the messages that close it in
-// one transaction. It returns every message it changed: the new ones, then
-// any message of the task still marked streaming, now finished.
-func (s *Store) FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message) ([]chat.Message, error) {
-	out := make([]chat.Message, 0, len(msgs))
+// one transaction. It returns what it changed: the new messages, any
+// message still queued for the task (moved to its end, not delivered), and
+// any message of the task still marked streaming, now finished, without
+// its text (see chat.StreamEnd).
+func (s *Store) FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message) (chat.Finished, error) {
+	var out chat.Finished
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		out = out[:0]
+		out = chat.Finished{Messages: make([]chat.Message, 0, len(msgs))}
 		if err := updateTask(ctx, tx, t); err != nil {
 			return err
 		}
@@ -338,15 +340,15 @@ func (s *Store) FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message
 			if err != nil {
 				return err
 			}
-			out = append(out, stored)
+			out.Messages = append(out.Messages, stored)
 		}
 		// A message still marked streaming belongs to a stream that ended
 		// with the task; it is finished with the text that was stored.
-		closed, err := finishStreams(ctx, tx, t.ID, t.Status == chat.StatusInterrupted)
+		var err error
+		out.Ended, err = finishStreams(ctx, tx, t.ID, t.Status == chat.StatusInterrupted)
 		if err != nil {
 			return err
 		}
-		out = append(out, closed...)
 		// Messages still queued for a task that ended stay, after its
 		// end, as the person's, marked not delivered; an interrupted
 		// task keeps its queue for when it resumes.
@@ -355,7 +357,7 @@ func (s *Store) FinishTask(ctx context.Context, t chat.Task, msgs []chat.Message
 			if err != nil {
 				return err
 			}
-			out = append(out, left...)
+			out.Messages = append(out.Messages, left...)
 		}
 		return touch(ctx, tx, t.ConversationID, time.Now())
 	})

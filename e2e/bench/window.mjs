@@ -134,7 +134,14 @@ function instrument() {
     };
     window.runtime.EventsOn('agent:taskUpdate', (t) => {
       const rec = b.stops[b.stops.length - 1];
-      if (t?.status === 'cancelled' && rec && !rec.event) rec.event = performance.now();
+      if (t?.status !== 'cancelled' || !rec || rec.event) return;
+      rec.event = performance.now();
+      // When Go stored the task as ended, on the page's clock (Go's is read to the millisecond).
+      rec.ended = Date.parse(t.endedAt) - performance.timeOrigin;
+    });
+    window.runtime.EventsOn('agent:taskMessage', (ev) => {
+      const rec = b.stops[b.stops.length - 1];
+      if (rec?.event && !rec.message && ev?.message?.role === 'assistant') rec.message = performance.now();
     });
   };
 
@@ -590,21 +597,36 @@ async function longBench() {
       const timing = page.evaluate(() =>
         window.__bench.armClick('Stop', () => document.querySelector('[role=status] .status-text')?.textContent?.trim() === 'Stopped'),
       );
-      // Clicked in the page: what is measured is the app, not the
-      // harness's wait for the button to hold still while text streams.
-      const clicked = await page.evaluate((sel) => {
-        const stop = document.querySelector(sel);
-        stop?.click();
-        return !!stop;
-      }, STOP);
-      if (!clicked) {
+      const pct = Math.round(p * 100);
+      const t = await profiled(page, `Stop at ${pct}% of a long reply`, async () => {
+        // Clicked in the page: what is measured is the app, not the
+        // harness's wait for the button to hold still while text streams.
+        const clicked = await page.evaluate((sel) => {
+          const stop = document.querySelector(sel);
+          stop?.click();
+          return !!stop;
+        }, STOP);
+        return clicked ? timing : null;
+      });
+      if (!t) {
         // The window fell so far behind that the task ended before it showed this much.
-        console.error(`long: the reply ended before ${Math.round(p * 100)}% of it was shown`);
+        console.error(`long: the reply ended before ${pct}% of it was shown`);
         continue;
       }
-      const t = await timing;
       toDom.push(t.dom - t.click);
       toPaint.push(t.painted - t.click);
+      // Where the time goes: StopTask's reply and the cancelled task event reaching the page.
+      const rec = await page.evaluate(() => window.__bench.stops.at(-1));
+      // Go's end of the task (its clock), the cancelled task event, the stopped message's event, StopTask's reply.
+      await page.waitForFunction(() => window.__bench.stops.at(-1)?.message, null, { timeout: 10_000 }).catch(() => {});
+      const at = await page.evaluate(() => {
+        const rec = window.__bench.stops.at(-1) ?? {};
+        return { ...rec, deltas: window.__bench.deltas.filter((d) => d.at > rec.call && d.at < (rec.event ?? Infinity)).length };
+      });
+      for (const k of ['ended', 'event', 'message', 'reply']) {
+        if (at[k]) emit(`${P}.long.stop_at_${pct}_pct.click_to_${k}`, at[k] - t.click, 'ms');
+      }
+      emit(`${P}.long.stop_at_${pct}_pct.deltas_after_click`, at.deltas, 'count');
       emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.click_to_painted`, t.painted - t.click, 'ms');
       emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.click_to_dom`, t.dom - t.click, 'ms');
       emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.longest_task`, await longestTaskSince(page, sent), 'ms');

@@ -124,6 +124,9 @@ export interface TaskMessageEvent {
   conversationId: string;
   taskId: string;
   message: chat.Message;
+  streamed?: boolean;
+  contentBytes?: number;
+  reasoningBytes?: number;
 }
 
 /** agent.Delta */

@@ -14,7 +14,7 @@ import { clearSentFiles } from './attachmentActions';
 import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
-import { applyTask, forgetConversation, loadConversation, showLoaded, startSync } from './sync';
+import { applyTask, forgetConversation, holdDeltas, loadConversation, releaseDeltasAfterPaint, showLoaded, startSync } from './sync';
 import { afterPaint } from '../lib/afterPaint';
 import { markStart, startTimings } from '../lib/startTimings';
 
@@ -283,7 +283,9 @@ export async function sendQueuedNow(conversationId: string, messageId: string): 
   }
 }
 
+/** Stops a task; its reply stops growing in the window at once (see holdDeltas). */
 export async function stopTask(taskId: string): Promise<boolean> {
+  holdDeltas(taskId);
   try {
     const res = await api.stopTask(taskId);
     if (res?.task) applyTask(res.task, 'snapshot');
@@ -292,6 +294,8 @@ export async function stopTask(taskId: string): Promise<boolean> {
   } catch (err) {
     reportError(err, 'Could not stop the task');
     return false;
+  } finally {
+    releaseDeltasAfterPaint(taskId);
   }
 }
 

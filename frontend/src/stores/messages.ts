@@ -29,6 +29,8 @@ export interface MessagesStore {
    * 'mismatch' means the caller must reload; 'untracked' means nothing to do.
    */
   applyDelta: (delta: MessageDeltaEvent) => DeltaOutcome | 'untracked' | 'buffered';
+  /** A stream ended (see endStream); 'mismatch': the conversation is marked stale, the caller reloads it. */
+  endStream: (conversationId: string, end: R.StreamEnd) => DeltaOutcome | 'untracked';
   markStale: (conversationId: string) => void;
   remove: (conversationId: string) => void;
   reset: () => void;
@@ -96,6 +98,15 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
       return 'mismatch';
     }
     if (state !== cur) update(set, delta.conversationId, () => state);
+    return outcome;
+  },
+
+  endStream: (id, end) => {
+    const cur = get().byConversation[id];
+    if (!cur) return 'untracked';
+    const { state, outcome } = R.endStream(cur, end);
+    if (outcome === 'mismatch') update(set, id, R.markStale);
+    else if (state !== cur) update(set, id, () => state);
     return outcome;
   },
 

@@ -244,6 +244,39 @@ export function applyDelta(
   return { state, outcome: 'mismatch' };
 }
 
+/** A stream's end as Go sends it: the message without its text, and the lengths of its text in bytes. */
+export interface StreamEnd {
+  message: Message;
+  contentBytes: number;
+  reasoningBytes: number;
+}
+
+/**
+ * A stream ended (Stop, or its task's end): Go sends the message without
+ * its text, which the deltas carried. The copy held keeps its text (the
+ * same strings: nothing is measured, parsed or split again) and takes the
+ * rest. Outcomes as applyDelta's: mismatch when the copy held lacks some
+ * of the text (the caller reloads it; until then it stays as it is).
+ */
+export function endStream(state: ConversationMessages, end: StreamEnd): { state: ConversationMessages; outcome: DeltaOutcome } {
+  const msg = end.message;
+  const held = messageOf(state, msg.id);
+  if (!held) return { state, outcome: outsideWindow(state, msg.seq) ? 'ignored' : 'mismatch' };
+  if (held.rev >= msg.rev) return { state, outcome: 'ignored' };
+  if (held.contentBytes !== end.contentBytes || held.reasoningBytes !== end.reasoningBytes) return { state, outcome: 'mismatch' };
+  const next: StoredMessage = {
+    ...msg,
+    content: held.content,
+    reasoning: held.reasoning,
+    contentBytes: held.contentBytes,
+    reasoningBytes: held.reasoningBytes,
+  };
+  return {
+    state: { ...state, byId: { ...state.byId, [msg.id]: next }, live: withoutLive(state.live, [msg.id]) },
+    outcome: 'applied',
+  };
+}
+
 export function beginLoad(state: ConversationMessages): ConversationMessages {
   return { ...state, loading: true };
 }

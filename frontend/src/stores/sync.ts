@@ -1,6 +1,7 @@
 // Keeps the stores in step with Go: event handlers and conversation
 // (re)loads. Events arrive for every conversation; conversations that were
 // never loaded only get their sidebar state (activity, unread, active task).
+import { afterPaint } from '../lib/afterPaint';
 import * as api from '../api';
 import { MESSAGE_PAGE } from '../api/pageSizes';
 import { toApiError } from '../api/errors';
@@ -298,20 +299,64 @@ function checkSettled(task: Task): void {
   }, SETTLE_MS);
 }
 
-export function handleTaskUpdate(task: Task): void {
-  applyTask(task, 'event');
-  if (isTerminal(task.status)) checkSettled(task);
+// From a click on Stop until the task's end is shown, its reply stops
+// growing in the window: the deltas still on their way (text Go stored
+// before it heard of the Stop) are held rather than rendered, which leaves
+// the window free to show "Stopped" at once. They are applied in one go
+// after that has been painted, or when the stream's end arrives.
+
+/** The deltas held, per task being stopped. */
+const held = new Map<string, MessageDeltaEvent[]>();
+
+/** Stop was asked for: the task's deltas are held until releaseDeltas. */
+export function holdDeltas(taskId: string): void {
+  if (!held.has(taskId)) held.set(taskId, []);
 }
 
+/** Applies the deltas held for a task, in order, and holds no more. */
+export function releaseDeltas(taskId: string): void {
+  const deltas = held.get(taskId);
+  held.delete(taskId);
+  deltas?.forEach(applyDelta);
+}
+
+/** releaseDeltas once the next frame is painted. */
+export function releaseDeltasAfterPaint(taskId: string): void {
+  if (held.has(taskId)) afterPaint(() => releaseDeltas(taskId));
+}
+
+export function handleTaskUpdate(task: Task): void {
+  applyTask(task, 'event');
+  if (!isTerminal(task.status)) return;
+  releaseDeltasAfterPaint(task.id);
+  checkSettled(task);
+}
+
+/**
+ * A message was stored. One whose stream ended comes without its text (the
+ * deltas carried it): the copy held keeps its own, or, when it missed some,
+ * the conversation is read again.
+ */
 export function handleTaskMessage(ev: TaskMessageEvent): void {
   const m = ev.message;
   const conversationId = ev.conversationId || m.conversationId;
   const message = m.conversationId ? m : { ...m, conversationId };
-  useMessagesStore.getState().upsert(message);
+  if (ev.streamed) releaseDeltas(ev.taskId);
+  const store = useMessagesStore.getState();
+  if (!ev.streamed) store.upsert(message);
+  else if (store.endStream(conversationId, { message, contentBytes: ev.contentBytes ?? 0, reasoningBytes: ev.reasoningBytes ?? 0 }) === 'mismatch') {
+    requestReload(conversationId);
+  }
   useConversationsStore.getState().noteMessage(conversationId, message);
 }
 
 export function handleMessageDelta(ev: MessageDeltaEvent): void {
+  const hold = held.get(ev.taskId);
+  if (hold) hold.push(ev);
+  else applyDelta(ev);
+}
+
+function applyDelta(ev: MessageDeltaEvent): void {
   const outcome = useMessagesStore.getState().applyDelta(ev);
   if (outcome === 'mismatch') requestReload(ev.conversationId);
 }
@@ -465,6 +510,7 @@ export function startSync(): Unsubscribe {
 export function resetSync(): void {
   for (const t of trackers.values()) if (t.timer) clearTimeout(t.timer);
   trackers.clear();
+  held.clear();
   watchers.clear();
   reads.clear();
 }

@@ -1,11 +1,13 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../api/types';
-import { message, resetStores, task } from '../../test/fixtures';
+import { deferred, message, resetStores, task } from '../../test/fixtures';
 import * as api from '../../api';
 
 import { useMessagesStore } from '../../stores/messages';
+import { messageOf } from '../../stores/messagesReducer';
+import { stopTask } from '../../stores/actions';
 import { handleMessageDelta, handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
 import { MessageList } from './MessageList';
 
@@ -183,6 +185,105 @@ describe('MessageList', () => {
     act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 3, text: 'lo', rev: 3 }));
     expect(await screen.findByText('Hello')).toBeInTheDocument();
     expect(screen.getByText('Hello').closest('.bubble-agent')).toHaveClass('is-streaming');
+  });
+
+  /** A reply streamed in two deltas under a running task, shown. */
+  function streamedReply() {
+    seed(message('p', C, { role: 'user', content: 'Tell me a story', seq: 1 }));
+    act(() => handleTaskUpdate(task('t', C, { status: 'running', stepCount: 1 })));
+    render(<MessageList conversationId={C} />);
+    act(() => {
+      handleTaskMessage({ conversationId: C, taskId: 't', message: message('r', C, { streaming: true, seq: 2, taskId: 't' }) });
+      handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: 0, text: 'Once upon ', rev: 2 });
+      handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: 10, text: 'a time… ✓', rev: 3 });
+    });
+  }
+
+  /** The reply's text as the window holds it to show. */
+  function shownReply(): string | undefined {
+    const conv = useMessagesStore.getState().byConversation[C];
+    return conv && messageOf(conv, 'r')?.content;
+  }
+
+  /** Go's end of the stream at Stop: the message without its text, and the text's length in bytes. */
+  function stopped(contentBytes: number, rev = 4) {
+    act(() => {
+      handleTaskUpdate(task('t', C, { status: 'cancelled', stepCount: 1, rev: 2, endedAt: '2026-01-01T10:00:05Z' }));
+      handleTaskMessage({
+        conversationId: C,
+        taskId: 't',
+        message: message('r', C, { seq: 2, rev, taskId: 't' }),
+        streamed: true,
+        contentBytes,
+        reasoningBytes: 0,
+      });
+    });
+  }
+
+  it('Stop: the status says Stopped and the reply keeps the text streamed, which the end does not carry', async () => {
+    streamedReply();
+    const text = 'Once upon a time… ✓';
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    stopped(new TextEncoder().encode(text).length);
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    expect(screen.getByText(text).closest('.bubble-agent')).not.toHaveClass('is-streaming');
+    // Ended: it can be copied whole, and nothing was read again.
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const reply = screen.getByText(text).closest<HTMLElement>('.row')!;
+    await userEvent.click(within(reply).getByRole('button', { name: 'Copy message' }));
+    expect(writeText).toHaveBeenCalledWith(text);
+    expect(api.loadConversation).not.toHaveBeenCalled();
+  });
+
+  it('Stop: the reply stops growing at the click, and ends with all the text stored', async () => {
+    streamedReply();
+    const text = 'Once upon a time… ✓';
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    const stopping = deferred<Awaited<ReturnType<typeof api.stopTask>>>();
+    vi.mocked(api.stopTask).mockReturnValue(stopping.promise);
+    act(() => void stopTask('t'));
+    // Text Go stored before it heard of the Stop is still arriving: not shown yet.
+    const bytes = new TextEncoder().encode(text).length;
+    act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: bytes, text: ' The end.', rev: 4 }));
+    expect(shownReply()).toBe(text);
+    stopped(bytes + ' The end.'.length, 5);
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    expect(screen.getByText(`${text} The end.`)).toBeInTheDocument();
+    expect(api.loadConversation).not.toHaveBeenCalled();
+    await act(async () => stopping.resolve({ stopped: true, message: 'Stopped' } as Awaited<ReturnType<typeof api.stopTask>>));
+  });
+
+  it('Stop that fails: the reply goes on growing', async () => {
+    streamedReply();
+    const text = 'Once upon a time… ✓';
+    vi.mocked(api.stopTask).mockRejectedValue(new Error('the backend went away'));
+    const bytes = new TextEncoder().encode(text).length;
+    await act(async () => {
+      const stop = stopTask('t');
+      handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: bytes, text: ' And then…', rev: 4 });
+      await stop;
+    });
+    expect(await screen.findByText(`${text} And then…`)).toBeInTheDocument();
+    expect(screen.getByText(`${text} And then…`).closest('.bubble-agent')).toHaveClass('is-streaming');
+  });
+
+  it('Stop: a window that missed some of the reply reads it again and shows it whole', async () => {
+    const whole = 'Once upon a time… ✓ The end.';
+    vi.mocked(api.loadConversation).mockResolvedValue({
+      conversation: { id: C, title: 'Story' },
+      messages: [
+        message('p', C, { role: 'user', content: 'Tell me a story', seq: 1 }),
+        message('r', C, { content: whole, seq: 2, rev: 5, taskId: 't' }),
+      ],
+      tasks: [task('t', C, { status: 'cancelled', stepCount: 1, rev: 2, endedAt: '2026-01-01T10:00:05Z' })],
+    } as unknown as Awaited<ReturnType<typeof api.loadConversation>>);
+    streamedReply();
+    // The last delta (" The end.") never arrived: the end says the text is longer.
+    stopped(new TextEncoder().encode(whole).length);
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    expect(await screen.findByText(whole)).toBeInTheDocument();
+    expect(api.loadConversation).toHaveBeenCalledWith(C);
   });
 
   it('10,000 messages: only the rows in view are in the DOM, opened at the latest', () => {

@@ -20,6 +20,18 @@ function range(from: number, to: number): Message[] {
   return out;
 }
 
+/** The conversation as opened: its latest 100 of 10,000 messages. */
+function latestView() {
+  return { ...NOTHING_USED, conversation: conversation(C), messages: range(9900, 10000), tasks: [], hasOlder: true };
+}
+
+/** The store holds the conversation as opened (latestView). */
+function holdLatest() {
+  const s = useMessagesStore.getState();
+  s.beginLoad(C);
+  s.finishLoad(C, range(9900, 10000), true);
+}
+
 function scroller() {
   return screen.getByRole('region', { name: 'Messages' });
 }
@@ -35,9 +47,7 @@ afterEach(() => {
 
 describe('MessageList in pages', () => {
   it('loads older messages as the person scrolls to the top, and the view moves down by what was put above', async () => {
-    const s = useMessagesStore.getState();
-    s.beginLoad(C);
-    s.finishLoad(C, range(9900, 10000), true);
+    holdLatest();
     const page = deferred<Awaited<ReturnType<typeof api.getMessagesPage>>>();
     vi.mocked(api.getMessagesPage).mockReturnValueOnce(page.promise);
     render(<MessageList conversationId={C} />);
@@ -80,9 +90,7 @@ describe('MessageList in pages', () => {
   });
 
   it('an older page that fails is not asked for again by itself; the button asks again', async () => {
-    const s = useMessagesStore.getState();
-    s.beginLoad(C);
-    s.finishLoad(C, range(9900, 10000), true);
+    holdLatest();
     vi.mocked(api.getMessagesPage).mockRejectedValueOnce(new Error('database is locked'));
     render(<MessageList conversationId={C} />);
     const el = scroller();
@@ -104,9 +112,7 @@ describe('MessageList in pages', () => {
   });
 
   it('a jump far back shows the message; Jump to latest opens the latest again', async () => {
-    const s = useMessagesStore.getState();
-    s.beginLoad(C);
-    s.finishLoad(C, range(9900, 10000), true);
+    holdLatest();
     render(<MessageList conversationId={C} />);
     expect(screen.getByText('Message number 9999')).toBeInTheDocument();
 
@@ -120,22 +126,14 @@ describe('MessageList in pages', () => {
     expect(screen.getByText('Message number 2001').closest('[data-found]')).toBeNull();
     const jump = screen.getByRole('button', { name: /Jump to latest/ });
 
-    vi.mocked(api.loadConversation).mockResolvedValueOnce({
-      ...NOTHING_USED,
-      conversation: conversation(C),
-      messages: range(9900, 10000),
-      tasks: [],
-      hasOlder: true,
-    });
+    vi.mocked(api.loadConversation).mockResolvedValueOnce(latestView());
     await act(async () => jump.click());
     await waitFor(() => expect(screen.getByText('Message number 9999')).toBeInTheDocument());
     expect(api.loadConversation).toHaveBeenCalledWith(C);
   });
 
   it('Home shows the very first message at once, however many pages back; End the latest again', async () => {
-    const s = useMessagesStore.getState();
-    s.beginLoad(C);
-    s.finishLoad(C, range(9900, 10000), true);
+    holdLatest();
     render(<MessageList conversationId={C} />);
     vi.mocked(api.getMessagesAfter).mockResolvedValueOnce({ messages: range(0, 100), hasOlder: false, hasNewer: true });
 
@@ -146,13 +144,7 @@ describe('MessageList in pages', () => {
     expect(screen.queryByText('Message number 9999')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /earlier messages/ })).not.toBeInTheDocument();
 
-    vi.mocked(api.loadConversation).mockResolvedValueOnce({
-      ...NOTHING_USED,
-      conversation: conversation(C),
-      messages: range(9900, 10000),
-      tasks: [],
-      hasOlder: true,
-    });
+    vi.mocked(api.loadConversation).mockResolvedValueOnce(latestView());
     act(() => void fireEvent.keyDown(scroller(), { key: 'End' }));
     await waitFor(() => expect(screen.getByText('Message number 9999')).toBeInTheDocument());
     expect(api.loadConversation).toHaveBeenCalledWith(C);

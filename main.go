@@ -8,7 +8,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"os"
 	"sync/atomic"
 
@@ -74,16 +73,11 @@ func run() error {
 			},
 		},
 	}
+	// The database opens beside the window's own start; the page waits
+	// for it.
+	a := app.Start(context.Background(), cfg)
+	opts.AssetServer.Middleware = a.WhenOpen
 	devWindow(opts.AssetServer)
-	a, err := app.New(context.Background(), cfg)
-	if err != nil {
-		// The window still opens, to say what is wrong; the log (and
-		// stderr) get the causes.
-		slog.Error("Errand could not start", "err", err)
-		opts.Bind = []any{app.Unavailable(cfg, err)}
-		opts.OnStartup = func(ctx context.Context) { windowCtx.Store(&ctx) }
-		return wails.Run(opts)
-	}
 	opts.Bind = a.Bound()
 	opts.OnStartup = func(ctx context.Context) {
 		windowCtx.Store(&ctx)

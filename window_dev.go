@@ -19,7 +19,9 @@ func devWindow(o *assetserver.Options) {
 	if os.Getenv("ERRAND_DEV_BLANK_WINDOW") != "1" {
 		return
 	}
+	before := o.Middleware
 	o.Middleware = func(next http.Handler) http.Handler {
+		next = before(next)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			// The window asks for wails://wails/…; the dev server's
 			// browsers ask for their own host.

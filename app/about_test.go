@@ -87,9 +87,8 @@ func TestNewerDatabaseIsToldInTheWindow(t *testing.T) {
 	cfg := Config{DataDir: dir, Keyring: &fakeKeyring{}}
 
 	_, err = New(context.Background(), cfg)
-
 	require.Error(t, err)
-	status := Unavailable(cfg, err).Status()
+	status := Start(context.Background(), cfg).Health.Status()
 	assert.False(t, status.Ready)
 	assert.Contains(t, status.Message, fmt.Sprintf("written by Errand v7.0.0 (schema %d)", newer))
 	assert.Contains(t, status.Message, fmt.Sprintf("this is Errand %s (schema %d)", buildinfo.Version, store.SchemaVersion()))

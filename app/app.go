@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -42,6 +43,10 @@ type App struct {
 	late lateStart
 
 	unlock func()
+	// opened is closed once open has ended; failed says it could not
+	// open (Health then says why, and nothing else runs).
+	opened chan struct{}
+	failed bool
 	// askQuit asks whether to quit with tasks at work (nil: the native dialog).
 	askQuit func(ctx context.Context, question string) bool
 
@@ -73,17 +78,67 @@ type App struct {
 // New opens the database, ends tasks a previous run left unfinished, and
 // connects to the model (starting the demo model when none is configured).
 func New(ctx context.Context, cfg Config) (*App, error) {
+	a := unopened()
+	defer close(a.opened)
+	if err := a.open(ctx, cfg); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Start is New beside the window's own start: the services it returns can
+// be bound at once, and are filled in once the database is open (on an
+// empty data folder, making it waits for the disk). The page waits for
+// that (WhenOpen), and so do Startup, BeforeClose and Shutdown. If it
+// cannot open, Health says why and nothing else runs.
+func Start(ctx context.Context, cfg Config) *App {
+	a := unopened()
+	go func() {
+		defer close(a.opened)
+		if err := a.open(ctx, cfg); err != nil {
+			slog.Error("Errand could not start", "err", err)
+			a.failed = true
+			a.Health.status, a.Health.first = unavailable(cfg, err), nil
+		}
+	}()
+	return a
+}
+
+// unopened makes the bound services, empty until open fills them in.
+func unopened() *App {
+	a := &App{
+		events: &bridge{}, stopDemo: func() {}, desktopDone: make(chan struct{}), opened: make(chan struct{}),
+		Runner: &AgentTaskRunner{}, Conversations: &Conversations{}, Settings: &Settings{}, Providers: &Providers{},
+		Memory: &Memory{}, Prompts: &Prompts{}, Archive: &Archive{}, Window: &Window{}, MCP: &MCP{},
+		Agents: &Agents{}, Checkpoints: &Checkpoints{}, About: &About{}, Attachments: &Attachments{},
+	}
+	a.Health = &Health{opened: a.opened}
+	a.Archive.dialogs, a.devBound = withDevDialogs(nativeDialogs{win: &a.Conversations.dialogs})
+	return a
+}
+
+// WhenOpen holds the page's requests until open has ended, so that the
+// window calls no service before it is filled in.
+func (a *App) WhenOpen(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-a.opened
+		next.ServeHTTP(w, r)
+	})
+}
+
+// open is New's work, on the services unopened made.
+func (a *App) open(ctx context.Context, cfg Config) error {
 	logfile.Secrets.Add(cfg.APIKey)
 	unlock, err := lockDataDir(cfg.DataDir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	st, err := store.Open(ctx, filepath.Join(cfg.DataDir, store.FileName))
 	if err != nil {
 		unlock()
-		return nil, err
+		return err
 	}
-	a := &App{store: st, events: &bridge{}, stopDemo: func() {}, unlock: unlock, desktopDone: make(chan struct{})}
+	a.store, a.unlock = st, unlock
 	a.notifier = newNotifier(func() bool {
 		ctx, cancel := callCtx()
 		defer cancel()
@@ -102,7 +157,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		a.notifier.taskUpdated(t)
 		a.idle.taskUpdated(t)
 	}
-	a.Health = &Health{status: Status{Ready: true, ReadOnly: st.ReadOnly(), DataDir: cfg.DataDir}}
+	a.Health.status = Status{Ready: true, ReadOnly: st.ReadOnly(), DataDir: cfg.DataDir}
 	if st.ReadOnly() {
 		a.Health.status.Message = fmt.Sprintf("The database at %s is read-only: you can read everything, but nothing new can be saved.", st.Path())
 	}
@@ -110,7 +165,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if err != nil {
 		st.Close()
 		unlock()
-		return nil, fmt.Errorf("start the demo model: %w", err)
+		return fmt.Errorf("start the demo model: %w", err)
 	}
 	a.stopDemo = stopDemo
 	ring := cfg.Keyring
@@ -133,7 +188,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		stopDemo()
 		st.Close()
 		unlock()
-		return nil, err
+		return err
 	}
 	// Counting the checkpoints' contents walks their folder: on the late
 	// start, not before the window (else the first task's first
@@ -160,25 +215,22 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		slog.Info("tasks left by the last run", "interrupted", interrupted, "waiting", waiting)
 	}
 	a.idle.count(a.runner.Working)
-	a.Runner = &AgentTaskRunner{runner: a.runner, files: files}
-	a.Conversations = &Conversations{store: st, search: st, events: a.events, runner: a.runner, models: models, workspaces: workspaces, files: files}
-	var devBound []any
-	dialogs := nativeDialogs{win: &a.Conversations.dialogs}
-	a.Archive = &Archive{store: st, files: files}
-	a.Archive.dialogs, devBound = withDevDialogs(dialogs)
-	a.devBound = devBound
-	a.Settings = &Settings{store: st, runner: a.runner, keeper: keeper}
-	a.Checkpoints = &Checkpoints{keeper: keeper, tasks: st, events: a.events}
-	a.Memory = &Memory{store: st, events: a.events}
-	a.Prompts = &Prompts{store: st}
-	a.Window = &Window{notifier: a.notifier, ready: a.late.run}
-	a.MCP = &MCP{store: st, manager: a.mcp, late: a.mcpLate, env: a.secrets}
-	a.Agents = &Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
-	a.About = &About{dataDir: cfg.DataDir, resolver: a.resolver, openFolder: openInFileManager}
-	a.Attachments = &Attachments{files: files, openDir: filepath.Join(cfg.DataDir, "opened"), open: openInFileManager}
-	a.Providers = &Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
+	*a.Runner = AgentTaskRunner{runner: a.runner, files: files}
+	c := a.Conversations
+	c.store, c.search, c.events, c.runner, c.models, c.workspaces, c.files = st, st, a.events, a.runner, models, workspaces, files
+	a.Archive.store, a.Archive.files = st, files
+	*a.Settings = Settings{store: st, runner: a.runner, keeper: keeper}
+	*a.Checkpoints = Checkpoints{keeper: keeper, tasks: st, events: a.events}
+	*a.Memory = Memory{store: st, events: a.events}
+	*a.Prompts = Prompts{store: st}
+	*a.Window = Window{notifier: a.notifier, ready: a.late.run}
+	*a.MCP = MCP{store: st, manager: a.mcp, late: a.mcpLate, env: a.secrets}
+	*a.Agents = Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
+	*a.About = About{dataDir: cfg.DataDir, resolver: a.resolver, openFolder: openInFileManager}
+	*a.Attachments = Attachments{files: files, openDir: filepath.Join(cfg.DataDir, "opened"), open: openInFileManager}
+	*a.Providers = Providers{runner: a.runner, store: st, secrets: a.secrets, resolver: a.resolver, models: models}
 	a.Health.first = &firstScreen{conversations: a.Conversations, settings: a.Settings, agents: a.Agents}
-	return a, nil
+	return nil
 }
 
 // Bound lists the services to bind to the frontend.
@@ -192,6 +244,9 @@ func (a *App) Bound() []any {
 // lateStartAfter from now if it never says so; then what the start alone
 // needed is given back.
 func (a *App) Startup(ctx context.Context) {
+	if <-a.opened; a.failed {
+		return
+	}
 	a.events.attach(ctx)
 	a.Conversations.dialogs.set(ctx)
 	a.late.add(func() { a.startNotifications(ctx) })
@@ -220,6 +275,9 @@ func (a *App) startNotifications(ctx context.Context) {
 // with tasks at work it asks first, since quitting cuts them off (each can
 // be resumed when Errand opens again). True keeps the window open.
 func (a *App) BeforeClose(ctx context.Context) bool {
+	if <-a.opened; a.failed {
+		return false
+	}
 	n := a.runner.Working()
 	if n == 0 {
 		return false
@@ -258,6 +316,9 @@ func askQuitDialog(ctx context.Context, question string) bool {
 // servers stopped with every process they started, then the database is
 // closed.
 func (a *App) Shutdown(context.Context) {
+	if <-a.opened; a.failed {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := a.runner.Shutdown(ctx); err != nil {

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -270,14 +272,43 @@ func TestOneErrandPerDataFolder(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, chat.CodeConflict, code(err))
 	assert.Contains(t, err.Error(), "already running")
-	h := Unavailable(Config{DataDir: dir}, err)
-	assert.False(t, h.Status().Ready)
-	assert.Contains(t, h.Status().Message, "already running")
+	second := Start(context.Background(), Config{DataDir: dir, Keyring: &fakeKeyring{}})
+	assert.False(t, second.Health.Status().Ready)
+	assert.Contains(t, second.Health.Status().Message, "already running")
+	assert.False(t, second.BeforeClose(t.Context()), "nothing of its own to stop: the window closes")
+	second.Startup(t.Context())
+	second.Shutdown(t.Context())
+	assert.True(t, first.Health.Status().Ready, "the second took nothing from the first")
 
 	first.Shutdown(context.Background())
 	again, err := New(context.Background(), Config{DataDir: dir, Keyring: &fakeKeyring{}})
 	require.NoError(t, err, "the lock goes with the first instance")
 	again.Shutdown(context.Background())
+}
+
+// Start opens Errand beside the window's start: its services are bound at
+// once, and the page is served only once they are filled in, so that the
+// window's first call finds them ready.
+func TestThePageIsServedOnceErrandIsOpen(t *testing.T) {
+	t.Parallel()
+	a := Start(context.Background(), Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}})
+	bound := a.Bound()
+	page := a.WhenOpen(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		assert.NotNil(t, a.Conversations.store, "the services are filled in before the page")
+		_, _ = w.Write([]byte("<!doctype html>"))
+	}))
+	rec := httptest.NewRecorder()
+	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Equal(t, "<!doctype html>", rec.Body.String())
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	assert.Same(t, a.Conversations, bound[2], "the services bound are the ones filled in")
+	first, err := a.Health.FirstScreen(50, 100)
+	require.NoError(t, err)
+	assert.True(t, first.Status.Ready)
+	require.NotNil(t, first.Open)
+	list, err := a.Conversations.ListConversations()
+	require.NoError(t, err)
+	assert.Len(t, list, 1)
 }
 
 // Closing the window with a task at work asks first; the answer decides.

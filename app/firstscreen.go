@@ -38,6 +38,7 @@ type firstScreen struct {
 // When Errand could not start, it holds the status only.
 func (h *Health) FirstScreen(listLimit, messageLimit int) (_ FirstScreen, err error) {
 	defer recovered(&err)
+	h.wait()
 	out := FirstScreen{Status: h.status}
 	if h.first != nil {
 		h.first.read(&out, listLimit, messageLimit)

@@ -12,19 +12,29 @@ type Status struct {
 	DataDir  string `json:"dataDir"`
 }
 
-// Health is bound in every case, even when Errand could not start.
+// Health is bound in every case, and answers even when Errand could not start.
 type Health struct {
 	status Status
-	first  *firstScreen // nil when Errand could not start
+	first  *firstScreen    // nil when Errand could not start
+	opened <-chan struct{} // closed once status and first are set (nil: they are)
 }
 
 // Status reports whether Errand is ready.
-func (h *Health) Status() Status { return h.status }
+func (h *Health) Status() Status {
+	h.wait()
+	return h.status
+}
 
-// Unavailable is what the window binds when New failed: the reason, and
-// nothing that needs the database.
-func Unavailable(cfg Config, err error) *Health {
-	return &Health{status: Status{Message: errorMessage(err), DataDir: cfg.DataDir}}
+// wait waits until Start has opened Errand, or could not.
+func (h *Health) wait() {
+	if h.opened != nil {
+		<-h.opened
+	}
+}
+
+// unavailable is the status of an Errand that could not start.
+func unavailable(cfg Config, err error) Status {
+	return Status{Message: errorMessage(err), DataDir: cfg.DataDir}
 }
 
 func errorMessage(err error) string { return frontendError(err).Message }

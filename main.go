@@ -8,6 +8,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync/atomic"
 
@@ -75,16 +76,23 @@ func run() error {
 	}
 	// The database opens beside the window's own start; the page waits
 	// for it.
-	a := app.Start(context.Background(), cfg)
-	opts.AssetServer.Middleware = a.WhenOpen
-	devWindow(opts.AssetServer)
-	opts.Bind = a.Bound()
-	opts.OnStartup = func(ctx context.Context) {
-		windowCtx.Store(&ctx)
-		a.Startup(ctx)
+	if a, err := app.Start(context.Background(), cfg); err != nil {
+		// Another Errand has the data folder: the window still opens, to
+		// say so; the log (and stderr) get the cause.
+		slog.Error("Errand could not start", "err", err)
+		opts.Bind = []any{app.Unavailable(cfg, err)}
+		opts.OnStartup = func(ctx context.Context) { windowCtx.Store(&ctx) }
+	} else {
+		opts.AssetServer.Middleware = a.WhenOpen
+		opts.Bind = a.Bound()
+		opts.OnStartup = func(ctx context.Context) {
+			windowCtx.Store(&ctx)
+			a.Startup(ctx)
+		}
+		opts.OnBeforeClose = a.BeforeClose
+		opts.OnShutdown = a.Shutdown
 	}
-	opts.OnBeforeClose = a.BeforeClose
-	opts.OnShutdown = a.Shutdown
+	devWindow(opts.AssetServer)
 	return wails.Run(opts)
 }
 

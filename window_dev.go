@@ -21,7 +21,9 @@ func devWindow(o *assetserver.Options) {
 	}
 	before := o.Middleware
 	o.Middleware = func(next http.Handler) http.Handler {
-		next = before(next)
+		if before != nil {
+			next = before(next)
+		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			// The window asks for wails://wails/…; the dev server's
 			// browsers ask for their own host.

@@ -78,7 +78,11 @@ type App struct {
 // New opens the database, ends tasks a previous run left unfinished, and
 // connects to the model (starting the demo model when none is configured).
 func New(ctx context.Context, cfg Config) (*App, error) {
-	a := unopened()
+	unlock, err := lockDataDir(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	a := unopened(unlock)
 	defer close(a.opened)
 	if err := a.open(ctx, cfg); err != nil {
 		return nil, err
@@ -86,13 +90,18 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	return a, nil
 }
 
-// Start is New beside the window's own start: the services it returns can
-// be bound at once, and are filled in once the database is open (on an
-// empty data folder, making it waits for the disk). The page waits for
+// Start is New beside the window's own start: it takes the data folder
+// (another Errand holding it is its error), and the services it returns
+// can be bound at once; they are filled in once the database is open (on
+// an empty data folder, making it waits for the disk). The page waits for
 // that (WhenOpen), and so do Startup, BeforeClose and Shutdown. If it
 // cannot open, Health says why and nothing else runs.
-func Start(ctx context.Context, cfg Config) *App {
-	a := unopened()
+func Start(ctx context.Context, cfg Config) (*App, error) {
+	unlock, err := lockDataDir(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	a := unopened(unlock)
 	go func() {
 		defer close(a.opened)
 		if err := a.open(ctx, cfg); err != nil {
@@ -101,13 +110,14 @@ func Start(ctx context.Context, cfg Config) *App {
 			a.Health.status, a.Health.first = unavailable(cfg, err), nil
 		}
 	}()
-	return a
+	return a, nil
 }
 
-// unopened makes the bound services, empty until open fills them in.
-func unopened() *App {
+// unopened makes the bound services of the data folder unlock frees,
+// empty until open fills them in.
+func unopened(unlock func()) *App {
 	a := &App{
-		events: &bridge{}, stopDemo: func() {}, desktopDone: make(chan struct{}), opened: make(chan struct{}),
+		unlock: unlock, events: &bridge{}, stopDemo: func() {}, desktopDone: make(chan struct{}), opened: make(chan struct{}),
 		Runner: &AgentTaskRunner{}, Conversations: &Conversations{}, Settings: &Settings{}, Providers: &Providers{},
 		Memory: &Memory{}, Prompts: &Prompts{}, Archive: &Archive{}, Window: &Window{}, MCP: &MCP{},
 		Agents: &Agents{}, Checkpoints: &Checkpoints{}, About: &About{}, Attachments: &Attachments{},
@@ -126,19 +136,17 @@ func (a *App) WhenOpen(next http.Handler) http.Handler {
 	})
 }
 
-// open is New's work, on the services unopened made.
+// open is New's work once the data folder is taken, on the services
+// unopened made; when it fails, it lets the folder go.
 func (a *App) open(ctx context.Context, cfg Config) error {
 	logfile.Secrets.Add(cfg.APIKey)
-	unlock, err := lockDataDir(cfg.DataDir)
-	if err != nil {
-		return err
-	}
+	unlock := a.unlock
 	st, err := store.Open(ctx, filepath.Join(cfg.DataDir, store.FileName))
 	if err != nil {
 		unlock()
 		return err
 	}
-	a.store, a.unlock = st, unlock
+	a.store = st
 	a.notifier = newNotifier(func() bool {
 		ctx, cancel := callCtx()
 		defer cancel()

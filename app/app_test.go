@@ -272,13 +272,11 @@ func TestOneErrandPerDataFolder(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, chat.CodeConflict, code(err))
 	assert.Contains(t, err.Error(), "already running")
-	second := Start(context.Background(), Config{DataDir: dir, Keyring: &fakeKeyring{}})
-	assert.False(t, second.Health.Status().Ready)
-	assert.Contains(t, second.Health.Status().Message, "already running")
-	assert.False(t, second.BeforeClose(t.Context()), "nothing of its own to stop: the window closes")
-	second.Startup(t.Context())
-	second.Shutdown(t.Context())
-	assert.True(t, first.Health.Status().Ready, "the second took nothing from the first")
+	_, err = Start(context.Background(), Config{DataDir: dir, Keyring: &fakeKeyring{}})
+	assert.Equal(t, chat.CodeConflict, code(err), "Start takes the folder before the window, as New does")
+	h := Unavailable(Config{DataDir: dir}, err)
+	assert.False(t, h.Status().Ready)
+	assert.Contains(t, h.Status().Message, "already running")
 
 	first.Shutdown(context.Background())
 	again, err := New(context.Background(), Config{DataDir: dir, Keyring: &fakeKeyring{}})
@@ -291,7 +289,8 @@ func TestOneErrandPerDataFolder(t *testing.T) {
 // window's first call finds them ready.
 func TestThePageIsServedOnceErrandIsOpen(t *testing.T) {
 	t.Parallel()
-	a := Start(context.Background(), Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}})
+	a, err := Start(context.Background(), Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}})
+	require.NoError(t, err)
 	bound := a.Bound()
 	page := a.WhenOpen(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		assert.NotNil(t, a.Conversations.store, "the services are filled in before the page")

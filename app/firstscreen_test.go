@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -77,9 +78,8 @@ func TestFirstScreenOpensTheNewestConversation(t *testing.T) {
 func TestFirstScreenOfAnUnavailableErrandIsItsStatus(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	in := newAppWith(t, Config{DataDir: dir, Keyring: &fakeKeyring{}})
-	require.True(t, in.Health.Status().Ready)
-	got, err := Start(context.Background(), Config{DataDir: dir, Keyring: &fakeKeyring{}}).Health.FirstScreen(50, 100)
+	h := Unavailable(Config{DataDir: dir}, errors.New("the data folder cannot be read"))
+	got, err := h.FirstScreen(50, 100)
 	require.NoError(t, err)
 	assert.False(t, got.Status.Ready)
 	assert.Equal(t, dir, got.Status.DataDir)

@@ -12,7 +12,7 @@ type Status struct {
 	DataDir  string `json:"dataDir"`
 }
 
-// Health is bound in every case, and answers even when Errand could not start.
+// Health is bound in every case, even when Errand could not start.
 type Health struct {
 	status Status
 	first  *firstScreen    // nil when Errand could not start
@@ -23,6 +23,12 @@ type Health struct {
 func (h *Health) Status() Status {
 	h.wait()
 	return h.status
+}
+
+// Unavailable is what the window binds when the data folder could not be
+// taken: the reason, and nothing that needs the database.
+func Unavailable(cfg Config, err error) *Health {
+	return &Health{status: unavailable(cfg, err)}
 }
 
 // wait waits until Start has opened Errand, or could not.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errand-app/errand/backend/llm"
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Fixed costs of the chat format, in tokens, as OpenAI documents them for
@@ -20,7 +21,9 @@ const (
 	replyPrimer = 3
 )
 
-// Encodings are loaded once, on first use: each is a few megabytes.
+// Encodings are loaded once, on first use: each is a few megabytes. They
+// are made by their own constructors, not tokenizer.Get, so that the
+// encodings Errand never counts with (r50k, p50k) are not in the binary.
 var (
 	o200kOnce, cl100kOnce sync.Once
 	o200k, cl100k         tokenizer.Codec
@@ -28,19 +31,11 @@ var (
 
 func codecFor(model string) tokenizer.Codec {
 	if usesO200k(model) {
-		o200kOnce.Do(func() { o200k = mustCodec(tokenizer.O200kBase) })
+		o200kOnce.Do(func() { o200k = codec.NewO200kBase() })
 		return o200k
 	}
-	cl100kOnce.Do(func() { cl100k = mustCodec(tokenizer.Cl100kBase) })
+	cl100kOnce.Do(func() { cl100k = codec.NewCl100kBase() })
 	return cl100k
-}
-
-func mustCodec(e tokenizer.Encoding) tokenizer.Codec {
-	c, err := tokenizer.Get(e)
-	if err != nil {
-		panic(err) // the encodings are compiled in: cannot happen
-	}
-	return c
 }
 
 // usesO200k reports whether a model counts with o200k_base (OpenAI's

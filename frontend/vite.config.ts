@@ -1,5 +1,6 @@
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { CONVERSATION_PAGE, MESSAGE_PAGE } from './src/api/pageSizes';
 
 // "hljs-grammar/go" is highlight.js's Go grammar, found from lowlight (whose
 // dependency it is, wherever npm put it): the grammars load one by one, as
@@ -14,10 +15,29 @@ const hljsGrammars: Plugin = {
   },
 };
 
+// The page asks Go for its first screen while it is parsed (Wails' runtime,
+// which binds window.go, runs first in <head>), so the answer comes while
+// the app's main script loads instead of after it; src/api firstScreen()
+// takes it (window.errandFirstScreen). Nothing reaches the window before the
+// first screen but what that answer holds: Go sends events only for what
+// the window asks, and starts its own work once the screen is painted.
+const askFirstScreen: Plugin = {
+  name: 'ask-first-screen',
+  transformIndexHtml: () => [
+    {
+      tag: 'script',
+      injectTo: 'head-prepend',
+      children:
+        `window.errandFirstScreen = window.go?.app?.Health?.FirstScreen?.(${CONVERSATION_PAGE}, ${MESSAGE_PAGE});` +
+        'window.errandFirstScreen?.catch(() => {});',
+    },
+  ],
+};
+
 // No @vitejs/plugin-react: esbuild's automatic JSX runtime is all we need.
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
-  plugins: [hljsGrammars],
+  plugins: [hljsGrammars, askFirstScreen],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

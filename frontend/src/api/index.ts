@@ -609,6 +609,14 @@ export function healthStatus(): Promise<HealthStatus> {
   return call(() => HealthSvc.Status());
 }
 
+/** The first screen the page asked for as it was parsed (vite.config.ts), once; undefined if it did not. */
+function takeAskedFirstScreen(): Promise<app.FirstScreen> | undefined {
+  const w = globalThis as { errandFirstScreen?: Promise<app.FirstScreen> };
+  const asked = w.errandFirstScreen;
+  delete w.errandFirstScreen;
+  return asked;
+}
+
 /**
  * The window's first screen in one call: the status and, when Errand can
  * work, the list's first page and the newest conversation (or a new one),
@@ -616,7 +624,9 @@ export function healthStatus(): Promise<HealthStatus> {
  * Errand could not start (the status alone then).
  */
 export async function firstScreen(): Promise<FirstScreen> {
-  const first = await call<app.FirstScreen, FirstScreen>(() => HealthSvc.FirstScreen(CONVERSATION_PAGE, MESSAGE_PAGE));
+  const first = await call<app.FirstScreen, FirstScreen>(
+    () => takeAskedFirstScreen() ?? HealthSvc.FirstScreen(CONVERSATION_PAGE, MESSAGE_PAGE),
+  );
   const page = first.conversations;
   return {
     ...first,

@@ -48,8 +48,30 @@ func TestMemoryIsGivenBackWhenTheTasksStopWorking(t *testing.T) {
 	require.Len(t, *waits, 3)
 	(*waits)[2]()
 	assert.Equal(t, 1, released, "no task at work: given back")
+	require.Len(t, *waits, 4, "and a wait to give back once more")
+	(*waits)[3]()
+	assert.Equal(t, 2, released, "still no task at work: given back again")
+	assert.Len(t, *waits, 4, "twice at most")
 
 	i.stop()
 	i.taskUpdated(chat.Task{Status: chat.StatusCompleted})
-	assert.Len(t, *waits, 3, "quitting: no wait starts")
+	assert.Len(t, *waits, 4, "quitting: no wait starts")
+}
+
+// A task that stops between the first release and the second starts the
+// waits over: the second wait of the earlier stop is not kept.
+func TestATaskStoppingAfterTheFirstReleaseStartsTheWaitsOver(t *testing.T) {
+	released := 0
+	i := newIdleRelease(func() { released++ })
+	waits := fakeWaits(i)
+	i.count(func() int { return 0 })
+
+	i.taskUpdated(chat.Task{Status: chat.StatusCompleted})
+	(*waits)[0]()
+	require.Len(t, *waits, 2)
+	i.taskUpdated(chat.Task{Status: chat.StatusCompleted})
+	require.Len(t, *waits, 3)
+	(*waits)[2]()
+	assert.Equal(t, 2, released)
+	require.Len(t, *waits, 4, "the new stop's second wait")
 }

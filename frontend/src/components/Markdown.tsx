@@ -6,11 +6,11 @@
 //   anything else is shown as text, not as a link.
 // - Images are never loaded (a remote image URL can carry data out of the
 //   conversation); they become links.
-import { memo, useDeferredValue, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { copyText } from '../lib/clipboard';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
-import { EMPTY_SPLIT, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
+import { EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
 
 // The parser and its plugins (MarkdownBlock.tsx, with the window of a long
 // reply) are not on a first screen without replies: they load when a block
@@ -121,7 +121,7 @@ interface Chunks {
  * the text grows and only the last chunk changes.
  */
 export function plainChunks(text: string, prev: Chunks = { text: '', ends: [] }, sep = '\n'): Chunks {
-  const ends = text.startsWith(prev.text) ? prev.ends.slice(0, -1) : [];
+  const ends = extendsText(text, prev.text) ? prev.ends.slice(0, -1) : [];
   let from = ends[ends.length - 1] ?? 0;
   for (;;) {
     const nl = from + PLAIN_CHUNK < text.length ? text.indexOf(sep, from + PLAIN_CHUNK) : -1;
@@ -309,20 +309,20 @@ export const Markdown = memo(function Markdown({
   className?: string;
   streaming?: boolean;
 }) {
-  // The text grows by deltas, each stored and published on its own: the
-  // window renders the latest in the background (a transition that yields
-  // to clicks and keys, and skips deltas it has fallen behind on), so that
-  // Stop and Esc answer at once however fast a long reply arrives.
-  const shown = useDeferredValue(text);
-  const split = useBlockSplit(shown);
+  // The text grows once a frame (the deltas received meanwhile are applied
+  // together) and is rendered then, in one render that costs the delta.
+  // Rendered in the background instead (a deferred value), each frame's
+  // delta interrupted and restarted that render until React rendered it
+  // all at once, for hundreds of ms during which Stop waited.
+  const split = useBlockSplit(text);
   // Link references and footnotes resolve across blocks: such a text is one block.
-  const blocks = split.definitions.includes(true) ? [shown] : split.blocks;
+  const blocks = split.definitions.includes(true) ? [text] : split.blocks;
   const tail = blocks.length > 0 && <TailBlock text={blocks[blocks.length - 1]!} streaming={streaming} />;
   if (blocks.length > WINDOW_BLOCKS) {
     // A long reply: only the blocks near the viewport are in the page.
     return (
       <WindowedBlocks
-        text={shown}
+        text={text}
         blocks={blocks}
         starts={split.starts}
         className={`text md${className ? ` ${className}` : ''}`}

@@ -240,21 +240,12 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
   const unfollow = () => {
     follow.current = false;
   };
-  // It is read and written when the next frame starts, once a frame: read
-  // after each commit, it laid the page out in the commit's task, and the
-  // frame laid it out again.
-  const followFrame = useRef(0);
   useLayoutEffect(() => {
-    if (followFrame.current || !follow.current || !opened.current || hasNewer) return;
-    followFrame.current = requestAnimationFrame(() => {
-      followFrame.current = 0;
-      const el = scrollRef.current;
-      if (!el || !follow.current) return;
-      const max = el.scrollHeight - el.clientHeight;
-      if (max - el.scrollTop > 1) el.scrollTop = max;
-    });
+    const el = scrollRef.current;
+    if (!el || !follow.current || !opened.current || hasNewer) return;
+    const max = el.scrollHeight - el.clientHeight;
+    if (max - el.scrollTop > 1) el.scrollTop = max;
   });
-  useEffect(() => () => cancelAnimationFrame(followFrame.current), []);
   // At the bottom it follows again; moved up away from it, it stops (the
   // view itself only ever moves down while it follows).
   const lastTop = useRef(0);
@@ -391,37 +382,36 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
                 {loadingOlder ? 'Loading earlier messages…' : 'Load earlier messages'}
               </button>
             )}
-            <div className="virtual-flow" style={{ transform: `translateY(${top}px)` }}>
-              <div className="message-list is-virtual" role="log" aria-label="Conversation" aria-live="off" data-items={n}>
-                {rowItems.map((v) => (
-                  <TranscriptRow
-                    key={v.key as string}
-                    conversationId={conversationId}
-                    messageId={rows.messageIds[v.index]!}
-                    itemKey={rows.keys[v.index]!}
-                    index={v.index}
-                    measure={virtualizer.measureElement}
-                    found={foundId !== null && rows.messageIds[v.index] === foundId}
-                  />
-                ))}
-              </div>
-              {/* Right after the last row, the status flows below it, and the
-                  flow ends where the list does: a growing reply lengthens
-                  the scroll range as it is laid out, so the virtualizer's
-                  scroll to the new end is not cut short by a range that
-                  grows only at the next render (which it then read again
-                  after every commit). Else it is put at its place. */}
-              {statusItem && (
-                <div
-                  className={`status-slot${lastIndex === n - 1 ? '' : ' status-slot-apart'}`}
-                  data-index={n}
-                  ref={virtualizer.measureElement}
-                  style={lastIndex === n - 1 ? undefined : { transform: `translateY(${statusItem.start - top}px)` }}
-                >
-                  <StatusLine conversationId={conversationId} />
-                </div>
-              )}
+            <div
+              className="message-list is-virtual"
+              role="log"
+              aria-label="Conversation"
+              aria-live="off"
+              data-items={n}
+              style={{ transform: `translateY(${top}px)` }}
+            >
+              {rowItems.map((v) => (
+                <TranscriptRow
+                  key={v.key as string}
+                  conversationId={conversationId}
+                  messageId={rows.messageIds[v.index]!}
+                  itemKey={rows.keys[v.index]!}
+                  index={v.index}
+                  measure={virtualizer.measureElement}
+                  found={foundId !== null && rows.messageIds[v.index] === foundId}
+                />
+              ))}
             </div>
+            {statusItem && (
+              <div
+                className="status-slot"
+                data-index={n}
+                ref={virtualizer.measureElement}
+                style={{ transform: `translateY(${statusItem.start}px)` }}
+              >
+                <StatusLine conversationId={conversationId} />
+              </div>
+            )}
           </div>
         )}
       </div>

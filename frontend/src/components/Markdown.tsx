@@ -6,7 +6,7 @@
 //   anything else is shown as text, not as a link.
 // - Images are never loaded (a remote image URL can carry data out of the
 //   conversation); they become links.
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { copyText } from '../lib/clipboard';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
@@ -310,19 +310,21 @@ export const Markdown = memo(function Markdown({
   streaming?: boolean;
 }) {
   // The text grows once a frame (the deltas received meanwhile are applied
-  // together) and is rendered then, in one render that costs the delta.
-  // Rendered in the background instead (a deferred value), each frame's
-  // delta interrupted and restarted that render until React rendered it
-  // all at once, for hundreds of ms during which Stop waited.
-  const split = useBlockSplit(text);
+  // together): the window renders the latest in the background (a
+  // transition that yields to clicks and keys, and skips what it has fallen
+  // behind on), so that Stop and Esc answer at once however fast a long
+  // reply arrives. Rendered in the frame instead, Chromium laid a streaming
+  // page out about twice a frame and Stop waited longer.
+  const shown = useDeferredValue(text);
+  const split = useBlockSplit(shown);
   // Link references and footnotes resolve across blocks: such a text is one block.
-  const blocks = split.definitions.includes(true) ? [text] : split.blocks;
+  const blocks = split.definitions.includes(true) ? [shown] : split.blocks;
   const tail = blocks.length > 0 && <TailBlock text={blocks[blocks.length - 1]!} streaming={streaming} />;
   if (blocks.length > WINDOW_BLOCKS) {
     // A long reply: only the blocks near the viewport are in the page.
     return (
       <WindowedBlocks
-        text={text}
+        text={shown}
         blocks={blocks}
         starts={split.starts}
         className={`text md${className ? ` ${className}` : ''}`}

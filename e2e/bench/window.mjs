@@ -428,8 +428,15 @@ async function streamBench(page, tokens, name) {
   await send(page, `[stream ${tokens}] ${name}`);
   // Long tasks are counted from here: the app's work, not the harness's typing.
   const from = await page.evaluate(() => performance.now());
+  // And the page's layouts (Chromium's own count, forced or in a frame).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const layouts = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'LayoutCount')?.value ?? 0;
+  const layoutsFrom = await layouts();
   // A new conversation's first message may be answered as a chat reply ("Replied").
   await waitStatus(page, /^(Completed|Replied)$/, 120_000);
+  const layoutCount = (await layouts()) - layoutsFrom;
+  await cdp.detach();
   const r = await page.evaluate((from) => {
     const b = window.__bench;
     b.unwatch();
@@ -464,6 +471,8 @@ async function streamBench(page, tokens, name) {
   emit(`${P}.stream.${name}.rows_changed_per_delta`, r.rowsPerDelta, 'rows');
   emit(`${P}.stream.${name}.dom_mutations_per_delta`, r.mutationsPerDelta, 'count');
   emit(`${P}.stream.${name}.transcript_dom_nodes`, r.domNodes, 'count');
+  emit(`${P}.stream.${name}.layouts_per_frame`, r.frames ? layoutCount / r.frames : 0, 'count');
+  emit(`${P}.stream.${name}.layouts_per_delta`, r.deltas ? layoutCount / r.deltas : 0, 'count');
 }
 
 async function uiBench() {

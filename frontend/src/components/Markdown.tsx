@@ -10,7 +10,7 @@ import { memo, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { copyText } from '../lib/clipboard';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
-import { EMPTY_SPLIT, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
+import { EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
 
 // The parser and its plugins (MarkdownBlock.tsx, with the window of a long
 // reply) are not on a first screen without replies: they load when a block
@@ -121,7 +121,7 @@ interface Chunks {
  * the text grows and only the last chunk changes.
  */
 export function plainChunks(text: string, prev: Chunks = { text: '', ends: [] }, sep = '\n'): Chunks {
-  const ends = text.startsWith(prev.text) ? prev.ends.slice(0, -1) : [];
+  const ends = extendsText(text, prev.text) ? prev.ends.slice(0, -1) : [];
   let from = ends[ends.length - 1] ?? 0;
   for (;;) {
     const nl = from + PLAIN_CHUNK < text.length ? text.indexOf(sep, from + PLAIN_CHUNK) : -1;
@@ -309,10 +309,12 @@ export const Markdown = memo(function Markdown({
   className?: string;
   streaming?: boolean;
 }) {
-  // The text grows by deltas, each stored and published on its own: the
-  // window renders the latest in the background (a transition that yields
-  // to clicks and keys, and skips deltas it has fallen behind on), so that
-  // Stop and Esc answer at once however fast a long reply arrives.
+  // The text grows once a frame (the deltas received meanwhile are applied
+  // together): the window renders the latest in the background (a
+  // transition that yields to clicks and keys, and skips what it has fallen
+  // behind on), so that Stop and Esc answer at once however fast a long
+  // reply arrives. Rendered in the frame instead, Chromium laid a streaming
+  // page out about twice a frame and Stop waited longer.
   const shown = useDeferredValue(text);
   const split = useBlockSplit(shown);
   // Link references and footnotes resolve across blocks: such a text is one block.

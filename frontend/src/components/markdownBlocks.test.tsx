@@ -101,6 +101,9 @@ describe('splitBlocks', () => {
     expect(next.frozen).toBe(2);
     // A text that does not extend the last one is split from the start.
     expect(splitBlocks('Other.\n\nText.', next).blocks).toEqual(['Other.', 'Text.']);
+    // Nor one as long whose frozen text changed, nor a shorter one.
+    expect(splitBlocks('Uno.\n\nTwo.\n\nThree.\n\nFo', next).blocks).toEqual(['Uno.', 'Two.', 'Three.', 'Fo']);
+    expect(splitBlocks('One.\n\nTwo', next).blocks).toEqual(['One.', 'Two']);
   });
 
   it('does not freeze a boundary before the next line is complete', () => {

@@ -8,11 +8,13 @@ import { useConversationsStore } from './conversations';
 import { useMessagesStore } from './messages';
 import { messageOf, orderedMessages } from './messagesReducer';
 import {
+  flushDeltas,
   handleConversationUpdated,
   handleMessageDelta,
   handleTaskMessage,
   handleTaskUpdate,
   loadConversation,
+  queueDelta,
 } from './sync';
 import { useTasksStore } from './tasks';
 
@@ -47,6 +49,41 @@ describe('sync', () => {
     handleMessageDelta(delta('a', 'm', 3, 'lo ✓', 3));
     expect(contentOf('a', 'm')).toBe('Hello ✓');
     handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { content: 'Hello ✓', rev: 4 }) });
+    expect(contentOf('a', 'm')).toBe('Hello ✓');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the deltas received between two frames together, at the next frame', async () => {
+    load.mockResolvedValueOnce(view('a'));
+    await selectConversation('a');
+    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { streaming: true, rev: 1 }) });
+    let updates = 0;
+    const off = useMessagesStore.subscribe(() => updates++);
+    vi.useFakeTimers();
+    try {
+      queueDelta(delta('a', 'm', 0, 'Hel', 2));
+      queueDelta(delta('a', 'm', 3, 'lo', 3));
+      expect(contentOf('a', 'm')).toBe('');
+      expect(updates).toBe(0);
+      vi.runOnlyPendingTimers();
+    } finally {
+      vi.useRealTimers();
+      off();
+    }
+    expect(contentOf('a', 'm')).toBe('Hello');
+    expect(updates).toBe(2);
+  });
+
+  it('a stream that ends before the next frame keeps every delta received (no reload)', async () => {
+    load.mockResolvedValueOnce(view('a'));
+    await selectConversation('a');
+    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { streaming: true, rev: 1 }) });
+    queueDelta(delta('a', 'm', 0, 'Hel', 2));
+    queueDelta(delta('a', 'm', 3, 'lo ✓', 3));
+    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { rev: 4 }), streamed: true, contentBytes: 9 });
+    expect(contentOf('a', 'm')).toBe('Hello ✓');
+    expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
+    flushDeltas();
     expect(contentOf('a', 'm')).toBe('Hello ✓');
     expect(load).toHaveBeenCalledTimes(1);
   });

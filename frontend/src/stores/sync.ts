@@ -325,7 +325,42 @@ export function releaseDeltasAfterPaint(taskId: string): void {
   if (held.has(taskId)) afterPaint(() => releaseDeltas(taskId));
 }
 
+// Deltas come faster than frames (a fast model, a long reply): those that
+// arrive between two frames are applied together when the next one starts,
+// so the window renders a growing reply once a frame rather than once a
+// delta, and an event that comes meanwhile (a Stop's cancelled task) finds
+// the page free. Any other event of a task applies them first, so that it
+// sees the text they carry.
+
+/** Deltas received since the last frame, in order. */
+const queued: MessageDeltaEvent[] = [];
+let cancelFrame: (() => void) | null = null;
+
+/** A delta from Go: applied at the next frame, with the others received until then. */
+export function queueDelta(ev: MessageDeltaEvent): void {
+  queued.push(ev);
+  cancelFrame ??= nextFrame(flushDeltas);
+}
+
+/** Applies the deltas queued, in order. */
+export function flushDeltas(): void {
+  cancelFrame?.();
+  cancelFrame = null;
+  queued.splice(0).forEach(handleMessageDelta);
+}
+
+/** Runs fn when the next frame starts (at the next task where there are no frames); returns a cancel. */
+function nextFrame(fn: () => void): () => void {
+  if (typeof requestAnimationFrame !== 'function') {
+    const t = setTimeout(fn, 0);
+    return () => clearTimeout(t);
+  }
+  const f = requestAnimationFrame(fn);
+  return () => cancelAnimationFrame(f);
+}
+
 export function handleTaskUpdate(task: Task): void {
+  flushDeltas();
   applyTask(task, 'event');
   if (!isTerminal(task.status)) return;
   releaseDeltasAfterPaint(task.id);
@@ -338,6 +373,7 @@ export function handleTaskUpdate(task: Task): void {
  * the conversation is read again.
  */
 export function handleTaskMessage(ev: TaskMessageEvent): void {
+  flushDeltas();
   const m = ev.message;
   const conversationId = ev.conversationId || m.conversationId;
   const message = m.conversationId ? m : { ...m, conversationId };
@@ -495,7 +531,7 @@ export function startSync(): Unsubscribe {
     subscribeAll({
       onTaskUpdate: handleTaskUpdate,
       onTaskMessage: handleTaskMessage,
-      onMessageDelta: handleMessageDelta,
+      onMessageDelta: queueDelta,
       onConversationUpdated: handleConversationUpdated,
       onToolOutput: handleToolOutput,
     }),
@@ -511,6 +547,9 @@ export function resetSync(): void {
   for (const t of trackers.values()) if (t.timer) clearTimeout(t.timer);
   trackers.clear();
   held.clear();
+  cancelFrame?.();
+  cancelFrame = null;
+  queued.length = 0;
   watchers.clear();
   reads.clear();
 }

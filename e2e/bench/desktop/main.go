@@ -472,7 +472,7 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 		r.shot = screenshot(dpy, win, int(w), int(h))
 	}
 	if steps > 0 {
-		t, err := runTask(dpy, win, int(w), int(h), cmd.Process.Pid, exited, db, steps, settle)
+		t, err := runTask(dpy, win, int(w), int(h), cmd.Process.Pid, exited, db, filepath.Join(dir, "logs", "errand.log"), steps, settle)
 		if err != nil {
 			return r, fmt.Errorf("%w\n%s", err, logs.String())
 		}

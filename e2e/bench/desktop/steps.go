@@ -3,8 +3,10 @@ package main
 // The -steps figure: how much a long task grows the footprint. A start with
 // an empty history (its settings allow the task's steps) is measured at idle
 // as any other; then a task of N steps is typed into the window, and once it
-// has ended and the app is idle again (+ the settle time), the memory is
-// read again.
+// has ended, the app is idle again and has given back what the task alone
+// needed (its idle release, logged as "gave back memory"; before it, Go's
+// share is whatever the task left and a reading depends on when it is
+// taken), the memory is read again after the settle time.
 
 /*
 #cgo pkg-config: x11
@@ -17,8 +19,10 @@ import (
 	"database/sql"
 	"fmt"
 	"image"
+	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/errand-app/errand/backend/agent"
@@ -95,8 +99,9 @@ func allowSteps(path string, n int) error {
 }
 
 // runTask types a task of n steps into the window, waits until it has
-// ended and the app is idle, then reads the memory after settle.
-func runTask(dpy *C.Display, win C.Window, w, h, pid int, exited <-chan struct{}, db *sql.DB, n int, settle time.Duration) (taskResult, error) {
+// ended, the app is idle and has released its memory (logPath), then
+// reads the memory after settle.
+func runTask(dpy *C.Display, win C.Window, w, h, pid int, exited <-chan struct{}, db *sql.DB, logPath string, n int, settle time.Duration) (taskResult, error) {
 	// The composer has no focus when the window opens: click it, as a
 	// person does (it spans the bottom of the conversation's pane).
 	id := strconv.FormatUint(uint64(win), 10)
@@ -116,7 +121,7 @@ func runTask(dpy *C.Display, win C.Window, w, h, pid int, exited <-chan struct{}
 	if t.steps < n {
 		return t, fmt.Errorf("the task completed after %d steps, not %d", t.steps, n)
 	}
-	ended := time.Now()
+	ended, released := time.Now(), releases(logPath)
 	for cpu := newCPUMeter(pid); !cpu.idle(); time.Sleep(50 * time.Millisecond) {
 		select {
 		case <-exited:
@@ -126,6 +131,9 @@ func runTask(dpy *C.Display, win C.Window, w, h, pid int, exited <-chan struct{}
 		if time.Since(ended) > 10*time.Minute {
 			return t, fmt.Errorf("not idle 10 minutes after the task")
 		}
+	}
+	if err := waitRelease(logPath, released, exited); err != nil {
+		return t, err
 	}
 	time.Sleep(settle)
 	t.memory = treeMemory(pid)
@@ -198,4 +206,29 @@ func privateByKind(mem []procMem) map[string]float64 {
 		out[procKind(m.name)] += m.private
 	}
 	return out
+}
+
+// releaseLine is what the app logs when it gives back memory at idle.
+const releaseLine = `msg="gave back memory"`
+
+// releases counts the idle releases in the app's log so far.
+func releases(logPath string) int {
+	b, _ := os.ReadFile(logPath)
+	return strings.Count(string(b), releaseLine)
+}
+
+// waitRelease waits until the app has logged an idle release more than
+// before (it comes about 10 s after the last task stopped).
+func waitRelease(logPath string, before int, exited <-chan struct{}) error {
+	for start := time.Now(); releases(logPath) <= before; time.Sleep(100 * time.Millisecond) {
+		select {
+		case <-exited:
+			return fmt.Errorf("the app exited after the task")
+		default:
+		}
+		if time.Since(start) > 5*time.Minute {
+			return fmt.Errorf("no idle memory release logged 5 minutes after the task")
+		}
+	}
+	return nil
 }

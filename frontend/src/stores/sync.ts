@@ -11,6 +11,7 @@ import type {
   FactsChangedEvent,
   FilesChanged,
   MCPServerState,
+  Message,
   MessageDeltaEvent,
   Task,
   TaskMessageEvent,
@@ -141,7 +142,31 @@ export function showLoaded(view: ConversationView): void {
 export function showView(view: ConversationView): void {
   const id = view.conversation.id;
   applyViewState(id, view);
-  useMessagesStore.getState().replaceWindow(id, { messages: view.messages ?? [], hasOlder: !!view.hasOlder, hasNewer: false });
+  const messages = [...(view.messages ?? []), ...heardSince(id, view)];
+  useMessagesStore.getState().replaceWindow(id, { messages, hasOlder: !!view.hasOlder, hasNewer: false });
+}
+
+/**
+ * The messages held that a view was read too early to have: written after
+ * its last one by the task it shows at work, each the child of one it has
+ * (a re-run's reply and its tool results, stored and heard while the
+ * branch was being read). They stay in the window; the other branch's
+ * leave it.
+ */
+function heardSince(id: string, view: ConversationView): Message[] {
+  const held = useMessagesStore.getState().byConversation[id];
+  const active = view.activeTask?.id;
+  if (!held || !active) return [];
+  const shown = new Set((view.messages ?? []).map((m) => m.id));
+  const last = view.messages?.at(-1)?.seq ?? -Infinity;
+  const heard: Message[] = [];
+  for (const mid of held.ids) {
+    const m = messageOf(held, mid);
+    if (!m || m.seq <= last || m.taskId !== active || !shown.has(m.parentId ?? '')) continue;
+    heard.push(m);
+    shown.add(m.id);
+  }
+  return heard;
 }
 
 /** Asks for a reload, coalesced and throttled per conversation. */

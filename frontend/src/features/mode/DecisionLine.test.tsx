@@ -63,6 +63,34 @@ describe('decision line', () => {
     expect(within(log).queryByText('4')).toBeNull();
   });
 
+  it('keeps the re-run\'s reply heard while its branch was being read', async () => {
+    const user = userEvent.setup();
+    const rerun = task('t2', C, { status: 'running', decision: { by: 'rerun' }, rev: 1 });
+    vi.mocked(api.rerunMessage).mockResolvedValue(rerun);
+    let answer: (v: Awaited<ReturnType<typeof api.loadConversation>>) => void = () => {};
+    vi.mocked(api.loadConversation).mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    render(<View />);
+    msg(message('u', C, { role: 'user', content: 'What is 2+2?', taskId: 't', seq: 1 }));
+    act(() => handleTaskUpdate(task('t', C, { mode: 'chat', status: 'completed', decision: { by: 'auto' }, rev: 2 })));
+    msg(message('a', C, { role: 'assistant', content: '4', taskId: 't', seq: 2 }));
+    const log = screen.getByRole('log');
+    await user.click(within(log).getByRole('button', { name: 'Run as a task instead' }));
+    // Go read the branch, then the re-run replied: its reply is heard before the branch arrives.
+    msg(message('u2', C, { role: 'user', content: 'What is 2+2?', taskId: 't2', seq: 3, versions: 2, version: 2 }));
+    msg(message('a2', C, { role: 'assistant', content: 'Done: four', taskId: 't2', seq: 4, parentId: 'u2' }));
+    await act(async () =>
+      answer({
+        ...NOTHING_USED,
+        conversation: conversation(C),
+        messages: [message('u2', C, { role: 'user', content: 'What is 2+2?', taskId: 't2', seq: 3, versions: 2, version: 2 })],
+        tasks: [],
+        activeTask: rerun,
+      }),
+    );
+    expect(within(log).getByText('Done: four')).toBeInTheDocument();
+    expect(within(log).queryByText('4')).toBeNull();
+  });
+
   it('says a task is being worked on, offers a direct answer once it ends, and says how a re-run was answered', () => {
     render(<View />);
     msg(message('u', C, { role: 'user', content: 'Write notes.txt', taskId: 't', seq: 1 }));

@@ -443,7 +443,10 @@ async function streamBench(page, tokens, name) {
     const tasks = b.longtasks.filter((t) => t.start >= from);
     const frames = b.frames.filter((t) => t >= from);
     let gap = 0;
-    for (let i = 1; i < frames.length; i++) gap = Math.max(gap, frames[i] - frames[i - 1]);
+    let gapEnd = 0;
+    for (let i = 1; i < frames.length; i++) {
+      if (frames[i] - frames[i - 1] > gap) [gap, gapEnd] = [frames[i] - frames[i - 1], frames[i]];
+    }
     const d = b.deltas;
     const span = d.length > 1 ? (d[d.length - 1].at - d[0].at) / 1000 : 0;
     return {
@@ -451,6 +454,9 @@ async function streamBench(page, tokens, name) {
       longtasks: tasks.length,
       longtaskTime: tasks.reduce((m, t) => m + t.duration, 0),
       gap,
+      // Where the longest gap ended: ms after the first delta, and before the last one's arrival.
+      gapAfterFirst: d.length ? gapEnd - d[0].at : 0,
+      gapBeforeLast: d.length ? d[d.length - 1].at - gapEnd : 0,
       frames: frames.length,
       seconds: (b.watchTo - from) / 1000,
       deltas: d.length,
@@ -464,6 +470,8 @@ async function streamBench(page, tokens, name) {
   emit(`${P}.stream.${name}.longest_task`, r.longest, 'ms');
   emit(`${P}.stream.${name}.longtasks`, r.longtasks, 'count');
   emit(`${P}.stream.${name}.longest_frame_gap`, r.gap, 'ms');
+  emit(`${P}.stream.${name}.longest_frame_gap_after_first_delta`, r.gapAfterFirst, 'ms');
+  emit(`${P}.stream.${name}.longest_frame_gap_before_last_delta`, r.gapBeforeLast, 'ms');
   emit(`${P}.stream.${name}.fps`, r.frames / r.seconds, 'frames/s');
   emit(`${P}.stream.${name}.delta_events_per_s`, r.perSecond, 'events/s');
   emit(`${P}.stream.${name}.delta_bytes`, r.bytes, 'bytes');

@@ -20,6 +20,7 @@ vi.mock('react-markdown', async (importOriginal) => {
 });
 
 import { fencedCode, LARGE_BLOCK, Markdown, PLAIN_LEAD, plainChunks, plainLead, STREAMING_PLAIN } from './Markdown';
+import { MarkdownBlock } from './MarkdownBlock';
 
 /** Lets the pending animation frame render the streaming block. */
 async function nextFrame() {
@@ -106,6 +107,14 @@ describe('Markdown in blocks', () => {
   });
 });
 
+/** The HTML the parser itself gives a one-block text (no shortcut). */
+function parsedHTML(text: string): string {
+  const { container, unmount } = render(<MarkdownBlock text={text} highlight={false} />);
+  const html = container.innerHTML;
+  unmount();
+  return html;
+}
+
 /** Words "w1 w2 …" as many as make about n characters. */
 const words = (n: number) => Array.from({ length: Math.ceil(n / 5) }, (_, i) => `w${i + 1}`).join(' ');
 
@@ -128,6 +137,7 @@ describe('a streaming block renders as it will once complete', () => {
       await nextFrame();
       const complete = render(<Markdown text={text} />);
       expect(streamed.container.innerHTML).toBe(complete.container.innerHTML);
+      expect(complete.container.querySelector('.md')!.innerHTML, 'as the parser renders it').toBe(parsedHTML(text));
     });
   }
 
@@ -143,6 +153,7 @@ describe('a streaming block renders as it will once complete', () => {
       await nextFrame();
       const complete = render(<Markdown text={text} />);
       expect(streamed.container.innerHTML, text.slice(-200)).toBe(complete.container.innerHTML);
+      expect(complete.container.querySelector('.md')!.innerHTML, text.slice(-200)).toBe(parsedHTML(text));
       streamed.unmount();
       complete.unmount();
     }

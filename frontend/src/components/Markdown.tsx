@@ -8,6 +8,7 @@
 //   conversation); they become links.
 import { memo, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { copyText } from '../lib/clipboard';
+import { nextFrame } from '../lib/frames';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
 import { EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
@@ -87,10 +88,11 @@ export function fenceLanguages(text: string): string[] {
 // A very large block is shown without the Markdown parser: as code in a
 // code frame when it is one fenced code block, else (while it streams) as
 // plain text; either way in chunks, so that a delta changes only the last.
-// While it streams, a fenced code block of any size is shown that way, and
-// a paragraph's leading run of plain words is shown as its text with only
-// the rest parsed: each renders as the parser would render it, so a frame
-// costs the delta, not the block's length.
+// While it streams, a fenced code block of any size is shown that way; and
+// a long paragraph's leading run of plain words is shown as its text with
+// only the rest parsed, streaming or not: each renders as the parser would
+// render it, so a frame costs the delta, not the block's length, and the
+// end of a reply does not parse its last paragraph again.
 
 /** A streaming block larger than this (UTF-16 units) is not parsed until it is complete. */
 export const STREAMING_PLAIN = 24_000;
@@ -100,7 +102,7 @@ export const LARGE_BLOCK = 100_000;
 const GROUP = 32;
 /** Plain text is cut into chunks of about this size, at line ends. */
 const PLAIN_CHUNK = 8_192;
-/** A streaming paragraph's leading plain words are shown unparsed once they are this long. */
+/** A paragraph's leading plain words are shown unparsed once they are this long. */
 export const PLAIN_LEAD = 1_024;
 
 /** The block split of a text that grows, reusing the split of what it had before. */
@@ -214,7 +216,7 @@ export function plainLead(block: string): number {
   return 0;
 }
 
-/** A streaming paragraph: its leading plain words as text, in chunks, and the rest parsed. */
+/** A long paragraph: its leading plain words as text, in chunks, and the rest parsed. */
 function LeadParagraph({ text, cut }: { text: string; cut: number }) {
   return (
     <p>
@@ -230,8 +232,7 @@ function Block({ text, streaming }: { text: string; streaming: boolean }) {
     const code = streamingCode(text);
     if (code) return <LargeCode lang={code.lang} code={code.code} />;
   }
-  // Complete too: it renders as the parser would, and a reply's end then
-  // does not parse its long last paragraph again (a 100 ms frame at 25 kB).
+  // Streaming or not (the end of a stream parsed a 25 kB paragraph again: a 100 ms frame).
   const cut = plainLead(text);
   if (cut >= PLAIN_LEAD) return <LeadParagraph text={text} cut={cut} />;
   if (text.length > LARGE_BLOCK || (streaming && text.length > STREAMING_PLAIN)) {
@@ -265,30 +266,20 @@ const BlockGroup = memo(
 /** A completed block of a long reply (WindowedBlocks). */
 const renderDone = (text: string) => <Block text={text} streaming={false} />;
 
-const schedule: (cb: () => void) => number =
-  typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (cb) => window.setTimeout(cb, 16);
-const unschedule: (id: number) => void =
-  typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame : (id) => window.clearTimeout(id);
-
 /** While live, the text as of the last animation frame (one render per frame); otherwise the text. */
 function useFrameText(text: string, live: boolean): string {
   const [shown, setShown] = useState(text);
   const latest = useRef(text);
   latest.current = text;
-  const frame = useRef<number | null>(null);
+  const cancelFrame = useRef<(() => void) | null>(null);
   useEffect(() => {
-    if (!live || shown === text || frame.current !== null) return;
-    frame.current = schedule(() => {
-      frame.current = null;
+    if (!live || shown === text || cancelFrame.current !== null) return;
+    cancelFrame.current = nextFrame(() => {
+      cancelFrame.current = null;
       setShown(latest.current);
     });
   });
-  useEffect(
-    () => () => {
-      if (frame.current !== null) unschedule(frame.current);
-    },
-    [],
-  );
+  useEffect(() => () => cancelFrame.current?.(), []);
   return live ? shown : text;
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { afterPaint } from './afterPaint';
+import { afterPaint } from './frames';
 
 /**
  * False until the component's first frame has been painted, then true: what

@@ -15,7 +15,7 @@ import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
 import { applyTask, forgetConversation, holdDeltas, loadConversation, releaseDeltasAfterPaint, showLoaded, startSync } from './sync';
-import { afterPaint } from '../lib/afterPaint';
+import { afterPaint } from '../lib/frames';
 import { markStart, startTimings } from '../lib/startTimings';
 
 /** Opens a conversation: selects it, clears its unread count and loads it. */

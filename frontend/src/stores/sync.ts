@@ -1,7 +1,7 @@
 // Keeps the stores in step with Go: event handlers and conversation
 // (re)loads. Events arrive for every conversation; conversations that were
 // never loaded only get their sidebar state (activity, unread, active task).
-import { afterPaint } from '../lib/afterPaint';
+import { afterPaint, nextFrame } from '../lib/frames';
 import * as api from '../api';
 import { MESSAGE_PAGE } from '../api/pageSizes';
 import { toApiError } from '../api/errors';
@@ -372,16 +372,6 @@ export function flushDeltas(): void {
   cancelFrame?.();
   cancelFrame = null;
   queued.splice(0).forEach(handleMessageDelta);
-}
-
-/** Runs fn when the next frame starts (at the next task where there are no frames); returns a cancel. */
-function nextFrame(fn: () => void): () => void {
-  if (typeof requestAnimationFrame !== 'function') {
-    const t = setTimeout(fn, 0);
-    return () => clearTimeout(t);
-  }
-  const f = requestAnimationFrame(fn);
-  return () => cancelAnimationFrame(f);
 }
 
 export function handleTaskUpdate(task: Task): void {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { lazyView } from '../../components/LazyView';
-import { afterPaint } from '../../lib/afterPaint';
+import { afterPaint } from '../../lib/frames';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
 import './tasks.css';
 

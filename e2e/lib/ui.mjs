@@ -201,6 +201,15 @@ export async function openConversation(page, title) {
   );
 }
 
+/** Starts a new conversation and waits until the window shows it (a picker used before then is the last one's). */
+export async function newConversation(page) {
+  const u = ui(page);
+  await u.newConversation.click();
+  await eventually(async () => assert.equal((await u.title.textContent())?.trim(), 'New conversation'), {
+    what: 'the new conversation to open',
+  });
+}
+
 /** The task updates this page received for a task, in arrival order. */
 export function taskEvents(page, taskId) {
   return page.evaluate((id) => (window.__e2eTaskEvents ?? []).filter((e) => e.id === id), taskId);

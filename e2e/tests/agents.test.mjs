@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT, Stack } from '../lib/harness.mjs';
-import { eventually, sendMessage, show, transcript, ui, waitForStatus } from '../lib/ui.mjs';
+import { eventually, newConversation, sendMessage, show, transcript, ui, waitForStatus } from '../lib/ui.mjs';
 
 const stack = new Stack('agents');
 before(() => stack.start());
@@ -113,7 +113,7 @@ test('a proactive agent speaks first with a form; a wrong answer shows its error
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   const u = ui(page);
-  await u.newConversation.click();
+  await newConversation(page);
   await page.getByRole('combobox', { name: 'Agent', exact: true }).selectOption({ label: 'Form agent · speaks first' });
   // It speaks first: nobody typed anything.
   const details = page.getByRole('group', { name: 'Your details' });

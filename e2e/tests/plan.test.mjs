@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { Stack } from '../lib/harness.mjs';
-import { eventually, openConversation, sendMessage, show, transcript, ui, waitForStatus } from '../lib/ui.mjs';
+import { eventually, newConversation, openConversation, sendMessage, show, transcript, ui, waitForStatus } from '../lib/ui.mjs';
 
 const PLAN = '[plan] compare three laptops'; // the conversation's title
 const stack = new Stack('plan', { mode: 'auto' });
@@ -16,12 +16,6 @@ after(() => stack.stop());
 
 const plan = (page) => page.getByRole('region', { name: 'Plan' });
 const planHead = (page) => plan(page).getByRole('button', { name: /^Plan · / });
-
-async function newConversation(page) {
-  const u = ui(page);
-  await u.newConversation.click();
-  await eventually(async () => assert.equal((await u.title.textContent())?.trim(), 'New conversation'));
-}
 
 async function decisions(page) {
   return (await transcript(page)).filter((i) => i.kind === 'decision').map((i) => i.text.trim());

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Stack } from '../lib/harness.mjs';
-import { eventually, sendMessage, ui, waitForStatus } from '../lib/ui.mjs';
+import { eventually, newConversation, sendMessage, ui, waitForStatus } from '../lib/ui.mjs';
 
 const stack = new Stack('convstate');
 before(() => stack.start());
@@ -142,7 +142,7 @@ test('End conversation takes a reason; the header shows it', { timeout: 120_000 
   await section.getByRole('button', { name: 'Edit Ender' }).waitFor();
   await settings.getByRole('button', { name: 'Close' }).click();
 
-  await u.newConversation.click();
+  await newConversation(page);
   await page.getByRole('combobox', { name: 'Agent', exact: true }).selectOption({ label: 'Ender' });
   await sendMessage(page, '[ask] pick a color');
   await page.getByRole('button', { name: 'End conversation', exact: true }).click();

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Stack } from '../lib/harness.mjs';
-import { eventually, show, transcript, ui } from '../lib/ui.mjs';
+import { eventually, newConversation, show, transcript, ui } from '../lib/ui.mjs';
 
 const stack = new Stack('exam', { env: false });
 before(() => stack.start());
@@ -38,7 +38,7 @@ async function createExam(page) {
 test('an exam agent shows only the current question; the stored conversation and the export keep every one', { timeout: 180_000 }, stack.test(async (page) => {
   await createExam(page);
   const u = ui(page);
-  await u.newConversation.click();
+  await newConversation(page);
   await page.getByRole('combobox', { name: 'Agent', exact: true }).selectOption({ label: 'Exam · speaks first' });
   await eventually(async () => assert.deepEqual(await questions(page), ['Which topic should I quiz you on?']), { what: 'the first question' });
   assert.equal(await page.getByRole('button', { name: /^(Stop|End conversation)$/ }).count(), 0, 'the agent hides the End button');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { cards, waitForWaiting } from '../lib/agent.mjs';
 import { Stack } from '../lib/harness.mjs';
-import { eventually, sendMessage, show, statusText, transcript, ui, waitForStatus } from '../lib/ui.mjs';
+import { eventually, newConversation, sendMessage, show, statusText, transcript, ui, waitForStatus } from '../lib/ui.mjs';
 
 const stack = new Stack('polish');
 before(() => stack.start());
@@ -60,7 +60,7 @@ test('at 800×560 the approval card leaves the transcript room and its buttons i
 
 test('Esc in the answer box leaves it; the question still waits and the typed answer stays', { timeout: 60_000 }, stack.test(async (page, t) => {
   const u = ui(page);
-  await u.newConversation.click();
+  await newConversation(page);
   await sendMessage(page, '[ask] a colour');
   await waitForWaiting(stack, t, {
     title: '[ask] a colour',
@@ -85,7 +85,7 @@ test('Esc in the answer box leaves it; the question still waits and the typed an
 test('a wide table scrolls sideways and never breaks a word letter by letter', { timeout: 60_000 }, stack.test(async (page) => {
   const u = ui(page);
   await page.setViewportSize({ width: 800, height: 700 });
-  await u.newConversation.click();
+  await newConversation(page);
   await sendMessage(page, '[table] compare');
   await waitForStatus(page, 'Completed');
   const wrap = page.locator('.md-table-wrap').first();

@@ -19,7 +19,7 @@ vi.mock('react-markdown', async (importOriginal) => {
   };
 });
 
-import { fencedCode, LARGE_BLOCK, Markdown, PLAIN_LEAD, plainChunks, plainLead, STREAMING_PLAIN } from './Markdown';
+import { fencedCode, LARGE_BLOCK, Markdown, PLAIN_LEAD, plainChunks, plainLead, plainMarkdown, plainParagraph, STREAMING_PLAIN } from './Markdown';
 import { MarkdownBlock } from './MarkdownBlock';
 
 /** Lets the pending animation frame render the streaming block. */
@@ -40,21 +40,21 @@ describe('Markdown in blocks', () => {
   });
 
   it('a delta re-renders only the last block; completed blocks are parsed once', async () => {
-    const done = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
-    const { rerender } = render(<Markdown text={`${done}\n\nThe last`} streaming />);
+    const done = Array.from({ length: 40 }, (_, i) => `Paragraph *${i}*.`).join('\n\n');
+    const { rerender } = render(<Markdown text={`${done}\n\nThe *last*`} streaming />);
     expect(parsed).toHaveLength(41);
     parsed.length = 0;
 
-    rerender(<Markdown text={`${done}\n\nThe last one`} streaming />);
+    rerender(<Markdown text={`${done}\n\nThe *last* one`} streaming />);
     await nextFrame();
-    expect(parsed).toEqual(['The last one']);
+    expect(parsed).toEqual(['The *last* one']);
 
     parsed.length = 0;
-    rerender(<Markdown text={`${done}\n\nThe last one.\n\nA new`} streaming />);
+    rerender(<Markdown text={`${done}\n\nThe *last* one.\n\nA new`} streaming />);
     await nextFrame();
     // The finished block once more (now among the completed ones), and the new one.
-    expect(parsed.sort()).toEqual(['A new', 'The last one.']);
-    expect(screen.getByText('Paragraph 0.')).toBeInTheDocument();
+    expect(parsed.sort()).toEqual(['A new', 'The *last* one.']);
+    expect(screen.getByText('0')).toBeInTheDocument();
     expect(screen.getByText('A new')).toBeInTheDocument();
   });
 
@@ -88,11 +88,11 @@ describe('Markdown in blocks', () => {
 
   it('a large reply renders: a huge block streams as plain text, a huge code block in a code frame', async () => {
     const big = 'word *x* '.repeat(STREAMING_PLAIN / 8);
-    const { rerender, container } = render(<Markdown text={`Intro.\n\n${big}`} streaming />);
+    const { rerender, container } = render(<Markdown text={`Intro *x*.\n\n${big}`} streaming />);
     expect(container.querySelector('.md-streaming-plain')).toHaveTextContent(big.trim());
-    expect(parsed).toEqual(['Intro.']);
+    expect(parsed).toEqual(['Intro *x*.']);
     // Complete, it is Markdown again.
-    rerender(<Markdown text={`Intro.\n\n${big}`} />);
+    rerender(<Markdown text={`Intro *x*.\n\n${big}`} />);
     expect(container.querySelector('.md-streaming-plain')).toBeNull();
     expect(container.querySelectorAll('.md p')).toHaveLength(2);
 
@@ -172,6 +172,49 @@ describe('a streaming block renders as it will once complete', () => {
     expect(container.querySelector('strong')).toHaveTextContent('the end');
     const late = parsed.slice(Math.ceil(PLAIN_LEAD / 97) + 1);
     expect(Math.max(...late.map((t) => t.length))).toBeLessThan(120);
+  });
+});
+
+describe('a paragraph of plain words', () => {
+  const plain = [
+    'Plain words, and more.',
+    'First line of it\nsecond line, with (brackets), 50% and $3 + 4 = 7.',
+    'Über café naïve — “quoted” ‘words’… and C# or A/B testing!',
+    'Is it done?\nYes\nIt is',
+    'Two  spaces inside',
+  ];
+  for (const text of plain) {
+    it(`is shown as the parser shows it, without the parser: ${JSON.stringify(text.slice(0, 24))}`, () => {
+      expect(plainParagraph(text)).toBe(true);
+      const { container } = render(<Markdown text={text} />);
+      expect(parsed).toEqual([]);
+      expect(container.querySelector('.md')!.innerHTML).toBe(parsedHTML(text));
+    });
+  }
+
+  it('is only one that needs nothing of the parser', () => {
+    for (const text of [
+      '- a list item',
+      'Line\n1. an item',
+      'Line\n- an item',
+      'Title\n===',
+      'Some *emphasis*',
+      'snake_case',
+      'a | b',
+      'Visit www.example.com',
+      'Mail a@b.example',
+      'See http://a.example',
+      'Hard break  \nnext',
+      'Ends with a space ',
+      'Tab\there',
+      '  indented',
+      '1 starts with a digit',
+      'Windows line\r\nend',
+    ])
+      expect(plainParagraph(text), text).toBe(false);
+    expect(plainMarkdown('One paragraph.\n\nAnother one\nof two lines.')).toBe(true);
+    expect(plainMarkdown('One paragraph.\n\n- and a list')).toBe(false);
+    expect(plainMarkdown('')).toBe(true);
   });
 });
 

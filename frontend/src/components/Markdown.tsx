@@ -194,7 +194,8 @@ function streamingCode(block: string): { lang: string; code: string } | null {
  * Characters with no meaning to the parser inside a line (no emphasis,
  * code, links, autolinks, HTML, entities or escapes), and no line end.
  */
-const PLAIN_RUN = /^[\p{L}\p{M}\p{N} .,;?!'"()\-/%+=$#\u2013\u2014\u2018-\u201d\u2026]*/u;
+const PLAIN_CHAR = `[\\p{L}\\p{M}\\p{N} .,;?!'"()\\-/%+=$#\\u2013\\u2014\\u2018-\\u201d\\u2026]`;
+const PLAIN_RUN = new RegExp(`^${PLAIN_CHAR}*`, 'u');
 const LETTER = /\p{L}/u;
 
 /**
@@ -216,6 +217,30 @@ export function plainLead(block: string): number {
   return 0;
 }
 
+/** Lines of plain words: each starts with a letter and holds PLAIN_RUN characters only, none ending in a space. */
+const PLAIN_LINE = `\\p{L}${PLAIN_CHAR}*(?<! )`;
+const PLAIN_LINES = new RegExp(`^${PLAIN_LINE}(?:\\n${PLAIN_LINE})*$`, 'u');
+
+/**
+ * Whether a block is a paragraph of plain words (PLAIN_LINES, no "www."):
+ * the parser would show it as its lines with a line break between each
+ * (remark-breaks), which PlainParagraph shows without the parser.
+ */
+export function plainParagraph(block: string): boolean {
+  return block.length <= LARGE_BLOCK && PLAIN_LINES.test(block) && !/www\./i.test(block);
+}
+
+/** Whether a complete text renders without the parser: each of its blocks is a plain paragraph (or it has none), and they are too few to be windowed. */
+export function plainMarkdown(text: string): boolean {
+  const { blocks } = splitBlocks(text);
+  return blocks.length <= WINDOW_BLOCKS && blocks.every(plainParagraph);
+}
+
+/** A plain paragraph (plainParagraph) as the parser renders it. */
+function PlainParagraph({ text }: { text: string }) {
+  return <p>{text.split('\n').flatMap((line, i) => (i === 0 ? [line] : [<br key={i} />, `\n${line}`]))}</p>;
+}
+
 /** A long paragraph: its leading plain words as text, in chunks, and the rest parsed. */
 function LeadParagraph({ text, cut }: { text: string; cut: number }) {
   return (
@@ -231,7 +256,7 @@ function Block({ text, streaming }: { text: string; streaming: boolean }) {
   if (streaming) {
     const code = streamingCode(text);
     if (code) return <LargeCode lang={code.lang} code={code.code} />;
-  }
+  } else if (plainParagraph(text)) return <PlainParagraph text={text} />;
   // Streaming or not (the end of a stream parsed a 25 kB paragraph again: a 100 ms frame).
   const cut = plainLead(text);
   if (cut >= PLAIN_LEAD) return <LeadParagraph text={text} cut={cut} />;

@@ -2,7 +2,7 @@
 // result into the stores and reports failures as readable alerts. Actions
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
-import { preloadMarkdown } from '../components/Markdown';
+import { plainMarkdown, preloadMarkdown } from '../components/Markdown';
 import { agentSwitched, loadAgents, useAgentsStore } from './agents';
 import type { ConversationMode, FirstScreen, HealthStatus, Task } from '../api/types';
 import { useAppStore } from './app';
@@ -92,13 +92,40 @@ export function startApp(): Promise<void> {
     started = readFirstScreen().then(async (first) => {
       // A history most likely shows replies: the parser loads while the
       // stores take the first screen, and the first render waits for it.
-      // An empty start renders at once (the parser loads once it is painted).
-      const parser = first?.conversations?.items.length ? loadMarkdownParser() : null;
+      // An empty start, or one whose open conversation holds only plain
+      // prose (shown the same without the parser), renders at once (the
+      // parser loads once it is painted).
+      const parser = first?.conversations?.items.length && !(first.open && plainTexts(first.open)) ? loadMarkdownParser() : null;
       await initApp(first);
       await parser;
     });
   }
   return started;
+}
+
+/**
+ * Whether every text in a value (a conversation's view: its messages, their
+ * tool calls' arguments, its tasks) renders without the Markdown parser.
+ * A string of one word is a name, an id or a time unless it holds Markdown
+ * syntax; JSON in a string (a tool call's arguments) is looked into.
+ */
+export function plainTexts(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(plainTexts);
+  if (value && typeof value === 'object') return Object.values(value).every(plainTexts);
+  if (typeof value !== 'string') return true;
+  if (value.startsWith('{') || value.startsWith('[')) {
+    try {
+      return plainTexts(JSON.parse(value));
+    } catch {
+      return false;
+    }
+  }
+  return /\s/.test(value) ? plainMarkdown(value) : plainWord(value);
+}
+
+/** One word with no Markdown in it: no emphasis, code, link, HTML, entity or escape, and no list item or heading of its own. */
+function plainWord(word: string): boolean {
+  return !/[*`~[\]<>&\\|@]|:\/\/|www\.|^_|_$|^#|^\d+[.)]$|^[-+=]+$/i.test(word);
 }
 
 /** For tests: the next startApp starts again. */

@@ -8,7 +8,6 @@
 //   conversation); they become links.
 import { memo, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { copyText } from '../lib/clipboard';
-import { nextFrame } from '../lib/frames';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
 import { EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
@@ -83,8 +82,9 @@ export function fenceLanguages(text: string): string[] {
 // ---- Rendering in blocks ----
 //
 // Parsing Markdown costs about its length, so a long reply is rendered
-// block by block (blocks.ts): a block that is complete is rendered once,
-// and a delta renders only the last, growing block, at most once per frame.
+// block by block (markdownBlocks.ts): a block that is complete is rendered once,
+// and a delta renders only the last, growing block (a streaming reply's
+// text changes at most once a frame: stores/sync.ts).
 // A very large block is shown without the Markdown parser: as code in a
 // code frame when it is one fenced code block, else (while it streams) as
 // plain text; either way in chunks, so that a delta changes only the last.
@@ -266,28 +266,6 @@ const BlockGroup = memo(
 /** A completed block of a long reply (WindowedBlocks). */
 const renderDone = (text: string) => <Block text={text} streaming={false} />;
 
-/** While live, the text as of the last animation frame (one render per frame); otherwise the text. */
-function useFrameText(text: string, live: boolean): string {
-  const [shown, setShown] = useState(text);
-  const latest = useRef(text);
-  latest.current = text;
-  const cancelFrame = useRef<(() => void) | null>(null);
-  useEffect(() => {
-    if (!live || shown === text || cancelFrame.current !== null) return;
-    cancelFrame.current = nextFrame(() => {
-      cancelFrame.current = null;
-      setShown(latest.current);
-    });
-  });
-  useEffect(() => () => cancelFrame.current?.(), []);
-  return live ? shown : text;
-}
-
-/** The last block: while the reply streams, it follows the text once per frame. */
-function TailBlock({ text, streaming }: { text: string; streaming: boolean }) {
-  return <Block text={useFrameText(text, streaming)} streaming={streaming} />;
-}
-
 /**
  * Renders untrusted markdown safely, block by block: when the text grows,
  * only its last block is rendered again. `streaming`: the text is a reply
@@ -312,7 +290,7 @@ export const Markdown = memo(function Markdown({
   const split = useBlockSplit(shown);
   // Link references and footnotes resolve across blocks: such a text is one block.
   const blocks = split.definitions.includes(true) ? [shown] : split.blocks;
-  const tail = blocks.length > 0 && <TailBlock text={blocks[blocks.length - 1]!} streaming={streaming} />;
+  const tail = blocks.length > 0 && <Block text={blocks[blocks.length - 1]!} streaming={streaming} />;
   if (blocks.length > WINDOW_BLOCKS) {
     // A long reply: only the blocks near the viewport are in the page.
     return (

@@ -357,6 +357,22 @@ export function bufferDelta(state: ConversationMessages, delta: MessageDeltaEven
   return { ...state, pendingDeltas: [...state.pendingDeltas, delta] };
 }
 
+/**
+ * A delta as an event brings it: applied (applyDelta); one that does not
+ * fit is kept while a load is in flight (replayed after its snapshot:
+ * 'buffered'), else the messages are marked stale ('mismatch': the caller
+ * reloads them).
+ */
+export function receiveDelta(
+  state: ConversationMessages,
+  delta: MessageDeltaEvent,
+): { state: ConversationMessages; outcome: DeltaOutcome | 'buffered' } {
+  const r = applyDelta(state, delta);
+  if (r.outcome !== 'mismatch') return r;
+  if (state.loading) return { state: bufferDelta(state, delta), outcome: 'buffered' };
+  return { state: markStale(state), outcome: 'mismatch' };
+}
+
 export function markStale(state: ConversationMessages): ConversationMessages {
   return state.stale ? state : { ...state, stale: true };
 }

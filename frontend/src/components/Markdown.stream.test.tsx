@@ -21,6 +21,7 @@ vi.mock('react-markdown', async (importOriginal) => {
 
 import { fencedCode, LARGE_BLOCK, Markdown, PLAIN_LEAD, plainChunks, plainLead, STREAMING_PLAIN } from './Markdown';
 import { MarkdownBlock } from './MarkdownBlock';
+import { grow, type Grown } from '../lib/grownText';
 
 beforeEach(() => {
   parsed.length = 0;
@@ -63,6 +64,20 @@ describe('Markdown in blocks', () => {
     // Shown from its start to its end (a reply this long renders the blocks near the viewport: WindowedBlocks.test.tsx).
     expect(document.querySelector('.md p')).toHaveTextContent('Paragraph 0 says something of note.');
     expect(document.querySelector('.md > :last-child p')).toHaveTextContent('Paragraph 299 says something of note.');
+  });
+
+  it('a reply streamed as the pieces each delta appended (grown) shows as the reply complete', () => {
+    const reply = ['# Plan', 'First, *this*.', '- one\n- two\n\n- three', '```go\nfunc main() {\n\n}\n```', 'Then [that](https://example.com).', 'Done.'].join('\n\n');
+    let grown: Grown | undefined;
+    const { container, rerender } = render(<Markdown text="" streaming />);
+    for (let end = 0, step = 1; end < reply.length; step = (step * 7) % 23 || 1) {
+      const next = Math.min(reply.length, end + step);
+      grown = grow(grown, next, reply.slice(end, next));
+      end = next;
+      rerender(<Markdown text={reply.slice(0, end)} grown={grown} streaming />);
+    }
+    rerender(<Markdown text={reply} />);
+    expect(container.innerHTML).toBe(render(<Markdown text={reply} />).container.innerHTML);
   });
 
   it('a large reply renders: a huge block streams as plain text, a huge code block in a code frame', () => {

@@ -353,9 +353,9 @@ export function releaseDeltasAfterPaint(taskId: string): void {
 // Deltas come faster than frames (a fast model, a long reply): those that
 // arrive between two frames are applied together, as one update of the
 // store, when the next one starts, so the window renders a growing reply
-// once a frame rather than once a delta, and an event that comes meanwhile (a Stop's cancelled task) finds
-// the page free. Any other event of a task applies them first, so that it
-// sees the text they carry.
+// once a frame rather than once a delta, and an event that comes meanwhile
+// (a Stop's cancelled task) finds the page free. Any other event of a task
+// applies them first, so that it sees the text they carry.
 
 /** Deltas received since the last frame, in order. */
 const queued: MessageDeltaEvent[] = [];

@@ -6,12 +6,12 @@
 //   anything else is shown as text, not as a link.
 // - Images are never loaded (a remote image URL can carry data out of the
 //   conversation); they become links.
-import { memo, useDeferredValue, useEffect, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { copyText } from '../lib/clipboard';
-import { nextFrame } from '../lib/frames';
+import { appendedSince, type Grown } from '../lib/grownText';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
-import { EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, splitBlocks, type BlockSplit } from './markdownBlocks';
+import { EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, splitAppended, splitBlocks, type BlockSplit } from './markdownBlocks';
 
 // The parser and its plugins (MarkdownBlock.tsx, with the window of a long
 // reply) are not on a first screen without replies: they load when a block
@@ -83,8 +83,9 @@ export function fenceLanguages(text: string): string[] {
 // ---- Rendering in blocks ----
 //
 // Parsing Markdown costs about its length, so a long reply is rendered
-// block by block (blocks.ts): a block that is complete is rendered once,
-// and a delta renders only the last, growing block, at most once per frame.
+// block by block (markdownBlocks.ts): a block that is complete is rendered once,
+// and a delta renders only the last, growing block (a streaming reply's
+// text changes at most once a frame: stores/sync.ts).
 // A very large block is shown without the Markdown parser: as code in a
 // code frame when it is one fenced code block, else (while it streams) as
 // plain text; either way in chunks, so that a delta changes only the last.
@@ -105,11 +106,26 @@ const PLAIN_CHUNK = 8_192;
 /** A paragraph's leading plain words are shown unparsed once they are this long. */
 export const PLAIN_LEAD = 1_024;
 
-/** The block split of a text that grows, reusing the split of what it had before. */
-function useBlockSplit(text: string): BlockSplit {
-  const last = useRef<BlockSplit>(EMPTY_SPLIT);
-  if (last.current.text !== text) last.current = splitBlocks(text, last.current);
-  return last.current;
+/**
+ * The block split of a text that grows, reusing the split of what it had
+ * before; given what each delta appended (grown), only that is read. It
+ * starts from the split last committed: a render React drops (a background
+ * render a newer delta interrupted) leaves nothing behind, so the frame's
+ * own render, which shows the text committed, never splits it again (that
+ * split the whole reply from its start: a 5 MB reply's longest tasks).
+ */
+function useBlockSplit(text: string, grown: Grown | undefined): BlockSplit {
+  const committed = useRef<{ split: BlockSplit; grown: Grown | undefined }>({ split: EMPTY_SPLIT, grown: undefined });
+  const split = useMemo(() => {
+    const { split: prev, grown: before } = committed.current;
+    if (prev.text === text) return prev;
+    const appended = grown && grown.length === text.length ? appendedSince(grown, before) : undefined;
+    return appended === undefined ? splitBlocks(text, prev) : splitAppended(text, prev, appended);
+  }, [text, grown]);
+  useLayoutEffect(() => {
+    committed.current = { split, grown };
+  });
+  return split;
 }
 
 interface Chunks {
@@ -291,28 +307,6 @@ const BlockGroup = memo(
 /** A completed block of a long reply (WindowedBlocks). */
 const renderDone = (text: string) => <Block text={text} streaming={false} />;
 
-/** While live, the text as of the last animation frame (one render per frame); otherwise the text. */
-function useFrameText(text: string, live: boolean): string {
-  const [shown, setShown] = useState(text);
-  const latest = useRef(text);
-  latest.current = text;
-  const cancelFrame = useRef<(() => void) | null>(null);
-  useEffect(() => {
-    if (!live || shown === text || cancelFrame.current !== null) return;
-    cancelFrame.current = nextFrame(() => {
-      cancelFrame.current = null;
-      setShown(latest.current);
-    });
-  });
-  useEffect(() => () => cancelFrame.current?.(), []);
-  return live ? shown : text;
-}
-
-/** The last block: while the reply streams, it follows the text once per frame. */
-function TailBlock({ text, streaming }: { text: string; streaming: boolean }) {
-  return <Block text={useFrameText(text, streaming)} streaming={streaming} />;
-}
-
 /**
  * Renders untrusted markdown safely, block by block: when the text grows,
  * only its last block is rendered again. `streaming`: the text is a reply
@@ -320,10 +314,13 @@ function TailBlock({ text, streaming }: { text: string; streaming: boolean }) {
  */
 export const Markdown = memo(function Markdown({
   text,
+  grown,
   className,
   streaming = false,
 }: {
   text: string;
+  /** While text grows by appending: what each piece appended (then only that is read). */
+  grown?: Grown;
   className?: string;
   streaming?: boolean;
 }) {
@@ -334,10 +331,10 @@ export const Markdown = memo(function Markdown({
   // reply arrives. Rendered in the frame instead, Chromium laid a streaming
   // page out about twice a frame and Stop waited longer.
   const shown = useDeferredValue(text);
-  const split = useBlockSplit(shown);
+  const split = useBlockSplit(shown, useDeferredValue(grown));
   // Link references and footnotes resolve across blocks: such a text is one block.
   const blocks = split.definitions.includes(true) ? [shown] : split.blocks;
-  const tail = blocks.length > 0 && <TailBlock text={blocks[blocks.length - 1]!} streaming={streaming} />;
+  const tail = blocks.length > 0 && <Block text={blocks[blocks.length - 1]!} streaming={streaming} />;
   if (blocks.length > WINDOW_BLOCKS) {
     // A long reply: only the blocks near the viewport are in the page.
     return (

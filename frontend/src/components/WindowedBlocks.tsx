@@ -6,7 +6,7 @@
 // what the person reads stays where it is. Copying the message copies its
 // stored text (the message's Copy button); "Find in this reply" searches
 // that text and brings each match's block into view.
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useId, useLayoutEffect, useReducer, useRef, useState, type ReactNode } from 'react';
 import { BlockHeights, blockAt, blockTops, findAll, OVERSCAN_PX, visibleBlocks } from './blockWindow';
 
 /**
@@ -195,7 +195,10 @@ export function WindowedBlocks({
     const v = viewOf(el, scroller.current);
     const { tops: t, range: r } = latest.current;
     const next = visibleBlocks(t, v.top - OVERSCAN_PX, v.bottom + OVERSCAN_PX);
-    if (next.first !== r.first || next.end !== r.end) setView(v);
+    // In the background, as the reply's growth is (Markdown): following a
+    // fast reply brings new blocks into view every frame, and their render
+    // yields to a click (Stop) rather than holding the frame.
+    if (next.first !== r.first || next.end !== r.end) startTransition(() => setView(v));
   }, []);
   useLayoutEffect(() => {
     const el = box.current!;
@@ -238,7 +241,7 @@ export function WindowedBlocks({
         if (el.getBoundingClientRect().bottom <= viewTop) shift += delta;
       }
       if (s && shift !== 0) s.scrollTop += shift;
-      if (changed) remeasured();
+      if (changed) startTransition(remeasured);
     });
   }
   useEffect(() => () => observer.current?.disconnect(), []);

@@ -3,7 +3,7 @@ import ReactMarkdown from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { describe, expect, it } from 'vitest';
-import { splitBlocks, type BlockSplit } from './markdownBlocks';
+import { splitAppended, splitBlocks, type BlockSplit } from './markdownBlocks';
 
 const blocksOf = (text: string) => splitBlocks(text).blocks;
 
@@ -87,6 +87,24 @@ describe('splitBlocks', () => {
         split = splitBlocks(text, split);
         expect(split.blocks, `at ${end} of ${doc.length}, step ${step}`).toEqual(blocksOf(text));
         if (end === doc.length) break;
+      }
+    }
+  });
+
+  it('split from the appended text alone gives the split of the whole text, the same strings kept', () => {
+    const doc = Object.values(DOCS).join('\n\n');
+    for (const step of [1, 3, 7, 40]) {
+      let split = splitBlocks('');
+      for (let end = 0; end < doc.length; ) {
+        const next = Math.min(doc.length, end + step);
+        const text = doc.slice(0, next);
+        const grown = splitAppended(text, split, doc.slice(end, next));
+        const whole = splitBlocks(text);
+        const at = `at ${next} of ${doc.length}, step ${step}`;
+        expect({ ...grown, text: '' }, at).toEqual({ ...whole, text: '' });
+        for (let i = 0; i < split.frozen; i++) expect(grown.blocks[i], at).toBe(split.blocks[i]);
+        split = grown;
+        end = next;
       }
     }
   });

@@ -21,6 +21,8 @@ export interface BlockSplit {
   definitions: boolean[];
   /** The leading blocks that later text can no longer change. */
   frozen: number;
+  /** The text after the frozen blocks (from the first other block's start): what appended text is split with. */
+  rest: string;
 }
 
 export const EMPTY_SPLIT: BlockSplit = Object.freeze({
@@ -29,6 +31,7 @@ export const EMPTY_SPLIT: BlockSplit = Object.freeze({
   starts: [],
   definitions: [],
   frozen: 0,
+  rest: '',
 }) as BlockSplit;
 
 const BLANK = /^[ \t]*$/;
@@ -130,22 +133,37 @@ export function extendsText(text: string, prefix: string): boolean {
  * split again, and the frozen blocks are the same strings as before.
  */
 export function splitBlocks(text: string, prev: BlockSplit = EMPTY_SPLIT): BlockSplit {
-  const reuse = prev.frozen > 0 && extendsText(text, prev.text);
-  const keep = reuse ? prev.frozen : 0;
-  const from = reuse ? prev.starts[keep]! : 0;
-  const s = scan(text, from);
+  const keep = prev.frozen > 0 && extendsText(text, prev.text) ? prev.frozen : 0;
+  const base = keep > 0 ? prev.starts[keep]! : 0;
+  return splitRest(text, prev, keep, text.slice(base));
+}
+
+/**
+ * The split of prev's text with appended added at its end: only prev's
+ * rest and the appended text are read (not the whole text, which a reply
+ * grown by appending would first copy whole).
+ */
+export function splitAppended(text: string, prev: BlockSplit, appended: string): BlockSplit {
+  return splitRest(text, prev, prev.frozen, prev.rest + appended);
+}
+
+/** The split of text: prev's first keep blocks, then those of rest, the text from the next block's start on. */
+function splitRest(text: string, prev: BlockSplit, keep: number, rest: string): BlockSplit {
+  const base = keep > 0 ? prev.starts[keep]! : 0;
+  const s = scan(rest, 0);
   const blocks = prev.blocks.slice(0, keep);
   const starts = prev.starts.slice(0, keep);
   const definitions = prev.definitions.slice(0, keep);
   s.starts.forEach((at, i) => {
-    const block = text.slice(at, s.ends[i]);
+    const block = rest.slice(at, s.ends[i]);
     blocks.push(block);
-    starts.push(at);
+    starts.push(base + at);
     definitions.push(DEFINITION.test(block));
   });
   // Block i is frozen once block i+1 exists and its first line is complete:
   // the boundary between them was decided with everything it depends on.
   let frozen = keep;
   while (frozen + 1 < blocks.length && s.firstLineEnds[frozen + 1 - keep]! >= 0) frozen++;
-  return { text, blocks, starts, definitions, frozen };
+  const restAt = frozen > 0 ? starts[frozen]! - base : 0;
+  return { text, blocks, starts, definitions, frozen, rest: rest.slice(restAt) };
 }

@@ -24,11 +24,11 @@ export interface MessagesStore {
   /** Upserts by rev; ignored for conversations not tracked. */
   upsert: (message: Message) => void;
   /**
-   * Applies a delta to a tracked conversation. While a load is in flight a
-   * delta that does not fit is kept and replayed after the snapshot.
-   * 'mismatch' means the caller must reload; 'untracked' means nothing to do.
+   * Applies deltas, in order, to the conversations tracked, as one update
+   * of the store (see receiveDelta). Returns the conversations a delta did
+   * not fit: marked stale, the caller reloads them.
    */
-  applyDelta: (delta: MessageDeltaEvent) => DeltaOutcome | 'untracked' | 'buffered';
+  applyDeltas: (deltas: readonly MessageDeltaEvent[]) => string[];
   /** A stream ended (see endStream); 'mismatch': the conversation is marked stale, the caller reloads it. */
   endStream: (conversationId: string, end: R.StreamEnd) => DeltaOutcome | 'untracked';
   markStale: (conversationId: string) => void;
@@ -85,20 +85,23 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
 
   upsert: (message) => update(set, message.conversationId, (c) => R.upsertMessage(c, message)),
 
-  applyDelta: (delta) => {
-    const cur = get().byConversation[delta.conversationId];
-    if (!cur) return 'untracked';
-    const { state, outcome } = R.applyDelta(cur, delta);
-    if (outcome === 'mismatch') {
-      if (cur.loading) {
-        update(set, delta.conversationId, (c) => R.bufferDelta(c, delta));
-        return 'buffered';
+  applyDeltas: (deltas) => {
+    const mismatched = new Set<string>();
+    set((s) => {
+      let byConversation = s.byConversation;
+      for (const delta of deltas) {
+        const id = delta.conversationId;
+        const cur = byConversation[id];
+        if (!cur) continue;
+        const { state, outcome } = R.receiveDelta(cur, delta);
+        if (outcome === 'mismatch') mismatched.add(id);
+        if (state === cur) continue;
+        if (byConversation === s.byConversation) byConversation = { ...byConversation };
+        byConversation[id] = state;
       }
-      update(set, delta.conversationId, R.markStale);
-      return 'mismatch';
-    }
-    if (state !== cur) update(set, delta.conversationId, () => state);
-    return outcome;
+      return byConversation === s.byConversation ? s : { byConversation };
+    });
+    return [...mismatched];
   },
 
   endStream: (id, end) => {

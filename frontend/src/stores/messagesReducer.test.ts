@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { delta, message } from '../test/fixtures';
+import { appendedSince } from '../lib/grownText';
 import {
   applyDelta,
   beginLoad,
@@ -61,6 +62,19 @@ describe('applyDelta', () => {
     expect(messageOf(s, 'm')?.content).toBe('Hello, wörld');
     expect(messageOf(s, 'm')?.contentBytes).toBe(13);
     expect(messageOf(s, 'm')?.rev).toBe(3);
+  });
+
+  it('records what each delta appended, so the reply can be read from where it was last shown', () => {
+    let s = applyDelta(streaming(), delta(C, 'm', 0, 'Hello', 2)).state;
+    const shown = messageOf(s, 'm')!;
+    s = applyDelta(s, delta(C, 'm', 5, ', wörld', 3)).state;
+    s = applyDelta(s, { ...delta(C, 'm', 0, 'thinking', 4), reasoning: true }).state;
+    s = applyDelta(s, delta(C, 'm', 13, '!', 5)).state;
+    const now = messageOf(s, 'm')!;
+    expect(now.grown?.length).toBe(now.content.length);
+    expect(appendedSince(now.grown!, shown.grown)).toBe(', wörld!');
+    // The stored message (its stream's end, a reload) has none: it is read whole.
+    expect(messageOf(upsertMessage(s, message('m', C, { rev: 6, content: 'Hello, wörld!' })), 'm')?.grown).toBeUndefined();
   });
 
   it('counts offsets in bytes, not UTF-16 units', () => {

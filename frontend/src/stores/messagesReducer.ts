@@ -1,12 +1,15 @@
 // Pure functions over one conversation's messages. The zustand store in
 // messages.ts only wraps these, so they are unit-tested directly.
 import type { Message, MessageDeltaEvent, MessagePage } from '../api/types';
+import { grow, type Grown } from '../lib/grownText';
 import { utf8Length } from '../lib/utf8';
 
 /** A message plus the UTF-8 byte lengths of its content and its reasoning (Go's offsets). */
 export interface StoredMessage extends Message {
   contentBytes: number;
   reasoningBytes: number;
+  /** While its content grows by deltas: what each appended (the transcript renders only that). */
+  grown?: Grown;
 }
 
 export interface ConversationMessages {
@@ -211,7 +214,13 @@ function appended(m: StoredMessage, delta: MessageDeltaEvent, rev: number): Stor
   const bytes = utf8Length(delta.text);
   return delta.reasoning
     ? { ...m, reasoning: (m.reasoning ?? '') + delta.text, reasoningBytes: m.reasoningBytes + bytes, rev }
-    : { ...m, content: m.content + delta.text, contentBytes: m.contentBytes + bytes, rev };
+    : {
+        ...m,
+        content: m.content + delta.text,
+        contentBytes: m.contentBytes + bytes,
+        grown: grow(m.grown, m.content.length + delta.text.length, delta.text),
+        rev,
+      };
 }
 
 /**
@@ -355,6 +364,22 @@ export function replaceWindow(state: ConversationMessages, page: MessagePage): C
 
 export function bufferDelta(state: ConversationMessages, delta: MessageDeltaEvent): ConversationMessages {
   return { ...state, pendingDeltas: [...state.pendingDeltas, delta] };
+}
+
+/**
+ * A delta as an event brings it: applied (applyDelta); one that does not
+ * fit is kept while a load is in flight (replayed after its snapshot:
+ * 'buffered'), else the messages are marked stale ('mismatch': the caller
+ * reloads them).
+ */
+export function receiveDelta(
+  state: ConversationMessages,
+  delta: MessageDeltaEvent,
+): { state: ConversationMessages; outcome: DeltaOutcome | 'buffered' } {
+  const r = applyDelta(state, delta);
+  if (r.outcome !== 'mismatch') return r;
+  if (state.loading) return { state: bufferDelta(state, delta), outcome: 'buffered' };
+  return { state: markStale(state), outcome: 'mismatch' };
 }
 
 export function markStale(state: ConversationMessages): ConversationMessages {

@@ -53,7 +53,7 @@ describe('sync', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
-  it('shows the deltas received between two frames together, at the next frame', async () => {
+  it('shows the deltas received between two frames together, at the next frame, in one update of the store', async () => {
     load.mockResolvedValueOnce(view('a'));
     await selectConversation('a');
     handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { streaming: true, rev: 1 }) });
@@ -71,7 +71,31 @@ describe('sync', () => {
       off();
     }
     expect(contentOf('a', 'm')).toBe('Hello');
-    expect(updates).toBe(2);
+    expect(updates).toBe(1);
+  });
+
+  it("a frame's deltas that do not fit reload their conversation only; the others show in the same update", async () => {
+    load.mockResolvedValueOnce(view('a')).mockResolvedValueOnce(view('b'));
+    await selectConversation('a');
+    await selectConversation('b');
+    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { streaming: true, rev: 1 }) });
+    handleTaskMessage({ conversationId: 'b', taskId: 'u', message: message('n', 'b', { streaming: true, rev: 1 }) });
+    load.mockResolvedValueOnce(view('b', { messages: [message('n', 'b', { content: 'xyz!', rev: 4, streaming: true })] }));
+    // What each update of the store shows (the reload that follows is one more).
+    const seen: string[] = [];
+    const off = useMessagesStore.subscribe((st) => seen.push(`${contentOf('a', 'm')} ${st.byConversation.b?.stale}`));
+    queueDelta(delta('a', 'm', 0, 'Hel', 2));
+    queueDelta(delta('b', 'n', 3, '!', 4)); // "xyz" was missed
+    queueDelta(delta('a', 'm', 3, 'lo', 3));
+    flushDeltas();
+    off();
+    expect(seen[0]).toBe('Hello true');
+    expect(contentOf('a', 'm')).toBe('Hello');
+    expect(contentOf('b', 'n')).toBe(''); // never shows a gap
+    expect(useMessagesStore.getState().byConversation.b?.stale).toBe(true);
+    expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
+    await vi.waitFor(() => expect(contentOf('b', 'n')).toBe('xyz!'));
+    expect(load).toHaveBeenCalledTimes(3);
   });
 
   it('a stream that ends before the next frame keeps every delta received (no reload)', async () => {

@@ -342,7 +342,7 @@ export function holdDeltas(taskId: string): void {
 export function releaseDeltas(taskId: string): void {
   const deltas = held.get(taskId);
   held.delete(taskId);
-  deltas?.forEach(applyDelta);
+  if (deltas) applyDeltas(deltas);
 }
 
 /** releaseDeltas once the next frame is painted. */
@@ -351,11 +351,11 @@ export function releaseDeltasAfterPaint(taskId: string): void {
 }
 
 // Deltas come faster than frames (a fast model, a long reply): those that
-// arrive between two frames are applied together when the next one starts,
-// so the window renders a growing reply once a frame rather than once a
-// delta, and an event that comes meanwhile (a Stop's cancelled task) finds
-// the page free. Any other event of a task applies them first, so that it
-// sees the text they carry.
+// arrive between two frames are applied together, as one update of the
+// store, when the next one starts, so the window renders a growing reply
+// once a frame rather than once a delta, and an event that comes meanwhile
+// (a Stop's cancelled task) finds the page free. Any other event of a task
+// applies them first, so that it sees the text they carry.
 
 /** Deltas received since the last frame, in order. */
 const queued: MessageDeltaEvent[] = [];
@@ -367,11 +367,11 @@ export function queueDelta(ev: MessageDeltaEvent): void {
   cancelFrame ??= nextFrame(flushDeltas);
 }
 
-/** Applies the deltas queued, in order. */
+/** Applies the deltas queued, in order, but those of a task being stopped (held). */
 export function flushDeltas(): void {
   cancelFrame?.();
   cancelFrame = null;
-  queued.splice(0).forEach(handleMessageDelta);
+  applyDeltas(queued.splice(0).filter((ev) => !hold(ev)));
 }
 
 export function handleTaskUpdate(task: Task): void {
@@ -402,14 +402,20 @@ export function handleTaskMessage(ev: TaskMessageEvent): void {
 }
 
 export function handleMessageDelta(ev: MessageDeltaEvent): void {
-  const hold = held.get(ev.taskId);
-  if (hold) hold.push(ev);
-  else applyDelta(ev);
+  if (!hold(ev)) applyDeltas([ev]);
 }
 
-function applyDelta(ev: MessageDeltaEvent): void {
-  const outcome = useMessagesStore.getState().applyDelta(ev);
-  if (outcome === 'mismatch') requestReload(ev.conversationId);
+/** Holds the delta if its task is being stopped (holdDeltas); true if it did. */
+function hold(ev: MessageDeltaEvent): boolean {
+  const deltas = held.get(ev.taskId);
+  deltas?.push(ev);
+  return !!deltas;
+}
+
+/** Applies deltas, in one update of the store; conversations they do not fit are read again. */
+function applyDeltas(deltas: readonly MessageDeltaEvent[]): void {
+  if (deltas.length === 0) return;
+  for (const id of useMessagesStore.getState().applyDeltas(deltas)) requestReload(id);
 }
 
 export function handleConversationUpdated(c: Conversation): void {

@@ -254,7 +254,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
                 </span>
               </p>
             ) : (
-              <Markdown text={item.text} streaming={item.streaming} />
+              <Markdown text={item.text} grown={item.grown} streaming={item.streaming} />
             )}
           </div>
           {!item.streaming && item.text !== '' && <CopyButton text={item.text} label="Copy message" className="message-copy" />}

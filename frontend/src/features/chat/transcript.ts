@@ -2,6 +2,7 @@
 // display rules are unit-tested without rendering.
 import { parseObject } from '../../lib/json';
 import type { Attachment, Delivery, Message, ToolCall, ToolOutcome } from '../../api/types';
+import type { Grown } from '../../lib/grownText';
 
 export type TranscriptItem =
   | { kind: 'user'; key: string; text: string; delivery?: Delivery; attachments?: Attachment[] }
@@ -11,7 +12,8 @@ export type TranscriptItem =
   | { kind: 'notice'; key: string; text: string; tone: 'neutral' | 'error'; taskId?: string; at?: string }
   | { kind: 'decision'; key: string; taskId: string; messageId: string }
   | { kind: 'summary'; key: string; summaryId: string }
-  | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string; cutOff?: boolean }
+  /** grown: while the reply streams, what each delta appended (see lib/grownText). */
+  | { kind: 'agent'; key: string; text: string; step: number; streaming: boolean; taskId: string; cutOff?: boolean; grown?: Grown }
   /** The model's thinking: live while it streams before any answer, then folded (ms: how long it thought). */
   | { kind: 'thinking'; key: string; text: string; ms: number; live: boolean; step: number; taskId: string }
   | { kind: 'update'; key: string; text: string; step: number }
@@ -42,7 +44,7 @@ function choicesArg(call: ToolCall): string[] {
  */
 const caches = { shown: new WeakMap<Message, TranscriptItem[]>(), hidden: new WeakMap<Message, TranscriptItem[]>() };
 
-export function messageItems(m: Message, thinking = true): TranscriptItem[] {
+export function messageItems(m: Message & { grown?: Grown }, thinking = true): TranscriptItem[] {
   const cache = thinking ? caches.shown : caches.hidden;
   const hit = cache.get(m);
   if (hit) return hit;
@@ -57,7 +59,7 @@ export function buildTranscript(messages: readonly Message[], thinking = true): 
   return out;
 }
 
-function computeItems(m: Message, thinking: boolean): TranscriptItem[] {
+function computeItems(m: Message & { grown?: Grown }, thinking: boolean): TranscriptItem[] {
   const items: TranscriptItem[] = [];
   const step = typeof m.step === 'number' ? m.step : 0;
   const content = typeof m.content === 'string' ? m.content : '';
@@ -108,7 +110,15 @@ function computeItems(m: Message, thinking: boolean): TranscriptItem[] {
         // Cut off when Errand closed: the resumed step writes it again.
         items.push({ kind: 'agent', key: m.id, text: content, step: 0, streaming: false, taskId: m.taskId ?? '', cutOff: true });
       } else if (content !== '' || (live && reasoning === '')) {
-        items.push({ kind: 'agent', key: m.id, text: content, step: take(), streaming: !!m.streaming, taskId: m.taskId ?? '' });
+        items.push({
+          kind: 'agent',
+          key: m.id,
+          text: content,
+          step: take(),
+          streaming: !!m.streaming,
+          taskId: m.taskId ?? '',
+          ...(m.streaming && m.grown ? { grown: m.grown } : {}),
+        });
       }
       calls.forEach((call, i) => {
         const key = `${m.id}:${i}`;

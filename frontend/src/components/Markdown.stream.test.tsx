@@ -1,7 +1,7 @@
 // A streaming reply renders only what arrived: completed blocks are parsed
 // once, and very large blocks are never given to the Markdown parser while
 // they stream.
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import type { ComponentProps } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -23,6 +23,11 @@ import { fencedCode, LARGE_BLOCK, Markdown, PLAIN_LEAD, plainChunks, plainLead, 
 import { MarkdownBlock } from './MarkdownBlock';
 import { grow, type Grown } from '../lib/grownText';
 
+/** Lets the pending animation frame render the streaming block. */
+async function nextFrame() {
+  await act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+}
+
 beforeEach(() => {
   parsed.length = 0;
 });
@@ -35,28 +40,44 @@ describe('Markdown in blocks', () => {
     expect(container.querySelector('pre')).toHaveTextContent(/^code\s+more$/);
   });
 
-  it('a delta re-renders only the last block; completed blocks are parsed once', () => {
+  it('a delta re-renders only the last block; completed blocks are parsed once', async () => {
     const done = Array.from({ length: 40 }, (_, i) => `Paragraph *${i}*.`).join('\n\n');
     const { rerender } = render(<Markdown text={`${done}\n\nThe *last*`} streaming />);
     expect(parsed).toHaveLength(41);
     parsed.length = 0;
 
     rerender(<Markdown text={`${done}\n\nThe *last* one`} streaming />);
+    await nextFrame();
     expect(parsed).toEqual(['The *last* one']);
 
     parsed.length = 0;
     rerender(<Markdown text={`${done}\n\nThe *last* one.\n\nA new`} streaming />);
+    await nextFrame();
     // The finished block once more (now among the completed ones), and the new one.
     expect(parsed.sort()).toEqual(['A new', 'The *last* one.']);
     expect(screen.getByText('0')).toBeInTheDocument();
     expect(screen.getByText('A new')).toBeInTheDocument();
   });
 
-  it('streaming a long reply parses about its length, not its length times the deltas', () => {
+  it('renders the streaming block at most once per frame', async () => {
+    const { rerender } = render(<Markdown text="Hel" streaming />);
+    parsed.length = 0;
+    for (const t of ['Hell', 'Hello', 'Hello,', 'Hello, w', 'Hello, world']) rerender(<Markdown text={t} streaming />);
+    expect(parsed).toEqual([]);
+    await nextFrame();
+    expect(parsed).toEqual(['Hello, world']);
+    expect(screen.getByText('Hello, world')).toBeInTheDocument();
+    // Once complete, the text is shown at once.
+    rerender(<Markdown text="Hello, world!" />);
+    expect(screen.getByText('Hello, world!')).toBeInTheDocument();
+  });
+
+  it('streaming a long reply parses about its length, not its length times the deltas', async () => {
     const reply = Array.from({ length: 300 }, (_, i) => `Paragraph ${i} says **something** of note.`).join('\n\n');
     const { rerender } = render(<Markdown text="" streaming />);
     for (let end = 0; end < reply.length; end += 301) {
       rerender(<Markdown text={reply.slice(0, end)} streaming />);
+      await nextFrame();
     }
     rerender(<Markdown text={reply} />);
     const chars = parsed.reduce((n, t) => n + t.length, 0);
@@ -80,7 +101,7 @@ describe('Markdown in blocks', () => {
     expect(container.innerHTML).toBe(render(<Markdown text={reply} />).container.innerHTML);
   });
 
-  it('a large reply renders: a huge block streams as plain text, a huge code block in a code frame', () => {
+  it('a large reply renders: a huge block streams as plain text, a huge code block in a code frame', async () => {
     const big = 'word *x* '.repeat(STREAMING_PLAIN / 8);
     const { rerender, container } = render(<Markdown text={`Intro *x*.\n\n${big}`} streaming />);
     expect(container.querySelector('.md-streaming-plain')).toHaveTextContent(big.trim());
@@ -126,15 +147,16 @@ describe('a streaming block renders as it will once complete', () => {
     'a fence closed, then text (parsed)': '```\ncode\n```\nText after',
   };
   for (const [name, text] of Object.entries(cases)) {
-    it(name, () => {
+    it(name, async () => {
       const streamed = render(<Markdown text={text} streaming />);
+      await nextFrame();
       const complete = render(<Markdown text={text} />);
       expect(streamed.container.innerHTML).toBe(complete.container.innerHTML);
       expect(complete.container.querySelector('.md')!.innerHTML, 'as the parser renders it').toBe(parsedHTML(text));
     });
   }
 
-  it('a long paragraph followed by any inline Markdown (40 made-up lines)', () => {
+  it('a long paragraph followed by any inline Markdown (40 made-up lines)', async () => {
     // A fixed pseudo-random sequence: the same lines every run.
     let seed = 7;
     const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
@@ -143,6 +165,7 @@ describe('a streaming block renders as it will once complete', () => {
       const rest = Array.from({ length: 30 }, () => pieces[next(pieces.length)]).join('');
       const text = `${words(PLAIN_LEAD + 200)} ${rest}`;
       const streamed = render(<Markdown text={text} streaming />);
+      await nextFrame();
       const complete = render(<Markdown text={text} />);
       expect(streamed.container.innerHTML, text.slice(-200)).toBe(complete.container.innerHTML);
       expect(complete.container.querySelector('.md')!.innerHTML, text.slice(-200)).toBe(parsedHTML(text));
@@ -151,13 +174,15 @@ describe('a streaming block renders as it will once complete', () => {
     }
   });
 
-  it('a long paragraph streams with the parser given only its words after the plain ones', () => {
+  it('a long paragraph streams with the parser given only its words after the plain ones', async () => {
     const reply = `${words(6 * PLAIN_LEAD)} and **the end**.`;
     const { container, rerender } = render(<Markdown text="" streaming />);
     for (let end = 0; end <= reply.length; end += 97) {
       rerender(<Markdown text={reply.slice(0, end)} streaming />);
+      await nextFrame();
     }
     rerender(<Markdown text={reply} streaming />);
+    await nextFrame();
     expect(container.querySelector('p')!.textContent).toBe(reply.replace(/\*\*/g, ''));
     expect(container.querySelector('strong')).toHaveTextContent('the end');
     const late = parsed.slice(Math.ceil(PLAIN_LEAD / 97) + 1);

@@ -8,6 +8,7 @@
 //   conversation); they become links.
 import { memo, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { copyText } from '../lib/clipboard';
+import { nextFrame } from '../lib/frames';
 import { appendedSince, type Grown } from '../lib/grownText';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
@@ -84,8 +85,10 @@ export function fenceLanguages(text: string): string[] {
 //
 // Parsing Markdown costs about its length, so a long reply is rendered
 // block by block (markdownBlocks.ts): a block that is complete is rendered once,
-// and a delta renders only the last, growing block (a streaming reply's
-// text changes at most once a frame: stores/sync.ts).
+// and a delta renders only the last, growing block (TailBlock). A streaming
+// reply's text changes at most once a frame (stores/sync.ts); the last block
+// follows it in the next frame, so one frame does not both lay out the row
+// and parse the block (TailBlock).
 // A very large block is shown without the Markdown parser: as code in a
 // code frame when it is one fenced code block, else (while it streams) as
 // plain text; either way in chunks, so that a delta changes only the last.
@@ -307,6 +310,35 @@ const BlockGroup = memo(
 /** A completed block of a long reply (WindowedBlocks). */
 const renderDone = (text: string) => <Block text={text} streaming={false} />;
 
+/** While live, the text as of the last animation frame (one render per frame); otherwise the text. */
+function useFrameText(text: string, live: boolean): string {
+  const [shown, setShown] = useState(text);
+  const latest = useRef(text);
+  latest.current = text;
+  const cancelFrame = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    if (!live || shown === text || cancelFrame.current !== null) return;
+    cancelFrame.current = nextFrame(() => {
+      cancelFrame.current = null;
+      setShown(latest.current);
+    });
+  });
+  useEffect(() => () => cancelFrame.current?.(), []);
+  return live ? shown : text;
+}
+
+/**
+ * The last block: while the reply streams, it follows the text once per
+ * frame, the frame after the text changed. Rendering it with the text
+ * (the store already changes once a frame) put the row's layout and the
+ * block's parse in one frame: into 10,000 messages (Chromium) three of six
+ * streams had a 67 ms gap between frames, against none of three over 50 ms
+ * this way, and 1.1-1.7 layouts a frame against 0.8-1.2.
+ */
+function TailBlock({ text, streaming }: { text: string; streaming: boolean }) {
+  return <Block text={useFrameText(text, streaming)} streaming={streaming} />;
+}
+
 /**
  * Renders untrusted markdown safely, block by block: when the text grows,
  * only its last block is rendered again. `streaming`: the text is a reply
@@ -334,7 +366,7 @@ export const Markdown = memo(function Markdown({
   const split = useBlockSplit(shown, useDeferredValue(grown));
   // Link references and footnotes resolve across blocks: such a text is one block.
   const blocks = split.definitions.includes(true) ? [shown] : split.blocks;
-  const tail = blocks.length > 0 && <Block text={blocks[blocks.length - 1]!} streaming={streaming} />;
+  const tail = blocks.length > 0 && <TailBlock text={blocks[blocks.length - 1]!} streaming={streaming} />;
   if (blocks.length > WINDOW_BLOCKS) {
     // A long reply: only the blocks near the viewport are in the page.
     return (

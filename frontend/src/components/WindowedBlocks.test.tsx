@@ -35,6 +35,21 @@ describe('which blocks render', () => {
     expect(sizes.heights(['one', 'two', 'three'], 3, 700)[1]).toBe(a);
   });
 
+  it('the same split gets the same heights until a block measures differently', () => {
+    const sizes = new BlockHeights();
+    const blocks = ['one', 'two', 'three'];
+    const first = sizes.heights(blocks, 3, 700);
+    expect(sizes.heights(blocks, 3, 700)).toBe(first);
+    sizes.measure(0, 'one', first[0]!);
+    expect(sizes.heights(blocks, 3, 700), 'a measurement that changes nothing').toBe(first);
+    sizes.measure(2, 'three', first[2]! + 40);
+    const after = sizes.heights(blocks, 3, 700);
+    expect(after).not.toBe(first);
+    expect(after[2]).toBe(first[2]! + 40);
+    expect(sizes.heights(blocks, 2, 700)).toHaveLength(2);
+    expect(sizes.heights(blocks, 3, 500)).not.toBe(after);
+  });
+
   it('a match is found in the stored text, and in its block', () => {
     expect(findAll('Alpha beta ALPHA', 'alpha')).toEqual([0, 11]);
     expect(blockAt([0, 10, 25], 0)).toBe(0);

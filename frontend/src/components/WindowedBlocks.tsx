@@ -6,7 +6,7 @@
 // what the person reads stays where it is. Copying the message copies its
 // stored text (the message's Copy button); "Find in this reply" searches
 // that text and brings each match's block into view.
-import { memo, startTransition, useCallback, useEffect, useId, useLayoutEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { BlockHeights, blockAt, blockTops, findAll, OVERSCAN_PX, visibleBlocks } from './blockWindow';
 
 /**
@@ -181,7 +181,7 @@ export function WindowedBlocks({
 
   const count = blocks.length - 1;
   const heights = sizes.current.heights(blocks, count, width.current);
-  const tops = blockTops(heights);
+  const tops = useMemo(() => blockTops(heights), [heights]);
   const range = visibleBlocks(tops, view.top - OVERSCAN_PX, view.bottom + OVERSCAN_PX);
   const latest = useRef({ blocks, tops, range });
   latest.current = { blocks, tops, range };

@@ -75,13 +75,24 @@ export class BlockHeights {
   private texts: string[] = [];
   private estimates: number[] = [];
   private width = 0;
+  /** The last answer, and what it was for: a render of the same split gets the same array. */
+  private last: { blocks: readonly string[]; count: number; out: number[] } | null = null;
 
-  /** The height of each of the first count blocks: measured, else estimated at this width. */
+  /**
+   * The height of each of the first count blocks: measured, else estimated
+   * at this width. The same split (the same blocks array), with no height
+   * measured differently since, gets the same array back: a render of a
+   * 5 MB reply (about 50,000 blocks) read them all each time, up to 34 ms of
+   * one busy run while it streamed.
+   */
   heights(blocks: readonly string[], count: number, width: number): number[] {
     if (width !== this.width) {
       this.width = width;
       this.estimates = [];
+      this.last = null;
     }
+    const last = this.last;
+    if (last && last.blocks === blocks && last.count === count) return last.out;
     const out = new Array<number>(count);
     for (let i = 0; i < count; i++) {
       const text = blocks[i]!;
@@ -92,6 +103,7 @@ export class BlockHeights {
       }
       out[i] = this.measured[i] || (this.estimates[i] ||= estimateBlock(text, width));
     }
+    this.last = { blocks, count, out };
     return out;
   }
 
@@ -100,6 +112,7 @@ export class BlockHeights {
     if (this.texts[i] !== text) return 0;
     const before = this.measured[i] || this.estimates[i] || estimateBlock(text, this.width);
     this.measured[i] = height;
+    if (height !== before) this.last = null;
     return height - before;
   }
 }

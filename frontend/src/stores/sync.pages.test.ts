@@ -1,13 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationView, Message } from '../api/types';
-import { conversation, deferred, delta, message, resetStores, summary, NOTHING_USED } from '../test/fixtures';
+import { conversation, deferred, deliverDelta, delta, message, NOTHING_USED, resetStores, summary } from '../test/fixtures';
 
 import * as api from '../api';
 import { useConversationsStore } from './conversations';
 import { useMessagesStore } from './messages';
 import { messageOf, orderedMessages } from './messagesReducer';
 import {
-  handleMessageDelta,
   handleTaskMessage,
   jumpToMessage,
   loadConversation,
@@ -82,7 +81,7 @@ describe('messages in pages', () => {
     // A new streaming reply at the end, and its deltas.
     const reply = message('live', C, { seq: 5000, streaming: true, content: 'Hel', rev: 1 });
     handleTaskMessage({ conversationId: C, taskId: 't', message: reply });
-    expect(handleMessageDelta(delta(C, 'live', 3, 'lo', 2))).toBeUndefined();
+    deliverDelta(delta(C, 'live', 3, 'lo', 2));
     expect(messageOf(state(), 'live')?.content).toBe('Hello');
     expect(ids().at(-1)).toBe('live');
     expect(ids()).toHaveLength(201);
@@ -124,7 +123,7 @@ describe('messages in pages', () => {
 
     // Past the window's end, events and deltas wait for their page; no reload.
     handleTaskMessage({ conversationId: C, taskId: 't', message: message('tail', C, { seq: 99999, streaming: true }) });
-    handleMessageDelta(delta(C, 'tail', 0, 'hi', 2));
+    deliverDelta(delta(C, 'tail', 0, 'hi', 2));
     expect(ids()).not.toContain('tail');
     expect(api.loadConversation).toHaveBeenCalledTimes(1);
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversation, deferred, delta, message, resetStores, summary, task, NOTHING_USED } from '../test/fixtures';
+import { conversation, deferred, deliverDelta, delta, message, NOTHING_USED, resetStores, summary, task } from '../test/fixtures';
 import type { ConversationView } from '../api/types';
 
 import * as api from '../api';
@@ -10,7 +10,6 @@ import { messageOf, orderedMessages } from './messagesReducer';
 import {
   flushDeltas,
   handleConversationUpdated,
-  handleMessageDelta,
   handleTaskMessage,
   handleTaskUpdate,
   loadConversation,
@@ -34,6 +33,13 @@ function idsOf(cid: string): string[] {
   return c ? orderedMessages(c).map((m) => m.id) : [];
 }
 
+/** Conversation a open, with an empty reply m of task t streaming. */
+async function openStreamingReply(): Promise<void> {
+  load.mockResolvedValueOnce(view('a'));
+  await selectConversation('a');
+  handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { streaming: true, rev: 1 }) });
+}
+
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
@@ -42,11 +48,9 @@ beforeEach(() => {
 
 describe('sync', () => {
   it('applies streamed deltas to a loaded conversation', async () => {
-    load.mockResolvedValueOnce(view('a'));
-    await selectConversation('a');
-    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { streaming: true, rev: 1 }) });
-    handleMessageDelta(delta('a', 'm', 0, 'Hel', 2));
-    handleMessageDelta(delta('a', 'm', 3, 'lo ✓', 3));
+    await openStreamingReply();
+    deliverDelta(delta('a', 'm', 0, 'Hel', 2));
+    deliverDelta(delta('a', 'm', 3, 'lo ✓', 3));
     expect(contentOf('a', 'm')).toBe('Hello ✓');
     handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { content: 'Hello ✓', rev: 4 }) });
     expect(contentOf('a', 'm')).toBe('Hello ✓');
@@ -54,9 +58,7 @@ describe('sync', () => {
   });
 
   it('shows the deltas received between two frames together, at the next frame, in one update of the store', async () => {
-    load.mockResolvedValueOnce(view('a'));
-    await selectConversation('a');
-    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { streaming: true, rev: 1 }) });
+    await openStreamingReply();
     let updates = 0;
     const off = useMessagesStore.subscribe(() => updates++);
     vi.useFakeTimers();
@@ -99,9 +101,7 @@ describe('sync', () => {
   });
 
   it('a stream that ends before the next frame keeps every delta received (no reload)', async () => {
-    load.mockResolvedValueOnce(view('a'));
-    await selectConversation('a');
-    handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { streaming: true, rev: 1 }) });
+    await openStreamingReply();
     queueDelta(delta('a', 'm', 0, 'Hel', 2));
     queueDelta(delta('a', 'm', 3, 'lo ✓', 3));
     handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m', 'a', { rev: 4 }), streamed: true, contentBytes: 9 });
@@ -118,7 +118,7 @@ describe('sync', () => {
     load.mockResolvedValueOnce(
       view('a', { messages: [message('m', 'a', { content: 'abcdefghi', rev: 4, streaming: true })] }),
     );
-    handleMessageDelta(delta('a', 'm', 6, 'ghi', 4)); // the delta with "def" was missed
+    deliverDelta(delta('a', 'm', 6, 'ghi', 4)); // the delta with "def" was missed
     expect(useMessagesStore.getState().byConversation.a?.stale).toBe(true);
     expect(contentOf('a', 'm')).toBe('abc'); // never shows a gap
     // Reloads are throttled per conversation, so this one may come a moment later.
@@ -131,14 +131,14 @@ describe('sync', () => {
     load.mockResolvedValueOnce(view('a', { messages: [message('m', 'a', { reasoning: 'abc', rev: 2, streaming: true })] }));
     await selectConversation('a');
     const reasoningOf = () => messageOf(useMessagesStore.getState().byConversation.a!, 'm')?.reasoning;
-    handleMessageDelta({ ...delta('a', 'm', 3, 'def', 3), reasoning: true });
+    deliverDelta({ ...delta('a', 'm', 3, 'def', 3), reasoning: true });
     expect(reasoningOf()).toBe('abcdef');
     expect(contentOf('a', 'm')).toBe('');
 
     load.mockResolvedValueOnce(
       view('a', { messages: [message('m', 'a', { reasoning: 'abcdefghijkl', rev: 5, streaming: true })] }),
     );
-    handleMessageDelta({ ...delta('a', 'm', 9, 'jkl', 5), reasoning: true }); // "ghi" was missed
+    deliverDelta({ ...delta('a', 'm', 9, 'jkl', 5), reasoning: true }); // "ghi" was missed
     expect(reasoningOf()).toBe('abcdef'); // never shows a gap
     await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(2));
     await vi.waitFor(() => expect(reasoningOf()).toBe('abcdefghijkl'));
@@ -147,7 +147,7 @@ describe('sync', () => {
   it('a delta for an unknown message in a loaded conversation triggers a reload', async () => {
     load.mockResolvedValue(view('a'));
     await selectConversation('a');
-    handleMessageDelta(delta('a', 'ghost', 0, 'x', 2));
+    deliverDelta(delta('a', 'ghost', 0, 'x', 2));
     expect(useMessagesStore.getState().byConversation.a?.stale).toBe(true);
     await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(2));
   });
@@ -155,7 +155,7 @@ describe('sync', () => {
   it('events for conversations never loaded only touch sidebar state', () => {
     useConversationsStore.getState().select('a');
     handleTaskMessage({ conversationId: 'b', taskId: 't', message: message('m', 'b', { content: 'hi' }) });
-    handleMessageDelta(delta('b', 'm', 2, '!', 2));
+    deliverDelta(delta('b', 'm', 2, '!', 2));
     expect(load).not.toHaveBeenCalled();
     expect(useMessagesStore.getState().byConversation.b).toBeUndefined();
     expect(useConversationsStore.getState().unread.b).toBe(1);
@@ -169,8 +169,8 @@ describe('sync', () => {
     // While loading: a finished message (also in the snapshot), a new
     // streaming message (not in it) and deltas on both sides of the snapshot.
     handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('u1', 'a', { seq: 1, role: 'user', content: 'go' }) });
-    handleMessageDelta(delta('a', 'm1', 2, 'cd', 3)); // unknown yet: buffered; in snapshot
-    handleMessageDelta(delta('a', 'm1', 4, 'ef', 4)); // after snapshot
+    deliverDelta(delta('a', 'm1', 2, 'cd', 3)); // unknown yet: buffered; in snapshot
+    deliverDelta(delta('a', 'm1', 4, 'ef', 4)); // after snapshot
     handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m2', 'a', { seq: 3, streaming: true }) });
 
     pending.resolve(
@@ -189,7 +189,7 @@ describe('sync', () => {
 
     // Switching away and back shows what arrived meanwhile, exactly once.
     await selectConversation('b').catch(() => {});
-    handleMessageDelta(delta('a', 'm1', 6, 'gh', 5));
+    deliverDelta(delta('a', 'm1', 6, 'gh', 5));
     handleTaskMessage({ conversationId: 'a', taskId: 't', message: message('m3', 'a', { seq: 4, content: 'more' }) });
     load.mockResolvedValueOnce(
       view('a', {
@@ -215,10 +215,10 @@ describe('sync', () => {
     handleTaskUpdate(task('tb', 'b', { status: 'thinking', stepCount: 1 }));
     handleTaskMessage({ conversationId: 'a', taskId: 'ta', message: message('ma', 'a', { streaming: true }) });
     handleTaskMessage({ conversationId: 'b', taskId: 'tb', message: message('mb', 'b', { streaming: true }) });
-    handleMessageDelta(delta('a', 'ma', 0, 'alpha ', 2));
-    handleMessageDelta(delta('b', 'mb', 0, 'beta ', 2));
-    handleMessageDelta(delta('a', 'ma', 6, 'one', 3));
-    handleMessageDelta(delta('b', 'mb', 5, 'two', 3));
+    deliverDelta(delta('a', 'ma', 0, 'alpha ', 2));
+    deliverDelta(delta('b', 'mb', 0, 'beta ', 2));
+    deliverDelta(delta('a', 'ma', 6, 'one', 3));
+    deliverDelta(delta('b', 'mb', 5, 'two', 3));
     handleTaskUpdate(task('tb', 'b', { status: 'waiting_user', stepCount: 2, pendingQuestion: '?' }));
     handleTaskUpdate(task('ta', 'a', { status: 'completed', stepCount: 2 }));
 

@@ -401,10 +401,6 @@ export function handleTaskMessage(ev: TaskMessageEvent): void {
   useConversationsStore.getState().noteMessage(conversationId, message);
 }
 
-export function handleMessageDelta(ev: MessageDeltaEvent): void {
-  if (!hold(ev)) applyDeltas([ev]);
-}
-
 /** Holds the delta if its task is being stopped (holdDeltas); true if it did. */
 function hold(ev: MessageDeltaEvent): boolean {
   const deltas = held.get(ev.taskId);

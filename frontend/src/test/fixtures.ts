@@ -13,7 +13,7 @@ import { useNoticesStore } from '../stores/notices';
 import { useTasksStore } from '../stores/tasks';
 import { useSettingsView } from '../stores/settingsView';
 import { useUsageStore } from '../stores/usage';
-import { resetSync } from '../stores/sync';
+import { flushDeltas, queueDelta, resetSync } from '../stores/sync';
 import { resetStart } from '../stores/actions';
 import { forgetAttachmentImages } from '../features/attachments/useAttachmentImage';
 import type { ConversationUpdate } from '../stores/conversationsReducer';
@@ -131,6 +131,12 @@ export function delta(
   rev: number,
 ): MessageDeltaEvent {
   return { conversationId, taskId: 't', messageId, offset, text, rev };
+}
+
+/** A delta from Go, as the window receives it (queued for the next frame), shown at once as at that frame. */
+export function deliverDelta(ev: MessageDeltaEvent): void {
+  queueDelta(ev);
+  flushDeltas();
 }
 
 /** Fresh stores between tests. */

@@ -1,7 +1,7 @@
 // Streaming must re-render only the row that streams, not the whole list.
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { message, resetStores } from '../../test/fixtures';
+import { deliverDelta, message, resetStores } from '../../test/fixtures';
 
 // Count how often each reply's text is rendered.
 const renders: string[] = [];
@@ -14,7 +14,7 @@ vi.mock('../../components/Markdown', () => ({
 }));
 
 import { useMessagesStore } from '../../stores/messages';
-import { handleMessageDelta, handleTaskMessage } from '../../stores/sync';
+import { handleTaskMessage } from '../../stores/sync';
 import { MessageList } from './MessageList';
 
 const C = 'c';
@@ -46,7 +46,7 @@ describe('MessageList rendering', () => {
     let offset = 1;
     let rev = 2;
     for (const piece of ['B', 'C', 'D', 'E', 'F']) {
-      act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'live', offset, text: piece, rev }));
+      act(() => deliverDelta({ conversationId: C, taskId: 't', messageId: 'live', offset, text: piece, rev }));
       offset += 1;
       rev += 1;
     }

@@ -2,13 +2,13 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../api/types';
-import { deferred, message, resetStores, task } from '../../test/fixtures';
+import { deferred, deliverDelta, message, resetStores, task } from '../../test/fixtures';
 import * as api from '../../api';
 
 import { useMessagesStore } from '../../stores/messages';
 import { messageOf } from '../../stores/messagesReducer';
 import { stopTask } from '../../stores/actions';
-import { handleMessageDelta, handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
+import { handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
 import { MessageList } from './MessageList';
 
 const C = 'c';
@@ -180,9 +180,9 @@ describe('MessageList', () => {
       handleTaskMessage({ conversationId: C, taskId: 't', message: message('m', C, { streaming: true }) });
     });
     expect(screen.getByRole('img', { name: 'Writing' })).toBeInTheDocument();
-    act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hel', rev: 2 }));
+    act(() => deliverDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hel', rev: 2 }));
     expect(screen.getByText('Hel')).toBeInTheDocument();
-    act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 3, text: 'lo', rev: 3 }));
+    act(() => deliverDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 3, text: 'lo', rev: 3 }));
     expect(await screen.findByText('Hello')).toBeInTheDocument();
     expect(screen.getByText('Hello').closest('.bubble-agent')).toHaveClass('is-streaming');
   });
@@ -194,8 +194,8 @@ describe('MessageList', () => {
     render(<MessageList conversationId={C} />);
     act(() => {
       handleTaskMessage({ conversationId: C, taskId: 't', message: message('r', C, { streaming: true, seq: 2, taskId: 't' }) });
-      handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: 0, text: 'Once upon ', rev: 2 });
-      handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: 10, text: 'a time… ✓', rev: 3 });
+      deliverDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: 0, text: 'Once upon ', rev: 2 });
+      deliverDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: 10, text: 'a time… ✓', rev: 3 });
     });
   }
 
@@ -245,7 +245,7 @@ describe('MessageList', () => {
     act(() => void stopTask('t'));
     // Text Go stored before it heard of the Stop is still arriving: not shown yet.
     const bytes = new TextEncoder().encode(text).length;
-    act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: bytes, text: ' The end.', rev: 4 }));
+    act(() => deliverDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: bytes, text: ' The end.', rev: 4 }));
     expect(shownReply()).toBe(text);
     stopped(bytes + ' The end.'.length, 5);
     expect(screen.getByRole('status')).toHaveTextContent('Stopped');
@@ -261,7 +261,7 @@ describe('MessageList', () => {
     const bytes = new TextEncoder().encode(text).length;
     await act(async () => {
       const stop = stopTask('t');
-      handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: bytes, text: ' And then…', rev: 4 });
+      deliverDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: bytes, text: ' And then…', rev: 4 });
       await stop;
     });
     expect(await screen.findByText(`${text} And then…`)).toBeInTheDocument();

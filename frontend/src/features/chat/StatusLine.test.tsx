@@ -1,10 +1,10 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Plan, Task } from '../../api/types';
-import { message, resetStores, task } from '../../test/fixtures';
+import { deliverDelta, message, resetStores, task } from '../../test/fixtures';
 
 import { useMessagesStore } from '../../stores/messages';
-import { handleMessageDelta, handleTaskUpdate } from '../../stores/sync';
+import { handleTaskUpdate } from '../../stores/sync';
 import { describeTask, StatusLine } from './StatusLine';
 
 const C = 'c1';
@@ -114,7 +114,7 @@ describe('StatusLine', () => {
       useMessagesStore.getState().beginLoad(C);
       useMessagesStore.getState().finishLoad(C, [message('m', C, { content: '', streaming: true, taskId: 't' })]);
     });
-    act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hello', rev: 2 }));
+    act(() => deliverDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hello', rev: 2 }));
     expect(text()).toBe('Writing…');
     act(() =>
       handleTaskUpdate(
@@ -200,7 +200,7 @@ describe('Waiting for the model', () => {
       useMessagesStore.getState().beginLoad(C);
       useMessagesStore.getState().finishLoad(C, [message('m', C, { content: '', streaming: true, taskId: 't' })]);
     });
-    act(() => handleMessageDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hello', rev: 2 }));
+    act(() => deliverDelta({ conversationId: C, taskId: 't', messageId: 'm', offset: 0, text: 'Hello', rev: 2 }));
     expect(text()).toBe('Writing…');
     advance(3_000);
     expect(text()).toBe('Writing…');

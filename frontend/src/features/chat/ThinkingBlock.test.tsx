@@ -2,12 +2,12 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../api/types';
-import { delta, message, resetStores } from '../../test/fixtures';
+import { deliverDelta, delta, message, resetStores } from '../../test/fixtures';
 import { mockClipboard } from '../../test/clipboard';
 
 import { useAppStore } from '../../stores/app';
 import { useMessagesStore } from '../../stores/messages';
-import { handleMessageDelta, handleTaskMessage } from '../../stores/sync';
+import { handleTaskMessage } from '../../stores/sync';
 import { MessageList } from './MessageList';
 import { thoughtLabel } from './ThinkingBlock';
 
@@ -32,8 +32,8 @@ describe('the Thinking block', () => {
     seed(message('u', C, { role: 'user', content: 'Plan my week', seq: 1 }), message('a', C, { content: '', streaming: true, seq: 2 }));
     render(<MessageList conversationId={C} />);
     act(() => {
-      handleMessageDelta(thinkingDelta(0, 'The person wants a plan. ', 2));
-      handleMessageDelta(thinkingDelta(25, 'Monday first.', 3));
+      deliverDelta(thinkingDelta(0, 'The person wants a plan. ', 2));
+      deliverDelta(thinkingDelta(25, 'Monday first.', 3));
     });
 
     const live = screen.getByRole('button', { name: 'Thinking' });
@@ -49,7 +49,7 @@ describe('the Thinking block', () => {
     expect(screen.queryByRole('region', { name: 'Thinking' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Thinking' }));
 
-    act(() => handleMessageDelta(delta(C, 'a', 0, 'Here is your week.', 4)));
+    act(() => deliverDelta(delta(C, 'a', 0, 'Here is your week.', 4)));
     expect(await screen.findByText('Here is your week.')).toBeInTheDocument();
     act(() => {
       handleTaskMessage({
@@ -73,7 +73,7 @@ describe('the Thinking block', () => {
     seed(message('a', C, { content: '', streaming: true, reasoning: 'Hmm.', reasoningMs: 0 }));
     render(<MessageList conversationId={C} />);
     expect(screen.getByRole('button', { name: 'Thinking' })).toHaveAttribute('aria-expanded', 'true');
-    act(() => handleMessageDelta(delta(C, 'a', 0, 'Done.', 2)));
+    act(() => deliverDelta(delta(C, 'a', 0, 'Done.', 2)));
     expect(screen.getByRole('button', { name: /^Thought for \d+ s$/ })).toHaveAttribute('aria-expanded', 'false');
   });
 

@@ -85,8 +85,8 @@ export function fenceLanguages(text: string): string[] {
 //
 // Parsing Markdown costs about its length, so a long reply is rendered
 // block by block (markdownBlocks.ts): a block that is complete is rendered once,
-// and a delta renders only the last, growing block (TailBlock). A streaming
-// reply's text changes at most once a frame (stores/sync.ts); the last block
+// and a delta renders only the last, growing block. A streaming reply's
+// text changes at most once a frame (stores/sync.ts); the last block
 // follows it in the next frame, so one frame does not both lay out the row
 // and parse the block (TailBlock).
 // A very large block is shown without the Markdown parser: as code in a

@@ -50,9 +50,11 @@ export async function createConversation(): Promise<boolean> {
     return true;
   }
   try {
+    const before = useConversationsStore.getState().selectedId;
     const c = await api.createConversation();
     useConversationsStore.getState().upsert(c);
-    await selectConversation(c.id);
+    // Opened only if the person did not open another one meanwhile: the last click wins.
+    if (useConversationsStore.getState().selectedId === before) await selectConversation(c.id);
     return true;
   } catch (err) {
     reportError(err, 'Could not create a conversation');

@@ -23,6 +23,9 @@ type FirstScreen struct {
 	// Open is the newest conversation, as OpenConversation reads it; with
 	// none listed, a new empty one.
 	Open *chat.ConversationView `json:"open,omitempty"`
+	// Workspace is the open conversation's workspace folder, as Workspace
+	// reads it: the bar under its title shows it in the first paint.
+	Workspace *WorkspaceInfo `json:"workspace,omitempty"`
 }
 
 // firstScreen reads the first screen through the bound services.
@@ -55,6 +58,11 @@ func (f *firstScreen) read(out *FirstScreen, listLimit, messageLimit int) {
 		f.readSides(out)
 	}()
 	out.Conversations, out.Open = f.readConversation(listLimit, messageLimit)
+	if out.Open != nil {
+		if ws, err := f.conversations.Workspace(out.Open.Conversation.ID); got("workspace", err) {
+			out.Workspace = &ws
+		}
+	}
 	wg.Wait()
 }
 

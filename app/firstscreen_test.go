@@ -25,6 +25,11 @@ func TestFirstScreenOfAnEmptyHistoryOpensOneNewConversation(t *testing.T) {
 	assert.Empty(t, first.Conversations.Items, "the list as it was read, before the new conversation")
 	require.NotNil(t, first.Open)
 	assert.Empty(t, first.Open.Messages)
+	ws, err := a.Conversations.Workspace(first.Open.Conversation.ID)
+	require.NoError(t, err)
+	require.NotNil(t, first.Workspace, "the bar under the title shows the folder in the first paint")
+	assert.Equal(t, ws, *first.Workspace)
+	assert.True(t, first.Workspace.Default)
 	require.NotNil(t, first.ModelInfo)
 	assert.True(t, first.ModelInfo.Demo)
 	require.NotNil(t, first.ShowThinking)
@@ -71,6 +76,10 @@ func TestFirstScreenOpensTheNewestConversation(t *testing.T) {
 	assert.Equal(t, view, *got.Open)
 	require.Len(t, got.Open.Messages, 1)
 	assert.Equal(t, "Plan the trip", got.Open.Messages[0].Content)
+	ws, err := a.Conversations.Workspace(older.ID)
+	require.NoError(t, err)
+	require.NotNil(t, got.Workspace)
+	assert.Equal(t, ws, *got.Workspace)
 }
 
 // When Errand could not start, the first screen still answers: the status

@@ -202,9 +202,13 @@ describe('App start: the first screen in one call', () => {
         conversation: conversation('new', { title: 'Newest' }),
         messages: [message('u', 'new', { role: 'user', content: 'hello from new' })],
       }),
+      workspace: { path: '/data/workspaces/new', default: true, missing: false },
     });
+    // Go is asked again, but the folder shows from the first screen's answer.
+    vi.mocked(api.workspace).mockReturnValue(new Promise(() => {}));
     render(<App />);
     expect(await screen.findByText('hello from new')).toBeInTheDocument();
+    expect(screen.getByTitle('/data/workspaces/new').firstChild?.textContent).toBe("this conversation's own folder");
     expect(screen.getByRole('heading', { name: 'Newest' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /^Old one/ })).toBeInTheDocument();
     expect(await screen.findByRole('combobox', { name: 'Model for this conversation' })).toHaveDisplayValue('Default · gpt-test');

@@ -15,6 +15,7 @@ import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
 import { applyTask, forgetConversation, holdDeltas, loadConversation, releaseDeltasAfterPaint, showLoaded, startSync } from './sync';
+import { useWorkspacesStore } from './workspaces';
 import { afterPaint } from '../lib/frames';
 import { markStart, startTimings } from '../lib/startTimings';
 
@@ -233,6 +234,7 @@ async function runInit(first: FirstScreen | null): Promise<void> {
     useAppStore.getState().setStartup('ready');
     if (first?.open) {
       showLoaded(first.open);
+      if (first.workspace) useWorkspacesStore.getState().remember(first.open.conversation.id, first.open.conversation.workspace, first.workspace);
       useConversationsStore.getState().select(first.open.conversation.id);
     } else await openFirst();
     markStart('conversation');

@@ -13,6 +13,7 @@ import { useNoticesStore } from '../stores/notices';
 import { useTasksStore } from '../stores/tasks';
 import { useSettingsView } from '../stores/settingsView';
 import { useUsageStore } from '../stores/usage';
+import { useWorkspacesStore } from '../stores/workspaces';
 import { flushDeltas, queueDelta, resetSync } from '../stores/sync';
 import { resetStart } from '../stores/actions';
 import { forgetAttachmentImages } from '../features/attachments/useAttachmentImage';
@@ -157,6 +158,7 @@ export function resetStores(): void {
   useFilesChangedStore.getState().reset();
   useComposerFiles.getState().reset();
   usePromptsStore.setState({ list: [], loaded: false });
+  useWorkspacesStore.getState().reset();
   forgetAttachmentImages();
 }
 

@@ -44,6 +44,11 @@ export namespace app {
 	    usedBytes: number;
 	    limitBytes: number;
 	}
+	export interface WorkspaceInfo {
+	    path: string;
+	    default: boolean;
+	    missing: boolean;
+	}
 	export interface ModelInfo {
 	    model: string;
 	    baseUrl: string;
@@ -64,6 +69,7 @@ export namespace app {
 	    agents?: chat.AgentDefinition[];
 	    conversations?: chat.ConversationPage;
 	    open?: chat.ConversationView;
+	    workspace?: WorkspaceInfo;
 	}
 	
 	export interface ProviderInput {
@@ -84,11 +90,6 @@ export namespace app {
 	    envOverride: boolean;
 	}
 	
-	export interface WorkspaceInfo {
-	    path: string;
-	    default: boolean;
-	    missing: boolean;
-	}
 
 }
 

@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationView } from '../../api/types';
-import { conversation, resetStores, summary, task } from '../../test/fixtures';
+import { conversation, deferred, resetStores, summary, task } from '../../test/fixtures';
 
 import * as api from '../../api';
 import { useConversationsStore } from '../../stores/conversations';
@@ -49,6 +49,22 @@ describe('ConversationBar', () => {
     await user.click(screen.getByRole('button', { name: 'Use default' }));
     expect(api.setWorkspace).toHaveBeenCalledWith(C, '');
     expect(await screen.findByTitle(own.path)).toBeInTheDocument();
+  });
+
+  it('a conversation opened again shows its folder as last read at once, then as Go reads it now', async () => {
+    vi.mocked(api.workspace).mockResolvedValueOnce({ path: '/srv/site', default: false, missing: false });
+    useConversationsStore.getState().upsert(conversation(C, { workspace: '/srv/site' }));
+    const first = render(<ConversationBar conversationId={C} />);
+    expect(await screen.findByTitle('/srv/site')).toBeInTheDocument();
+    first.unmount();
+
+    const now = deferred<{ path: string; default: boolean; missing: boolean }>();
+    vi.mocked(api.workspace).mockReturnValueOnce(now.promise);
+    render(<ConversationBar conversationId={C} />);
+    expect(screen.getByTitle('/srv/site')).toHaveTextContent('/srv/site');
+    expect(screen.getByRole('button', { name: 'Open folder' })).toBeInTheDocument();
+    await act(async () => now.resolve({ path: '/srv/site', default: false, missing: true }));
+    expect(screen.getByText('Workspace not found:')).toBeInTheDocument();
   });
 
   it('a chosen folder that is gone is shown as such, with a way to pick another', async () => {

@@ -5,6 +5,7 @@ import { usePending } from '../../lib/usePending';
 import { chooseWorkspace, openWorkspaceFolder, setWorkspace } from '../../stores/taskActions';
 import { useConversationsStore } from '../../stores/conversations';
 import { useConversationTotals } from '../../stores/usage';
+import { knownWorkspace, useWorkspacesStore } from '../../stores/workspaces';
 import { formatCost, formatTokens, usageBreakdown } from './format';
 import './tasks.css';
 
@@ -15,19 +16,25 @@ export function shortPath(p: string, keep = 3): string {
   return `…/${parts.slice(-keep).join('/')}`;
 }
 
-/** The folder as Go resolves it, asked again when the choice changes or the window comes back. */
+/**
+ * The folder as Go resolves it, asked again when the choice changes or the
+ * window comes back; the last answer for the same choice shows meanwhile.
+ */
 function useWorkspace(conversationId: string, custom: string): WorkspaceInfo | null | 'unknown' {
-  const [info, setInfo] = useState<WorkspaceInfo | null | 'unknown'>(null);
+  const [info, setInfo] = useState<WorkspaceInfo | null | 'unknown'>(() => knownWorkspace(conversationId, custom));
   useEffect(() => {
     let live = true;
+    const read = (w: WorkspaceInfo | undefined) => {
+      if (!live) return;
+      if (!w || typeof w.path !== 'string') return setInfo('unknown');
+      useWorkspacesStore.getState().remember(conversationId, custom, w);
+      setInfo(w);
+    };
     const ask = () =>
       Promise.resolve()
         .then(() => api.workspace(conversationId))
-        .then(
-          (w) => live && setInfo(w && typeof w.path === 'string' ? w : 'unknown'),
-          () => live && setInfo('unknown'),
-        );
-    setInfo(null);
+        .then(read, () => live && setInfo('unknown'));
+    setInfo(knownWorkspace(conversationId, custom));
     void ask();
     // A folder removed or made while Errand was in the background.
     window.addEventListener('focus', ask);

@@ -93,6 +93,9 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
           </option>
         )}
       </select>
+      <svg className="model-picker-chevron" viewBox="0 0 12 12" width="10" height="10" aria-hidden="true">
+        <path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+      </svg>
     </span>
   );
 }

@@ -47,6 +47,22 @@ describe('the model for this conversation', () => {
     await waitFor(() => expect(picker).toHaveDisplayValue('Default · mock-model'));
   });
 
+  it('shows the chosen model, as wide as its name, before and after the list comes', async () => {
+    useAppStore.getState().setModelInfo(INFO);
+    vi.mocked(api.currentModels).mockResolvedValue(['a-provider/a-much-longer-model-name-than-the-default']);
+    vi.mocked(api.setModel).mockImplementation(async (id, model) => conversation(id, { title: 'Plan', model }));
+    const { container } = render(<ChatHeader conversationId="c1" />);
+    // The select is unseen over this label (a select is as wide as its widest option).
+    const shown = () => container.querySelector('.model-picker-label')?.textContent;
+    const picker = screen.getByRole('combobox', { name: 'Model for this conversation' });
+    expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toContain('Loading the models…');
+    expect(shown()).toBe('Default · mock-model');
+    await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(2));
+    expect(shown()).toBe('Default · mock-model');
+    await userEvent.setup().selectOptions(picker, 'a-provider/a-much-longer-model-name-than-the-default');
+    await waitFor(() => expect(shown()).toBe('a-provider/a-much-longer-model-name-than-the-default'));
+  });
+
   it("keeps a conversation's model the server does not list, and says so", async () => {
     useAppStore.getState().setModelInfo(INFO);
     useConversationsStore.getState().upsert(conversation('c1', { title: 'Plan', model: 'old-model' }));

@@ -46,6 +46,8 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
 
   const models = list ?? [];
   const extra = chosen && !models.includes(chosen) ? [chosen] : [];
+  const defaultLabel = `Default · ${info.model || 'model'}`;
+  const label = !chosen ? defaultLabel : extra.length ? `${chosen} (not listed by the server)` : chosen;
   const onChange = async (value: string) => {
     setPending(true);
     try {
@@ -66,6 +68,12 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
           strokeLinecap="round"
         />
       </svg>
+      {/* The pill is as wide as the chosen model's name, whatever the list
+          holds: a select is as wide as its widest option, so the header
+          moved when the list came, after the first paint. */}
+      <span className="model-picker-label" aria-hidden="true">
+        {label}
+      </span>
       <select
         className="model-select"
         aria-label="Model for this conversation"
@@ -76,7 +84,7 @@ export function ModelPicker({ conversationId }: { conversationId: string }) {
         }}
         onChange={(e) => void onChange(e.target.value)}
       >
-        <option value="">Default · {info.model || 'model'}</option>
+        <option value="">{defaultLabel}</option>
         {models.map((m) => (
           <option key={m} value={m}>
             {m}

@@ -228,8 +228,10 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     // renders the list at the next update, not at once: a synchronous
     // render would take the streaming reply's pending (deferred) render
     // with it on every frame. While the person scrolls, rows render at
-    // once (no blank viewport).
-    useFlushSync: !follow.current,
+    // once (no blank viewport). Before the first paint too: the rows'
+    // measured heights move the end, and rendered later the first paint
+    // could show the list short of it (seen in the real window under load).
+    useFlushSync: !follow.current || !painted,
   });
 
   // Whether the view follows the latest text: until the person scrolls up

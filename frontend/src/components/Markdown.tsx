@@ -12,7 +12,7 @@ import { nextFrame } from '../lib/frames';
 import { appendedSince, type Grown } from '../lib/grownText';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
-import { EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, splitAppended, splitBlocks, type BlockSplit } from './markdownBlocks';
+import { BlockSplit, EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, splitAppended, splitBlocks } from './markdownBlocks';
 
 // The parser and its plugins (MarkdownBlock.tsx, with the window of a long
 // reply) are not on a first screen without replies: they load when a block
@@ -251,8 +251,8 @@ export function plainParagraph(block: string): boolean {
 
 /** Whether a complete text renders without the parser: each of its blocks is a plain paragraph (or it has none), and they are too few to be windowed. */
 export function plainMarkdown(text: string): boolean {
-  const { blocks } = splitBlocks(text);
-  return blocks.length <= WINDOW_BLOCKS && blocks.every(plainParagraph);
+  const split = splitBlocks(text);
+  return split.count <= WINDOW_BLOCKS && split.blocks.every(plainParagraph);
 }
 
 /** A plain paragraph (plainParagraph) as the parser renders it. */
@@ -365,23 +365,24 @@ export const Markdown = memo(function Markdown({
   const shown = useDeferredValue(text);
   const split = useBlockSplit(shown, useDeferredValue(grown));
   // Link references and footnotes resolve across blocks: such a text is one block.
-  const blocks = split.definitions.includes(true) ? [shown] : split.blocks;
-  const tail = blocks.length > 0 && <TailBlock text={blocks[blocks.length - 1]!} streaming={streaming} />;
-  if (blocks.length > WINDOW_BLOCKS) {
+  const view = split.firstDefinition >= 0 ? BlockSplit.whole(shown) : split;
+  const n = view.count;
+  const tail = n > 0 && <TailBlock text={view.block(n - 1)} streaming={streaming} />;
+  if (n > WINDOW_BLOCKS) {
     // A long reply: only the blocks near the viewport are in the page.
     return (
       <WindowedBlocks
         text={shown}
-        blocks={blocks}
-        starts={split.starts}
+        split={view}
         className={`text md${className ? ` ${className}` : ''}`}
         renderBlock={renderDone}
         tail={tail}
       />
     );
   }
+  const blocks = view.blocks;
   const groups: string[][] = [];
-  for (let i = 0; i < blocks.length - 1; i += GROUP) groups.push(blocks.slice(i, Math.min(i + GROUP, blocks.length - 1)));
+  for (let i = 0; i < n - 1; i += GROUP) groups.push(blocks.slice(i, Math.min(i + GROUP, n - 1)));
   return (
     <div className={`text md${className ? ` ${className}` : ''}`}>
       {groups.map((g, i) => (

@@ -6,12 +6,18 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockClipboard } from '../test/clipboard';
 import { TranscriptItemView } from '../features/chat/TranscriptItemView';
-import { BlockHeights, blockAt, blockTops, findAll, visibleBlocks, WINDOW_BLOCKS } from './blockWindow';
+import { BlockHeights, blockAt, findAll, visibleBlocks, WINDOW_BLOCKS } from './blockWindow';
 import { Markdown } from './Markdown';
+import { splitAppended, splitBlocks } from './markdownBlocks';
+
+/** Where each block starts, and (last) where they end, given their heights. */
+const topsOf = (heights: number[]) => heights.reduce((tops, h) => [...tops, tops[tops.length - 1]! + h], [0]);
+/** The heights of the blocks, given where they start. */
+const heightsOf = (tops: readonly number[]) => tops.slice(1).map((t, i) => t - tops[i]!);
 
 describe('which blocks render', () => {
   // 100 blocks of 20 px: block i spans [20 i, 20 i + 20).
-  const tops = blockTops(Array.from({ length: 100 }, () => 20));
+  const tops = topsOf(Array.from({ length: 100 }, () => 20));
 
   it('the blocks that overlap the viewport, and no others', () => {
     expect(visibleBlocks(tops, 400, 600)).toEqual({ first: 20, end: 30 });
@@ -22,32 +28,38 @@ describe('which blocks render', () => {
   it('a viewport above or past the message still renders its nearest block', () => {
     expect(visibleBlocks(tops, -500, -100)).toEqual({ first: 0, end: 1 });
     expect(visibleBlocks(tops, 5000, 6000)).toEqual({ first: 99, end: 100 });
-    expect(visibleBlocks(blockTops([]), 0, 100)).toEqual({ first: 0, end: 0 });
+    expect(visibleBlocks(topsOf([]), 0, 100)).toEqual({ first: 0, end: 0 });
   });
 
   it('a measured height replaces the estimate; a block whose text changed is estimated again', () => {
     const sizes = new BlockHeights();
-    const blocks = ['one', 'two\nlines', 'three'];
-    const [a, b] = sizes.heights(blocks, 3, 700);
+    const [a, b] = heightsOf(sizes.tops(splitBlocks('one\n\ntwo\nlines\n\nthree'), 3, 700));
     expect(b).toBeGreaterThan(a!);
     expect(sizes.measure(1, 'two\nlines', 100)).toBe(100 - b!);
-    expect(sizes.heights(blocks, 3, 700)[1]).toBe(100);
-    expect(sizes.heights(['one', 'two', 'three'], 3, 700)[1]).toBe(a);
+    expect(heightsOf(sizes.tops(splitBlocks('one\n\ntwo\nlines\n\nthree'), 3, 700))[1]).toBe(100);
+    expect(heightsOf(sizes.tops(splitBlocks('one\n\ntwo\n\nthree'), 3, 700))[1]).toBe(a);
+    expect(sizes.tops(splitBlocks('one\n\ntwo\n\nthree'), 2, 700)).toHaveLength(3);
   });
 
-  it('the same split gets the same heights until a block measures differently', () => {
+  it('a split grown from the last one reads only the blocks it does not share with it', () => {
     const sizes = new BlockHeights();
-    const blocks = ['one', 'two', 'three'];
-    const first = sizes.heights(blocks, 3, 700);
-    expect(sizes.heights(blocks, 3, 700)).toBe(first);
-    sizes.measure(0, 'one', first[0]!);
-    expect(sizes.heights(blocks, 3, 700), 'a measurement that changes nothing').toBe(first);
-    sizes.measure(2, 'three', first[2]! + 40);
-    const after = sizes.heights(blocks, 3, 700);
-    expect(after).not.toBe(first);
-    expect(after[2]).toBe(first[2]! + 40);
-    expect(sizes.heights(blocks, 2, 700)).toHaveLength(2);
-    expect(sizes.heights(blocks, 3, 500)).not.toBe(after);
+    const text = Array.from({ length: 1000 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    const split = splitBlocks(text);
+    sizes.tops(split, split.count - 1, 700);
+    const grown = splitAppended(`${text}\n\nOne more.\n\nAnd`, split, '\n\nOne more.\n\nAnd');
+    const read = vi.spyOn(grown, 'block');
+    const tops = [...sizes.tops(grown, grown.count - 1, 700)];
+    expect(read.mock.calls.length).toBeLessThan(5);
+    const whole = splitBlocks(grown.text);
+    expect(tops).toEqual(new BlockHeights().tops(whole, whole.count - 1, 700));
+    // A block measured differently moves the blocks after it, not those before.
+    const h = tops[501]! - tops[500]!;
+    sizes.measure(500, grown.block(500), h + 40);
+    const after = sizes.tops(grown, grown.count - 1, 700);
+    expect(after[500]).toBe(tops[500]);
+    expect(after[after.length - 1]).toBe(tops[tops.length - 1]! + 40);
+    // Another width: estimated again.
+    expect(sizes.tops(grown, grown.count - 1, 350)[1]).toBeGreaterThanOrEqual(tops[1]!);
   });
 
   it('a match is found in the stored text, and in its block', () => {

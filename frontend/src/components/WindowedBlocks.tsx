@@ -6,8 +6,9 @@
 // what the person reads stays where it is. Copying the message copies its
 // stored text (the message's Copy button); "Find in this reply" searches
 // that text and brings each match's block into view.
-import { memo, startTransition, useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
-import { BlockHeights, blockAt, blockTops, findAll, OVERSCAN_PX, visibleBlocks } from './blockWindow';
+import { memo, startTransition, useCallback, useEffect, useId, useLayoutEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import { BlockHeights, blockAt, findAll, OVERSCAN_PX, visibleBlocks } from './blockWindow';
+import type { BlockSplit } from './markdownBlocks';
 
 /**
  * The transcript's scroller, else the nearest ancestor that scrolls
@@ -157,15 +158,13 @@ function FindBar({ text, open, onOpen, onClose, onShow }: {
  */
 export function WindowedBlocks({
   text,
-  blocks,
-  starts,
+  split,
   className,
   renderBlock,
   tail,
 }: {
   text: string;
-  blocks: readonly string[];
-  starts: readonly number[];
+  split: BlockSplit;
   className: string;
   renderBlock: (text: string) => ReactNode;
   tail: ReactNode;
@@ -179,12 +178,11 @@ export function WindowedBlocks({
   const [finding, setFinding] = useState(false);
   const [shown, setShown] = useState<{ block: number; query: string; nth: number; seq: number } | null>(null);
 
-  const count = blocks.length - 1;
-  const heights = sizes.current.heights(blocks, count, width.current);
-  const tops = useMemo(() => blockTops(heights), [heights]);
+  const count = split.count - 1;
+  const tops = sizes.current.tops(split, count, width.current);
   const range = visibleBlocks(tops, view.top - OVERSCAN_PX, view.bottom + OVERSCAN_PX);
-  const latest = useRef({ blocks, tops, range });
-  latest.current = { blocks, tops, range };
+  const latest = useRef({ split, tops, range });
+  latest.current = { split, tops, range };
 
   // Where the viewport is, on every scroll (once a frame) and resize.
   const frame = useRef(0);
@@ -235,7 +233,8 @@ export function WindowedBlocks({
         }
         const i = Number(el.dataset.block);
         const h = e.borderBoxSize?.[0]?.blockSize ?? el.offsetHeight;
-        const delta = sizes.current.measure(i, latest.current.blocks[i] ?? '', h);
+        const { split: s } = latest.current;
+        const delta = sizes.current.measure(i, i < s.count ? s.block(i) : '', h);
         if (delta === 0) continue;
         changed = true;
         if (el.getBoundingClientRect().bottom <= viewTop) shift += delta;
@@ -265,6 +264,7 @@ export function WindowedBlocks({
   // A match: scroll its block near the top third of the view, then mark it once it is rendered.
   const show = (query: string, found: Found) => {
     const offset = found.at[found.current]!;
+    const starts = split.starts;
     const block = Math.min(blockAt(starts, offset), count);
     const nth = found.at.filter((at, k) => k < found.current && blockAt(starts, at) === block).length;
     const el = box.current;
@@ -292,12 +292,12 @@ export function WindowedBlocks({
   const items: ReactNode[] = [];
   for (let i = range.first; i < range.end && i < count; i++) {
     items.push(
-      <BlockBox key={i} index={i} text={blocks[i]!} found={shown?.block === i} observe={observe} render={renderBlock} />,
+      <BlockBox key={i} index={i} text={split.block(i)} found={shown?.block === i} observe={observe} render={renderBlock} />,
     );
   }
   const end = Math.min(range.end, count);
   return (
-    <div ref={box} className={`${className} md-windowed`} data-blocks={blocks.length} data-rendered={end - range.first + 1}>
+    <div ref={box} className={`${className} md-windowed`} data-blocks={split.count} data-rendered={end - range.first + 1}>
       <FindBar text={text} open={finding} onOpen={() => setFinding(true)} onClose={close} onShow={show} />
       <div className="md-spacer" style={{ height: tops[Math.min(range.first, count)] }} aria-hidden="true" />
       {items}

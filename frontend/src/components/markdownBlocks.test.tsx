@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { splitAppended, splitBlocks, type BlockSplit } from './markdownBlocks';
 
 const blocksOf = (text: string) => splitBlocks(text).blocks;
+/** What a split says, whichever splits it shares its arrays with. */
+const view = (s: BlockSplit) => ({ blocks: s.blocks, starts: s.starts, frozen: s.frozen, firstDefinition: s.firstDefinition, rest: s.rest });
 
 /** What the parser makes of some Markdown, without the newlines between elements. */
 function html(md: string): string {
@@ -68,9 +70,9 @@ describe('splitBlocks', () => {
   });
 
   it('flags link reference and footnote definitions', () => {
-    expect(splitBlocks('See [x].\n\n[x]: https://example.com').definitions).toEqual([false, true]);
-    expect(splitBlocks('Note[^1].\n\n[^1]: The note.').definitions).toEqual([false, true]);
-    expect(splitBlocks('- [x] done\n\n[not a def] text').definitions).toEqual([false, false]);
+    expect(splitBlocks('See [x].\n\n[x]: https://example.com').firstDefinition).toBe(1);
+    expect(splitBlocks('Note[^1].\n\n[^1]: The note.').firstDefinition).toBe(1);
+    expect(splitBlocks('- [x] done\n\n[not a def] text').firstDefinition).toBe(-1);
   });
 
   it.each(Object.keys(DOCS))('renders %s block by block exactly as in one piece', (name) => {
@@ -101,8 +103,10 @@ describe('splitBlocks', () => {
         const grown = splitAppended(text, split, doc.slice(end, next));
         const whole = splitBlocks(text);
         const at = `at ${next} of ${doc.length}, step ${step}`;
-        expect({ ...grown, text: '' }, at).toEqual({ ...whole, text: '' });
-        for (let i = 0; i < split.frozen; i++) expect(grown.blocks[i], at).toBe(split.blocks[i]);
+        expect(view(grown), at).toEqual(view(whole));
+        // The frozen blocks are shared with the split it grew from, not copied.
+        expect(grown.sameUpTo(split), at).toBe(split.frozen);
+        for (let i = 0; i < split.frozen; i++) expect(grown.block(i), at).toBe(split.block(i));
         split = grown;
         end = next;
       }
@@ -122,6 +126,15 @@ describe('splitBlocks', () => {
     // Nor one as long whose frozen text changed, nor a shorter one.
     expect(splitBlocks('Uno.\n\nTwo.\n\nThree.\n\nFo', next).blocks).toEqual(['Uno.', 'Two.', 'Three.', 'Fo']);
     expect(splitBlocks('One.\n\nTwo', next).blocks).toEqual(['One.', 'Two']);
+  });
+
+  it('splits grown from one split with other text keep their own blocks', () => {
+    const base = splitBlocks('One.\n\nTwo.\n\nThr');
+    const a = splitAppended('One.\n\nTwo.\n\nThree.\n\nFour.\n\nF', base, 'ee.\n\nFour.\n\nF');
+    const b = splitAppended('One.\n\nTwo.\n\nThrice.\n\nX\n\nY', base, 'ice.\n\nX\n\nY');
+    expect(b.blocks).toEqual(['One.', 'Two.', 'Thrice.', 'X', 'Y']);
+    expect(a.blocks).toEqual(['One.', 'Two.', 'Three.', 'Four.', 'F']);
+    expect(splitAppended('One.\n\nTwo.\n\nThree.\n\nFour.\n\nFive', a, 'ive').blocks).toEqual(['One.', 'Two.', 'Three.', 'Four.', 'Five']);
   });
 
   it('does not freeze a boundary before the next line is complete', () => {

@@ -1,7 +1,7 @@
 // Splits Markdown into its top-level blocks (paragraphs, lists, fenced code,
 // …), so that a long reply is rendered block by block: a block that is
 // complete never changes again, and while a reply streams only its last,
-// growing block needs rendering. Pure, and incremental for appended text.
+// growing block needs rendering. Incremental for appended text (BlockSplit).
 //
 // A block ends at a blank line followed by a line that starts a new block.
 // Everything that may continue across blank lines stays in one block:
@@ -10,29 +10,71 @@
 // CommonMark would is always safe (the block is parsed as it would have
 // been); splitting more is never done.
 
-export interface BlockSplit {
-  /** The text that was split. */
-  text: string;
-  /** Each block's text, without the blank lines around it. */
+/** Blocks, and where each starts. */
+interface Blocks {
   blocks: string[];
-  /** Where each block starts in text. */
   starts: number[];
-  /** Per block: it holds a link reference or footnote definition. */
-  definitions: boolean[];
-  /** The leading blocks that later text can no longer change. */
-  frozen: number;
-  /** The text after the frozen blocks (from the first other block's start): what appended text is split with. */
-  rest: string;
 }
 
-export const EMPTY_SPLIT: BlockSplit = Object.freeze({
-  text: '',
-  blocks: [],
-  starts: [],
-  definitions: [],
-  frozen: 0,
-  rest: '',
-}) as BlockSplit;
+/**
+ * A text's top-level blocks. The frozen ones (which later text can no
+ * longer change) are in arrays shared with the splits this one grew from
+ * and into: a split that grows appends to them instead of copying them, so
+ * a frame of a 5 MB reply (about 50,000 blocks) costs what it appended.
+ */
+export class BlockSplit {
+  constructor(
+    /** The text that was split. */
+    readonly text: string,
+    /** The frozen blocks: the first `frozen` of these (shared, only ever appended to). */
+    readonly fixed: Blocks,
+    /** The leading blocks that later text can no longer change. */
+    readonly frozen: number,
+    /** The blocks after the frozen ones, and where they start. */
+    private readonly open: Blocks,
+    /** The first block that holds a link reference or footnote definition (resolved across blocks); -1 if none. */
+    readonly firstDefinition: number,
+    /** The text after the frozen blocks (from the first other block's start): what appended text is split with. */
+    readonly rest: string,
+  ) {}
+
+  /** How many blocks the text has. */
+  get count(): number {
+    return this.frozen + this.open.blocks.length;
+  }
+
+  /** Block i's text, without the blank lines around it. */
+  block(i: number): string {
+    return i < this.frozen ? this.fixed.blocks[i]! : this.open.blocks[i - this.frozen]!;
+  }
+
+  /** Where block i starts in the text. */
+  start(i: number): number {
+    return i < this.frozen ? this.fixed.starts[i]! : this.open.starts[i - this.frozen]!;
+  }
+
+  /** Each block's text (a copy: for a short text, or a search). */
+  get blocks(): string[] {
+    return [...this.fixed.blocks.slice(0, this.frozen), ...this.open.blocks];
+  }
+
+  /** Where each block starts (a copy). */
+  get starts(): number[] {
+    return [...this.fixed.starts.slice(0, this.frozen), ...this.open.starts];
+  }
+
+  /** How many leading blocks are the same strings in this split and other (those frozen in both, when they grew from one another). */
+  sameUpTo(other: BlockSplit): number {
+    return other.fixed === this.fixed ? Math.min(this.frozen, other.frozen) : 0;
+  }
+
+  /** The whole text as one block. */
+  static whole(text: string): BlockSplit {
+    return new BlockSplit(text, { blocks: [], starts: [] }, 0, { blocks: [text], starts: [0] }, -1, text);
+  }
+}
+
+export const EMPTY_SPLIT = new BlockSplit('', { blocks: [], starts: [] }, 0, { blocks: [], starts: [] }, -1, '');
 
 const BLANK = /^[ \t]*$/;
 const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
@@ -134,7 +176,7 @@ export function extendsText(text: string, prefix: string): boolean {
  */
 export function splitBlocks(text: string, prev: BlockSplit = EMPTY_SPLIT): BlockSplit {
   const keep = prev.frozen > 0 && extendsText(text, prev.text) ? prev.frozen : 0;
-  const base = keep > 0 ? prev.starts[keep]! : 0;
+  const base = keep > 0 ? prev.start(keep) : 0;
   return splitRest(text, prev, keep, text.slice(base));
 }
 
@@ -149,21 +191,39 @@ export function splitAppended(text: string, prev: BlockSplit, appended: string):
 
 /** The split of text: prev's first keep blocks, then those of rest, the text from the next block's start on. */
 function splitRest(text: string, prev: BlockSplit, keep: number, rest: string): BlockSplit {
-  const base = keep > 0 ? prev.starts[keep]! : 0;
+  const base = keep > 0 ? prev.start(keep) : 0;
   const s = scan(rest, 0);
-  const blocks = prev.blocks.slice(0, keep);
-  const starts = prev.starts.slice(0, keep);
-  const definitions = prev.definitions.slice(0, keep);
-  s.starts.forEach((at, i) => {
-    const block = rest.slice(at, s.ends[i]);
-    blocks.push(block);
-    starts.push(base + at);
-    definitions.push(DEFINITION.test(block));
-  });
+  const n = s.starts.length;
   // Block i is frozen once block i+1 exists and its first line is complete:
   // the boundary between them was decided with everything it depends on.
   let frozen = keep;
-  while (frozen + 1 < blocks.length && s.firstLineEnds[frozen + 1 - keep]! >= 0) frozen++;
-  const restAt = frozen > 0 ? starts[frozen]! - base : 0;
-  return { text, blocks, starts, definitions, frozen, rest: rest.slice(restAt) };
+  while (frozen + 1 < keep + n && s.firstLineEnds[frozen + 1 - keep]! >= 0) frozen++;
+  const blockOf = (j: number) => rest.slice(s.starts[j], s.ends[j]);
+  let fixed: Blocks = keep > 0 ? prev.fixed : { blocks: [], starts: [] };
+  for (let j = 0; j < frozen - keep; j++) fixed = append(fixed, keep + j, blockOf(j), base + s.starts[j]!);
+  const open: Blocks = { blocks: [], starts: [] };
+  for (let j = frozen - keep; j < n; j++) {
+    open.blocks.push(blockOf(j));
+    open.starts.push(base + s.starts[j]!);
+  }
+  let firstDefinition = prev.firstDefinition >= 0 && prev.firstDefinition < keep ? prev.firstDefinition : -1;
+  for (let j = 0; firstDefinition < 0 && j < n; j++) if (DEFINITION.test(blockOf(j))) firstDefinition = keep + j;
+  const restAt = frozen > 0 ? s.starts[frozen - keep]! : 0;
+  return new BlockSplit(text, fixed, frozen, open, firstDefinition, rest.slice(restAt));
+}
+
+/**
+ * Frozen blocks with block i (and where it starts) set: appended, or kept
+ * when the same already holds it. Other content there (a text that is not
+ * the one these blocks were frozen from) starts arrays of its own, so that
+ * no split sharing them sees its blocks change.
+ */
+function append(fixed: Blocks, i: number, block: string, start: number): Blocks {
+  if (i < fixed.blocks.length) {
+    if (fixed.blocks[i] === block && fixed.starts[i] === start) return fixed;
+    fixed = { blocks: fixed.blocks.slice(0, i), starts: fixed.starts.slice(0, i) };
+  }
+  fixed.blocks.push(block);
+  fixed.starts.push(start);
+  return fixed;
 }

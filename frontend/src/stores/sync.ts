@@ -326,23 +326,32 @@ function checkSettled(task: Task): void {
 
 // From a click on Stop until the task's end is shown, its reply stops
 // growing in the window: the deltas still on their way (text Go stored
-// before it heard of the Stop) are held rather than rendered, which leaves
-// the window free to show "Stopped" at once. They are applied in one go
-// after that has been painted, or when the stream's end arrives.
+// before it heard of the Stop) are held rather than rendered, and so are
+// the task's messages (the reply's end with its row's tools, the Stopped
+// notice), which leaves the window free to show "Stopped" at once. They
+// are applied in one go, in order, after that has been painted.
 
-/** The deltas held, per task being stopped. */
-const held = new Map<string, MessageDeltaEvent[]>();
-
-/** Stop was asked for: the task's deltas are held until releaseDeltas. */
-export function holdDeltas(taskId: string): void {
-  if (!held.has(taskId)) held.set(taskId, []);
+interface Held {
+  deltas: MessageDeltaEvent[];
+  /** The task's messages that came meanwhile (handleTaskMessage). */
+  messages: TaskMessageEvent[];
 }
 
-/** Applies the deltas held for a task, in order, and holds no more. */
+/** What is held, per task being stopped. */
+const held = new Map<string, Held>();
+
+/** Stop was asked for: the task's deltas and messages are held until releaseDeltas. */
+export function holdDeltas(taskId: string): void {
+  if (!held.has(taskId)) held.set(taskId, { deltas: [], messages: [] });
+}
+
+/** Applies what was held for a task (the deltas, then the messages), and holds no more. */
 export function releaseDeltas(taskId: string): void {
-  const deltas = held.get(taskId);
+  const h = held.get(taskId);
   held.delete(taskId);
-  if (deltas) applyDeltas(deltas);
+  if (!h) return;
+  applyDeltas(h.deltas);
+  h.messages.forEach(applyTaskMessage);
 }
 
 /** releaseDeltas once the next frame is painted. */
@@ -385,14 +394,20 @@ export function handleTaskUpdate(task: Task): void {
 /**
  * A message was stored. One whose stream ended comes without its text (the
  * deltas carried it): the copy held keeps its own, or, when it missed some,
- * the conversation is read again.
+ * the conversation is read again. A message of a task being stopped waits
+ * with its deltas (holdDeltas).
  */
 export function handleTaskMessage(ev: TaskMessageEvent): void {
   flushDeltas();
+  const h = held.get(ev.taskId);
+  if (h) h.messages.push(ev);
+  else applyTaskMessage(ev);
+}
+
+function applyTaskMessage(ev: TaskMessageEvent): void {
   const m = ev.message;
   const conversationId = ev.conversationId || m.conversationId;
   const message = m.conversationId ? m : { ...m, conversationId };
-  if (ev.streamed) releaseDeltas(ev.taskId);
   const store = useMessagesStore.getState();
   if (!ev.streamed) store.upsert(message);
   else if (store.endStream(conversationId, { message, contentBytes: ev.contentBytes ?? 0, reasoningBytes: ev.reasoningBytes ?? 0 }) === 'mismatch') {
@@ -403,9 +418,9 @@ export function handleTaskMessage(ev: TaskMessageEvent): void {
 
 /** Holds the delta if its task is being stopped (holdDeltas); true if it did. */
 function hold(ev: MessageDeltaEvent): boolean {
-  const deltas = held.get(ev.taskId);
-  deltas?.push(ev);
-  return !!deltas;
+  const h = held.get(ev.taskId);
+  h?.deltas.push(ev);
+  return !!h;
 }
 
 /** Applies deltas, in one update of the store; conversations they do not fit are read again. */

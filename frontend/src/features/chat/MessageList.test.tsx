@@ -248,8 +248,16 @@ describe('MessageList', () => {
     act(() => deliverDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: bytes, text: ' The end.', rev: 4 }));
     expect(shownReply()).toBe(text);
     stopped(bytes + ' The end.'.length, 5);
+    act(() =>
+      handleTaskMessage({ conversationId: C, taskId: 't', message: message('n', C, { role: 'system', content: 'Stopped by user', seq: 3, taskId: 't' }) }),
+    );
+    // "Stopped" is shown first, alone: the reply's end and the notice wait for that frame to be painted.
     expect(screen.getByRole('status')).toHaveTextContent('Stopped');
-    expect(screen.getByText(`${text} The end.`)).toBeInTheDocument();
+    expect(screen.getByText(text).closest('.bubble-agent')).toHaveClass('is-streaming');
+    expect(screen.queryByText('Stopped by user')).not.toBeInTheDocument();
+    const ended = await screen.findByText(`${text} The end.`);
+    expect(ended.closest('.bubble-agent')).not.toHaveClass('is-streaming');
+    expect(screen.getByText('Stopped by user')).toBeInTheDocument();
     expect(api.loadConversation).not.toHaveBeenCalled();
     await act(async () => stopping.resolve({ stopped: true, message: 'Stopped' } as Awaited<ReturnType<typeof api.stopTask>>));
   });

@@ -167,3 +167,44 @@ describe('a long reply', () => {
     expect(screen.getByRole('searchbox', { name: 'Find in this reply' })).toHaveFocus();
   });
 });
+
+describe('a block above the view that measures differently', () => {
+  let resized: ResizeObserverCallback = () => {};
+  beforeEach(() => {
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(cb: ResizeObserverCallback) {
+          resized = cb;
+        }
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** The first rendered block (above the view: the test DOM puts every block at the top) measures 1 px. */
+  function firstBlockMeasures1px() {
+    const el = document.querySelector<HTMLElement>('.md-block')!;
+    const entry = { target: el, borderBoxSize: [{ blockSize: 1, inlineSize: 0 }] } as unknown as ResizeObserverEntry;
+    act(() => resized([entry], {} as ResizeObserver));
+  }
+
+  it('moves the view with it, so what is read stays in place', () => {
+    renderInScroller(<Markdown text={LONG} />);
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 100_000 });
+    scroller.scrollTop = 5_000;
+    firstBlockMeasures1px();
+    expect(scroller.scrollTop).toBeLessThan(5_000);
+  });
+
+  it('leaves a view at the end there, where the transcript follows the latest text', () => {
+    renderInScroller(<Markdown text={LONG} />);
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 100_000 });
+    scroller.scrollTop = 100_000 - 800;
+    firstBlockMeasures1px();
+    expect(scroller.scrollTop).toBe(100_000 - 800);
+  });
+});

@@ -7,6 +7,7 @@
 // stored text (the message's Copy button); "Find in this reply" searches
 // that text and brings each match's block into view.
 import { memo, startTransition, useCallback, useEffect, useId, useLayoutEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import { nearEnd } from '../lib/scrollEnd';
 import { BlockHeights, blockAt, findAll, OVERSCAN_PX, visibleBlocks } from './blockWindow';
 import type { BlockSplit } from './markdownBlocks';
 
@@ -239,7 +240,10 @@ export function WindowedBlocks({
         changed = true;
         if (el.getBoundingClientRect().bottom <= viewTop) shift += delta;
       }
-      if (s && shift !== 0) s.scrollTop += shift;
+      // At its end the transcript follows the latest text and stays there:
+      // moved up, it read as the person scrolling up, and stopped following
+      // a long reply as it streamed.
+      if (s && shift !== 0 && !nearEnd(s)) s.scrollTop += shift;
       if (changed) startTransition(remeasured);
     });
   }

@@ -25,6 +25,7 @@ import {
 } from './transcript';
 import { TranscriptItemView } from './TranscriptItemView';
 import { currentQuestionRows, useWindowShape } from '../agents/windowShape';
+import { nearEnd, STICK_DISTANCE } from '../../lib/scrollEnd';
 
 const GAP = 14;
 /** Rows rendered beyond each edge of the view (once the pane is painted). */
@@ -33,8 +34,6 @@ const PAD_START = 24;
 /** Room at the top for "Load earlier messages" while earlier ones exist. */
 const PAD_START_PAGED = 52;
 const PAD_END = 20;
-/** Within this many px of the bottom counts as "at the bottom". */
-const STICK_DISTANCE = 80;
 /** Rows from the window's edge at which the next page is asked for. */
 const PAGE_AHEAD = 12;
 /** Within this many px of the top, the next older page is asked for. */
@@ -255,7 +254,7 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     const el = scrollRef.current;
     if (!el) return;
     // (The bottom of a window that ends before the latest is not the end.)
-    if (!hasNewer && el.scrollHeight - el.clientHeight - el.scrollTop <= STICK_DISTANCE) follow.current = true;
+    if (!hasNewer && nearEnd(el)) follow.current = true;
     else if (el.scrollTop < lastTop.current) follow.current = false;
     lastTop.current = el.scrollTop;
   };

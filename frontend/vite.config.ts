@@ -34,12 +34,13 @@ const askFirstScreen: Plugin = {
   ],
 };
 
-// The main stylesheet goes into index.html. As a <link> it was one more
-// request after the HTML, and the page's scripts waited for it: in the real
-// window the first paint came 35–45 ms later. The stylesheets of the views
-// that load later stay in their own files.
-const inlineMainCss: Plugin = {
-  name: 'inline-main-css',
+// The stylesheet goes into index.html. As a <link> it was one more request
+// after the HTML, and the page's scripts waited for it: in the real window
+// the first paint came 35–45 ms later. The build fails if a chunk still
+// names the file (it would try to load it).
+const inlined = new Set<string>();
+const inlineStylesheet: Plugin = {
+  name: 'inline-stylesheet',
   apply: 'build',
   transformIndexHtml: {
     order: 'post',
@@ -50,23 +51,34 @@ const inlineMainCss: Plugin = {
         const asset = bundle[file];
         const css = asset?.type === 'asset' ? String(asset.source) : '';
         if (!css || css.includes('</style')) return tag;
-        // A chunk that still names the file (a preload) keeps it there.
-        const named = Object.values(bundle).some((c) => c.type === 'chunk' && c.code.includes(file));
-        if (!named) delete bundle[file];
+        delete bundle[file];
+        inlined.add(file);
         return `<style>${css}</style>`;
       });
     },
+  },
+  writeBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type !== 'chunk') continue;
+      for (const file of inlined) {
+        if (chunk.code.includes(file)) this.error(`${chunk.fileName} loads ${file}, which is inlined into index.html`);
+      }
+    }
   },
 };
 
 // No @vitejs/plugin-react: esbuild's automatic JSX runtime is all we need.
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
-  plugins: [hljsGrammars, askFirstScreen, inlineMainCss],
+  plugins: [hljsGrammars, askFirstScreen, inlineStylesheet],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
+    // One stylesheet for the whole window, inlined (see inlineStylesheet): with
+    // one per lazy view, a chunk that imports from the main one also lists
+    // the main stylesheet to load, which is no longer a file.
+    cssCodeSplit: false,
   },
   server: {
     // Wails' dev mode proxies to this port (see wails.json frontend:dev:serverUrl).

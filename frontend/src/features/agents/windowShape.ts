@@ -1,9 +1,9 @@
-import { isBusy, type AgentDefinition, type Task } from '../../api/types';
+import { isBusy, type AgentDefinition, type InputHint, type Task } from '../../api/types';
 import { useConversationAgent } from '../../stores/agents';
 import { useConversationsStore } from '../../stores/conversations';
 import type { ConversationMessages } from '../../stores/messagesReducer';
 import { messageOf } from '../../stores/messagesReducer';
-import { useActiveTask, useLatestTask } from '../../stores/tasks';
+import { useTasksStore, type TasksStore } from '../../stores/tasks';
 import type { TranscriptRows } from '../chat/transcript';
 
 /** What of the window an agent shows: the history before its current question, and the End (Stop) button. */
@@ -13,8 +13,7 @@ export interface WindowShape {
 }
 
 /** The shape the agent asks for: its last question's or update's input hint, else its definition (both shown by default). */
-export function windowShape(agent: AgentDefinition | undefined, task: Task | undefined): WindowShape {
-  const hint = task?.input;
+export function windowShape(agent: AgentDefinition | undefined, hint: InputHint | undefined): WindowShape {
   return {
     showHistory: hint?.show_history ?? agent?.showHistory ?? true,
     showEndButton: hint?.show_end_button ?? agent?.showEndButton ?? true,
@@ -53,12 +52,23 @@ export function currentQuestionRows(rows: TranscriptRows): TranscriptRows {
   return { keys: rows.keys.slice(from), kinds: rows.kinds.slice(from), messageIds: rows.messageIds.slice(from) };
 }
 
-/** The window's shape for a conversation: its agent's word, by the running (else latest) task's hint. */
+/** The conversation's running task, else its latest. */
+function shownTask(s: TasksStore, conversationId: string): Task | undefined {
+  const active = s.activeByConversation[conversationId];
+  const latest = s.latestByConversation[conversationId];
+  return (active ? s.byId[active] : undefined) ?? (latest ? s.byId[latest] : undefined);
+}
+
+/**
+ * The window's shape for a conversation: its agent's word, by the running
+ * (else latest) task's hint. It follows those values alone, so a task's
+ * other updates (its status, each step) do not render its user again.
+ */
 export function useWindowShape(conversationId: string): WindowShape {
-  const active = useActiveTask(conversationId);
-  const latest = useLatestTask(conversationId);
-  const task = active ?? latest;
+  const showHistory = useTasksStore((s) => shownTask(s, conversationId)?.input?.show_history);
+  const showEndButton = useTasksStore((s) => shownTask(s, conversationId)?.input?.show_end_button);
+  const taskAgentId = useTasksStore((s) => shownTask(s, conversationId)?.agentId);
   const agentId = useConversationsStore((s) => s.byId[conversationId]?.agentId);
-  const agent = useConversationAgent(task?.agentId || agentId);
-  return windowShape(agent, task);
+  const agent = useConversationAgent(taskAgentId || agentId);
+  return windowShape(agent, { show_history: showHistory, show_end_button: showEndButton });
 }

@@ -42,7 +42,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
   const spoken = useMessagesStore((s) => !task || task.originalPrompt !== '' || hasSpoken(s.byConversation[conversationId], task.id));
   const opening = openingLocked(agent, task, spoken);
   const held = opening || (!!task && (hint?.disabled ?? (agent ? !agent.canUserType && waiting : false)));
-  const { showEndButton } = windowShape(agent, task);
+  const { showEndButton } = windowShape(agent, task?.input);
   // Files go with a message (sent or queued), not with an answer; none while one is still being checked.
   const checking = files.some((f) => f.state === 'checking');
   const withFiles = !waiting && files.some((f) => f.state === 'ready');

@@ -1,7 +1,7 @@
 // Streaming must re-render only the row that streams, not the whole list.
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { deliverDelta, message, resetStores } from '../../test/fixtures';
+import { deliverDelta, message, resetStores, task } from '../../test/fixtures';
 
 // Count how often each reply's text is rendered.
 const renders: string[] = [];
@@ -13,8 +13,21 @@ vi.mock('../../components/Markdown', () => ({
   CopyButton: () => null,
 }));
 
+// Count the list's own renders (each calls its virtualizer once).
+let listRenders = 0;
+vi.mock('@tanstack/react-virtual', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@tanstack/react-virtual')>();
+  return {
+    ...real,
+    useVirtualizer: (...args: Parameters<typeof real.useVirtualizer>) => {
+      listRenders++;
+      return real.useVirtualizer(...args);
+    },
+  };
+});
+
 import { useMessagesStore } from '../../stores/messages';
-import { handleTaskMessage } from '../../stores/sync';
+import { handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
 import { MessageList } from './MessageList';
 
 const C = 'c';
@@ -25,6 +38,19 @@ beforeEach(() => {
 });
 
 describe('MessageList rendering', () => {
+  it("a task's status and steps render its status row, not the list", () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, [message('u', C, { role: 'user', content: 'Plan the trip', seq: 1 })]);
+    act(() => handleTaskUpdate(task('t', C, { status: 'running', stepCount: 1 })));
+    render(<MessageList conversationId={C} />);
+    listRenders = 0;
+    act(() => handleTaskUpdate(task('t', C, { status: 'tool_executing', stepCount: 2, currentTool: 'web_search' })));
+    act(() => handleTaskUpdate(task('t', C, { status: 'cancelled', stepCount: 2 })));
+    expect(screen.getByText(/Stopped/)).toBeInTheDocument();
+    expect(listRenders).toBe(0);
+  });
+
   it('a delta re-renders the streaming row only', () => {
     const s = useMessagesStore.getState();
     s.beginLoad(C);

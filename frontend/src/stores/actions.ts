@@ -255,10 +255,11 @@ function withFiles(ids: string[]): [] | [string[]] {
   return ids.length > 0 ? [ids] : [];
 }
 
-/** A message went: the composer's text and files are cleared. */
+/** A message went: the composer's text and files are cleared, and the view goes to the latest. */
 function sent(conversationId: string) {
   useDraftsStore.getState().setDraft(conversationId, '');
   clearSentFiles(conversationId);
+  useMessagesStore.getState().askLatest(conversationId);
 }
 
 /**

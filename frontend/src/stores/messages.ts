@@ -19,6 +19,8 @@ export interface MessagesStore {
   failPage: (conversationId: string, side: 'older' | 'newer', failed?: boolean) => void;
   /** Asks the view to bring a message into view (null: done). */
   setFocus: (conversationId: string, messageId: string | null) => void;
+  /** Asks the view to go back to the latest and follow it (the person sent a message). */
+  askLatest: (conversationId: string) => void;
   /** Holds only this page (a jump far back); tracks the conversation if needed. */
   replaceWindow: (conversationId: string, page: MessagePage) => void;
   /** Upserts by rev; ignored for conversations not tracked. */
@@ -78,6 +80,7 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
   addPage: (id, page, side) => update(set, id, (c) => R.addPage(c, page, side)),
   failPage: (id, side, failed = false) => update(set, id, (c) => R.failPage(c, side, failed)),
   setFocus: (id, messageId) => update(set, id, (c) => R.setFocus(c, messageId)),
+  askLatest: (id) => update(set, id, R.askLatest),
   replaceWindow: (id, page) => {
     get().ensure(id);
     update(set, id, (c) => R.replaceWindow(c, page));

@@ -47,6 +47,8 @@ export interface ConversationMessages {
   pageFailed: boolean;
   /** A message to bring into view (a jump), until the view has. */
   focusId: string | null;
+  /** How many times the person asked for the latest (each message they sent): the view follows it again. */
+  latestAsked: number;
 }
 
 export function emptyConversationMessages(): ConversationMessages {
@@ -64,12 +66,18 @@ export function emptyConversationMessages(): ConversationMessages {
     loadingNewer: false,
     pageFailed: false,
     focusId: null,
+    latestAsked: 0,
   };
 }
 
 /** Asks the view to bring a message into view (null: done). */
 export function setFocus(state: ConversationMessages, id: string | null): ConversationMessages {
   return state.focusId === id ? state : { ...state, focusId: id };
+}
+
+/** The person asked for the latest (they sent a message): the view goes back to it and follows it. */
+export function askLatest(state: ConversationMessages): ConversationMessages {
+  return { ...state, latestAsked: state.latestAsked + 1 };
 }
 
 function seqAt(state: ConversationMessages, i: number): number | undefined {

@@ -7,7 +7,7 @@ import * as api from '../../api';
 
 import { useMessagesStore } from '../../stores/messages';
 import { messageOf } from '../../stores/messagesReducer';
-import { stopTask } from '../../stores/actions';
+import { sendMessage, stopTask } from '../../stores/actions';
 import { handleTaskMessage, handleTaskUpdate } from '../../stores/sync';
 import { MessageList } from './MessageList';
 
@@ -330,5 +330,23 @@ describe('MessageList', () => {
     await waitFor(() => expect(screen.getByText('Fresh news')).toBeInTheDocument());
     await waitFor(() => expect(screen.queryByRole('button', { name: /Jump to latest/ })).not.toBeInTheDocument());
     expect(el).toHaveFocus();
+  });
+
+  it('a message the person sends brings the view back to the latest', async () => {
+    seed(...many(400));
+    render(<MessageList conversationId={C} />);
+    const el = scroller();
+    act(() => {
+      el.scrollTop = 0;
+      fireEvent.scroll(el);
+    });
+    await waitFor(() => expect(screen.getByText('Message number 0')).toBeInTheDocument());
+    expect(screen.getByRole('button', { name: /Jump to latest/ })).toBeInTheDocument();
+
+    vi.mocked(api.send).mockResolvedValue(task('t2', C, { status: 'running' }));
+    await act(() => sendMessage(C, 'Something else'));
+    act(() => handleTaskMessage({ conversationId: C, taskId: 't2', message: message('mine', C, { role: 'user', content: 'Something else', seq: 1000 }) }));
+    await waitFor(() => expect(screen.getByText('Something else')).toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Jump to latest/ })).not.toBeInTheDocument());
   });
 });

@@ -328,6 +328,15 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
     else done();
   };
 
+  // A message the person sends brings the view back to the latest.
+  const latestAsked = useMessagesStore((s) => s.byConversation[conversationId]?.latestAsked ?? 0);
+  const latestSeen = useRef(latestAsked);
+  useLayoutEffect(() => {
+    if (latestAsked === latestSeen.current) return;
+    latestSeen.current = latestAsked;
+    jump();
+  });
+
   // Home and End go all the way at once, to the conversation's first and
   // latest message, however many pages away (not page by page); the
   // browser's animated keyboard scroll would also be cut short by the

@@ -350,12 +350,17 @@ func (s *Conversations) Workspace(id string) (_ WorkspaceInfo, err error) {
 	if err != nil {
 		return WorkspaceInfo{}, err
 	}
+	return s.workspaceOf(c), nil
+}
+
+// workspaceOf is the workspace folder of a conversation already read.
+func (s *Conversations) workspaceOf(c chat.Conversation) WorkspaceInfo {
 	info := WorkspaceInfo{Path: workspaceDir(s.workspaces, c), Default: c.Workspace == ""}
 	if !info.Default {
 		fi, err := os.Stat(info.Path)
 		info.Missing = err != nil || !fi.IsDir()
 	}
-	return info, nil
+	return info
 }
 
 // readyWorkspace is the conversation's workspace folder, the default one

@@ -59,9 +59,8 @@ func (f *firstScreen) read(out *FirstScreen, listLimit, messageLimit int) {
 	}()
 	out.Conversations, out.Open = f.readConversation(listLimit, messageLimit)
 	if out.Open != nil {
-		if ws, err := f.conversations.Workspace(out.Open.Conversation.ID); got("workspace", err) {
-			out.Workspace = &ws
-		}
+		ws := f.conversations.workspaceOf(out.Open.Conversation)
+		out.Workspace = &ws
 	}
 	wg.Wait()
 }

@@ -198,16 +198,19 @@ function splitRest(text: string, prev: BlockSplit, keep: number, rest: string): 
   // the boundary between them was decided with everything it depends on.
   let frozen = keep;
   while (frozen + 1 < keep + n && s.firstLineEnds[frozen + 1 - keep]! >= 0) frozen++;
-  const blockOf = (j: number) => rest.slice(s.starts[j], s.ends[j]);
   let fixed: Blocks = keep > 0 ? prev.fixed : { blocks: [], starts: [] };
-  for (let j = 0; j < frozen - keep; j++) fixed = append(fixed, keep + j, blockOf(j), base + s.starts[j]!);
   const open: Blocks = { blocks: [], starts: [] };
-  for (let j = frozen - keep; j < n; j++) {
-    open.blocks.push(blockOf(j));
-    open.starts.push(base + s.starts[j]!);
-  }
   let firstDefinition = prev.firstDefinition >= 0 && prev.firstDefinition < keep ? prev.firstDefinition : -1;
-  for (let j = 0; firstDefinition < 0 && j < n; j++) if (DEFINITION.test(blockOf(j))) firstDefinition = keep + j;
+  for (let j = 0; j < n; j++) {
+    const block = rest.slice(s.starts[j], s.ends[j]);
+    const start = base + s.starts[j]!;
+    if (firstDefinition < 0 && DEFINITION.test(block)) firstDefinition = keep + j;
+    if (keep + j < frozen) fixed = append(fixed, keep + j, block, start);
+    else {
+      open.blocks.push(block);
+      open.starts.push(start);
+    }
+  }
   const restAt = frozen > 0 ? s.starts[frozen - keep]! : 0;
   return new BlockSplit(text, fixed, frozen, open, firstDefinition, rest.slice(restAt));
 }

@@ -14,7 +14,7 @@ import { clearSentFiles } from './attachmentActions';
 import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
 import { reportError, reportInfo } from './notices';
-import { applyTask, forgetConversation, holdDeltas, loadConversation, releaseDeltasAfterPaint, showLoaded, startSync } from './sync';
+import { applyTask, forgetConversation, holdStopping, loadConversation, releaseStoppingAfterPaint, showLoaded, startSync } from './sync';
 import { useWorkspacesStore } from './workspaces';
 import { afterPaint } from '../lib/frames';
 import { markStart, startTimings } from '../lib/startTimings';
@@ -315,9 +315,9 @@ export async function sendQueuedNow(conversationId: string, messageId: string): 
   }
 }
 
-/** Stops a task; its reply stops growing in the window at once (see holdDeltas). */
+/** Stops a task; its reply stops growing in the window at once (see holdStopping). */
 export async function stopTask(taskId: string): Promise<boolean> {
-  holdDeltas(taskId);
+  holdStopping(taskId);
   try {
     const res = await api.stopTask(taskId);
     if (res?.task) applyTask(res.task, 'snapshot');
@@ -327,7 +327,7 @@ export async function stopTask(taskId: string): Promise<boolean> {
     reportError(err, 'Could not stop the task');
     return false;
   } finally {
-    releaseDeltasAfterPaint(taskId);
+    releaseStoppingAfterPaint(taskId);
   }
 }
 

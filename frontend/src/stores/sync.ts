@@ -340,13 +340,13 @@ interface Held {
 /** What is held, per task being stopped. */
 const held = new Map<string, Held>();
 
-/** Stop was asked for: the task's deltas and messages are held until releaseDeltas. */
-export function holdDeltas(taskId: string): void {
+/** Stop was asked for: the task's deltas and messages are held until releaseStopping. */
+export function holdStopping(taskId: string): void {
   if (!held.has(taskId)) held.set(taskId, { deltas: [], messages: [] });
 }
 
 /** Applies what was held for a task (the deltas, then the messages), and holds no more. */
-export function releaseDeltas(taskId: string): void {
+function releaseStopping(taskId: string): void {
   const h = held.get(taskId);
   held.delete(taskId);
   if (!h) return;
@@ -354,9 +354,9 @@ export function releaseDeltas(taskId: string): void {
   h.messages.forEach(applyTaskMessage);
 }
 
-/** releaseDeltas once the next frame is painted. */
-export function releaseDeltasAfterPaint(taskId: string): void {
-  if (held.has(taskId)) afterPaint(() => releaseDeltas(taskId));
+/** releaseStopping once the next frame is painted. */
+export function releaseStoppingAfterPaint(taskId: string): void {
+  if (held.has(taskId)) afterPaint(() => releaseStopping(taskId));
 }
 
 // Deltas come faster than frames (a fast model, a long reply): those that
@@ -387,7 +387,7 @@ export function handleTaskUpdate(task: Task): void {
   flushDeltas();
   applyTask(task, 'event');
   if (!isTerminal(task.status)) return;
-  releaseDeltasAfterPaint(task.id);
+  releaseStoppingAfterPaint(task.id);
   checkSettled(task);
 }
 
@@ -395,7 +395,7 @@ export function handleTaskUpdate(task: Task): void {
  * A message was stored. One whose stream ended comes without its text (the
  * deltas carried it): the copy held keeps its own, or, when it missed some,
  * the conversation is read again. A message of a task being stopped waits
- * with its deltas (holdDeltas).
+ * with its deltas (holdStopping).
  */
 export function handleTaskMessage(ev: TaskMessageEvent): void {
   flushDeltas();
@@ -416,7 +416,7 @@ function applyTaskMessage(ev: TaskMessageEvent): void {
   useConversationsStore.getState().noteMessage(conversationId, message);
 }
 
-/** Holds the delta if its task is being stopped (holdDeltas); true if it did. */
+/** Holds the delta if its task is being stopped (holdStopping); true if it did. */
 function hold(ev: MessageDeltaEvent): boolean {
   const h = held.get(ev.taskId);
   h?.deltas.push(ev);

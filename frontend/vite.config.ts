@@ -42,6 +42,7 @@ const inlined = new Set<string>();
 const inlineStylesheet: Plugin = {
   name: 'inline-stylesheet',
   apply: 'build',
+  buildStart: () => inlined.clear(),
   transformIndexHtml: {
     order: 'post',
     handler(html, ctx) {

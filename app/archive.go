@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errand-app/errand/backend/archive"
@@ -260,11 +261,11 @@ func writeFile(path string, data []byte) error {
 	return nil
 }
 
-var unsafeName = regexp.MustCompile(`[^\p{L}\p{N} _.-]+`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^\p{L}\p{N} _.-]+`) })
 
 // fileName makes a file name from a title.
 func fileName(title, fallback string) string {
-	name := strings.TrimSpace(unsafeName.ReplaceAllString(title, ""))
+	name := strings.TrimSpace(unsafeName().ReplaceAllString(title, ""))
 	if r := []rune(name); len(r) > 60 {
 		name = strings.TrimSpace(string(r[:60]))
 	}

@@ -3,6 +3,7 @@ package chat
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -87,15 +88,17 @@ const (
 )
 
 var (
-	slugRe       = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
-	colorRe      = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
-	namespacedRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*__[A-Za-z0-9][A-Za-z0-9_-]*$`)
+	slugRe       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`) })
+	colorRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#[0-9a-fA-F]{6}$`) })
+	namespacedRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*__[A-Za-z0-9][A-Za-z0-9_-]*$`)
+	})
 )
 
 // IsNamespacedTool reports whether name looks like an external server's
 // tool, "server__tool": such a name is kept in a definition even before
 // any server provides it.
-func IsNamespacedTool(name string) bool { return namespacedRe.MatchString(name) }
+func IsNamespacedTool(name string) bool { return namespacedRe().MatchString(name) }
 
 // hasVisible reports whether s has a character one can see: not a space,
 // a format character (zero-width, bidi) or a blank filler (Hangul, Braille).
@@ -117,7 +120,7 @@ func CheckAgent(d AgentDefinition, known func(tool string) bool) error {
 	switch {
 	case d.ID == "":
 		return Invalidf("id", "The agent needs an id.")
-	case len(d.ID) > MaxAgentIDLen || !slugRe.MatchString(d.ID):
+	case len(d.ID) > MaxAgentIDLen || !slugRe().MatchString(d.ID):
 		return Invalidf("id", "The agent id %s must be lower-case letters, digits and dashes, at most %d characters.", Quote(d.ID), MaxAgentIDLen)
 	case !hasVisible(d.Name):
 		return Invalidf("name", "The agent needs a name (one with characters you can see).")
@@ -135,7 +138,7 @@ func CheckAgent(d AgentDefinition, known func(tool string) bool) error {
 		return Invalidf("mode", "The chat mode must be %q or %q (it is %s).", ChatReactive, ChatProactive, Quote(string(d.Mode)))
 	case d.TypeDuringOpening && d.Mode != ChatProactive:
 		return Invalidf("typeDuringOpening", "Only a proactive agent has an opening turn to type during; turn this off or make the agent proactive.")
-	case d.Color != "" && !colorRe.MatchString(d.Color):
+	case d.Color != "" && !colorRe().MatchString(d.Color):
 		return Invalidf("color", "The agent's colour must look like #3366cc.")
 	case len(d.Tools) > MaxAgentTools:
 		return Invalidf("tools", "An agent has at most %d tools.", MaxAgentTools)

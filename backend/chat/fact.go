@@ -3,6 +3,7 @@ package chat
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -147,7 +148,7 @@ func SecretLike(key, value string) string {
 	if strings.Contains(value, "-----BEGIN") && strings.Contains(value, "PRIVATE KEY") {
 		return "it holds a private key"
 	}
-	if urlPassword.MatchString(value) {
+	if urlPassword().MatchString(value) {
 		return "it holds a URL with a password"
 	}
 	for _, word := range strings.FieldsFunc(value, func(r rune) bool {
@@ -161,7 +162,9 @@ func SecretLike(key, value string) string {
 }
 
 // urlPassword is a URL with a user and a password: scheme://user:pass@host.
-var urlPassword = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@`)
+var urlPassword = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@`)
+})
 
 // unmasked is text as a secret filter must read it: full-width and other
 // compatibility forms folded to plain ones (ｓｋ－ is sk-), and the

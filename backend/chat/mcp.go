@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -40,13 +41,13 @@ type MCPServer struct {
 // MaxMCPServers bounds how many servers Errand keeps.
 const MaxMCPServers = 50
 
-var mcpNameRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+var mcpNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`) })
 
 // CleanMCPServer returns the server as Errand stores it, trimmed, or a
 // CodeInvalid error that says what is wrong.
 func CleanMCPServer(s MCPServer) (MCPServer, error) {
 	s.Name = strings.TrimSpace(s.Name)
-	if !mcpNameRe.MatchString(s.Name) || strings.Contains(s.Name, "__") || strings.HasSuffix(s.Name, "_") {
+	if !mcpNameRe().MatchString(s.Name) || strings.Contains(s.Name, "__") || strings.HasSuffix(s.Name, "_") {
 		return s, Invalidf("name", "The server name %s must be 1 to 32 letters, digits, \"-\" or \"_\" (no \"__\", not ending in \"_\"): it starts the names of its tools.", Quote(s.Name))
 	}
 	switch s.Transport {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/errand-app/errand/backend/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,7 +13,7 @@ import (
 // Separator joins a server's name and its tool's name: server__tool.
 const Separator = "__"
 
-var toolNameRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var toolNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 // HintRisk is the risk a tool's annotations declare: destructive when
 // destructiveHint (also beside a contradicting readOnlyHint: the riskier
@@ -65,7 +66,7 @@ func offerable(server string, t *sdk.Tool, checked map[*sdk.Tool]error) (map[str
 		return nil, fmt.Errorf("it has no name")
 	case strings.HasPrefix(t.Name, "_"), strings.HasSuffix(server, "_"):
 		return nil, fmt.Errorf("its name %q could be another server's tool's (a server name ending in \"_\" or a tool name starting with one)", full)
-	case !toolNameRe.MatchString(full):
+	case !toolNameRe().MatchString(full):
 		return nil, fmt.Errorf("its name %q is not one a model accepts (letters, digits, \"-\" and \"_\", at most 64)", full)
 	}
 	err, done := checked[t]

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Request is the body of POST /v1/chat/completions. Fields the server does
@@ -219,7 +220,7 @@ func DecodeRequest(r io.Reader) (*Request, error) {
 		return nil, invalid("", "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)")
 	}
 	for _, k := range sortedKeys(top) {
-		if !knownFields[k] {
+		if !knownFields()[k] {
 			return nil, invalid(k, "Unrecognized request argument supplied: %s", k)
 		}
 	}
@@ -235,7 +236,7 @@ func DecodeRequest(r io.Reader) (*Request, error) {
 }
 
 // knownFields holds the top-level JSON names of Request.
-var knownFields = func() map[string]bool {
+var knownFields = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	t := reflect.TypeFor[Request]()
 	for i := range t.NumField() {
@@ -243,7 +244,7 @@ var knownFields = func() map[string]bool {
 		m[name] = true
 	}
 	return m
-}()
+})
 
 // strictUnmarshal decodes one JSON value, rejecting unknown fields.
 func strictUnmarshal(data []byte, v any) error {

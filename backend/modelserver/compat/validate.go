@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Validate checks a decoded request the way the real Chat Completions API
@@ -153,7 +154,7 @@ func validateToolCalls(i int, calls []ToolCall) error {
 	return nil
 }
 
-var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var toolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
 func validateTools(req *Request) error {
 	if req.Tools != nil && len(req.Tools) == 0 {
@@ -169,7 +170,7 @@ func validateTools(req *Request) error {
 			return invalid(at("function"), "Missing required parameter: '%s'.", at("function"))
 		}
 		name := t.Function.Name
-		if !toolName.MatchString(name) {
+		if !toolName().MatchString(name) {
 			return invalid(at("function.name"), "Invalid '%s': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.", at("function.name"))
 		}
 		if names[name] {

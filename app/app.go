@@ -217,6 +217,8 @@ func (a *App) open(ctx context.Context, cfg Config) error {
 		Checkpoints: keeper.ForTask,
 		Attachments: files,
 	})
+	// Readying the tools runs bwrap once: after the first screen.
+	a.late.add(a.runner.PrepareTools)
 	if interrupted, waiting, err := a.runner.Recover(ctx); err != nil {
 		slog.Error("recover unfinished tasks", "err", err)
 	} else if interrupted+waiting > 0 {

@@ -134,8 +134,9 @@ type Runner struct {
 	afterDecision func(taskID string)
 }
 
-// New returns a Runner. It panics if a tool's schema does not compile or two
-// tools share a name: a programming error.
+// New returns a Runner. Its tools are readied on their first use, or by
+// PrepareTools; a tool's schema that does not compile or two tools sharing
+// a name is a programming error, and panics there.
 func New(opts Options) *Runner {
 	if opts.FlushInterval <= 0 {
 		opts.FlushInterval = time.Second / 60
@@ -143,12 +144,13 @@ func New(opts Options) *Runner {
 	if opts.SystemPrompt == "" {
 		opts.SystemPrompt = AgentSystemPrompt
 	}
-	live, err := tools.NewLive(controlSpecs(), opts.Tools, opts.ToolSource)
-	if err != nil {
-		panic(err)
-	}
+	live := tools.NewLive(controlSpecs(), opts.Tools, opts.ToolSource)
 	return &Runner{opts: opts, tools: live, runs: map[string]*run{}, byConv: map[string]*run{}, alive: map[*run]struct{}{}, compacting: map[string]bool{}, varying: map[string]context.CancelFunc{}, noImages: map[string]bool{}}
 }
+
+// PrepareTools readies the tools now (their schemas compiled, the sandbox
+// tried), so that the first task does not wait for it.
+func (r *Runner) PrepareTools() { r.tools.Prepare() }
 
 // settings are the person's settings as the store holds them; whoever
 // saves them calls SettingsChanged, and the change applies to tasks already

@@ -30,10 +30,7 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(ws.Dir(), "note.txt"), []byte("hello\n"), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	builtin, err := tools.NewLive(nil, tools.Builtin(), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	builtin := tools.NewLive(nil, tools.Builtin(), nil)
 	b.Run("builtin-read_file", func(b *testing.B) {
 		measure(b, "mcp.call.builtin", builtin.Registry(), "read_file", `{"path":"note.txt"}`, tools.Env{Workspace: ws})
 	})
@@ -51,10 +48,7 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 			b.Fatalf("server %s: %+v %v", id, st, err)
 		}
 	}
-	live, err := tools.NewLive(nil, tools.Builtin(), m)
-	if err != nil {
-		b.Fatal(err)
-	}
+	live := tools.NewLive(nil, tools.Builtin(), m)
 	b.Run("mcp-stdio-echo", func(b *testing.B) {
 		measure(b, "mcp.call.stdio", live.Registry(), "everything__echo", `{"message":"hello"}`, tools.Env{})
 	})

@@ -37,26 +37,39 @@ type Live struct {
 	specs []Spec
 	fixed []Tool
 	src   Source
+	first sync.Once // Prepare's
 
 	mu  sync.Mutex
 	gen uint64
 	reg *Registry
 }
 
-// NewLive builds the fixed part at once: a schema that does not compile or
-// a duplicate name among the fixed tools is a programming error.
-func NewLive(specs []Spec, fixed []Tool, src Source) (*Live, error) {
-	reg, err := NewRegistry(specs, fixed)
-	if err != nil {
-		return nil, err
-	}
-	return &Live{specs: specs, fixed: fixed, src: src, reg: reg}, nil
+// NewLive builds nothing yet: the registry of the fixed tools is made on
+// first use (Registry, or Prepare beforehand). Making it compiles every
+// schema and reads RunCommand's description, which tries the sandbox once
+// (it runs bwrap): work a program's start need not wait for.
+func NewLive(specs []Spec, fixed []Tool, src Source) *Live {
+	return &Live{specs: specs, fixed: fixed, src: src}
+}
+
+// Prepare builds the registry of the fixed tools, the first time it is
+// called. A schema that does not compile or a duplicate name among them is
+// a programming error: it panics.
+func (l *Live) Prepare() {
+	l.first.Do(func() {
+		reg, err := NewRegistry(l.specs, l.fixed)
+		if err != nil {
+			panic(err)
+		}
+		l.reg = reg
+	})
 }
 
 // Registry is the registry as of now. It is built outside the lock, so
 // that a slow build holds no one else up: a task asking meanwhile gets the
 // registry as it was.
 func (l *Live) Registry() *Registry {
+	l.Prepare()
 	if l.src == nil {
 		return l.reg
 	}
@@ -80,7 +93,7 @@ func (l *Live) Registry() *Registry {
 // pass: a source's tool that cannot be offered (its schema, or a name
 // already taken) is left out, and the built-ins never go with it.
 func (l *Live) build(extra []Tool) *Registry {
-	r, _ := NewRegistry(l.specs, l.fixed) // checked by NewLive
+	r, _ := NewRegistry(l.specs, l.fixed) // checked by Prepare
 	for _, t := range extra {
 		if err := r.add(Spec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}, t); err != nil {
 			slog.Warn("a tool cannot be offered", "err", err)

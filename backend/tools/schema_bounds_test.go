@@ -66,11 +66,30 @@ func TestADuplicateAmongManyToolsCostsOneBuild(t *testing.T) {
 		extra = append(extra, countingTool{fakeTool{fmt.Sprintf("srv__t%d", i), RiskRead, Object(map[string]any{})}, &reads})
 	}
 	extra = append(extra, countingTool{fakeTool{"srv__t7", RiskRead, Object(map[string]any{})}, &reads})
-	live, err := NewLive(controlSpecs(), nil, listSource{extra, 1})
-	require.NoError(t, err)
+	live := NewLive(controlSpecs(), nil, listSource{extra, 1})
 	reg := live.Registry()
 	assert.NotNil(t, reg.Tool("srv__t499"), "the tools after the duplicate are offered")
 	assert.NotNil(t, reg.Tool("srv__t7"))
 	assert.Len(t, reg.Definitions(), 2+500, "the duplicate is left out")
 	assert.LessOrEqual(t, reads.Load(), int64(len(extra)), "each schema compiled once, not once per tool")
+}
+
+func TestTheFixedToolsAreReadiedOnFirstUseNotWhenMade(t *testing.T) {
+	t.Parallel()
+	var reads atomic.Int64
+	fixed := []Tool{countingTool{fakeTool{"counted", RiskRead, Object(map[string]any{})}, &reads}}
+	live := NewLive(controlSpecs(), fixed, nil)
+	assert.Zero(t, reads.Load(), "making it compiles no schema (nor tries the sandbox)")
+	live.Prepare()
+	assert.EqualValues(t, 1, reads.Load())
+	assert.NotNil(t, live.Registry().Tool("counted"))
+	assert.EqualValues(t, 1, reads.Load(), "readied once")
+
+	bad := NewLive(nil, []Tool{fakeTool{"broken", RiskRead, map[string]any{"type": 12}}}, nil)
+	defer func() {
+		err, _ := recover().(error)
+		require.Error(t, err, "a fixed tool's bad schema is a programming error: it panics on first use")
+		assert.Contains(t, err.Error(), "tool broken schema")
+	}()
+	bad.Registry()
 }

@@ -14,7 +14,8 @@ import (
 // Work the first screen does not need waits until the window has shown
 // it, so that it does not compete with the window's start: the MCP
 // servers, desktop notifications, the attachments' sweep, counting the
-// checkpoints' contents. The window says when (Window.Ready,
+// checkpoints' contents, readying the tools (their schemas, the sandbox's
+// probe). The window says when (Window.Ready,
 // after its first screen is painted); if it never does (it could not
 // start), lateStartAfter after Wails' start is the latest.
 const lateStartAfter = 5 * time.Second

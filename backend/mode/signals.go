@@ -3,6 +3,7 @@ package mode
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // msg is a message read once for the signals: lowercased, split in words.
@@ -13,11 +14,11 @@ type msg struct {
 	depth int
 }
 
-var wordRE = regexp.MustCompile(`[a-z0-9_']+`)
+var wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-z0-9_']+`) })
 
 func read(text string, depth int) msg {
 	lower := strings.ToLower(text)
-	words := wordRE.FindAllString(lower, -1)
+	words := wordRE().FindAllString(lower, -1)
 	set := make(map[string]bool, len(words))
 	for _, w := range words {
 		set[w] = true
@@ -67,16 +68,18 @@ func when(ok bool, w float64) float64 {
 var (
 	// A file name with a known extension, a relative or home path, or a
 	// folder written with its slash ("docs/").
-	pathRE = regexp.MustCompile(`\b[\w-]+\.(go|py|js|ts|tsx|jsx|md|txt|json|csv|html|css|ya?ml|toml|sh|log|xlsx|xls|sql|rs|java|cpp|rb|php|ini|cfg|conf|pdf|docx)\b|(^|\s)(\./|~/|/[a-z])|\b[a-z_-]+/(\s|$|[a-z])`)
-	urlRE  = regexp.MustCompile(`\bhttps?://|\bwww\.[a-z0-9-]+\.`)
+	pathRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b[\w-]+\.(go|py|js|ts|tsx|jsx|md|txt|json|csv|html|css|ya?ml|toml|sh|log|xlsx|xls|sql|rs|java|cpp|rb|php|ini|cfg|conf|pdf|docx)\b|(^|\s)(\./|~/|/[a-z])|\b[a-z_-]+/(\s|$|[a-z])`)
+	})
+	urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bhttps?://|\bwww\.[a-z0-9-]+\.`) })
 )
 
 // signals is the table Decide sums. Each row is one kind of clue from seed
 // 003's list: planning words, requests that need tools, length, depth, and
 // a request for a quick or direct answer.
 var signals = []signal{
-	{"names a file or folder", func(m msg) float64 { return when(pathRE.MatchString(m.text), 3) }},
-	{"names a web address", func(m msg) float64 { return when(urlRE.MatchString(m.text), 3) }},
+	{"names a file or folder", func(m msg) float64 { return when(pathRE().MatchString(m.text), 3) }},
+	{"names a web address", func(m msg) float64 { return when(urlRE().MatchString(m.text), 3) }},
 	{"works on files or code", func(m msg) float64 {
 		return when(m.anyWord("file", "files", "folder", "folders", "directory", "workspace", "repo",
 			"repository", "project", "script", "code", "tests", "test", "readme", "logs", "database",

@@ -128,11 +128,16 @@ func unopened(unlock func()) *App {
 }
 
 // WhenOpen holds the page's requests until open has ended, so that the
-// window calls no service before it is filled in.
+// window calls no service before it is filled in. A request that goes
+// away meanwhile (the window closed) is answered 503 and served nothing.
 func (a *App) WhenOpen(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		<-a.opened
-		next.ServeHTTP(w, r)
+		select {
+		case <-a.opened:
+			next.ServeHTTP(w, r)
+		case <-r.Context().Done():
+			http.Error(w, "Errand is closing", http.StatusServiceUnavailable)
+		}
 	})
 }
 

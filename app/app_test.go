@@ -310,6 +310,24 @@ func TestThePageIsServedOnceErrandIsOpen(t *testing.T) {
 	assert.Len(t, list, 1)
 }
 
+// Until open has ended the page is served nothing: a request that goes away
+// while it waits is answered 503, and the page's handler never runs.
+func TestThePageWaitsForTheOpen(t *testing.T) {
+	t.Parallel()
+	a := unopened(func() {})
+	served := 0
+	page := a.WhenOpen(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served++ }))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rec := httptest.NewRecorder()
+	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil).WithContext(ctx))
+	assert.Equal(t, http.StatusServiceUnavailable, rec.Code)
+	assert.Zero(t, served, "nothing is served before the open has ended")
+	close(a.opened)
+	page.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Equal(t, 1, served, "once open, the page is served")
+}
+
 // Closing the window with a task at work asks first; the answer decides.
 // With nothing at work (or only a task waiting for the person), it closes.
 func TestQuittingWithATaskAtWorkAsksFirst(t *testing.T) {

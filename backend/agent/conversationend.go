@@ -44,26 +44,37 @@ func parseEndConversation(args json.RawMessage) (act, error) {
 		return nil, fmt.Errorf(`end_conversation needs a non-empty "reason" string`)
 	}
 	return func(ctx context.Context, rn *run, _ string) (outcome, error) {
-		if err := rn.endConversation(reason); err != nil {
-			return outcome{}, err
-		}
+		rn.setEndReason(reason)
 		return outcome{res: tools.Result{Content: "The conversation is ended."}, summary: "Ended the conversation: " + reason, done: true}, nil
 	}, nil
 }
 
-// endConversation records that the agent ended the conversation, then
-// publishes it; the task then completes without a reflection.
-func (rn *run) endConversation(reason string) error {
+// setEndReason records that the agent ends the conversation (reason) or,
+// with "", that it no longer does. The end is stored when the task
+// completes (endIfEnding): a message the person queued meanwhile keeps
+// the task, and the conversation, going.
+func (rn *run) setEndReason(reason string) {
 	rn.mu.Lock()
-	rn.endedEarly = true
-	rn.mu.Unlock()
-	return rn.concludeConversation(chat.ConversationEnd{State: chat.StateEnded, By: chat.EndedByAgent, Reason: reason})
+	defer rn.mu.Unlock()
+	rn.endReason = reason
 }
 
 func (rn *run) ended() bool {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	return rn.endedEarly
+	return rn.endReason != ""
+}
+
+// endIfEnding stores and publishes the agent's end of the conversation,
+// if it ends it; the task then completes without a reflection.
+func (rn *run) endIfEnding() error {
+	rn.mu.Lock()
+	reason := rn.endReason
+	rn.mu.Unlock()
+	if reason == "" {
+		return nil
+	}
+	return rn.concludeConversation(chat.ConversationEnd{State: chat.StateEnded, By: chat.EndedByAgent, Reason: reason})
 }
 
 // concludeConversation stores how the task's conversation ended, then

@@ -56,6 +56,36 @@ func TestEndConversationRecordsTheAgentsReasonAcrossARestart(t *testing.T) {
 	assert.Equal(t, "The person asked to stop.", c.EndReason)
 }
 
+// A message the person queues while the agent ends the conversation keeps
+// the task going: the model reads it, and the conversation is not ended.
+func TestAMessageQueuedAsTheAgentEndsTheConversationKeepsItGoing(t *testing.T) {
+	t.Parallel()
+	var h *harness
+	var conv string
+	h = newHarness(t, queuedScript(1, func() {
+		_, err := h.runner.Queue(context.Background(), conv, "Wait, one more question")
+		require.NoError(t, err)
+	}, script(t,
+		compat.Reply{ToolCalls: []chat.ToolCall{call(ToolEndConversation, `{"reason":"The person asked to stop."}`)}},
+		complete("answered"),
+	)), harnessOpts{})
+	conv = h.conversation()
+	h.useAgent(conv, proactive)
+	task, err := h.runner.StartProactive(context.Background(), conv)
+	require.NoError(t, err)
+	done := h.events.waitEnded(task.ID)
+	require.Equal(t, chat.StatusCompleted, done.Status, done.ErrorMessage)
+	assert.Equal(t, "answered", done.Summary)
+
+	reqs := h.server.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{"user: Wait, one more question"}, lastMessages(reqs[1], 1))
+	h.convReaches(conv, chat.StateCompleted)
+	c := h.conv(conv)
+	assert.Empty(t, c.EndedBy, "the agent's end was withdrawn")
+	assert.Empty(t, c.EndReason)
+}
+
 func TestEndConversationIsNotOfferedToAnAgentThatDoesNotAllowIt(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, script(t,

@@ -123,7 +123,8 @@ func (rn *run) willReflect() bool {
 // are left, more is true and the loop goes on with the issues; a check
 // that gives no verdict counts once as the goal unmet. Otherwise the task
 // completes (listing what is still open, or that the check did not
-// answer), unless the person queued a message meanwhile. task_complete's
+// answer), unless the person queued a message meanwhile (which also
+// withdraws the agent's end of the conversation). task_complete's
 // result says which it was (see chat.OutcomeChecking), and what is open.
 func (rn *run) reviewCompletion(ctx context.Context, st *loopState, summary string) (more bool, err error) {
 	ended, note := chat.ToolOutcome(""), ""
@@ -138,11 +139,15 @@ func (rn *run) reviewCompletion(ctx context.Context, st *loopState, summary stri
 	}
 	if n, err := rn.takeQueued(); err != nil || n > 0 {
 		if err == nil {
+			rn.setEndReason("")
 			err = rn.settleCompletion(st, chat.OutcomeUnmet, "")
 		}
 		return n > 0, err
 	}
 	if err := rn.settleCompletion(st, ended, note); err != nil {
+		return false, err
+	}
+	if err := rn.endIfEnding(); err != nil {
 		return false, err
 	}
 	if note != "" {

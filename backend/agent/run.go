@@ -39,7 +39,7 @@ type run struct {
 	restored      *wait    // the wait a restart gave back, until the loop reaches it
 	verdict       *verdict // the reflection's answer, once reflect was called
 	imagesNoticed bool     // the person was told the model does not take images
-	endedEarly    bool     // the agent ended the conversation (end_conversation)
+	endReason     string   // why the agent ends the conversation (end_conversation), if it does
 	// outside is what the model calls of a run with no task behind it
 	// (Compact now, a variation) used and cost: its caller adds it to the
 	// conversation's totals.

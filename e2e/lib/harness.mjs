@@ -447,6 +447,12 @@ export class Stack {
     if (res.status !== 204) throw new Error(`mockmodel: POST /mock/hurry answered ${res.status}`);
   }
 
+  /** Lets the mock's [later] prompts ask their question (POST /mock/later): they think until then. */
+  async releaseLater() {
+    const res = await fetch(`${this.mock.baseURL.replace(/\/v1$/, '')}/mock/later`, { method: 'POST' });
+    if (res.status !== 204) throw new Error(`mockmodel: POST /mock/later answered ${res.status}`);
+  }
+
   /**
    * Saves this.mode as the default mode in the fresh data folder before the
    * app starts (e2e-seed, through the store), so the conversation the page

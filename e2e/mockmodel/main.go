@@ -12,7 +12,7 @@
 //	[complete]  "Working on it." + send_update, then "All done." + task_complete
 //	[ask]       ask_user "Which color?" (Red/Blue), then "You chose X." + task_complete
 //	[slow]      400 words at 50 ms a word (all at once after POST /mock/hurry), then task_complete
-//	[later]     like [ask], but thinks for 2 s before it asks
+//	[later]     like [ask], but thinks until POST /mock/later before it asks
 //	[xss]       text and a summary full of HTML, script and javascript: links, then task_complete
 //	[markdown]  a reply with a heading, lists, a table, code and a link, then task_complete
 //	[table]     a table of seven columns of long words, wider than a bubble, then task_complete
@@ -52,7 +52,8 @@
 // sent so far (the chat requests), oldest first, as a JSON array of strings: what a test reads to
 // know what reached the model. POST /mock/hurry makes the slow streams in
 // flight ([slow], [think]'s first step) send the rest at once: a test that
-// has seen what it needed mid-stream need not wait it out.
+// has seen what it needed mid-stream need not wait it out. POST /mock/later
+// lets [later] ask (then and ever after).
 //
 // Requests the real API would refuse get its 400 error (with
 // -context-length N, also any request longer than N tokens); -log prints
@@ -186,6 +187,11 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.URL.Path == "/mock/hurry" && r.Method == http.MethodPost {
 		hurry.open()
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if r.URL.Path == "/mock/later" && r.Method == http.MethodPost {
+		releaseLater()
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}

@@ -18,9 +18,6 @@ const (
 	nudgePrefix = "(automatic)"
 	slowWords   = 400
 	slowDelay   = 50 * time.Millisecond
-	// laterDelay is how long [later] thinks before it asks: time for a
-	// test to open another conversation first.
-	laterDelay = 2 * time.Second
 	// What [write] writes.
 	writePath    = "hello.txt"
 	writeContent = "Hello from Errand"
@@ -49,6 +46,13 @@ const (
 // hurry is opened by POST /mock/hurry: the slow streams in flight ([slow],
 // [think]'s reasoning) then send the rest at once; later ones are slow again.
 var hurry = newGate()
+
+// laterGate is closed by POST /mock/later: [later] thinks until then (the
+// test opens another conversation meanwhile), and asks at once after.
+var (
+	laterGate    = make(chan struct{})
+	releaseLater = sync.OnceFunc(func() { close(laterGate) })
+)
 
 // gate is a channel that can be closed and replaced, over and over.
 type gate struct {
@@ -182,7 +186,7 @@ func script(req *compat.Request) compat.Reply {
 			return call("You chose "+answer+".", "task_complete", map[string]any{"summary": "Color chosen: " + answer})
 		}
 		if replied == 0 {
-			time.Sleep(laterDelay)
+			<-laterGate
 			return call("", "ask_user", map[string]any{"question": "Which color?", "choices": []string{"Red", "Blue"}})
 		}
 		return call("", "task_complete", map[string]any{"summary": "done"})

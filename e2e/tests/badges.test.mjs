@@ -45,14 +45,13 @@ test('badges appear on a conversation in the background and clear when it is ope
     { what: 'Ctrl+N to open a new conversation' },
   );
 
-  // A thinks in the background (the mock waits 2 s), then asks.
+  // A thinks in the background (the mock holds its question back until
+  // told), then asks.
   await eventually(
-    async () => {
-      const b = await badges(page, A);
-      assert.ok(b.working || b.needsInput, `A's row: ${JSON.stringify(b)}`);
-    },
+    async () => assert.deepEqual(await badges(page, A), { working: true, needsInput: false, unread: 0 }),
     { what: "A's row to show it is working" },
   );
+  await stack.releaseLater();
   await eventually(
     async () => {
       const b = await badges(page, A);

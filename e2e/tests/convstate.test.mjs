@@ -147,11 +147,21 @@ test('End conversation takes a reason; the header shows it', { timeout: 120_000 
   await sendMessage(page, '[ask] pick a color');
   await page.getByRole('button', { name: 'End conversation', exact: true }).click();
   const dialog = page.getByRole('alertdialog', { name: 'End this conversation?' });
-  await dialog.getByRole('textbox', { name: 'Reason (optional)' }).fill('Colour chosen elsewhere');
+  const reason = 'Colour chosen elsewhere, in the conversation about the new kitchen, with the samples';
+  await dialog.getByRole('textbox', { name: 'Reason (optional)' }).fill(reason);
   await dialog.getByRole('button', { name: 'End conversation' }).click();
   await dialog.waitFor({ state: 'detached' });
   const chip = page.locator('.chat-header .state-chip', { hasText: 'Ended by you' });
-  await eventually(async () => assert.equal((await chip.textContent())?.trim(), 'Ended by you: Colour chosen elsewhere'));
+  await eventually(async () => assert.equal((await chip.textContent())?.trim(), `Ended by you: ${reason}`));
+  assert.equal(await chip.getAttribute('title'), `Ended by you: ${reason}`, 'the whole reason on hover');
+  // Short of room the reason gives way, never who ended it.
+  const shown = await chip.evaluate((el) => {
+    const label = el.querySelector('.state-label').getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return { whole: label.left >= box.left && label.right <= box.right, cut: el.querySelector('.state-reason').scrollWidth > el.querySelector('.state-reason').clientWidth };
+  });
+  assert.ok(shown.whole, '"Ended by you" is shown whole');
+  assert.ok(shown.cut, 'the reason gives way (ellipsis)');
   await assertHeaderFits(page);
   if (process.env.ERRAND_E2E_SHOTS) await page.screenshot({ path: `${process.env.ERRAND_E2E_SHOTS}/convstate-1280-ended.png` });
 }));

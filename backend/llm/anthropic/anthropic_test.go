@@ -328,3 +328,27 @@ func TestAMissingMaxTokensOrBadTurnsAreRefused(t *testing.T) {
 	}
 	assert.Len(t, srv.Rejections(), 3)
 }
+
+// A named tool set is encoded once and then sent as encoded: the server
+// gets the same definitions (and the cache breakpoint on the last) as from
+// a set sent without a name, every time.
+func TestANamedToolSetReachesTheServerAsAnUnnamedOne(t *testing.T) {
+	srv := anthropictest.New(func(*anthropictest.Request) anthropictest.Reply { return anthropictest.Reply{Text: "ok"} })
+	p := newProvider(t, srv)
+	req := userAsks("Read it")
+	req.Tools = []llm.Tool{readFile, {Name: "task_complete", Description: "Ends the task <here> & \"now\"",
+		Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}
+	for _, name := range []string{"", t.Name(), t.Name()} {
+		req.ToolsKey = name
+		_, err := p.Stream(context.Background(), req, llm.Deltas{})
+		require.NoError(t, err)
+	}
+	got := srv.Requests()
+	require.Len(t, got, 3)
+	assert.Empty(t, srv.Rejections())
+	require.Len(t, got[0].Tools, 2)
+	assert.Equal(t, "Ends the task <here> & \"now\"", got[0].Tools[1].Description)
+	assert.Equal(t, got[0].Tools, got[1].Tools, "encoded once")
+	assert.Equal(t, got[0].Tools, got[2].Tools, "sent as encoded")
+	assert.NotNil(t, got[2].Tools[1].CacheControl, "the cache breakpoint on the last tool")
+}

@@ -27,7 +27,7 @@ func (p *Provider) params(req llm.Request) sdk.MessageNewParams {
 		Model:     sdk.Model(p.cfg.Model),
 		MaxTokens: int64(p.cfg.MaxTokens) + budget,
 		Messages:  toMessages(msgs, budget > 0),
-		Tools:     toTools(req.Tools),
+		Tools:     toolParams(req.Tools, req.ToolsKey),
 	}
 	if system != "" {
 		params.System = []sdk.TextBlockParam{{Text: system, CacheControl: sdk.NewCacheControlEphemeralParam()}}
@@ -230,6 +230,34 @@ func markLast(msgs []sdk.MessageParam) {
 	if cc := content[len(content)-1].GetCacheControl(); cc != nil {
 		*cc = sdk.NewCacheControlEphemeralParam()
 	}
+}
+
+// encodedTools are the tool sets sent so far.
+var encodedTools llm.ToolSets[sdk.ToolUnionParam]
+
+// toolParams are tools as the request's parameters: encoded once for each
+// key, and anew every time when key is "".
+func toolParams(tools []llm.Tool, key string) []sdk.ToolUnionParam {
+	if len(tools) == 0 {
+		return nil
+	}
+	return encodedTools.Get(key, func() ([]sdk.ToolUnionParam, error) { return encodedToolParams(tools) },
+		func() []sdk.ToolUnionParam { return toTools(tools) })
+}
+
+// encodedToolParams are toTools encoded now: each one is sent as the JSON
+// the SDK made of it here. The slice's capacity is its length, so that no
+// request appends to a shared one.
+func encodedToolParams(tools []llm.Tool) ([]sdk.ToolUnionParam, error) {
+	out := toTools(tools)
+	for i, p := range out {
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = param.Override[sdk.ToolUnionParam](json.RawMessage(b))
+	}
+	return out[:len(out):len(out)], nil
 }
 
 // toTools maps tool definitions, with a cache breakpoint on the last (it

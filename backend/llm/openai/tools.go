@@ -2,7 +2,6 @@ package openai
 
 import (
 	"encoding/json"
-	"sync"
 
 	"github.com/errand-app/errand/backend/llm"
 	oa "github.com/openai/openai-go/v3"
@@ -10,20 +9,9 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 )
 
-// maxEncodedToolSets bounds encodedTools: past it the table starts again
-// (a settings edit or an MCP server coming and going makes a new set; a
-// long session should not keep every one).
-const maxEncodedToolSets = 32
-
-// encodedTools are the tool sets sent so far, by their llm.Request.ToolsKey,
-// each tool already encoded as JSON. openai-go encodes a tool's schema by
-// reflection on every request, which was the largest part of the work
-// between a task's start and its first request; the encoding of a set
-// depends on nothing but the set, so all providers share it.
-var encodedTools struct {
-	mu   sync.Mutex
-	sets map[string][]oa.ChatCompletionToolUnionParam
-}
+// encodedTools are the tool sets sent so far, shared by all providers of
+// this API.
+var encodedTools llm.ToolSets[oa.ChatCompletionToolUnionParam]
 
 // toolParams are tools as the request's parameters: encoded once for each
 // key, and anew every time when key is "".
@@ -31,27 +19,9 @@ func toolParams(tools []llm.Tool, key string) []oa.ChatCompletionToolUnionParam 
 	if len(tools) == 0 {
 		return nil
 	}
-	if key == "" {
-		return plainToolParams(tools)
-	}
-	encodedTools.mu.Lock()
-	set, ok := encodedTools.sets[key]
-	encodedTools.mu.Unlock()
-	if ok {
-		return set
-	}
-	set, err := encodedToolParams(tools)
-	if err != nil {
-		// Left to the request's own encoding, which reports it.
-		return plainToolParams(tools)
-	}
-	encodedTools.mu.Lock()
-	defer encodedTools.mu.Unlock()
-	if encodedTools.sets == nil || len(encodedTools.sets) >= maxEncodedToolSets {
-		encodedTools.sets = map[string][]oa.ChatCompletionToolUnionParam{}
-	}
-	encodedTools.sets[key] = set
-	return set
+	return encodedTools.Get(key,
+		func() ([]oa.ChatCompletionToolUnionParam, error) { return encodedToolParams(tools) },
+		func() []oa.ChatCompletionToolUnionParam { return plainToolParams(tools) })
 }
 
 // plainToolParams are tools as openai-go's parameters, encoded when sent.

@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -235,7 +234,9 @@ func TestChat(t *testing.T) {
 	assert.Empty(t, s.Rejections())
 }
 
-func TestStartServesAtVisiblePace(t *testing.T) {
+// Start serves the demo model: it lists itself and answers (at the pace
+// its script sets, see the ChunkDelay check above; no test times it).
+func TestStartServesTheDemoModel(t *testing.T) {
 	baseURL, stop, err := Start()
 	require.NoError(t, err)
 	defer stop()
@@ -249,12 +250,8 @@ func TestStartServesAtVisiblePace(t *testing.T) {
 	assert.Equal(t, Model, list.Data[0].ID)
 
 	c := newConversation(t, baseURL, agentTools, "Tidy my desk")
-	start := time.Now()
 	res := c.turn()
-	elapsed := time.Since(start)
 	assert.Equal(t, ToolSendUpdate, res.ToolCalls[0].Name)
-	words := len(compat.Words(intro))
-	assert.GreaterOrEqual(t, elapsed, time.Duration(words)*WordDelay, "%d words took %v", words, elapsed)
 }
 
 func TestEcho(t *testing.T) {

@@ -9,7 +9,8 @@ export function stateText(state: string | undefined, endedBy: string | undefined
 
 /**
  * A conversation's state where it is not plainly active: Archived,
- * Completed, or Ended with the reason given (in full on hover).
+ * Completed, or Ended with the reason given (in full on hover). Short of
+ * room, the reason gives way, never who ended it.
  */
 export function ConversationStateChip({ conversationId, compact }: { conversationId: string; compact?: boolean }) {
   const conv = useConversationsStore((s) => s.byId[conversationId]);
@@ -21,7 +22,7 @@ export function ConversationStateChip({ conversationId, compact }: { conversatio
       {conv.archived && !compact && <span className="state-chip state-archived">Archived</span>}
       {text && (
         <span className={`state-chip state-${conv.state}`} title={reason ? `${text}: ${reason}` : text}>
-          {compact ? text.replace(/ by .*/, '') : text}
+          <span className="state-label">{compact ? text.replace(/ by .*/, '') : text}</span>
           {reason && !compact && <span className="state-reason">: {reason}</span>}
         </span>
       )}

@@ -47,7 +47,7 @@ describe('ending a conversation with a reason', () => {
     const { dialog } = await endWith('Enough for today');
     expect(api.endConversation).toHaveBeenCalledWith(C, 'Enough for today');
     await waitFor(() => expect(dialog).not.toBeInTheDocument());
-    expect(screen.getByText('Ended by you', { selector: '.chat-header .state-chip' })).toHaveTextContent('Ended by you: Enough for today');
+    expect(screen.getByText('Ended by you', { selector: '.chat-header .state-label' }).parentElement).toHaveTextContent('Ended by you: Enough for today');
   });
 
   it('a reason Go refuses is shown on its field, and the dialog stays open', async () => {

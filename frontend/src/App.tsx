@@ -1,5 +1,4 @@
 import { useEffect, useLayoutEffect } from 'react';
-import { ConfirmDialog } from './components/ConfirmDialog';
 import { lazyView } from './components/LazyView';
 import { useBranchUI } from './features/branches/state';
 import { ErrorBoundary } from './components/ErrorBoundary';
@@ -13,6 +12,7 @@ import { useViewingReport } from './features/notifications/useViewingReport';
 import { markStart } from './lib/startTimings';
 import { announceFirstScreen, initApp, startApp } from './stores/actions';
 import { useAppStore } from './stores/app';
+import { useConfirmStore } from './stores/confirm';
 import { useConversationsStore } from './stores/conversations';
 
 // Dialogs that are not on the first screen load when they first open.
@@ -21,16 +21,21 @@ const BranchDialog = lazyView('branching', () => import('./features/branches/Bra
 const VariationsView = lazyView('Variations', () =>
   import('./features/branches/VariationsView').then((m) => m.VariationsView),
 );
+const ConfirmDialog = lazyView('the question', () => import('./components/ConfirmDialog').then((m) => m.ConfirmDialog), {
+  prefetch: true,
+});
 
 function Dialogs() {
   const search = useSearchDialog((s) => s.open);
   const branch = useBranchUI((s) => s.branchFrom !== null);
   const variations = useBranchUI((s) => s.variationsOf !== null);
+  const confirm = useConfirmStore((s) => s.request !== null);
   return (
     <>
       {search && <SearchDialog />}
       {branch && <BranchDialog />}
       {variations && <VariationsView />}
+      {confirm && <ConfirmDialog />}
     </>
   );
 }
@@ -93,7 +98,6 @@ export function App() {
         </main>
         <Notices />
         <Dialogs />
-        <ConfirmDialog />
       </div>
     </ErrorBoundary>
   );

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { describe, expect, it } from 'vitest';
-import { lazyComponent, lazyView } from './LazyView';
+import { lazyComponent, lazyView, prefetchLazyViews } from './LazyView';
 
 function Greeting({ name }: { name: string }) {
   return <p>Hello, {name}</p>;
@@ -30,6 +30,21 @@ describe('lazyView', () => {
     render(<View name="Grace" />);
     expect(screen.getByText('Hello, Grace')).toBeInTheDocument();
     expect(screen.queryByText(/Loading/)).not.toBeInTheDocument();
+  });
+
+  it('a view made with prefetch comes with the prefetch (after the first paint); the others on first showing', async () => {
+    const Soon = lazyView<{ name: string }>('the greeting', () => Promise.resolve(Greeting), { prefetch: true });
+    const Later = lazyView<{ name: string }>('the other greeting', () => Promise.resolve(Greeting));
+    await prefetchLazyViews();
+    render(
+      <>
+        <Soon name="Grace" />
+        <Later name="Ada" />
+      </>,
+    );
+    expect(screen.getByText('Hello, Grace')).toBeInTheDocument();
+    expect(screen.getByText('Loading the other greeting…')).toBeInTheDocument();
+    expect(await screen.findByText('Hello, Ada')).toBeInTheDocument();
   });
 });
 

@@ -5,6 +5,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 
 const preloads: Array<() => Promise<void>> = [];
+const prefetches: Array<() => Promise<void>> = [];
 
 /** A component whose code comes the first time it renders (or is preloaded). */
 export interface LazyComponent<P> {
@@ -43,10 +44,18 @@ export function lazyComponent<P extends object>(load: () => Promise<ComponentTyp
 /**
  * A view whose code load() brings the first time it is shown; label names
  * it in the loading line ("Loading Settings…"). Once loaded, the view
- * renders at once, with no fallback in between.
+ * renders at once, with no fallback in between. A view with prefetch
+ * (a small one, likely to be shown) loads once the first screen is
+ * painted (prefetchLazyViews), so that even its first showing waits for
+ * nothing.
  */
-export function lazyView<P extends object>(label: string, load: () => Promise<ComponentType<P>>): LazyComponent<P> {
+export function lazyView<P extends object>(
+  label: string,
+  load: () => Promise<ComponentType<P>>,
+  { prefetch = false } = {},
+): LazyComponent<P> {
   const Loaded = lazyComponent(load);
+  if (prefetch) prefetches.push(Loaded.preload);
   function View(props: P) {
     return (
       <Suspense fallback={<Loading label={label} />}>
@@ -68,6 +77,11 @@ export function Loading({ label }: { label: string }) {
       Loading {label}…
     </p>
   );
+}
+
+/** Loads the code of the views made with prefetch (once the first screen is painted). */
+export function prefetchLazyViews(): Promise<void> {
+  return Promise.all(prefetches.map((p) => p())).then(() => undefined);
 }
 
 /** Loads every lazy view's and component's code (the tests, which render them at once). */

@@ -2,6 +2,7 @@
 // result into the stores and reports failures as readable alerts. Actions
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
+import { prefetchLazyViews } from '../components/LazyView';
 import { plainMarkdown, preloadMarkdown } from '../components/Markdown';
 import { agentSwitched, loadAgents, useAgentsStore } from './agents';
 import type { ConversationMode, FirstScreen, HealthStatus, Task } from '../api/types';
@@ -157,8 +158,9 @@ export function announceFirstScreen(): void {
     void Promise.resolve()
       .then(() => api.windowReady(startTimings()))
       .catch((err: unknown) => console.warn('Errand: could not say the window is ready', err));
-    // The first reply then waits for nothing.
+    // The first reply, and the first use of a view marked prefetch, then wait for nothing.
     void loadMarkdownParser();
+    void prefetchLazyViews().catch((err: unknown) => console.warn('Errand: could not load a view', err));
   });
 }
 

@@ -45,3 +45,8 @@ export const useFilesChangedStore = create<FilesChangedStore>()((set) => ({
 export function useFilesChanged(taskId: string): FilesEntry {
   return useFilesChangedStore((s) => s.byTask[taskId]) ?? empty;
 }
+
+/** Whether a card has anything to show: files (undoable or not), not dismissed. */
+export function filesToShow(changed: FilesChanged | null): changed is FilesChanged {
+  return !!changed && !changed.dismissed && (changed.files.length > 0 || changed.notUndoable.length > 0);
+}

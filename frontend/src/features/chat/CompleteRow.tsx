@@ -3,7 +3,7 @@ import { Markdown } from '../../components/Markdown';
 import { useMessagesStore } from '../../stores/messages';
 import { resultOf } from '../../stores/messagesReducer';
 import { useTasksStore } from '../../stores/tasks';
-import { FilesChangedCard } from '../checkpoints/FilesChangedCard';
+import { FilesChanged } from '../checkpoints/FilesChanged';
 import type { TranscriptItem } from './transcript';
 
 type Item = Extract<TranscriptItem, { kind: 'complete' }>;
@@ -60,7 +60,7 @@ export function CompleteRow({
             <Markdown text={note} />
           </div>
         )}
-        {item.taskId && <FilesChangedCard taskId={item.taskId} />}
+        {item.taskId && <FilesChanged taskId={item.taskId} />}
       </div>
     </div>
   );

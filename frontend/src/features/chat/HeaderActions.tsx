@@ -9,7 +9,7 @@ import { archiveConversation, restoreConversation } from '../../stores/conversat
 import { exportConversation } from '../archive/archiveActions';
 import { ExportMenu } from '../archive/ExportMenu';
 import { requestDelete } from '../conversations/deleteRequest';
-import { ConversationMemory } from '../memory/MemorySection';
+import { ConversationMemory } from '../memory/ConversationMemory';
 import { useCompact } from './ContextMeter';
 
 /** The window width at or below which the header folds its less-used actions. */

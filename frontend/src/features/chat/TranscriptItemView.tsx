@@ -1,6 +1,5 @@
 import { memo, useId, useState, type Ref } from 'react';
 import type { Delivery } from '../../api/types';
-import { LiveQuestion } from '../agents/QuestionWidget';
 import { useActiveTask, useTasksStore } from '../../stores/tasks';
 import { useMessagesStore } from '../../stores/messages';
 import { lastUserMessageId } from '../../stores/messagesReducer';
@@ -21,6 +20,10 @@ import { MessageAttachments } from '../attachments/MessageAttachments';
 import { lazyView } from '../../components/LazyView';
 
 const MessageEditor = lazyView('the editor', () => import('../branches/MessageEditor').then((m) => m.MessageEditor));
+// The question the agent waits on loads once the first screen is painted.
+const LiveQuestion = lazyView('the question', () => import('../agents/QuestionWidget').then((m) => m.LiveQuestion), {
+  prefetch: true,
+});
 
 /** A message from the person this long is folded until they open it. */
 export const FOLD_CHARS = 900;

@@ -3,7 +3,7 @@ import * as api from '../../api';
 import { toApiError } from '../../api/errors';
 import type { ChangedFile, FileChoice } from '../../api/types';
 import { DiffView } from '../../components/DiffView';
-import { useFilesChanged } from '../../stores/filesChanged';
+import { filesToShow, useFilesChanged } from '../../stores/filesChanged';
 import { applyFilesChanged, watchFilesChanged } from '../../stores/sync';
 import './checkpoints.css';
 
@@ -186,7 +186,7 @@ export function FilesChangedCard({
       </p>
     );
   }
-  if (!changed || changed.dismissed || (changed.files.length === 0 && changed.notUndoable.length === 0)) return null;
+  if (!filesToShow(changed)) return null;
   const canRevert = !changed.pruned && !busy && !conflicts;
   return (
     <section className={`files-card ${className}`.trim()} role="region" aria-label="Files this task changed">

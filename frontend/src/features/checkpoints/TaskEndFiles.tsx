@@ -1,5 +1,5 @@
 import { useTasksStore } from '../../stores/tasks';
-import { FilesChangedCard } from './FilesChangedCard';
+import { FilesChanged } from './FilesChanged';
 
 const LEADS: Partial<Record<string, string>> = {
   cancelled: 'The stopped task changed files:',
@@ -18,5 +18,5 @@ export function TaskEndFiles({ taskId, at }: { taskId: string; at: string }) {
     return LEADS[t.status];
   });
   if (!lead) return null;
-  return <FilesChangedCard taskId={taskId} className="agent-card" lead={lead} />;
+  return <FilesChanged taskId={taskId} className="agent-card" lead={lead} />;
 }

@@ -1,6 +1,7 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
+import { lazyView } from '../../components/LazyView';
 import { PencilIcon } from '../../components/PencilIcon';
 import { TitleInput } from '../../components/TitleInput';
 import { displayTitle } from '../../lib/displayTitle';
@@ -13,11 +14,21 @@ import { listedOrder } from '../../stores/conversationsReducer';
 import { useTasksStore } from '../../stores/tasks';
 import { ImportButton } from '../archive/ImportButton';
 import { SettingsButton } from '../settings/SettingsButton';
-import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
-import { requestDelete } from './deleteRequest';
+import { requestDelete, useDeleteRequest } from './deleteRequest';
 import { newConversation } from './newConversation';
 import { PlanBadge } from '../plan/PlanChecklist';
 import { ConversationStateChip } from '../chat/ConversationStateChip';
+
+// The delete confirmation loads once the first screen is painted.
+const ConfirmDeleteDialog = lazyView('the question', () => import('./ConfirmDeleteDialog').then((m) => m.ConfirmDeleteDialog), {
+  prefetch: true,
+});
+
+/** The delete confirmation, while a deletion waits for it. */
+function DeleteConfirmation() {
+  const asked = useDeleteRequest((s) => s.id !== null);
+  return asked ? <ConfirmDeleteDialog /> : null;
+}
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 export const NEW_SHORTCUT = isMac ? '⌘N' : 'Ctrl+N';
@@ -485,7 +496,7 @@ export function Sidebar() {
       <SettingsButton>
         <ImportButton />
       </SettingsButton>
-      <ConfirmDeleteDialog />
+      <DeleteConfirmation />
     </aside>
   );
 }

@@ -1,13 +1,10 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import * as api from '../../api';
+import { useId, useState } from 'react';
 import { toApiError } from '../../api/errors';
 import { CopyDetailsButton } from '../../components/CopyDetailsButton';
 import { lazyView } from '../../components/LazyView';
 import { reportOf, type ErrorReport } from '../../lib/errorDetails';
-import { openSettings } from '../../stores/settingsView';
 
-// The facts views load when the panel or Settings → Memory first opens.
-const MemoryView = lazyView('memory', () => import('./MemoryView').then((m) => m.MemoryView));
+// The facts view loads when Settings → Memory first opens.
 const AllFactsView = lazyView('memory', () => import('./MemoryView').then((m) => m.AllFactsView));
 
 /** The "Use memory" switch: saved at once, through the settings. */
@@ -82,81 +79,5 @@ export function MemorySection({ enabled, onToggle }: { enabled: boolean; onToggl
       <MemorySwitch checked={enabled} onChange={onToggle} describedBy={helpId} />
       <AllFactsView />
     </section>
-  );
-}
-
-/**
- * The conversation header's "Memory" button and its panel: this
- * conversation's facts and the global ones.
- */
-export function ConversationMemory({ conversationId }: { conversationId: string }) {
-  const [open, setOpen] = useState(false);
-  const [enabled, setEnabled] = useState(true);
-  const panelId = useId();
-  const button = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => setOpen(false), [conversationId]);
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    Promise.resolve()
-      .then(() => api.getSettings())
-      .then(
-        (s) => live && setEnabled(s.memoryEnabled !== false),
-        () => {},
-      );
-    return () => {
-      live = false;
-    };
-  }, [open]);
-
-  const close = () => {
-    setOpen(false);
-    requestAnimationFrame(() => button.current?.focus());
-  };
-  return (
-    <span className="memory-anchor">
-      <button
-        ref={button}
-        type="button"
-        className="btn btn-ghost btn-small"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
-        onClick={() => setOpen((o) => !o)}
-      >
-        Memory
-      </button>
-      {open && (
-        <div
-          id={panelId}
-          className="memory-panel"
-          role="region"
-          aria-label="Conversation memory"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && !e.defaultPrevented) {
-              e.preventDefault();
-              e.stopPropagation();
-              close();
-            }
-          }}
-        >
-          <div className="memory-panel-head">
-            <h2 className="memory-panel-title">Memory</h2>
-            <button type="button" className="icon-btn" aria-label="Close memory" title="Close (Esc)" onClick={close}>
-              ×
-            </button>
-          </div>
-          {!enabled && (
-            <p className="memory-off" role="note">
-              Memory is off: the agent neither sees nor keeps these facts.{' '}
-              <button type="button" className="memory-link" onClick={() => openSettings()}>
-                Open Settings
-              </button>
-            </p>
-          )}
-          <MemoryView conversationId={conversationId} />
-        </div>
-      )}
-    </span>
   );
 }

@@ -9,7 +9,8 @@ import { ApiError } from '../../api/errors';
 import * as events from '../../events';
 import { startSync } from '../../stores/sync';
 import { resetStores } from '../../test/fixtures';
-import { ConversationMemory, MemorySection } from './MemorySection';
+import { ConversationMemory } from './ConversationMemory';
+import { MemorySection } from './MemorySection';
 import { MemoryView } from './MemoryView';
 
 function fact(id: string, key: string, value: string, conversationId = ''): Fact {

@@ -1,22 +1,15 @@
-import { useEffect } from 'react';
 import { lazyView } from '../../components/LazyView';
-import { afterPaint } from '../../lib/frames';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
 import './tasks.css';
 
 // The cards are not on the first screen: their code loads once it is
 // painted, so that a card shown later waits for nothing.
-const ApprovalCard = lazyView('the approval', () => import('./ApprovalCard').then((m) => m.ApprovalCard));
+const ApprovalCard = lazyView('the approval', () => import('./ApprovalCard').then((m) => m.ApprovalCard), { prefetch: true });
 const cards = () => import('./TaskCards');
-const ToolQuestionCard = lazyView('the question', () => cards().then((m) => m.ToolQuestionCard));
-const PauseCard = lazyView('the task', () => cards().then((m) => m.PauseCard));
-const InterruptedCard = lazyView('the task', () => cards().then((m) => m.InterruptedCard));
-const FailedCard = lazyView('the task', () => cards().then((m) => m.FailedCard));
-const CARDS = [ApprovalCard, ToolQuestionCard, PauseCard, InterruptedCard, FailedCard];
-
-function usePreloadedCards() {
-  useEffect(() => afterPaint(() => void Promise.all(CARDS.map((c) => c.preload())).catch(() => undefined)), []);
-}
+const ToolQuestionCard = lazyView('the question', () => cards().then((m) => m.ToolQuestionCard), { prefetch: true });
+const PauseCard = lazyView('the task', () => cards().then((m) => m.PauseCard), { prefetch: true });
+const InterruptedCard = lazyView('the task', () => cards().then((m) => m.InterruptedCard), { prefetch: true });
+const FailedCard = lazyView('the task', () => cards().then((m) => m.FailedCard), { prefetch: true });
 
 /**
  * The card for a task that needs the person, at the bottom of the
@@ -27,7 +20,6 @@ function usePreloadedCards() {
  * where it ended.)
  */
 export function AgentPanel({ conversationId }: { conversationId: string }) {
-  usePreloadedCards();
   const active = useActiveTask(conversationId);
   const latest = useLatestTask(conversationId);
   let card = null;

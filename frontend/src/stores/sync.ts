@@ -426,7 +426,22 @@ function hold(ev: MessageDeltaEvent): boolean {
 /** Applies deltas, in one update of the store; conversations they do not fit are read again. */
 function applyDeltas(deltas: readonly MessageDeltaEvent[]): void {
   if (deltas.length === 0) return;
-  for (const id of useMessagesStore.getState().applyDeltas(deltas)) requestReload(id);
+  for (const id of useMessagesStore.getState().applyDeltas(inStoredOrder(deltas))) requestReload(id);
+}
+
+/**
+ * Deltas in the order Go stored them: each message's by rev. The dev
+ * build's transport (Wails' dev server writes each event from a goroutine
+ * of its own) delivers some out of order; in Go's order they fit, where
+ * one that came early did not and had the whole conversation read again.
+ */
+function inStoredOrder(deltas: readonly MessageDeltaEvent[]): readonly MessageDeltaEvent[] {
+  if (deltas.length < 2) return deltas;
+  // Messages keep the order of their first deltas (the sort is stable).
+  const first = new Map<string, number>();
+  deltas.forEach((d, i) => first.has(d.messageId) || first.set(d.messageId, i));
+  const at = (d: MessageDeltaEvent) => first.get(d.messageId)!;
+  return [...deltas].sort((a, b) => at(a) - at(b) || a.rev - b.rev);
 }
 
 export function handleConversationUpdated(c: Conversation): void {

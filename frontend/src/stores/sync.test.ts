@@ -16,6 +16,7 @@ import {
   loadConversation,
   queueDelta,
   releaseStoppingAfterPaint,
+  RELOAD_INTERVAL_MS,
 } from './sync';
 import { useTasksStore } from './tasks';
 
@@ -109,6 +110,22 @@ describe('sync', () => {
     flushDeltas();
     expect(contentOf('a', 'm')).toBe('Hello');
     expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('a delta that came a frame early waits for the one before it: it fits then, and nothing is read again', async () => {
+    await openStreamingReply();
+    vi.useFakeTimers();
+    try {
+      deliverDelta(delta('a', 'm', 3, 'lo', 3));
+      expect(contentOf('a', 'm')).toBe(''); // never shows a gap
+      deliverDelta(delta('a', 'm', 0, 'Hel', 2));
+      expect(contentOf('a', 'm')).toBe('Hello');
+      expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
+      await vi.advanceTimersByTimeAsync(RELOAD_INTERVAL_MS);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(load).toHaveBeenCalledTimes(1);
   });
 

@@ -32,6 +32,8 @@ import { useUsageStore } from './usage';
 
 /** Reloads of one conversation are at least this far apart (ms). */
 export const RELOAD_INTERVAL_MS = 400;
+/** A reload waits at least this long (ms), a few frames, for the deltas before one that came early. */
+const EARLY_WAIT_MS = 50;
 
 interface LoadTracker {
   promise: Promise<void> | null;
@@ -169,8 +171,8 @@ function heardSince(id: string, view: ConversationView): Message[] {
   return heard;
 }
 
-/** Asks for a reload, coalesced and throttled per conversation. */
-export function requestReload(id: string): void {
+/** Asks for a reload, coalesced and throttled per conversation; soonest: not before this many ms. */
+export function requestReload(id: string, soonest = 0): void {
   const t = tracker(id);
   useMessagesStore.getState().markStale(id);
   if (t.promise) {
@@ -178,15 +180,17 @@ export function requestReload(id: string): void {
     return;
   }
   if (t.timer) return;
-  const wait = t.lastAt + RELOAD_INTERVAL_MS - Date.now();
+  const wait = Math.max(soonest, t.lastAt + RELOAD_INTERVAL_MS - Date.now());
   if (wait <= 0) {
     void loadConversation(id);
-  } else {
-    t.timer = setTimeout(() => {
-      t.timer = null;
-      void loadConversation(id);
-    }, wait);
+    return;
   }
+  t.timer = setTimeout(() => {
+    t.timer = null;
+    // Deltas that had only come early may have fitted meanwhile (receiveDelta).
+    const c = useMessagesStore.getState().byConversation[id];
+    if (!c || c.stale) void loadConversation(id);
+  }, wait);
 }
 
 /** What differs between reading the page before the window and the page after it. */
@@ -426,7 +430,7 @@ function hold(ev: MessageDeltaEvent): boolean {
 /** Applies deltas, in one update of the store; conversations they do not fit are read again. */
 function applyDeltas(deltas: readonly MessageDeltaEvent[]): void {
   if (deltas.length === 0) return;
-  for (const id of useMessagesStore.getState().applyDeltas(inStoredOrder(deltas))) requestReload(id);
+  for (const id of useMessagesStore.getState().applyDeltas(inStoredOrder(deltas))) requestReload(id, EARLY_WAIT_MS);
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   queueDelta,
   releaseStoppingAfterPaint,
   RELOAD_INTERVAL_MS,
+  requestReload,
 } from './sync';
 import { useTasksStore } from './tasks';
 
@@ -127,6 +128,21 @@ describe('sync', () => {
       vi.useRealTimers();
     }
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('a reload asked for another reason still happens when early deltas fit meanwhile', async () => {
+    await openStreamingReply();
+    vi.useFakeTimers();
+    try {
+      requestReload('a'); // e.g. an ended task whose reply still streamed here
+      deliverDelta(delta('a', 'm', 3, 'lo', 3));
+      deliverDelta(delta('a', 'm', 0, 'Hel', 2));
+      expect(contentOf('a', 'm')).toBe('Hello');
+      await vi.advanceTimersByTimeAsync(RELOAD_INTERVAL_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(load).toHaveBeenCalledTimes(2);
   });
 
   it('deltas held while a task stops, delivered out of order over frames, fit when they are released (no reload)', async () => {

@@ -40,6 +40,8 @@ interface LoadTracker {
   again: boolean;
   lastAt: number;
   timer: ReturnType<typeof setTimeout> | null;
+  /** A reload was asked for that no delta coming late can make needless (see requestReload). */
+  certain: boolean;
 }
 
 const trackers = new Map<string, LoadTracker>();
@@ -47,7 +49,7 @@ const trackers = new Map<string, LoadTracker>();
 function tracker(id: string): LoadTracker {
   let t = trackers.get(id);
   if (!t) {
-    t = { promise: null, again: false, lastAt: -Infinity, timer: null };
+    t = { promise: null, again: false, lastAt: -Infinity, timer: null, certain: false };
     trackers.set(id, t);
   }
   return t;
@@ -88,6 +90,7 @@ export function loadConversation(id: string): Promise<void> {
     t.timer = null;
   }
   t.lastAt = Date.now();
+  t.certain = false;
   useMessagesStore.getState().beginLoad(id);
   const run = async () => {
     try {
@@ -179,6 +182,7 @@ export function requestReload(id: string, soonest = 0): void {
     t.again = true;
     return;
   }
+  if (soonest === 0) t.certain = true;
   if (t.timer) return;
   const wait = Math.max(soonest, t.lastAt + RELOAD_INTERVAL_MS - Date.now());
   if (wait <= 0) {
@@ -189,7 +193,7 @@ export function requestReload(id: string, soonest = 0): void {
     t.timer = null;
     // Deltas that had only come early may have fitted meanwhile (receiveDelta).
     const c = useMessagesStore.getState().byConversation[id];
-    if (!c || c.stale) void loadConversation(id);
+    if (t.certain || !c || c.stale) void loadConversation(id);
   }, wait);
 }
 

@@ -26,11 +26,14 @@
 //
 // Run under Xvfb (run.sh does):
 //   node e2e/bench/window.mjs [--smoke] [--out file] [--parts stop,ui,long,branch]
-//        [--seeded DIR] [--assetdir frontend/dist] [--profile] [--stops N]
+//        [--seeded DIR] [--assetdir frontend/dist] [--profile] [--stops N] [--trace PREFIX]
 //
 // --profile prints where the page's main thread spent its time (CDP CPU
 // profile, self time by function) during the start and each stream; use it
 // with an unminified build (vite build --minify false) as --assetdir.
+// --trace PREFIX writes a Chromium trace of each Stop of the long reply to
+// PREFIX-25.json (…-50, …-75): its tasks, style, layout, paint and commit,
+// with a "bench: in the DOM" mark where "Stopped" appeared.
 import { chromium } from 'playwright-core';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -61,6 +64,7 @@ const opt = parseArgs({
   prefix: 'window',
   profile: false,
   stops: '',
+  trace: '',
 });
 setOut(opt.out);
 const parts = new Set(opt.parts.split(','));
@@ -79,9 +83,15 @@ function instrument() {
       const check = () => {
         if (!fn()) return false;
         const dom = performance.now();
+        // Where the change is in a --trace.
+        performance.mark('bench: in the DOM');
         requestAnimationFrame(() => {
           const frame = performance.now();
-          setTimeout(() => resolve({ dom, frame, painted: performance.now() }), 0);
+          // The first task after that frame: its paint and commit are done.
+          // (painted, a timer, also waits for the timers the page set meanwhile.)
+          let drawn = 0;
+          globalThis.scheduler?.postTask(() => (drawn = performance.now()), { priority: 'user-blocking' });
+          setTimeout(() => resolve({ dom, frame, drawn, painted: performance.now() }), 0);
         });
         return true;
       };
@@ -164,6 +174,8 @@ function instrument() {
   b.watchStream = () => {
     b.deltas = [];
     b.streamed = 0;
+    b.ends = {};
+    b.outOfOrder = 0;
     b.frames = [];
     b.watching = true;
     if (!b.subscribed) {
@@ -172,6 +184,10 @@ function instrument() {
         if (!b.watching) return;
         b.deltas.push({ at: performance.now(), bytes: JSON.stringify(d).length });
         b.streamed += d?.text?.length ?? 0;
+        // A delta that does not start where the one before it ended came out of order.
+        const k = `${d.messageId}:${!!d.reasoning}`;
+        if (k in b.ends && b.ends[k] !== d.offset) b.outOfOrder++;
+        b.ends[k] = d.offset + new TextEncoder().encode(d.text ?? '').length;
       });
     }
     // Which rows of the transcript each delta changed in the page (DOM mutations, counted by row).
@@ -560,6 +576,9 @@ const LONG_END = 'The end of the long reply.';
 const longestTaskSince = (page, from) =>
   page.evaluate((from) => window.__bench.longtasks.filter((t) => t.start >= from).reduce((m, t) => Math.max(m, t.duration), 0), from);
 
+/** What --trace records around a Stop: the main thread's tasks, style, layout, paint and compositing. */
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'];
+
 async function longBench() {
   const size = opt.smoke ? 256 << 10 : 5 << 20;
   const points = [0.25, 0.5, 0.75];
@@ -572,6 +591,9 @@ async function longBench() {
     await page.goto(app.url);
     await ready(page);
     await page.evaluate(() => window.__bench.watchStop());
+    // Each OpenConversation after the first is the conversation read again (a delta that did not line up).
+    await page.evaluate(() => window.__bench.watchReplies('Conversations', 'OpenConversation'));
+    const loads = () => page.evaluate(() => window.__bench.replies.OpenConversation.length);
 
     // The whole reply: completed, and shown down to its last line.
     await page.evaluate(() => window.__bench.watchStream());
@@ -584,8 +606,10 @@ async function longBench() {
       (text) => window.__bench.whenDom(() => window.__bench.shows(text)).then((t) => t.painted),
       LONG_END,
     );
-    const streamed = await page.evaluate(() => window.__bench.streamed);
+    const [streamed, outOfOrder] = await page.evaluate(() => [window.__bench.streamed, window.__bench.outOfOrder]);
     emit(`${P}.long.bytes`, streamed, 'bytes');
+    emit(`${P}.long.deltas_out_of_order`, outOfOrder, 'count');
+    emit(`${P}.long.conversation_loads`, await loads(), 'count');
     emit(`${P}.long.completed_and_shown`, shown - from, 'ms');
     emit(`${P}.long.longest_task`, await longestTaskSince(page, from), 'ms');
     // The page's size for it, which the load does not change: elements in the transcript, and Markdown blocks in it.
@@ -600,9 +624,11 @@ async function longBench() {
     // Stop at points through such a reply.
     const toDom = [];
     const toPaint = [];
+    const toDrawn = [];
     for (const p of points) {
       await newConversation(page);
       await page.evaluate(() => window.__bench.watchStream());
+      const loadsBefore = await loads();
       const sent = await page.evaluate(() => performance.now());
       await send(page, `[long ${size}] stop me at ${Math.round(p * 100)}%`);
       await page
@@ -615,6 +641,7 @@ async function longBench() {
         window.__bench.armClick('Stop', () => document.querySelector('[role=status] .status-text')?.textContent?.trim() === 'Stopped'),
       );
       const pct = Math.round(p * 100);
+      if (opt.trace) await browser.startTracing(page, { path: `${opt.trace}-${pct}.json`, categories: TRACE_CATEGORIES });
       const t = await profiled(page, `Stop at ${pct}% of a long reply`, async () => {
         // Clicked in the page: what is measured is the app, not the
         // harness's wait for the button to hold still while text streams.
@@ -625,6 +652,7 @@ async function longBench() {
         }, STOP);
         return clicked ? timing : null;
       });
+      if (opt.trace) await browser.stopTracing();
       if (!t) {
         // The window fell so far behind that the task ended before it showed this much.
         console.error(`long: the reply ended before ${pct}% of it was shown`);
@@ -638,19 +666,28 @@ async function longBench() {
       await page.waitForFunction(() => window.__bench.stops.at(-1)?.message, null, { timeout: 10_000 }).catch(() => {});
       const at = await page.evaluate(() => {
         const rec = window.__bench.stops.at(-1) ?? {};
-        return { ...rec, deltas: window.__bench.deltas.filter((d) => d.at > rec.call && d.at < (rec.event ?? Infinity)).length };
+        const b = window.__bench;
+        return { ...rec, deltas: b.deltas.filter((d) => d.at > rec.call && d.at < (rec.event ?? Infinity)).length, outOfOrder: b.outOfOrder };
       });
       for (const k of ['ended', 'event', 'message', 'reply']) {
         if (at[k]) emit(`${P}.long.stop_at_${pct}_pct.click_to_${k}`, at[k] - t.click, 'ms');
       }
       emit(`${P}.long.stop_at_${pct}_pct.deltas_after_click`, at.deltas, 'count');
+      emit(`${P}.long.stop_at_${pct}_pct.deltas_out_of_order`, at.outOfOrder, 'count');
       emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.click_to_painted`, t.painted - t.click, 'ms');
       emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.click_to_dom`, t.dom - t.click, 'ms');
+      emit(`${P}.long.stop_at_${pct}_pct.click_to_frame`, t.frame - t.click, 'ms');
+      if (t.drawn) {
+        toDrawn.push(t.drawn - t.click);
+        emit(`${P}.long.stop_at_${pct}_pct.click_to_drawn`, t.drawn - t.click, 'ms');
+      }
       emit(`${P}.long.stop_at_${Math.round(p * 100)}_pct.longest_task`, await longestTaskSince(page, sent), 'ms');
       await waitStatus(page, /^Stopped$/);
+      emit(`${P}.long.stop_at_${pct}_pct.conversation_loads`, (await loads()) - loadsBefore, 'count');
     }
     if (toDom.length) emit(`${P}.long.stop.click_to_dom.max`, Math.max(...toDom), 'ms');
     if (toPaint.length) emit(`${P}.long.stop.click_to_painted.max`, Math.max(...toPaint), 'ms');
+    if (toDrawn.length) emit(`${P}.long.stop.click_to_drawn.max`, Math.max(...toDrawn), 'ms');
   } finally {
     await browser.close().catch(() => {});
     resume();

@@ -21,9 +21,13 @@ test('Stop mid-stream ends the task and the next task still runs', { timeout: 12
     },
     { what: 'ten streamed words' },
   );
+  // The status row is as tall stopped as working: the transcript above it
+  // does not move (nor is measured again) in the frame that shows Stopped.
+  const working = await u.status.boundingBox();
   await u.stop.click();
 
   await waitForStatus(page, 'Stopped');
+  assert.equal((await u.status.boundingBox()).height, working.height, 'the status row kept its height');
   let stopped;
   await eventually(
     async () => {

@@ -378,16 +378,31 @@ export function bufferDelta(state: ConversationMessages, delta: MessageDeltaEven
  * A delta as an event brings it: applied (applyDelta); one that does not
  * fit is kept while a load is in flight (replayed after its snapshot:
  * 'buffered'), else the messages are marked stale ('mismatch': the caller
- * reloads them).
+ * reloads them) and it is kept too: it may only have come early (a
+ * transport that reorders events), and once the deltas before it arrive it
+ * fits, and the messages are up to date again (healEarly).
  */
 export function receiveDelta(
   state: ConversationMessages,
   delta: MessageDeltaEvent,
 ): { state: ConversationMessages; outcome: DeltaOutcome | 'buffered' } {
   const r = applyDelta(state, delta);
+  if (r.outcome === 'applied') return { state: healEarly(r.state), outcome: 'applied' };
   if (r.outcome !== 'mismatch') return r;
   if (state.loading) return { state: bufferDelta(state, delta), outcome: 'buffered' };
-  return { state: markStale(state), outcome: 'mismatch' };
+  return { state: markStale(bufferDelta(state, delta)), outcome: 'mismatch' };
+}
+
+/** Stale only because deltas came early: once all of them fit (by rev), they are applied, and it is stale no more. */
+function healEarly(state: ConversationMessages): ConversationMessages {
+  if (!state.stale || state.loading || state.pendingDeltas.length === 0) return state;
+  let s = state;
+  for (const d of [...state.pendingDeltas].sort((a, b) => a.rev - b.rev)) {
+    const r = applyDelta(s, d);
+    if (r.outcome === 'mismatch') return state;
+    s = r.state;
+  }
+  return { ...s, stale: false, pendingDeltas: [] };
 }
 
 export function markStale(state: ConversationMessages): ConversationMessages {

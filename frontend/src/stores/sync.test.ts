@@ -12,8 +12,12 @@ import {
   handleConversationUpdated,
   handleTaskMessage,
   handleTaskUpdate,
+  holdStopping,
   loadConversation,
   queueDelta,
+  releaseStoppingAfterPaint,
+  RELOAD_INTERVAL_MS,
+  requestReload,
 } from './sync';
 import { useTasksStore } from './tasks';
 
@@ -98,6 +102,60 @@ describe('sync', () => {
     expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
     await vi.waitFor(() => expect(contentOf('b', 'n')).toBe('xyz!'));
     expect(load).toHaveBeenCalledTimes(3);
+  });
+
+  it("a frame's deltas delivered out of order fit in the order Go stored them (no reload)", async () => {
+    await openStreamingReply();
+    queueDelta(delta('a', 'm', 3, 'lo', 3));
+    queueDelta(delta('a', 'm', 0, 'Hel', 2));
+    flushDeltas();
+    expect(contentOf('a', 'm')).toBe('Hello');
+    expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('a delta that came a frame early waits for the one before it: it fits then, and nothing is read again', async () => {
+    await openStreamingReply();
+    vi.useFakeTimers();
+    try {
+      deliverDelta(delta('a', 'm', 3, 'lo', 3));
+      expect(contentOf('a', 'm')).toBe(''); // never shows a gap
+      deliverDelta(delta('a', 'm', 0, 'Hel', 2));
+      expect(contentOf('a', 'm')).toBe('Hello');
+      expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
+      await vi.advanceTimersByTimeAsync(RELOAD_INTERVAL_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('a reload asked for another reason still happens when early deltas fit meanwhile', async () => {
+    await openStreamingReply();
+    vi.useFakeTimers();
+    try {
+      requestReload('a'); // e.g. an ended task whose reply still streamed here
+      deliverDelta(delta('a', 'm', 3, 'lo', 3));
+      deliverDelta(delta('a', 'm', 0, 'Hel', 2));
+      expect(contentOf('a', 'm')).toBe('Hello');
+      await vi.advanceTimersByTimeAsync(RELOAD_INTERVAL_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('deltas held while a task stops, delivered out of order over frames, fit when they are released (no reload)', async () => {
+    await openStreamingReply();
+    deliverDelta(delta('a', 'm', 0, 'Hel', 2));
+    holdStopping('t');
+    deliverDelta(delta('a', 'm', 5, '!', 4));
+    deliverDelta(delta('a', 'm', 3, 'lo', 3));
+    expect(contentOf('a', 'm')).toBe('Hel');
+    releaseStoppingAfterPaint('t');
+    await vi.waitFor(() => expect(contentOf('a', 'm')).toBe('Hello!'));
+    expect(useMessagesStore.getState().byConversation.a?.stale).toBe(false);
+    expect(load).toHaveBeenCalledTimes(1);
   });
 
   it('a stream that ends before the next frame keeps every delta received (no reload)', async () => {

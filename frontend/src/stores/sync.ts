@@ -32,12 +32,16 @@ import { useUsageStore } from './usage';
 
 /** Reloads of one conversation are at least this far apart (ms). */
 export const RELOAD_INTERVAL_MS = 400;
+/** A reload waits at least this long (ms), a few frames, for the deltas before one that came early. */
+const EARLY_WAIT_MS = 50;
 
 interface LoadTracker {
   promise: Promise<void> | null;
   again: boolean;
   lastAt: number;
   timer: ReturnType<typeof setTimeout> | null;
+  /** A reload was asked for that no delta coming late can make needless (see requestReload). */
+  certain: boolean;
 }
 
 const trackers = new Map<string, LoadTracker>();
@@ -45,7 +49,7 @@ const trackers = new Map<string, LoadTracker>();
 function tracker(id: string): LoadTracker {
   let t = trackers.get(id);
   if (!t) {
-    t = { promise: null, again: false, lastAt: -Infinity, timer: null };
+    t = { promise: null, again: false, lastAt: -Infinity, timer: null, certain: false };
     trackers.set(id, t);
   }
   return t;
@@ -86,6 +90,7 @@ export function loadConversation(id: string): Promise<void> {
     t.timer = null;
   }
   t.lastAt = Date.now();
+  t.certain = false;
   useMessagesStore.getState().beginLoad(id);
   const run = async () => {
     try {
@@ -169,24 +174,27 @@ function heardSince(id: string, view: ConversationView): Message[] {
   return heard;
 }
 
-/** Asks for a reload, coalesced and throttled per conversation. */
-export function requestReload(id: string): void {
+/** Asks for a reload, coalesced and throttled per conversation; soonest: not before this many ms. */
+export function requestReload(id: string, soonest = 0): void {
   const t = tracker(id);
   useMessagesStore.getState().markStale(id);
   if (t.promise) {
     t.again = true;
     return;
   }
+  if (soonest === 0) t.certain = true;
   if (t.timer) return;
-  const wait = t.lastAt + RELOAD_INTERVAL_MS - Date.now();
+  const wait = Math.max(soonest, t.lastAt + RELOAD_INTERVAL_MS - Date.now());
   if (wait <= 0) {
     void loadConversation(id);
-  } else {
-    t.timer = setTimeout(() => {
-      t.timer = null;
-      void loadConversation(id);
-    }, wait);
+    return;
   }
+  t.timer = setTimeout(() => {
+    t.timer = null;
+    // Deltas that had only come early may have fitted meanwhile (receiveDelta).
+    const c = useMessagesStore.getState().byConversation[id];
+    if (t.certain || !c || c.stale) void loadConversation(id);
+  }, wait);
 }
 
 /** What differs between reading the page before the window and the page after it. */
@@ -426,7 +434,22 @@ function hold(ev: MessageDeltaEvent): boolean {
 /** Applies deltas, in one update of the store; conversations they do not fit are read again. */
 function applyDeltas(deltas: readonly MessageDeltaEvent[]): void {
   if (deltas.length === 0) return;
-  for (const id of useMessagesStore.getState().applyDeltas(deltas)) requestReload(id);
+  for (const id of useMessagesStore.getState().applyDeltas(inStoredOrder(deltas))) requestReload(id, EARLY_WAIT_MS);
+}
+
+/**
+ * Deltas in the order Go stored them: each message's by rev. The dev
+ * build's transport (Wails' dev server writes each event from a goroutine
+ * of its own) delivers some out of order; in Go's order they fit, where
+ * one that came early did not and had the whole conversation read again.
+ */
+function inStoredOrder(deltas: readonly MessageDeltaEvent[]): readonly MessageDeltaEvent[] {
+  if (deltas.length < 2) return deltas;
+  // Messages keep the order of their first deltas (the sort is stable).
+  const first = new Map<string, number>();
+  deltas.forEach((d, i) => first.has(d.messageId) || first.set(d.messageId, i));
+  const at = (d: MessageDeltaEvent) => first.get(d.messageId)!;
+  return [...deltas].sort((a, b) => at(a) - at(b) || a.rev - b.rev);
 }
 
 export function handleConversationUpdated(c: Conversation): void {

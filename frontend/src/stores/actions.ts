@@ -100,11 +100,24 @@ export function startApp(): Promise<void> {
       // prose (shown the same without the parser), renders at once (the
       // parser loads once it is painted).
       const parser = first?.conversations?.items.length && !(first.open && plainTexts(first.open)) ? loadMarkdownParser() : null;
+      // A conversation that waits on the person (or whose task ended short)
+      // shows its card in the first paint: the cards' code comes first.
+      const cards = cardOnFirstScreen(first) ? prefetchLazyViews().catch(() => undefined) : null;
       await initApp(first);
       await parser;
+      await cards;
     });
   }
   return started;
+}
+
+/** The statuses whose latest task shows a card (AgentPanel, the live question): waiting on the person, paused, cut short. */
+const CARD_STATUSES: ReadonlySet<string> = new Set(['waiting_user', 'waiting_approval', 'paused', 'interrupted', 'error']);
+
+/** Whether the first screen's open conversation shows a task's card. */
+export function cardOnFirstScreen(first: FirstScreen | null | undefined): boolean {
+  const latest = first?.open?.tasks.at(-1);
+  return !!latest && CARD_STATUSES.has(latest.status);
 }
 
 /**

@@ -1,6 +1,9 @@
 package llm
 
-import "sync"
+import (
+	"encoding/json"
+	"sync"
+)
 
 // maxToolSets bounds a ToolSets: past it the table starts again (a settings
 // edit or an MCP server coming and going makes a new set; a long session
@@ -41,4 +44,18 @@ func (c *ToolSets[T]) Get(key string, encode func() ([]T, error), plain func() [
 	}
 	c.sets[key] = set
 	return set
+}
+
+// Encoded is params encoded now, each as JSON that override makes into a
+// param the SDK sends as it is. The slice's capacity is its length, so
+// that no request appends to a shared one.
+func Encoded[T any](params []T, override func(json.RawMessage) T) ([]T, error) {
+	for i, p := range params {
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		params[i] = override(b)
+	}
+	return params[:len(params):len(params)], nil
 }

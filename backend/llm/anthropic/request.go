@@ -245,19 +245,11 @@ func toolParams(tools []llm.Tool, key string) []sdk.ToolUnionParam {
 		func() []sdk.ToolUnionParam { return toTools(tools) })
 }
 
-// encodedToolParams are toTools encoded now: each one is sent as the JSON
-// the SDK made of it here. The slice's capacity is its length, so that no
-// request appends to a shared one.
+// encodedToolParams are toTools encoded now.
 func encodedToolParams(tools []llm.Tool) ([]sdk.ToolUnionParam, error) {
-	out := toTools(tools)
-	for i, p := range out {
-		b, err := json.Marshal(p)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = param.Override[sdk.ToolUnionParam](json.RawMessage(b))
-	}
-	return out[:len(out):len(out)], nil
+	return llm.Encoded(toTools(tools), func(b json.RawMessage) sdk.ToolUnionParam {
+		return param.Override[sdk.ToolUnionParam](b)
+	})
 }
 
 // toTools maps tool definitions, with a cache breakpoint on the last (it

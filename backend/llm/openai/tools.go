@@ -37,17 +37,9 @@ func plainToolParams(tools []llm.Tool) []oa.ChatCompletionToolUnionParam {
 	return out
 }
 
-// encodedToolParams are the same parameters encoded now: each one is sent
-// as the JSON openai-go made of it here. The slice's capacity is its
-// length, so that no request appends to a shared one.
+// encodedToolParams are the same parameters encoded now.
 func encodedToolParams(tools []llm.Tool) ([]oa.ChatCompletionToolUnionParam, error) {
-	out := plainToolParams(tools)
-	for i, p := range out {
-		b, err := json.Marshal(p)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = param.Override[oa.ChatCompletionToolUnionParam](json.RawMessage(b))
-	}
-	return out[:len(out):len(out)], nil
+	return llm.Encoded(plainToolParams(tools), func(b json.RawMessage) oa.ChatCompletionToolUnionParam {
+		return param.Override[oa.ChatCompletionToolUnionParam](b)
+	})
 }

@@ -22,26 +22,18 @@ func timeouts(t stall.Timeouts) *atomic.Pointer[stall.Timeouts] {
 
 func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 	t.Parallel()
-	// No race between a silence and a limit: the first call's text reaches
-	// the client in one read (whenever it comes, within a minute), and the
-	// silence after it never ends until the call is cut; the retry stalls
-	// after its headers, for good. So the small limits can only cut where
-	// the server went silent, however loaded the machine. The retry's
-	// timeouts are read when it starts, after the script set them.
+	// No race between a silence and a limit: each call's text reaches the
+	// client in one read (whenever it comes, within a minute), and the
+	// silence after it never ends until the call is cut. So the small idle
+	// limit can only cut where the server went silent, however loaded the
+	// machine. (A small first-byte limit could also cut a request the
+	// loaded server had not yet read: llm/stall's tests cut the first byte.)
 	limits := timeouts(stall.Timeouts{FirstByte: time.Minute, Idle: 200 * time.Millisecond})
-	replies := script(t,
+	h := newHarness(t, script(t,
 		compat.Reply{Text: "Working", HangAfterText: true}, // stalls between chunks
-		compat.Reply{Stall: compat.StallAfterHeaders},      // the retry stalls too
+		compat.Reply{Text: "Working", HangAfterText: true}, // the retry stalls too
 		compat.Reply{Text: "Back again.", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"done after all"}`)}},
-	)
-	first := true
-	h := newHarness(t, func(r *compat.Request) compat.Reply {
-		if first {
-			first = false
-			limits.Store(&stall.Timeouts{FirstByte: 200 * time.Millisecond, Idle: 200 * time.Millisecond})
-		}
-		return replies(r)
-	}, harnessOpts{timeouts: limits, transport: compat.GatherFirst(`"Working"`)})
+	), harnessOpts{timeouts: limits, transport: compat.Gather(`"Working"`)})
 	conv := h.conversation()
 	task := h.start(conv, "Work")
 
@@ -49,17 +41,19 @@ func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 	assert.Contains(t, failed.ErrorMessage, "The model server stopped answering: nothing came for 0.2 s")
 	assert.Contains(t, failed.ErrorMessage, "raise the model timeouts in Settings")
 	assert.Len(t, h.server.Requests(), 2, "the stalled call was tried once more, then given up")
-	// The reply cut by the stall stays, folded, and is not sent again.
+	// The replies cut by the stall stay, folded, and are not sent again.
 	var cut []chat.Message
 	for _, m := range h.messages(conv) {
 		if m.Role == chat.RoleAssistant {
 			cut = append(cut, m)
 		}
 	}
-	require.Len(t, cut, 1)
-	assert.Equal(t, "Working", cut[0].Content)
-	assert.Equal(t, chat.OutcomeCutOff, cut[0].Outcome)
-	assert.False(t, cut[0].Streaming)
+	require.Len(t, cut, 2, "the first reply and the retry's")
+	for _, m := range cut {
+		assert.Equal(t, "Working", m.Content)
+		assert.Equal(t, chat.OutcomeCutOff, m.Outcome)
+		assert.False(t, m.Streaming)
+	}
 	assert.Equal(t, []string{"user: Work"}, lastMessages(h.server.Requests()[1], 1))
 
 	// Generous again, so that a loaded machine cannot cut the answer.
@@ -68,7 +62,7 @@ func TestStalledModelIsRetriedOnceThenFailsTheTaskAndRetryWorks(t *testing.T) {
 	require.NoError(t, err)
 	done := h.events.waitStatus(task.ID, chat.StatusCompleted)
 	assert.Equal(t, "done after all", done.Summary)
-	assert.Equal(t, []string{"user: Work"}, lastMessages(h.server.Requests()[2], 1), "the cut reply is not shown to the model")
+	assert.Equal(t, []string{"user: Work"}, lastMessages(h.server.Requests()[2], 1), "the cut replies are not shown to the model")
 }
 
 func TestTimeLimitCutsAModelCallAndPauses(t *testing.T) {

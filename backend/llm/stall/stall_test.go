@@ -75,10 +75,10 @@ func TestSilenceBeforeTheFirstByteIsCutOnce(t *testing.T) {
 }
 
 func TestSilenceBetweenChunksIsCut(t *testing.T) {
-	// The text reaches the client in one read (compat.GatherFirst), so the
+	// The text reaches the client in one read (compat.Gather), so the
 	// only silence the idle limit can cut is the one after it, which never
 	// ends: no race of the limit against the gaps between chunks.
-	p, s := providerVia(t, compat.GatherFirst(`"Half-an-answer"`), compat.Reply{Text: "Half-an-answer", HangAfterText: true},
+	p, s := providerVia(t, compat.Gather(`"Half-an-answer"`), compat.Reply{Text: "Half-an-answer", HangAfterText: true},
 		limitsOf(stall.Timeouts{FirstByte: time.Hour, Idle: time.Second}))
 	var text strings.Builder
 	_, err := ask(p, context.Background(), &text)

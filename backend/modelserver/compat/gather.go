@@ -4,28 +4,24 @@ import (
 	"bytes"
 	"io"
 	"net/http"
-	"sync/atomic"
 )
 
-// GatherFirst is an http.RoundTripper (over http.DefaultTransport) whose
-// first reply's body gives, in its first read, everything up to the end of
+// Gather is an http.RoundTripper (over http.DefaultTransport) whose
+// replies' bodies give each, in its first read, everything up to the end of
 // the server-sent event that holds marker. A stream's chunks before the
 // marker then bring the client no silence of their own: a test of a stall
 // after the text (Reply.HangAfterText) can use a small idle limit that
 // only the endless silence after the text can reach, however loaded the
 // machine.
-func GatherFirst(marker string) http.RoundTripper {
-	return &gatherFirst{marker: []byte(marker)}
+func Gather(marker string) http.RoundTripper {
+	return gather{marker: []byte(marker)}
 }
 
-type gatherFirst struct {
-	marker []byte
-	used   atomic.Bool
-}
+type gather struct{ marker []byte }
 
-func (g *gatherFirst) RoundTrip(req *http.Request) (*http.Response, error) {
+func (g gather) RoundTrip(req *http.Request) (*http.Response, error) {
 	res, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil || g.used.Swap(true) {
+	if err != nil {
 		return res, err
 	}
 	res.Body = &gathered{ReadCloser: res.Body, marker: g.marker}

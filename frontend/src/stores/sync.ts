@@ -464,8 +464,10 @@ export function handleConversationUpdated(c: Conversation): void {
 const watchers = new Map<string, number>();
 
 function watch(key: string, load: () => void, forget: () => void): Unsubscribe {
-  watchers.set(key, (watchers.get(key) ?? 0) + 1);
-  load();
+  const n = watchers.get(key) ?? 0;
+  watchers.set(key, n + 1);
+  // A second watcher shares the first one's read, which events keep current.
+  if (n === 0) load();
   return () => {
     const n = (watchers.get(key) ?? 1) - 1;
     if (n > 0) {

@@ -51,6 +51,7 @@ describe('facts', () => {
     const one = watchFacts('c1');
     const two = watchFacts('c1');
     await vi.waitFor(() => expect(useFactsStore.getState().byConversation.c1?.list).toHaveLength(1));
+    expect(api.listFacts).toHaveBeenCalledTimes(1); // the second view shares the first one's read
     vi.mocked(api.listFacts).mockClear();
     handleFactsChanged({ conversationId: 'other' });
     await flush();

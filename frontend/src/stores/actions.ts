@@ -3,6 +3,7 @@
 // that the UI waits on resolve to true on success and never reject.
 import * as api from '../api';
 import { prefetchLazyViews } from '../components/LazyView';
+import { taskCard } from '../features/tasks/taskCard';
 import { plainMarkdown, preloadMarkdown } from '../components/Markdown';
 import { agentSwitched, loadAgents, useAgentsStore } from './agents';
 import type { ConversationMode, FirstScreen, HealthStatus, Task } from '../api/types';
@@ -111,13 +112,16 @@ export function startApp(): Promise<void> {
   return started;
 }
 
-/** The statuses whose latest task shows a card (AgentPanel, the live question): waiting on the person, paused, cut short. */
-const CARD_STATUSES: ReadonlySet<string> = new Set(['waiting_user', 'waiting_approval', 'paused', 'interrupted', 'error']);
-
-/** Whether the first screen's open conversation shows a task's card. */
+/**
+ * Whether the first screen's open conversation shows a task's card: the
+ * one above the composer (taskCard), or the question the agent waits on
+ * in the transcript.
+ */
 export function cardOnFirstScreen(first: FirstScreen | null | undefined): boolean {
-  const latest = first?.open?.tasks.at(-1);
-  return !!latest && CARD_STATUSES.has(latest.status);
+  const open = first?.open;
+  if (!open) return false;
+  const active = open.activeTask ?? undefined;
+  return active?.status === 'waiting_user' || taskCard(active, open.tasks.at(-1)) !== null;
 }
 
 /**

@@ -4,9 +4,14 @@ import { describe, expect, it } from 'vitest';
 import type { FirstScreen } from '../api/types';
 import { cardOnFirstScreen } from './actions';
 
+const ENDED = ['completed', 'cancelled', 'error'];
+
+/** A first screen whose conversation's tasks have these statuses, oldest first (the last unfinished one active). */
 function screen(...statuses: string[]): FirstScreen {
-  const tasks = statuses.map((status, i) => ({ id: `t${i}`, status }));
-  return { status: { ready: true }, open: { conversation: { id: 'c' }, messages: [], tasks } } as unknown as FirstScreen;
+  const tasks = statuses.map((status, i) => ({ id: `t${i}`, status, pendingApproval: status === 'waiting_approval' ? { callId: 'call_1' } : undefined }));
+  const last = tasks.at(-1);
+  const activeTask = last && !ENDED.includes(last.status) ? last : undefined;
+  return { status: { ready: true }, open: { conversation: { id: 'c' }, messages: [], tasks, activeTask } } as unknown as FirstScreen;
 }
 
 describe('cardOnFirstScreen', () => {

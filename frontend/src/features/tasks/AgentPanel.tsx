@@ -1,5 +1,6 @@
 import { lazyView } from '../../components/LazyView';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
+import { taskCard } from './taskCard';
 import './tasks.css';
 
 // The cards are not on the first screen: their code loads once it is
@@ -23,16 +24,22 @@ export function AgentPanel({ conversationId }: { conversationId: string }) {
   const active = useActiveTask(conversationId);
   const latest = useLatestTask(conversationId);
   let card = null;
-  if (active?.status === 'waiting_approval' && active.pendingApproval) {
-    card = <ApprovalCard key={`${active.id}:${active.pendingApproval.callId}`} task={active} approval={active.pendingApproval} />;
-  } else if (active?.status === 'waiting_user' && active.currentTool && active.pendingQuestion) {
-    card = <ToolQuestionCard key={`${active.id}:${active.pendingQuestion}`} task={active} />;
-  } else if (active?.status === 'paused') {
-    card = <PauseCard key={active.id} task={active} />;
-  } else if (active?.status === 'interrupted') {
-    card = <InterruptedCard key={active.id} task={active} />;
-  } else if (!active && latest?.status === 'error') {
-    card = <FailedCard key={latest.id} task={latest} />;
+  switch (taskCard(active, latest)) {
+    case 'approval':
+      card = <ApprovalCard key={`${active!.id}:${active!.pendingApproval!.callId}`} task={active!} approval={active!.pendingApproval!} />;
+      break;
+    case 'question':
+      card = <ToolQuestionCard key={`${active!.id}:${active!.pendingQuestion}`} task={active!} />;
+      break;
+    case 'pause':
+      card = <PauseCard key={active!.id} task={active!} />;
+      break;
+    case 'interrupted':
+      card = <InterruptedCard key={active!.id} task={active!} />;
+      break;
+    case 'failed':
+      card = <FailedCard key={latest!.id} task={latest!} />;
+      break;
   }
   if (!card) return null;
   return <div className="agent-panel">{card}</div>;

@@ -675,6 +675,15 @@ export function windowReady(timings: Record<string, number>): Promise<void> {
   return call(() => WindowSvc.Ready(timings));
 }
 
+/**
+ * Keeps the window's first screen as painted (the markup inside #root) for
+ * the next start, which shows it while its script loads when the first
+ * screen is still the same (app/snapshot.go).
+ */
+export function saveFirstScreen(snapshot: app.FirstScreenSnapshot): Promise<void> {
+  return call(() => WindowSvc.SaveFirstScreen(snapshot));
+}
+
 // ---- Agents ----
 
 function agentOf(d: AgentDefinition): AgentDefinition {

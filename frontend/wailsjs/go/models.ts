@@ -71,6 +71,13 @@ export namespace app {
 	    open?: chat.ConversationView;
 	    workspace?: WorkspaceInfo;
 	}
+	export interface FirstScreenSnapshot {
+	    html: string;
+	    width: number;
+	    height: number;
+	    listLimit: number;
+	    messageLimit: number;
+	}
 	
 	export interface ProviderInput {
 	    preset: string;

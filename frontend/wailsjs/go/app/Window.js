@@ -6,6 +6,10 @@ export function Ready(arg1) {
   return window['go']['app']['Window']['Ready'](arg1);
 }
 
+export function SaveFirstScreen(arg1) {
+  return window['go']['app']['Window']['SaveFirstScreen'](arg1);
+}
+
 export function SetViewing(arg1, arg2) {
   return window['go']['app']['Window']['SetViewing'](arg1, arg2);
 }

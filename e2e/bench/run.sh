@@ -101,7 +101,7 @@ step "4 History: store queries"
 section "history" bash -c 'build/bin/history -dir "$1" -runs "$2" >>"$3"' _ "$SEED" "$([[ -n "$SMOKE" ]] && echo 3 || echo 20)" "$OUT"
 
 step "4–5 Production window: cold start, idle memory, a 200-step task (Xvfb)"
-section "desktop" "${XVFB[@]}" build/bin/desktop -app build/bin/errand -bare build/bin/wailsbare -seeded "$SEED" -out "$OUT" \
+section "desktop" "${XVFB[@]}" build/bin/desktop -app build/bin/errand -bare build/bin/wailsbare -seeded "$SEED" -restart -out "$OUT" \
 	-runs "$([[ -n "$SMOKE" ]] && echo 1 || echo 5)" -seeded-runs "$([[ -n "$SMOKE" ]] && echo 1 || echo 3)" \
 	-settle "$([[ -n "$SMOKE" ]] && echo 1s || echo 5s)" -steps "$([[ -n "$SMOKE" ]] && echo 3 || echo 200)" -shots build/bench/shots >&2
 

@@ -20,6 +20,11 @@
 //     the conversations and, finding none, creates one through a bound Go
 //     method: the first row in the database proves the page runs and can
 //     call Go.
+//   - restarts (with -restart): empty_restart and seeded_restart time a
+//     start that follows a first start in the same data folder, which was
+//     left running until its page saved its first screen, then quit: what
+//     a person who starts Errand again sees. snapshot_shown counts the
+//     restarts whose page showed that first screen as it loaded.
 //   - steps (with -steps N): one more start with an empty history, whose
 //     idle footprint is read; then a task of N steps is typed into the
 //     window (each step a read-only tool call of the scripted model), and
@@ -28,7 +33,7 @@
 //
 // Usage:
 //
-//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-steps 200] [-out file]
+//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-restart] [-steps 200] [-out file]
 package main
 
 /*
@@ -157,6 +162,7 @@ func run() error {
 	shots := flag.String("shots", "", "save each history's last frame as PNG in this `directory`")
 	prefix := flag.String("prefix", "desktop", "figure name prefix")
 	bare := flag.String("bare", "", "also measure this bare Wails `binary` (e2e/bench/wailsbare), the floor")
+	restart := flag.Bool("restart", false, "also time restarts: each start follows one in the same data folder that was let save its first screen (empty_restart, seeded_restart)")
 	steps := flag.Int("steps", 0, "also run a task of this many `steps` in the window and measure the footprint's growth (0: not)")
 	flag.Parse()
 	if *outFile != "" {
@@ -190,25 +196,35 @@ func run() error {
 			return err
 		}
 	}
-	type benchCase struct{ name, app, db string }
-	cases := []benchCase{{"empty", *app, ""}}
+	type benchCase struct {
+		name, app, db string
+		restart       bool
+	}
+	cases := []benchCase{{"empty", *app, "", false}}
 	if *seeded != "" {
-		cases = append(cases, benchCase{"seeded", *app, filepath.Join(*seeded, "errand.db")})
+		cases = append(cases, benchCase{"seeded", *app, filepath.Join(*seeded, "errand.db"), false})
+	}
+	if *restart {
+		cases = append(cases, benchCase{"empty_restart", *app, "", true})
+		if *seeded != "" {
+			cases = append(cases, benchCase{"seeded_restart", *app, filepath.Join(*seeded, "errand.db"), true})
+		}
 	}
 	if *bare != "" {
-		cases = append(cases, benchCase{"bare", *bare, ""})
+		cases = append(cases, benchCase{"bare", *bare, "", false})
 	}
 	mem := map[string]float64{}
 	for _, c := range cases {
 		var window, paint, complete, bound []float64
 		steps := map[string][]float64{}
+		shown := 0
 		n := *runs
 		if c.db != "" {
 			n = *seededRuns
 		}
 		for i := 0; i < n; i++ {
 			last := i == n-1
-			r, err := start(dpy, c.app, baseURL, c.db, c.name == "bare", last, *settle, 0)
+			r, err := start(dpy, c.app, baseURL, c.db, c.name == "bare", c.restart, last, *settle, 0)
 			if err != nil {
 				return fmt.Errorf("%s history, run %d: %w", c.name, i+1, err)
 			}
@@ -220,6 +236,9 @@ func run() error {
 			}
 			for step, ms := range r.steps {
 				steps[step] = append(steps[step], ms)
+			}
+			if r.snapshot {
+				shown++
 			}
 			if last {
 				p := *prefix + "." + c.name
@@ -263,6 +282,9 @@ func run() error {
 			emit(p+".bound_call.median", median(bound), "ms")
 		}
 		emit(p+".runs", float64(len(window)), "count")
+		if c.restart {
+			emit(p+".snapshot_shown", float64(shown), "count")
+		}
 		for step, v := range steps {
 			emit(p+".page."+step+".median", median(v), "ms")
 		}
@@ -291,7 +313,10 @@ type result struct {
 	// The page's steps of its start, ms since it began to load, as Errand
 	// logs them when its first screen is painted ("first screen").
 	steps map[string]float64
-	task  *taskResult // after a task of -steps steps
+	// snapshot: the page showed the last start's first screen while its
+	// script loaded (Go logs "first screen snapshot: shown").
+	snapshot bool
+	task     *taskResult // after a task of -steps steps
 }
 
 const (
@@ -308,7 +333,7 @@ type frame struct {
 }
 
 // start runs the app once and times it; see the package documentation.
-func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool, settle time.Duration, steps int) (result, error) {
+func start(dpy *C.Display, app, baseURL, seedDB string, bare, restart, measureMemory bool, settle time.Duration, steps int) (result, error) {
 	dir, err := os.MkdirTemp("", "errand-bench-desktop-")
 	if err != nil {
 		return result{}, err
@@ -325,10 +350,12 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 			return result{}, err
 		}
 	}
-	cmd := exec.Command(app)
-	cmd.Env = append(os.Environ(), "NO_AT_BRIDGE=1", "DBUS_SESSION_BUS_ADDRESS=disabled:",
-		"ERRAND_DATA_DIR="+dir, "OPENAI_BASE_URL="+baseURL, "OPENAI_API_KEY=bench-key", "ERRAND_MODEL=bench-model",
-		"BARE_READY_FILE="+filepath.Join(dir, "ready"))
+	if restart {
+		if err := warm(app, baseURL, dir); err != nil {
+			return result{}, err
+		}
+	}
+	cmd := command(app, baseURL, dir)
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	t0 := time.Now()
@@ -373,7 +400,7 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 	readyFile := ""
 	if bare {
 		readyFile = filepath.Join(dir, "ready")
-	} else if seedDB == "" {
+	} else if seedDB == "" && !restart {
 		db, err = sql.Open("sqlite", "file:"+dbPath+"?_pragma=busy_timeout(50)")
 		if err != nil {
 			return r, err
@@ -465,6 +492,7 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 		}
 	}
 	r.steps = startSteps(filepath.Join(dir, "logs", "errand.log"))
+	r.snapshot = logSays(filepath.Join(dir, "logs", "errand.log"), "first screen snapshot: shown")
 	if measureMemory {
 		time.Sleep(settle)
 		r.memory = treeMemory(cmd.Process.Pid)
@@ -484,6 +512,49 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, measureMemory bool
 // startSteps reads the steps of the page's start from Errand's log line
 // `msg="first screen" ms="html=4 module=103 … painted=297"`; none for a
 // window that logs no such line (the bare one).
+// command is the app on the data folder dir and the scripted model server.
+func command(app, baseURL, dir string) *exec.Cmd {
+	cmd := exec.Command(app)
+	cmd.Env = append(os.Environ(), "NO_AT_BRIDGE=1", "DBUS_SESSION_BUS_ADDRESS=disabled:",
+		"ERRAND_DATA_DIR="+dir, "OPENAI_BASE_URL="+baseURL, "OPENAI_API_KEY=bench-key", "ERRAND_MODEL=bench-model",
+		"BARE_READY_FILE="+filepath.Join(dir, "ready"))
+	return cmd
+}
+
+// warm runs the app once on dir, untimed, until its page has saved its
+// first screen (dir/first-screen.json; a minute at most), and quits it as
+// a person does: what a restart starts from.
+func warm(app, baseURL, dir string) error {
+	cmd := command(app, baseURL, dir)
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	saved := filepath.Join(dir, "first-screen.json")
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(saved); err == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("the warm-up start: %w\n%s", err, logs.String())
+	}
+	if _, err := os.Stat(saved); err != nil {
+		return fmt.Errorf("the warm-up start saved no first screen within a minute\n%s", logs.String())
+	}
+	return nil
+}
+
+// logSays reports whether the log at path has a line holding text.
+func logSays(path, text string) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && strings.Contains(string(b), text)
+}
+
 func startSteps(logPath string) map[string]float64 {
 	b, err := os.ReadFile(logPath)
 	if err != nil {

@@ -120,6 +120,10 @@ import (
 
 var out io.Writer = os.Stdout
 
+// framesDir (-frames) keeps a PNG of every change the sampler sees, named
+// after framesTag (the history and run), the change's number and time.
+var framesDir, framesTag string
+
 func emit(name string, value float64, unit string) {
 	b, _ := json.Marshal(map[string]any{"name": name, "value": value, "unit": unit})
 	fmt.Fprintln(out, string(b))
@@ -162,6 +166,7 @@ func run() error {
 	shots := flag.String("shots", "", "save each history's last frame as PNG in this `directory`")
 	prefix := flag.String("prefix", "desktop", "figure name prefix")
 	bare := flag.String("bare", "", "also measure this bare Wails `binary` (e2e/bench/wailsbare), the floor")
+	flag.StringVar(&framesDir, "frames", "", "save the window as PNG in this `directory` at every change the sampler sees (slows the sampling)")
 	restart := flag.Bool("restart", false, "also time restarts: each start follows one in the same data folder that was let save its first screen (empty_restart, seeded_restart)")
 	steps := flag.Int("steps", 0, "also run a task of this many `steps` in the window and measure the footprint's growth (0: not)")
 	flag.Parse()
@@ -224,6 +229,7 @@ func run() error {
 		}
 		for i := 0; i < n; i++ {
 			last := i == n-1
+			framesTag = fmt.Sprintf("%s%d", c.name, i+1)
 			r, err := start(dpy, c.app, baseURL, c.db, c.name == "bare", c.restart, last, *settle, 0)
 			if err != nil {
 				return fmt.Errorf("%s history, run %d: %w", c.name, i+1, err)
@@ -434,6 +440,7 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, restart, measureMe
 	}
 
 	var frames []frame
+	changes := 0 // with -frames: the window is saved at each change of the strips
 	cpu := newCPUMeter(cmd.Process.Pid)
 	for {
 		select {
@@ -442,6 +449,10 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, restart, measureMe
 		default:
 		}
 		if f, ok := sample(); ok {
+			if framesDir != "" && (len(frames) == 0 || !same(f.sig, frames[len(frames)-1].sig, 0)) {
+				changes++
+				saveShot(framesDir, fmt.Sprintf("%s-%03d-%05.0fms", framesTag, changes, ms(f.at)), screenshot(dpy, win, int(w), int(h)))
+			}
 			frames = append(frames, f)
 		}
 		if readyFile != "" && r.bound == 0 {

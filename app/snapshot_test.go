@@ -11,12 +11,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	wailsassets "github.com/wailsapp/wails/v2/pkg/assetserver"
+	assetoptions "github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"golang.org/x/net/html"
 )
 
@@ -335,3 +338,35 @@ func TestTheFirstScreenReadsTheSameTwice(t *testing.T) {
 	a.Shutdown(context.Background())
 	assert.Equal(t, first, firstScreenJSON(t, newAppWith(t, cfg)), "and the same on the next start")
 }
+
+// Wails reads the page the middleware writes and writes it again with its
+// own scripts in <head>: the snapshot and the inline first screen come
+// through it as they were.
+func TestTheSnapshotComesThroughWailsAssetServer(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	_, err := a.Conversations.CreateConversation()
+	require.NoError(t, err)
+	require.NoError(t, a.Window.SaveFirstScreen(snapshotOf(appRow)))
+	server, err := wailsassets.NewAssetServer("", assetoptions.Options{
+		Assets:     fstest.MapFS{"index.html": {Data: []byte(indexHTML)}},
+		Middleware: a.Page,
+	}, false, nil, fakeRuntime{})
+	require.NoError(t, err)
+	rec := httptest.NewRecorder()
+	server.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	require.Equal(t, http.StatusOK, rec.Code)
+	body := rec.Body.String()
+	assert.Equal(t, strconv.Itoa(len(body)), rec.Header().Get("Content-Length"))
+	m := inlineScreen.FindStringSubmatch(body)
+	require.NotNil(t, m, body)
+	assert.Equal(t, firstScreenJSON(t, a), m[1])
+	assert.Contains(t, body, `<div id="first-screen" inert="" aria-hidden="true" data-width="1200" data-height="820">`+appRow+`</div>`)
+	assert.Less(t, strings.Index(body, "/wails/runtime.js"), strings.Index(body, "window.errandFirstScreen"), "Wails' scripts stay first")
+}
+
+type fakeRuntime struct{}
+
+func (fakeRuntime) DesktopIPC() []byte       { return nil }
+func (fakeRuntime) WebsocketIPC() []byte     { return nil }
+func (fakeRuntime) RuntimeDesktopJS() []byte { return nil }

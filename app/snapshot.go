@@ -180,7 +180,7 @@ func (f *snapshotFile) serve(w http.ResponseWriter, r *http.Request, next http.H
 		next.ServeHTTP(w, r)
 		return
 	}
-	rec := &pageRecorder{header: w.Header(), code: http.StatusOK}
+	rec := &pageRecorder{header: w.Header()}
 	next.ServeHTTP(rec, r)
 	page, why := rec.body.Bytes(), ""
 	if err != nil {
@@ -193,8 +193,7 @@ func (f *snapshotFile) serve(w http.ResponseWriter, r *http.Request, next http.H
 	} else if w.Header().Get("Content-Length") != "" {
 		w.Header().Set("Content-Length", strconv.Itoa(len(page)))
 	}
-	w.WriteHeader(rec.code)
-	_, _ = w.Write(page)
+	rec.replay(w, page)
 }
 
 // show puts the snapshot in data into page; it says why not when it does
@@ -244,13 +243,37 @@ var headTag = regexp.MustCompile(`(?i)<head(\s[^>]*)?>`)
 // sent; the headers are the response's own.
 type pageRecorder struct {
 	header http.Header
-	code   int
+	code   int  // 0 until next writes
+	told   bool // next called WriteHeader (else a Write implied 200)
 	body   bytes.Buffer
 }
 
-func (p *pageRecorder) Header() http.Header         { return p.header }
-func (p *pageRecorder) WriteHeader(code int)        { p.code = code }
-func (p *pageRecorder) Write(b []byte) (int, error) { return p.body.Write(b) }
+func (p *pageRecorder) Header() http.Header { return p.header }
+
+func (p *pageRecorder) WriteHeader(code int) {
+	if p.code == 0 {
+		p.code, p.told = code, true
+	}
+}
+
+func (p *pageRecorder) Write(b []byte) (int, error) {
+	if p.code == 0 {
+		p.code = http.StatusOK
+	}
+	return p.body.Write(b)
+}
+
+// replay sends page as next sent its own: Wails decides by the headers at
+// the first write whether the page is HTML (sniffing the bytes when next
+// did not say), so the writes are the same.
+func (p *pageRecorder) replay(w http.ResponseWriter, page []byte) {
+	if p.told {
+		w.WriteHeader(p.code)
+	}
+	if len(page) > 0 {
+		_, _ = w.Write(page)
+	}
+}
 
 // snapshotIn is the snapshot file of the data folder dir.
 func snapshotIn(dir string, readOnly bool, health *Health) *snapshotFile {

@@ -348,21 +348,27 @@ func TestTheSnapshotComesThroughWailsAssetServer(t *testing.T) {
 	_, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
 	require.NoError(t, a.Window.SaveFirstScreen(snapshotOf(appRow)))
-	server, err := wailsassets.NewAssetServer("", assetoptions.Options{
-		Assets:     fstest.MapFS{"index.html": {Data: []byte(indexHTML)}},
-		Middleware: a.Page,
-	}, false, nil, fakeRuntime{})
-	require.NoError(t, err)
-	rec := httptest.NewRecorder()
-	server.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-	require.Equal(t, http.StatusOK, rec.Code)
-	body := rec.Body.String()
-	assert.Equal(t, strconv.Itoa(len(body)), rec.Header().Get("Content-Length"))
-	m := inlineScreen.FindStringSubmatch(body)
-	require.NotNil(t, m, body)
-	assert.Equal(t, firstScreenJSON(t, a), m[1])
-	assert.Contains(t, body, `<div id="first-screen" inert="" aria-hidden="true" data-width="1200" data-height="820">`+appRow+`</div>`)
-	assert.Less(t, strings.Index(body, "/wails/runtime.js"), strings.Index(body, "window.errandFirstScreen"), "Wails' scripts stay first")
+	for name, assets := range map[string]assetoptions.Options{
+		"from files": {Assets: fstest.MapFS{"index.html": {Data: []byte(indexHTML)}}},
+		// A handler that does not say its page is HTML: Wails sniffs it.
+		"from a handler": {Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = w.Write([]byte(indexHTML))
+		})},
+	} {
+		assets.Middleware = a.Page
+		server, err := wailsassets.NewAssetServer("", assets, false, nil, fakeRuntime{})
+		require.NoError(t, err)
+		rec := httptest.NewRecorder()
+		server.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		require.Equal(t, http.StatusOK, rec.Code, name)
+		body := rec.Body.String()
+		assert.Equal(t, strconv.Itoa(len(body)), rec.Header().Get("Content-Length"), name)
+		m := inlineScreen.FindStringSubmatch(body)
+		require.NotNil(t, m, "%s: %s", name, body)
+		assert.Equal(t, firstScreenJSON(t, a), m[1], name)
+		assert.Contains(t, body, `<div id="first-screen" inert="" aria-hidden="true" data-width="1200" data-height="820">`+appRow+`</div>`, name)
+		assert.Less(t, strings.Index(body, "/wails/runtime.js"), strings.Index(body, "window.errandFirstScreen"), "%s: Wails' scripts stay first", name)
+	}
 }
 
 type fakeRuntime struct{}

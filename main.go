@@ -83,7 +83,7 @@ func run() error {
 		opts.Bind = []any{app.Unavailable(cfg, err)}
 		opts.OnStartup = func(ctx context.Context) { windowCtx.Store(&ctx) }
 	} else {
-		opts.AssetServer.Middleware = a.WhenOpen
+		opts.AssetServer.Middleware = a.Page
 		opts.Bind = a.Bound()
 		opts.OnStartup = func(ctx context.Context) {
 			windowCtx.Store(&ctx)

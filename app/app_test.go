@@ -292,7 +292,7 @@ func TestThePageIsServedOnceErrandIsOpen(t *testing.T) {
 	a, err := Start(context.Background(), Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}})
 	require.NoError(t, err)
 	bound := a.Bound()
-	page := a.WhenOpen(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	page := a.Page(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		assert.NotNil(t, a.Conversations.store, "the services are filled in before the page")
 		_, _ = w.Write([]byte("<!doctype html>"))
 	}))
@@ -316,7 +316,7 @@ func TestThePageWaitsForTheOpen(t *testing.T) {
 	t.Parallel()
 	a := unopened(func() {})
 	served := 0
-	page := a.WhenOpen(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served++ }))
+	page := a.Page(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served++ }))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rec := httptest.NewRecorder()

@@ -71,6 +71,7 @@ func (d *wailsDesktop) stop() {
 type Window struct {
 	notifier *notifier
 	ready    func()
+	snapshot *snapshotFile // the first screen kept for the next start
 }
 
 // Ready is the window's word that its first screen is painted: what it

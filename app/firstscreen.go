@@ -41,23 +41,30 @@ type firstScreen struct {
 // When Errand could not start, it holds the status only.
 func (h *Health) FirstScreen(listLimit, messageLimit int) (_ FirstScreen, err error) {
 	defer recovered(&err)
+	return h.firstScreen(listLimit, messageLimit, true), nil
+}
+
+// firstScreen reads the first screen as FirstScreen returns it; with
+// create false, an empty list opens nothing (Open stays nil) rather than
+// a new conversation.
+func (h *Health) firstScreen(listLimit, messageLimit int, create bool) FirstScreen {
 	h.wait()
 	out := FirstScreen{Status: h.status}
 	if h.first != nil {
-		h.first.read(&out, listLimit, messageLimit)
+		h.first.read(&out, listLimit, messageLimit, create)
 	}
-	return out, nil
+	return out
 }
 
 // read fills what the screen needs; the sides are read beside the list.
-func (f *firstScreen) read(out *FirstScreen, listLimit, messageLimit int) {
+func (f *firstScreen) read(out *FirstScreen, listLimit, messageLimit int, create bool) {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		f.readSides(out)
 	}()
-	out.Conversations, out.Open = f.readConversation(listLimit, messageLimit)
+	out.Conversations, out.Open = f.readConversation(listLimit, messageLimit, create)
 	if out.Open != nil {
 		ws := f.conversations.workspaceOf(out.Open.Conversation)
 		out.Workspace = &ws
@@ -79,8 +86,8 @@ func (f *firstScreen) readSides(out *FirstScreen) {
 }
 
 // readConversation lists the first page and opens its newest
-// conversation, or a new one when there is none.
-func (f *firstScreen) readConversation(listLimit, messageLimit int) (*chat.ConversationPage, *chat.ConversationView) {
+// conversation, or (with create) a new one when there is none.
+func (f *firstScreen) readConversation(listLimit, messageLimit int, create bool) (*chat.ConversationPage, *chat.ConversationView) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	page, err := f.conversations.ListConversationsPage("", "", listLimit, "", false)
@@ -90,6 +97,8 @@ func (f *firstScreen) readConversation(listLimit, messageLimit int) (*chat.Conve
 	var id string
 	if len(page.Items) > 0 {
 		id = page.Items[0].ID
+	} else if !create {
+		return &page, nil
 	} else {
 		c, err := f.conversations.CreateConversation()
 		if !got("new conversation", err) {

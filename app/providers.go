@@ -189,7 +189,14 @@ func (m *models) info(ctx context.Context, conversationModel string) (ModelInfo,
 	if err != nil {
 		return ModelInfo{}, err
 	}
-	return ModelInfo{Model: c.Model, BaseURL: c.BaseURL, Demo: c.Demo, Source: c.Source, Preset: c.Preset}, nil
+	info := ModelInfo{Model: c.Model, BaseURL: c.BaseURL, Demo: c.Demo, Source: c.Source, Preset: c.Preset}
+	if c.Demo {
+		// The demo answers inside Errand, on a new port each start: no
+		// screen shows its address, and leaving it out keeps the first
+		// screen the same from one start to the next.
+		info.BaseURL = ""
+	}
+	return info, nil
 }
 
 // Providers is the bound service for connecting a model server.

@@ -190,7 +190,10 @@ func (f *snapshotFile) serve(w http.ResponseWriter, r *http.Request, next http.H
 	}
 	if why != "" {
 		slog.Info("first screen snapshot: not shown", "reason", why)
-	} else if w.Header().Get("Content-Length") != "" {
+	} else {
+		slog.Info("first screen snapshot: shown", "bytes", len(page))
+	}
+	if why == "" && w.Header().Get("Content-Length") != "" {
 		w.Header().Set("Content-Length", strconv.Itoa(len(page)))
 	}
 	rec.replay(w, page)
@@ -339,7 +342,7 @@ var keptElements = map[string]map[string]bool{
 	"": set("div span p a button ul ol li h1 h2 h3 h4 h5 h6 pre code em strong del s b i u small sub sup " +
 		"blockquote hr br table caption colgroup col thead tbody tfoot tr th td img textarea input select option " +
 		"label header nav main aside section footer article details summary time kbd mark figure figcaption " +
-		"dl dt dd abbr cite q var samp ins wbr"),
+		"dl dt dd abbr cite q var samp ins wbr form fieldset legend"),
 	"svg": set("svg g path circle rect line polyline polygon ellipse title desc defs clipPath " +
 		"linearGradient radialGradient stop text tspan"),
 }

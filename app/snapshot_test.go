@@ -76,7 +76,7 @@ func TestSanitizeDropsWhatCouldRunOrLoad(t *testing.T) {
 		`<div style="background: u\72 l(https://evil.example/)">x</div>`:                                    `<div>x</div>`,
 		`<div style="background-image: image-set('/a.png' 1x)">x</div>`:                                     `<div>x</div>`,
 		`<style>body{display:none}</style><p>x</p>`:                                                         `<p>x</p>`,
-		`<form action="/x"><button formaction="/y">go</button></form><p/>`:                                  `<p></p>`,
+		`<form action="/x" method="post"><button formaction="/y">go</button></form><p/>`:                    `<form><button>go</button></form><p></p>`,
 		`<p>a<!-- note -->b</p><link rel="stylesheet" href="/x.css"/>`:                                      `<p>ab</p>`,
 		`<math><mi>x</mi></math><template><p>x</p></template><span>y</span>`:                                `<span>y</span>`,
 		`<svg><path fill="url(https://evil.example/#g)"></path></svg>`:                                      `<svg><path></path></svg>`,

@@ -25,7 +25,7 @@ const TRANSIENT = 'dialog, [aria-modal="true"], [role="menu"], [role="listbox"],
 const TEXT_FIELDS = 'textarea, input:not([type]), input[type="text"], input[type="search"]';
 
 /** The stores the shape depends on: keepFirstScreen looks again after a change to any of them. */
-export const SHAPE_STORES = [
+export const SHAPE_STORES: ReadonlyArray<{ subscribe: (listener: () => void) => () => void }> = [
   useAppStore,
   useConversationsStore,
   useTasksStore,
@@ -37,7 +37,7 @@ export const SHAPE_STORES = [
   useBranchUI,
   useConfirmStore,
   useNoticesStore,
-] as const;
+];
 
 /** Whether root shows what a new start would: the newest conversation, at its end, with nothing open, typed, selected or at work. */
 export function inFirstScreenShape(root: HTMLElement): boolean {

@@ -10,8 +10,6 @@ import { inFirstScreenShape, SHAPE_STORES } from './firstScreenShape';
 /** How long the window must go without a change (store, DOM, scroll, selection) before its screen is looked at. */
 export const QUIET_MS = 2000;
 
-type Subscribable = { subscribe: (listener: () => void) => () => void };
-
 /**
  * From now on, after each change followed by QUIET_MS of none (and then
  * idle time), saves root's markup when the window is in the shape of a first
@@ -40,7 +38,7 @@ export function keepFirstScreen(root: HTMLElement): () => void {
     const timer = setTimeout(() => (cancel = whenIdle(look)), QUIET_MS);
     cancel = () => clearTimeout(timer);
   };
-  const unsubscribe = (SHAPE_STORES as readonly Subscribable[]).map((store) => store.subscribe(changed));
+  const unsubscribe = SHAPE_STORES.map((store) => store.subscribe(changed));
   const observer = new MutationObserver(changed);
   observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
   const listen = { capture: true, passive: true };

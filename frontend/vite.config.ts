@@ -21,6 +21,9 @@ const hljsGrammars: Plugin = {
 // takes it (window.errandFirstScreen). Nothing reaches the window before the
 // first screen but what that answer holds: Go sends events only for what
 // the window asks, and starts its own work once the screen is painted.
+// When Go put a copy of the last first screen into the page (index.html), it
+// put the first screen that copy shows there too, before this script: that
+// one wins.
 const askFirstScreen: Plugin = {
   name: 'ask-first-screen',
   transformIndexHtml: () => [
@@ -28,7 +31,7 @@ const askFirstScreen: Plugin = {
       tag: 'script',
       injectTo: 'head-prepend',
       children:
-        `window.errandFirstScreen = window.go?.app?.Health?.FirstScreen?.(${CONVERSATION_PAGE}, ${MESSAGE_PAGE});` +
+        `window.errandFirstScreen ??= window.go?.app?.Health?.FirstScreen?.(${CONVERSATION_PAGE}, ${MESSAGE_PAGE});` +
         'window.errandFirstScreen?.catch(() => {});',
     },
   ],

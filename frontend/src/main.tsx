@@ -2,12 +2,17 @@ import { StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { showWhenReady } from './features/start/firstScreenCopy';
 import { markPlatform } from './lib/platform';
 import { markStart } from './lib/startTimings';
 import { startApp } from './stores/actions';
 import './styles/app.css';
 
-/** How long the window waits for the first screen before it shows the shell ("Loading…") and fills it in later. */
+/**
+ * How long the window waits for the first screen before it shows the shell
+ * ("Loading…") and fills it in later; the last first screen's copy, if Go
+ * put one into the page, stays over the shell until then.
+ */
 const SHELL_AFTER_MS = 1000;
 
 markStart('module');
@@ -36,5 +41,4 @@ function render(): void {
     ),
   );
 }
-void ready.then(render);
-setTimeout(render, SHELL_AFTER_MS);
+showWhenReady(ready, render, SHELL_AFTER_MS);

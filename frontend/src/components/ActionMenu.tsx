@@ -78,11 +78,12 @@ export function ActionMenu({ button, buttonLabel, buttonClassName, menuLabel, it
       </button>
       {open && (
         <>
-          <div className="menu-catcher" onMouseDown={() => setOpen(false)} />
+          <div className="menu-catcher" data-no-snapshot="" onMouseDown={() => setOpen(false)} />
           <div
             id={menuId}
             ref={menu}
             className="export-menu"
+            data-no-snapshot=""
             role="menu"
             aria-label={menuLabel}
             onKeyDown={(e) => menuKeys(e, menu.current, close, () => setOpen(false))}

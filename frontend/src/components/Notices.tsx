@@ -12,12 +12,12 @@ function NoticeText({ notice }: { notice: Notice }) {
   );
 }
 
-/** Errors (role="alert") and information, each dismissible. */
+/** Errors (role="alert") and information, each dismissible; never in the first screen's copy. */
 export function Notices() {
   const items = useNoticesStore((s) => s.items);
   const dismiss = useNoticesStore((s) => s.dismiss);
   return (
-    <div className="notices" aria-live="polite">
+    <div className="notices" aria-live="polite" data-no-snapshot="">
       {items.map((n) => (
         <div key={n.id} className={`toast toast-${n.kind}`} role={n.kind === 'error' ? 'alert' : undefined}>
           <NoticeText notice={n} />

@@ -1,4 +1,4 @@
-// Work timed to the window's frames. Where there are no frames (a test
+// Work timed to the window's frames (or its idle time). Where there are no frames (a test
 // without a page), each runs at the next task instead. Each returns a
 // function that cancels it.
 
@@ -26,4 +26,14 @@ export function afterPaint(fn: () => void): () => void {
     cancelAnimationFrame(frame);
     clearTimeout(timer);
   };
+}
+
+/** Runs fn when the window is idle (where it cannot say, at the next task). */
+export function whenIdle(fn: () => void): () => void {
+  if (typeof requestIdleCallback !== 'function') {
+    const timer = setTimeout(fn, 0);
+    return () => clearTimeout(timer);
+  }
+  const idle = requestIdleCallback(fn);
+  return () => cancelIdleCallback(idle);
 }

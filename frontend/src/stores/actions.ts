@@ -4,6 +4,7 @@
 import * as api from '../api';
 import { prefetchLazyViews } from '../components/LazyView';
 import { taskCard } from '../features/tasks/taskCard';
+import { keepFirstScreen } from '../features/start/keepFirstScreen';
 import { plainMarkdown, preloadMarkdown } from '../components/Markdown';
 import { agentSwitched, loadAgents, useAgentsStore } from './agents';
 import type { ConversationMode, FirstScreen, HealthStatus, Task } from '../api/types';
@@ -166,7 +167,11 @@ async function readFirstScreen(): Promise<FirstScreen | null> {
 
 let announced = false;
 
-/** Once the first screen is painted: Go hears it (with the start's timings) and starts what it does not need. */
+/**
+ * Once the first screen is painted: Go hears it (with the start's timings)
+ * and starts what it does not need, and the window starts keeping its first
+ * screen's copy.
+ */
 export function announceFirstScreen(): void {
   if (announced) return;
   announced = true;
@@ -178,6 +183,9 @@ export function announceFirstScreen(): void {
     // The first reply, and the first use of a view marked prefetch, then wait for nothing.
     void loadMarkdownParser();
     void prefetchLazyViews().catch((err: unknown) => console.warn('Errand: could not load a view', err));
+    // From now on the window keeps a copy of its first screen for the next start.
+    const root = globalThis.document?.getElementById('root');
+    if (root) keepFirstScreen(root);
   });
 }
 

@@ -121,20 +121,32 @@ describe('showWhenReady', () => {
     expect(copied()).toBe(true);
 
     ready.resolve();
-    await ready.promise;
-    await Promise.resolve();
+    await vi.advanceTimersByTimeAsync(50); // the copy's frame
     expect(renders).toEqual([true, true]);
     expect(copied()).toBe(false);
   });
 
-  it('renders the first screen, then removes the copy', async () => {
+  it('renders the first screen once the copy is painted, then removes the copy', async () => {
     const { copied, renders, render } = withCopy();
     const ready = Promise.resolve();
     showWhenReady(ready, render, 1000);
     await ready;
     await Promise.resolve();
+    expect(renders).toEqual([]); // the copy's frame comes first
+    await vi.advanceTimersByTimeAsync(50);
     expect(renders).toEqual([true]);
     expect(copied()).toBe(false);
+  });
+
+  it('renders at once when there is no copy', async () => {
+    document.body.innerHTML = '<div id="root"></div>';
+    const render = vi.fn();
+    const ready = Promise.resolve();
+    showWhenReady(ready, render, 1000);
+    await ready;
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(render).toHaveBeenCalledTimes(1);
   });
 
   it('removes the copy when the first screen failed', async () => {
@@ -142,7 +154,7 @@ describe('showWhenReady', () => {
     const ready = Promise.reject(new Error('no first screen'));
     showWhenReady(ready, render, 1000);
     await ready.catch(() => undefined);
-    await Promise.resolve();
+    await vi.advanceTimersByTimeAsync(50);
     expect(copied()).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { afterPaint } from '../../lib/frames';
+
 // The first screen's copy: like a native app restoring its last state, the
 // window keeps the markup of its first screen (captureFirstScreen, saved by
 // keepFirstScreen.ts), and on the next start Go puts it into index.html when
@@ -54,6 +56,20 @@ export function showWhenReady(ready: Promise<unknown>, render: () => void, shell
     render();
     dropFirstScreenCopy();
   };
-  void ready.then(show, show);
+  const settled = ready.then(copyPainted, copyPainted);
+  void settled.then(show);
   setTimeout(render, shellAfterMs);
+}
+
+/**
+ * Resolves once the copy, when the page shows one, has been painted. The
+ * main module can be ready before the window has painted the parsed page
+ * (a big history's copy is a long first layout): React's first render
+ * then waits a frame, so the person sees the copy at once instead of after
+ * React's work.
+ */
+function copyPainted(): Promise<void> | undefined {
+  const copy = document.getElementById(FIRST_SCREEN_COPY_ID);
+  if (!copy || !('shown' in copy.dataset)) return undefined;
+  return new Promise((resolve) => afterPaint(resolve));
 }

@@ -102,6 +102,8 @@ const rows = [
   ['5 Cold start', 'desktop.empty_restart.start.complete.median', 'a restart, empty history: exec → visually complete (the last first screen shown as the page loads)', null],
   ['5 Cold start', 'desktop.seeded_restart.start.complete.median', 'a restart with the history: exec → visually complete', null],
   ['5 Cold start', 'desktop.seeded_restart.start.snapshot_shown', '… restarts that showed the last first screen', null],
+  ['5 Cold start', 'desktop.empty_restart_nocopy.start.complete.median', 'the same restarts without the copy: empty history', null],
+  ['5 Cold start', 'desktop.seeded_restart_nocopy.start.complete.median', '… with the history', null],
   ['5 Cold start', 'desktop.bare.start.complete.median', 'floor, a bare Wails window: exec → visually complete', null],
   ['5 Cold start', 'desktop.bare.start.window.median', 'floor, a bare Wails window: exec → window mapped', null],
   ['5 Cold start', 'desktop.bare.start.bound_call.median', 'floor: exec → page calls Go', null],

@@ -25,6 +25,8 @@
 //     left running until its page saved its first screen, then quit: what
 //     a person who starts Errand again sees. snapshot_shown counts the
 //     restarts whose page showed that first screen as it loaded.
+//     empty_restart_nocopy and seeded_restart_nocopy are the same restarts
+//     with that copy removed before them: what the copy itself saves.
 //   - steps (with -steps N): one more start with an empty history, whose
 //     idle footprint is read; then a task of N steps is typed into the
 //     window (each step a read-only tool call of the scripted model), and
@@ -204,19 +206,23 @@ func run() error {
 	type benchCase struct {
 		name, app, db string
 		restart       bool
+		dropCopy      bool // a restart whose first screen's copy is removed before it
 	}
-	cases := []benchCase{{"empty", *app, "", false}}
+	cases := []benchCase{{name: "empty", app: *app}}
 	if *seeded != "" {
-		cases = append(cases, benchCase{"seeded", *app, filepath.Join(*seeded, "errand.db"), false})
+		cases = append(cases, benchCase{name: "seeded", app: *app, db: filepath.Join(*seeded, "errand.db")})
 	}
 	if *restart {
-		cases = append(cases, benchCase{"empty_restart", *app, "", true})
-		if *seeded != "" {
-			cases = append(cases, benchCase{"seeded_restart", *app, filepath.Join(*seeded, "errand.db"), true})
+		for _, dropCopy := range []bool{false, true} {
+			suffix := map[bool]string{false: "_restart", true: "_restart_nocopy"}[dropCopy]
+			cases = append(cases, benchCase{name: "empty" + suffix, app: *app, restart: true, dropCopy: dropCopy})
+			if *seeded != "" {
+				cases = append(cases, benchCase{name: "seeded" + suffix, app: *app, db: filepath.Join(*seeded, "errand.db"), restart: true, dropCopy: dropCopy})
+			}
 		}
 	}
 	if *bare != "" {
-		cases = append(cases, benchCase{"bare", *bare, "", false})
+		cases = append(cases, benchCase{name: "bare", app: *bare})
 	}
 	mem := map[string]float64{}
 	for _, c := range cases {
@@ -230,7 +236,7 @@ func run() error {
 		for i := 0; i < n; i++ {
 			last := i == n-1
 			framesTag = fmt.Sprintf("%s%d", c.name, i+1)
-			r, err := start(dpy, c.app, baseURL, c.db, c.name == "bare", c.restart, last, *settle, 0)
+			r, err := start(dpy, c.app, baseURL, c.db, c.name == "bare", c.restart, c.dropCopy, last, *settle, 0)
 			if err != nil {
 				return fmt.Errorf("%s history, run %d: %w", c.name, i+1, err)
 			}
@@ -339,7 +345,7 @@ type frame struct {
 }
 
 // start runs the app once and times it; see the package documentation.
-func start(dpy *C.Display, app, baseURL, seedDB string, bare, restart, measureMemory bool, settle time.Duration, steps int) (result, error) {
+func start(dpy *C.Display, app, baseURL, seedDB string, bare, restart, dropCopy, measureMemory bool, settle time.Duration, steps int) (result, error) {
 	dir, err := os.MkdirTemp("", "errand-bench-desktop-")
 	if err != nil {
 		return result{}, err
@@ -359,6 +365,11 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, restart, measureMe
 	if restart {
 		if err := warm(app, baseURL, dir); err != nil {
 			return result{}, err
+		}
+		if dropCopy {
+			if err := os.Remove(filepath.Join(dir, "first-screen.json")); err != nil {
+				return result{}, err
+			}
 		}
 	}
 	cmd := command(app, baseURL, dir)

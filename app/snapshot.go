@@ -178,6 +178,9 @@ func isMainPage(r *http.Request) bool {
 // is one and it shows the first screen as it is now. With no snapshot it
 // is next alone.
 func (f *snapshotFile) serve(w http.ResponseWriter, r *http.Request, next http.Handler) {
+	// The page holds this start's first screen: a browser on the dev
+	// server must not show an earlier one from its cache.
+	w.Header().Set("Cache-Control", "no-store")
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	data, err := os.ReadFile(f.path)

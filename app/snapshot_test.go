@@ -169,7 +169,9 @@ func TestASavedFirstScreenIsShownOnTheNextStart(t *testing.T) {
 	a.Shutdown(context.Background())
 
 	again := newAppWith(t, cfg)
-	inline := shown(t, servePage(again))
+	served := servePage(again)
+	assert.Equal(t, "no-store", served.Header().Get("Cache-Control"), "no start shows an earlier start's page")
+	inline := shown(t, served)
 	require.NotEmpty(t, inline, "the next start shows the snapshot: its first screen is the same")
 	assert.Equal(t, firstScreenJSON(t, again), inline, "the page renders what the snapshot was checked against")
 	list, err := again.Conversations.ListConversations()

@@ -45,6 +45,9 @@ test('a restart shows the last first screen as the page loads, then the app take
   const bare = await page.context().newPage();
   try {
     await bare.route(/\/assets\/index-[^/]*\.js$/, (route) => route.abort());
+    // The page's clock stands still: the copy of a window whose script
+    // never takes over goes after 10 s, which is not what is looked at here.
+    await bare.clock.install();
     await bare.goto(stack.url, { waitUntil: 'load' });
     const copy = bare.locator('#first-screen[data-shown]');
     assert.equal(await copy.isVisible(), true, 'the copy is shown');
@@ -53,6 +56,8 @@ test('a restart shows the last first screen as the page loads, then the app take
       assert.ok(text.includes(want), `the copy shows ${JSON.stringify(want)}`);
     }
     assert.equal(await bare.locator('#root').innerHTML(), '', 'nothing else is rendered');
+    await bare.clock.runFor(10_000);
+    assert.equal(await bare.locator('#first-screen').count(), 0, 'a copy the app never took over goes after 10 s');
   } finally {
     await bare.close();
   }

@@ -92,6 +92,19 @@ describe("index.html's restore script", () => {
     expect(scroller.scrollLeft).toBe(8);
   });
 
+  it('removes the copy after 10 s if the app has not taken over', () => {
+    vi.useFakeTimers();
+    try {
+      const body = injectCopy(innerWidth, innerHeight);
+      vi.advanceTimersByTime(9_999);
+      expect(body.querySelector('#first-screen')).not.toBeNull();
+      vi.advanceTimersByTime(1);
+      expect(body.querySelector('#first-screen')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('does nothing when there is no copy', () => {
     document.body.innerHTML = '<div id="root"></div>';
     expect(() => new Function(script)()).not.toThrow();

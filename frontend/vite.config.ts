@@ -1,6 +1,7 @@
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './src/api/pageSizes';
+import { platformOf } from './src/lib/platform';
 
 // "hljs-grammar/go" is highlight.js's Go grammar, found from lowlight (whose
 // dependency it is, wherever npm put it): the grammars load one by one, as
@@ -24,9 +25,18 @@ const hljsGrammars: Plugin = {
 // When Go put a copy of the last first screen into the page (index.html), it
 // put the first screen that copy shows there too, before this script: that
 // one wins.
+//
+// <html> is marked with the platform (src/lib/platform.ts) first of all, so
+// that whatever the window paints — the last first screen's copy before the
+// app's script runs, then the app — has the platform's fonts.
 const askFirstScreen: Plugin = {
   name: 'ask-first-screen',
   transformIndexHtml: () => [
+    {
+      tag: 'script',
+      injectTo: 'head-prepend',
+      children: `document.documentElement.dataset.platform = (${platformOf.toString()})(navigator.userAgent);`,
+    },
     {
       tag: 'script',
       injectTo: 'head-prepend',

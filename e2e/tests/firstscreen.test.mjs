@@ -56,6 +56,7 @@ test('a restart shows the last first screen as the page loads, then the app take
       assert.ok(text.includes(want), `the copy shows ${JSON.stringify(want)}`);
     }
     assert.equal(await bare.locator('#root').innerHTML(), '', 'nothing else is rendered');
+    assert.equal(await bare.evaluate(() => document.documentElement.dataset.platform), 'linux', "the copy has the platform's fonts");
     await bare.clock.runFor(10_000);
     assert.equal(await bare.locator('#first-screen').count(), 0, 'a copy the app never took over goes after 10 s');
   } finally {

@@ -3,7 +3,6 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { showWhenReady } from './features/start/firstScreenCopy';
-import { markPlatform } from './lib/platform';
 import { markStart } from './lib/startTimings';
 import { startApp } from './stores/actions';
 import './styles/app.css';
@@ -16,7 +15,6 @@ import './styles/app.css';
 const SHELL_AFTER_MS = 1000;
 
 markStart('module');
-markPlatform();
 // Go is asked for the whole first screen now, before React's first render
 // (the bindings are there: Wails' runtime script runs before this module),
 // so that the first paint is the complete screen.

@@ -10,7 +10,5 @@ export function platformOf(userAgent: string): Platform {
   return /Linux/.test(userAgent) && !/Android/.test(userAgent) ? 'linux' : 'other';
 }
 
-/** Marks <html> with the platform (data-platform) before anything renders. */
-export function markPlatform(doc: Document = document, userAgent: string = navigator.userAgent): void {
-  doc.documentElement.dataset.platform = platformOf(userAgent);
-}
+// index.html marks <html> with it (data-platform) as its head is parsed:
+// see the ask-first-screen plugin in vite.config.ts.

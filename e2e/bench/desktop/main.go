@@ -203,11 +203,6 @@ func run() error {
 			return err
 		}
 	}
-	type benchCase struct {
-		name, app, db string
-		restart       bool
-		dropCopy      bool // a restart whose first screen's copy is removed before it
-	}
 	cases := []benchCase{{name: "empty", app: *app}}
 	if *seeded != "" {
 		cases = append(cases, benchCase{name: "seeded", app: *app, db: filepath.Join(*seeded, "errand.db")})
@@ -236,7 +231,7 @@ func run() error {
 		for i := 0; i < n; i++ {
 			last := i == n-1
 			framesTag = fmt.Sprintf("%s%d", c.name, i+1)
-			r, err := start(dpy, c.app, baseURL, c.db, c.name == "bare", c.restart, c.dropCopy, last, *settle, 0)
+			r, err := start(dpy, c, baseURL, last, *settle, 0)
 			if err != nil {
 				return fmt.Errorf("%s history, run %d: %w", c.name, i+1, err)
 			}
@@ -344,8 +339,17 @@ type frame struct {
 	bg  int // pixels of it
 }
 
+// benchCase is what a start is made of: the app, the history copied in
+// (db, none for an empty one) and whether it is a restart.
+type benchCase struct {
+	name, app, db string
+	restart       bool
+	dropCopy      bool // a restart whose first screen's copy is removed before it
+}
+
 // start runs the app once and times it; see the package documentation.
-func start(dpy *C.Display, app, baseURL, seedDB string, bare, restart, dropCopy, measureMemory bool, settle time.Duration, steps int) (result, error) {
+func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, settle time.Duration, steps int) (result, error) {
+	app, seedDB, bare := c.app, c.db, c.name == "bare"
 	dir, err := os.MkdirTemp("", "errand-bench-desktop-")
 	if err != nil {
 		return result{}, err
@@ -362,11 +366,11 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, restart, dropCopy,
 			return result{}, err
 		}
 	}
-	if restart {
+	if c.restart {
 		if err := warm(app, baseURL, dir); err != nil {
 			return result{}, err
 		}
-		if dropCopy {
+		if c.dropCopy {
 			if err := os.Remove(filepath.Join(dir, "first-screen.json")); err != nil {
 				return result{}, err
 			}
@@ -417,7 +421,7 @@ func start(dpy *C.Display, app, baseURL, seedDB string, bare, restart, dropCopy,
 	readyFile := ""
 	if bare {
 		readyFile = filepath.Join(dir, "ready")
-	} else if seedDB == "" && !restart {
+	} else if seedDB == "" && !c.restart {
 		db, err = sql.Open("sqlite", "file:"+dbPath+"?_pragma=busy_timeout(50)")
 		if err != nil {
 			return r, err

@@ -181,7 +181,7 @@ func waitTask(db *sql.DB, exited <-chan struct{}) (taskResult, error) {
 // measureSteps starts the app with an empty history, runs a task of n
 // steps in its window and emits the footprint before and after.
 func measureSteps(dpy *C.Display, app, baseURL string, n int, settle time.Duration, prefix, shots string) error {
-	r, err := start(dpy, app, baseURL, "", false, false, false, true, settle, n)
+	r, err := start(dpy, benchCase{name: "steps", app: app}, baseURL, true, settle, n)
 	if err != nil {
 		return fmt.Errorf("a task of %d steps: %w", n, err)
 	}

@@ -223,3 +223,34 @@ func TestTaskCallsPairWithoutText(t *testing.T) {
 		assert.Empty(t, c.Content)
 	}
 }
+
+// A Stop reads where the stopped reply's text and reasoning end. Found
+// through the primary key, the end of a kind the reply has none of was
+// looked for in every chunk, text and all: a 5 MB reply without reasoning
+// read 5 MB to stop. Each end is one lookup in an index that holds it.
+func TestAStreamsEndsAreReadWithoutItsChunks(t *testing.T) {
+	s, _ := openTemp(t)
+	_, m := streaming(t, s, "")
+	for range 50 {
+		_, err := s.AppendContent(context.Background(), m.ID, strings.Repeat("words ", 20))
+		require.NoError(t, err)
+	}
+	rows, err := s.db.Query(`EXPLAIN QUERY PLAN `+streamEndQuery, m.ID)
+	require.NoError(t, err)
+	defer rows.Close()
+	var lookups []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		require.NoError(t, rows.Scan(&id, &parent, &unused, &detail))
+		if strings.Contains(detail, "message_chunks") {
+			lookups = append(lookups, detail)
+		}
+	}
+	require.NoError(t, rows.Err())
+	// The two ends, then the chunks' count (the primary key's last entry).
+	require.Len(t, lookups, 3)
+	assert.Contains(t, lookups[0], "USING COVERING INDEX message_chunks_kind (message_id=? AND reasoning=?)")
+	assert.Contains(t, lookups[1], "USING COVERING INDEX message_chunks_kind (message_id=? AND reasoning=?)")
+	assert.Contains(t, lookups[2], "USING COVERING INDEX")
+}

@@ -370,6 +370,17 @@ func finishStreams(ctx context.Context, q queryer, taskID string, cutOff bool) (
 var endCols = strings.NewReplacer("reasoning, reasoning_ms, reasoning_data,", "'', reasoning_ms, '',",
 	"content,", "'' AS content,").Replace(messageCols)
 
+// streamEndQuery reads where a message's text and reasoning end, and its
+// chunks' count: each from the index message_chunks_kind alone, however
+// long the message (a Stop reads it).
+const streamEndQuery = `SELECT
+	coalesce((SELECT end_offset FROM message_chunks WHERE message_id = m.id AND reasoning = 0 ORDER BY seq DESC LIMIT 1),
+		octet_length(m.content)),
+	coalesce((SELECT end_offset FROM message_chunks WHERE message_id = m.id AND reasoning = 1 ORDER BY seq DESC LIMIT 1),
+		octet_length(m.reasoning)),
+	coalesce((SELECT max(seq) FROM message_chunks WHERE message_id = m.id), 0)
+	FROM messages m WHERE id = ?`
+
 // streamEnd reads a message without its text: its row without content
 // and reasoning (endCols), the byte lengths of both as a whole read would
 // give them, and its revision counting its chunks (see withChunks).
@@ -381,13 +392,7 @@ func streamEnd(ctx context.Context, q queryer, id string) (chat.StreamEnd, error
 	}
 	e := chat.StreamEnd{Message: m}
 	var chunks int
-	err = q.QueryRowContext(ctx, `SELECT
-		coalesce((SELECT end_offset FROM message_chunks WHERE message_id = m.id AND reasoning = 0 ORDER BY seq DESC LIMIT 1),
-			octet_length(m.content)),
-		coalesce((SELECT end_offset FROM message_chunks WHERE message_id = m.id AND reasoning = 1 ORDER BY seq DESC LIMIT 1),
-			octet_length(m.reasoning)),
-		coalesce((SELECT max(seq) FROM message_chunks WHERE message_id = m.id), 0)
-		FROM messages m WHERE id = ?`, id).Scan(&e.ContentBytes, &e.ReasoningBytes, &chunks)
+	err = q.QueryRowContext(ctx, streamEndQuery, id).Scan(&e.ContentBytes, &e.ReasoningBytes, &chunks)
 	if err != nil {
 		return e, fmt.Errorf("read an ended stream: %w", err)
 	}

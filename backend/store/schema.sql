@@ -264,6 +264,8 @@ CREATE UNIQUE INDEX saved_prompts_name ON saved_prompts (name COLLATE NOCASE);
 
 CREATE INDEX tool_image_refs_by_image ON tool_image_refs (image_id);
 
+CREATE INDEX message_chunks_kind ON message_chunks (message_id, reasoning, seq, end_offset);
+
 CREATE TRIGGER message_search_update AFTER UPDATE OF content, streaming ON messages
 WHEN new.role IN ('user', 'assistant')
 BEGIN
@@ -318,4 +320,4 @@ BEGIN
     INSERT INTO search_words_pending (seq) VALUES (new.seq);
 END;
 
-PRAGMA user_version = 35;
+PRAGMA user_version = 36;

@@ -11,7 +11,7 @@ WAILS := $(GOBIN)/wails
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/errand-app/errand/backend/buildinfo.Version=$(VERSION)
 APT_PACKAGES := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev \
-	xvfb xauth xdotool imagemagick chromium fonts-liberation fonts-noto-color-emoji bubblewrap
+	libxtst-dev xvfb xauth xdotool imagemagick chromium fonts-liberation fonts-noto-color-emoji bubblewrap
 # What `make dist` adds: the NSIS compiler for the Windows installer, and
 # desktop-file-validate for the .deb's menu entry.
 DIST_APT_PACKAGES := nsis desktop-file-utils

@@ -37,6 +37,7 @@ import (
 
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/modelserver/compat"
+	"github.com/errand-app/errand/e2e/bench/longreply"
 )
 
 func main() {
@@ -75,10 +76,6 @@ var (
 	longMarker   = regexp.MustCompile(`\[long (\d+)\]`)
 )
 
-// longEnd closes a [long N] reply: the window shows it once it shows the
-// whole reply.
-const longEnd = "The end of the long reply."
-
 func script(req *compat.Request) compat.Reply {
 	prompt := ""
 	for i := len(req.Messages) - 1; i >= 0; i-- {
@@ -101,7 +98,7 @@ func script(req *compat.Request) compat.Reply {
 	}
 	if m := longMarker.FindStringSubmatch(prompt); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		return held(prompt, compat.Reply{Text: markdown(n), ToolCalls: done})
+		return held(prompt, compat.Reply{Text: longreply.Markdown(n), ToolCalls: done})
 	}
 	return compat.Reply{Text: "Done.", ToolCalls: done}
 }
@@ -113,22 +110,4 @@ func held(prompt string, r compat.Reply) compat.Reply {
 		r.ToolCalls, r.HangAfterText = nil, true
 	}
 	return r
-}
-
-// markdown is about n bytes of the Markdown a model writes: headings,
-// paragraphs, lists and code, then longEnd.
-func markdown(n int) string {
-	var sb strings.Builder
-	sb.Grow(n + 256)
-	for part := 1; sb.Len() < n; part++ {
-		fmt.Fprintf(&sb, "## Part %d\n\n", part)
-		for p := 0; p < 3; p++ {
-			sb.WriteString(strings.Repeat("Each step of the plan is explained here in words of usual length. ", 6))
-			sb.WriteString("**Done**.\n\n")
-		}
-		fmt.Fprintf(&sb, "- item one of part %d with `code`\n- item two with a [link](https://example.com/%d)\n\n", part, part)
-		fmt.Fprintf(&sb, "```go\nfunc part%d() int {\n\treturn %d\n}\n```\n\n", part, part)
-	}
-	sb.WriteString(longEnd)
-	return sb.String()
 }

@@ -32,10 +32,14 @@
 //     window (each step a read-only tool call of the scripted model), and
 //     once it has completed and the app is idle + the settle time, the
 //     footprint is read again (steps.go).
+//   - stop (with -stops N): one more start with an empty history; then N
+//     times a new conversation streams a 5 MB Markdown reply and Stop is
+//     clicked at 25, 50 or 75% of it: click → the window shows it stopped
+//     (stop.go).
 //
 // Usage:
 //
-//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-restart] [-steps 200] [-out file]
+//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-restart] [-steps 200] [-stops 6] [-out file]
 package main
 
 /*
@@ -171,6 +175,7 @@ func run() error {
 	flag.StringVar(&framesDir, "frames", "", "save the window as PNG in this `directory` at every change the sampler sees (slows the sampling)")
 	restart := flag.Bool("restart", false, "also time restarts: each start follows one in the same data folder that was let save its first screen (empty_restart, seeded_restart)")
 	steps := flag.Int("steps", 0, "also run a task of this many `steps` in the window and measure the footprint's growth (0: not)")
+	stops := flag.Int("stops", 0, "also click Stop this many `times` in the window, in 5 MB replies at 25, 50 and 75% in turn (0: not)")
 	flag.Parse()
 	if *outFile != "" {
 		f, err := os.OpenFile(*outFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -190,7 +195,7 @@ func run() error {
 	if *steps > 0 {
 		script = taskScript(*steps)
 	}
-	model := compat.NewServer(script)
+	model := compat.NewServer(stopScript(script))
 	model.AllowNoAuth = true
 	baseURL, stop := model.Start()
 	defer stop()
@@ -231,7 +236,7 @@ func run() error {
 		for i := 0; i < n; i++ {
 			last := i == n-1
 			framesTag = fmt.Sprintf("%s%d", c.name, i+1)
-			r, err := start(dpy, c, baseURL, last, *settle, 0)
+			r, err := start(dpy, c, baseURL, last, *settle)
 			if err != nil {
 				return fmt.Errorf("%s history, run %d: %w", c.name, i+1, err)
 			}
@@ -300,7 +305,12 @@ func run() error {
 		emit(*prefix+".idle_footprint.seeded_minus_empty", s-e, "MB")
 	}
 	if *steps > 0 {
-		return measureSteps(dpy, *app, baseURL, *steps, *settle, *prefix, *shots)
+		if err := measureSteps(dpy, *app, baseURL, *steps, *settle, *prefix, *shots); err != nil {
+			return err
+		}
+	}
+	if *stops > 0 {
+		return measureStops(dpy, *app, baseURL, *stops, *prefix, *shots)
 	}
 	return nil
 }
@@ -323,7 +333,8 @@ type result struct {
 	// snapshot: the page showed the last start's first screen while its
 	// script loaded (Go logs "first screen snapshot: shown").
 	snapshot bool
-	task     *taskResult // after a task of -steps steps
+	task     *taskResult  // after a task of -steps steps
+	stops    []stopResult // with -stops
 }
 
 const (
@@ -345,10 +356,24 @@ type benchCase struct {
 	name, app, db string
 	restart       bool
 	dropCopy      bool // a restart whose first screen's copy is removed before it
+	steps         int  // then a task of this many steps is run in the window (steps.go)
+	stops         int  // then Stop is clicked this many times in long replies (stop.go)
+}
+
+// live is a started app the bench goes on working in: its window, its
+// process and its database.
+type live struct {
+	dpy     *C.Display
+	win     C.Window
+	w, h    int
+	pid     int
+	exited  <-chan struct{}
+	db      *sql.DB
+	logPath string
 }
 
 // start runs the app once and times it; see the package documentation.
-func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, settle time.Duration, steps int) (result, error) {
+func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, settle time.Duration) (result, error) {
 	app, seedDB, bare := c.app, c.db, c.name == "bare"
 	dir, err := os.MkdirTemp("", "errand-bench-desktop-")
 	if err != nil {
@@ -361,8 +386,8 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 			return result{}, err
 		}
 	}
-	if steps > 0 {
-		if err := allowSteps(dbPath, steps); err != nil {
+	if c.steps > 0 {
+		if err := allowSteps(dbPath, c.steps); err != nil {
 			return result{}, err
 		}
 	}
@@ -525,12 +550,19 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 		r.footprint, r.private = footprintParts(cmd.Process.Pid)
 		r.shot = screenshot(dpy, win, int(w), int(h))
 	}
-	if steps > 0 {
-		t, err := runTask(dpy, win, int(w), int(h), cmd.Process.Pid, exited, db, filepath.Join(dir, "logs", "errand.log"), steps, settle)
+	l := &live{dpy: dpy, win: win, w: int(w), h: int(h), pid: cmd.Process.Pid, exited: exited, db: db,
+		logPath: filepath.Join(dir, "logs", "errand.log")}
+	switch {
+	case c.steps > 0:
+		t, err := runTask(l, c.steps, settle)
 		if err != nil {
 			return r, fmt.Errorf("%w\n%s", err, logs.String())
 		}
 		r.task = &t
+	case c.stops > 0:
+		if r.stops, err = runStops(l, c.stops); err != nil {
+			return r, fmt.Errorf("%w\n%s", err, logs.String())
+		}
 	}
 	return r, nil
 }
@@ -629,7 +661,7 @@ func same(a, b [strips * cells]int, tol int) bool {
 
 func screenshot(dpy *C.Display, win C.Window, w, h int) image.Image {
 	buf := make([]C.uint, w*h)
-	if C.grab(dpy, win, 0, 0, C.int(w), C.int(h), (*C.uint)(unsafe.Pointer(&buf[0]))) == 0 {
+	if !grabArea(dpy, win, 0, 0, w, h, buf) {
 		return nil
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -637,6 +669,12 @@ func screenshot(dpy *C.Display, win C.Window, w, h int) image.Image {
 		img.Set(i%w, i/w, rgba(uint32(px)))
 	}
 	return img
+}
+
+// grabArea copies the w×h area at (x, y) of win, as shown on the screen,
+// into buf (w*h pixels, row by row).
+func grabArea(dpy *C.Display, win C.Window, x, y, w, h int, buf []C.uint) bool {
+	return C.grab(dpy, win, C.int(x), C.int(y), C.int(w), C.int(h), (*C.uint)(unsafe.Pointer(&buf[0]))) != 0
 }
 
 // saveShot saves img as name.png in dir (nothing when either is empty).

@@ -101,30 +101,21 @@ func allowSteps(path string, n int) error {
 // runTask types a task of n steps into the window, waits until it has
 // ended, the app is idle and has released its memory (logPath), then
 // reads the memory after settle.
-func runTask(dpy *C.Display, win C.Window, w, h, pid int, exited <-chan struct{}, db *sql.DB, logPath string, n int, settle time.Duration) (taskResult, error) {
-	// The composer has no focus when the window opens: click it, as a
-	// person does (it spans the bottom of the conversation's pane).
-	id := strconv.FormatUint(uint64(win), 10)
-	for _, args := range [][]string{
-		{"mousemove", "--window", id, strconv.Itoa(w * 3 / 5), strconv.Itoa(h - 80), "click", "1"},
-		{"type", "--delay", "20", fmt.Sprintf("/task List the workspace %d times", n)},
-		{"key", "Return"},
-	} {
-		if b, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
-			return taskResult{}, fmt.Errorf("xdotool %s: %v %s", args[0], err, b)
-		}
+func runTask(l *live, n int, settle time.Duration) (taskResult, error) {
+	if err := l.send(fmt.Sprintf("/task List the workspace %d times", n)); err != nil {
+		return taskResult{}, err
 	}
-	t, err := waitTask(db, exited)
+	t, err := waitTask(l.db, l.exited)
 	if err != nil {
 		return t, err
 	}
 	if t.steps < n {
 		return t, fmt.Errorf("the task completed after %d steps, not %d", t.steps, n)
 	}
-	ended, released := time.Now(), releases(logPath)
-	for cpu := newCPUMeter(pid); !cpu.idle(); time.Sleep(50 * time.Millisecond) {
+	ended, released := time.Now(), releases(l.logPath)
+	for cpu := newCPUMeter(l.pid); !cpu.idle(); time.Sleep(50 * time.Millisecond) {
 		select {
-		case <-exited:
+		case <-l.exited:
 			return t, fmt.Errorf("the app exited after the task")
 		default:
 		}
@@ -132,14 +123,39 @@ func runTask(dpy *C.Display, win C.Window, w, h, pid int, exited <-chan struct{}
 			return t, fmt.Errorf("not idle 10 minutes after the task")
 		}
 	}
-	if err := waitRelease(logPath, released, exited); err != nil {
+	if err := waitRelease(l.logPath, released, l.exited); err != nil {
 		return t, err
 	}
 	time.Sleep(settle)
-	t.memory = treeMemory(pid)
-	t.footprint, _ = footprintParts(pid)
-	t.shot = screenshot(dpy, win, w, h)
+	t.memory = treeMemory(l.pid)
+	t.footprint, _ = footprintParts(l.pid)
+	t.shot = screenshot(l.dpy, l.win, l.w, l.h)
 	return t, nil
+}
+
+// send types a message into the composer and sends it. The composer may
+// have no focus (the window has just opened): it is clicked first, as a
+// person does (it spans the bottom of the conversation's pane).
+func (l *live) send(text string) error {
+	id := strconv.FormatUint(uint64(l.win), 10)
+	for _, args := range [][]string{
+		{"mousemove", "--window", id, strconv.Itoa(l.w * 3 / 5), strconv.Itoa(l.h - 80), "click", "1"},
+		{"type", "--delay", "20", text},
+		{"key", "Return"},
+	} {
+		if err := xdotool(args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// xdotool runs xdotool with args (keys typed, the pointer moved).
+func xdotool(args ...string) error {
+	if b, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("xdotool %s: %v %s", args[0], err, b)
+	}
+	return nil
 }
 
 // waitTask waits until the task typed into the window has completed; a
@@ -181,7 +197,7 @@ func waitTask(db *sql.DB, exited <-chan struct{}) (taskResult, error) {
 // measureSteps starts the app with an empty history, runs a task of n
 // steps in its window and emits the footprint before and after.
 func measureSteps(dpy *C.Display, app, baseURL string, n int, settle time.Duration, prefix, shots string) error {
-	r, err := start(dpy, benchCase{name: "steps", app: app}, baseURL, true, settle, n)
+	r, err := start(dpy, benchCase{name: "steps", app: app, steps: n}, baseURL, true, settle)
 	if err != nil {
 		return fmt.Errorf("a task of %d steps: %w", n, err)
 	}

@@ -1,0 +1,31 @@
+// Package longreply writes the long Markdown reply of the benchmarks: the
+// window benchmarks' model server (e2e/bench/benchmodel) sends it for
+// "[long N]", and the desktop benchmark's Stop in the real window
+// (e2e/bench/desktop) streams it.
+package longreply
+
+import (
+	"fmt"
+	"strings"
+)
+
+// End closes a reply: a window shows the whole reply once it shows this.
+const End = "The end of the long reply."
+
+// Markdown is about n bytes of the Markdown a model writes: headings,
+// paragraphs, lists and code, then End.
+func Markdown(n int) string {
+	var sb strings.Builder
+	sb.Grow(n + 256)
+	for part := 1; sb.Len() < n; part++ {
+		fmt.Fprintf(&sb, "## Part %d\n\n", part)
+		for p := 0; p < 3; p++ {
+			sb.WriteString(strings.Repeat("Each step of the plan is explained here in words of usual length. ", 6))
+			sb.WriteString("**Done**.\n\n")
+		}
+		fmt.Fprintf(&sb, "- item one of part %d with `code`\n- item two with a [link](https://example.com/%d)\n\n", part, part)
+		fmt.Fprintf(&sb, "```go\nfunc part%d() int {\n\treturn %d\n}\n```\n\n", part, part)
+	}
+	sb.WriteString(End)
+	return sb.String()
+}

@@ -150,6 +150,8 @@ const rows = [
   ['7 Long reply', 'window.long.stop_at_75_pct.longest_task', '… longest main-thread task in that reply', null],
   ['7 Long reply', 'desktop.stop.click_to_painted.median', 'production window: Stop in a 5 MB reply, click → shown stopped (pixels), median', ['<=', 50]],
   ['7 Long reply', 'desktop.stop.click_to_painted.max', '… the slowest', ['<=', 50]],
+  ['7 Long reply', 'desktop.bare.stop.click_to_painted.median', '… the bare Wails window\'s Stop (a call to Go, an event back), median: the floor', null],
+  ['7 Long reply', 'desktop.stop.click_to_painted.median_over_bare', '… Errand\'s median over the floor', null],
   ['7 Long reply', 'desktop.stop.at_25_pct.click_to_painted.median', '… at 25% of the reply, median', null],
   ['7 Long reply', 'desktop.stop.at_50_pct.click_to_painted.median', '… at 50%, median', null],
   ['7 Long reply', 'desktop.stop.at_75_pct.click_to_painted.median', '… at 75%, median', null],

@@ -35,7 +35,7 @@
 //   - stop (with -stops N): one more start with an empty history; then N
 //     times a new conversation streams a 5 MB Markdown reply and Stop is
 //     clicked at 25, 50 or 75% of it: click → the window shows it stopped
-//     (stop.go).
+//     (stop.go); with -bare, as many clicks on the bare window's Stop.
 //
 // Usage:
 //
@@ -310,7 +310,7 @@ func run() error {
 		}
 	}
 	if *stops > 0 {
-		return measureStops(dpy, *app, baseURL, *stops, *prefix, *shots)
+		return measureStops(dpy, *app, *bare, baseURL, *stops, *prefix, *shots)
 	}
 	return nil
 }
@@ -370,6 +370,7 @@ type live struct {
 	exited  <-chan struct{}
 	db      *sql.DB
 	logPath string
+	bare    bool // the bare window (e2e/bench/wailsbare)
 }
 
 // start runs the app once and times it; see the package documentation.
@@ -551,7 +552,7 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 		r.shot = screenshot(dpy, win, int(w), int(h))
 	}
 	l := &live{dpy: dpy, win: win, w: int(w), h: int(h), pid: cmd.Process.Pid, exited: exited, db: db,
-		logPath: filepath.Join(dir, "logs", "errand.log")}
+		logPath: filepath.Join(dir, "logs", "errand.log"), bare: bare}
 	switch {
 	case c.steps > 0:
 		t, err := runTask(l, c.steps, settle)

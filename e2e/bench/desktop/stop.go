@@ -5,6 +5,10 @@ package main
 // whose task streams a 5 MB Markdown reply as fast as the app takes it,
 // and Stop clicked once 25%, 50% or 75% of it has been stored (in turn).
 //
+// With -bare, the bare Wails window's Stop button is clicked as often: a
+// call to Go that Go answers with an event, which hides the button (the
+// toolkit's floor for the same round trip, on an idle page).
+//
 // The click is the X server's (XTest), on the Stop button found on the
 // screen: the composer's only 9×9 dark square, its icon. The time runs
 // from just before the click to the first grab of the screen in which
@@ -101,21 +105,25 @@ func runStops(l *live, n int) ([]stopResult, error) {
 	return out, nil
 }
 
+// stopOnce streams a long reply in a new conversation and clicks Stop
+// once point of it is stored. In the bare window, whose Stop button is
+// always there, it only clicks.
 func (l *live) stopOnce(point float64) (stopResult, error) {
 	r := stopResult{point: point}
-	if err := xdotool("key", "ctrl+n"); err != nil {
-		return r, err
+	var task string
+	if !l.bare {
+		var err error
+		if task, err = l.longReply(point); err != nil {
+			return r, err
+		}
 	}
-	if err := l.send(fmt.Sprintf("/task [long %d] stop me at %.0f%%", stopReplyBytes, point*100)); err != nil {
-		return r, err
-	}
-	task, err := l.waitStored(int(point * stopReplyBytes))
-	if err != nil {
-		return r, err
-	}
+	// The window shows the button a little after Go started the task.
 	x, y, ok := l.stopButton()
+	for start := time.Now(); !ok && time.Since(start) < 30*time.Second; x, y, ok = l.stopButton() {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if !ok {
-		return r, fmt.Errorf("no Stop button in the composer while the reply streams")
+		return r, fmt.Errorf("no Stop button on the screen for 30 s")
 	}
 	// The pointer rests on the button first, as a person's does: its hover
 	// is drawn before the click.
@@ -131,21 +139,45 @@ func (l *live) stopOnce(point float64) (stopResult, error) {
 	}
 	r.painted = ms(time.Since(clicked))
 	r.shot = screenshot(l.dpy, l.win, l.w, l.h)
+	if l.bare {
+		time.Sleep(1500 * time.Millisecond) // its button comes back after 1 s
+		return r, nil
+	}
+	ended, err := l.waitCancelled(task)
+	r.ended = float64(ended - clicked.UnixMilli())
+	return r, err
+}
+
+// longReply opens a new conversation, sends the prompt of a long reply
+// and returns its task once point of the reply is stored.
+func (l *live) longReply(point float64) (string, error) {
+	if err := xdotool("key", "ctrl+n"); err != nil {
+		return "", err
+	}
+	sent := time.Now().UnixMilli()
+	if err := l.send(fmt.Sprintf("/task [long %d] stop me at %.0f%%", stopReplyBytes, point*100)); err != nil {
+		return "", err
+	}
+	return l.waitStored(sent, int(point*stopReplyBytes))
+}
+
+// waitCancelled waits until the task is stored as cancelled and returns
+// when it ended (ms).
+func (l *live) waitCancelled(task string) (int64, error) {
 	var status string
 	var ended int64
 	for start := time.Now(); status != "cancelled"; time.Sleep(20 * time.Millisecond) {
 		if time.Since(start) > time.Minute {
-			return r, fmt.Errorf("the task is %q a minute after Stop", status)
+			return 0, fmt.Errorf("the task is %q a minute after Stop", status)
 		}
 		_ = l.db.QueryRow(`SELECT status, coalesce(ended_at, 0) FROM tasks WHERE id = ?`, task).Scan(&status, &ended)
 	}
-	r.ended = float64(ended - clicked.UnixMilli())
-	return r, nil
+	return ended, nil
 }
 
-// waitStored waits until the newest task's reply has stored n bytes, and
-// returns the task.
-func (l *live) waitStored(n int) (string, error) {
+// waitStored waits until a task started at or after since (ms) has stored
+// n bytes of its reply, and returns the task.
+func (l *live) waitStored(since int64, n int) (string, error) {
 	var task string
 	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
 		select {
@@ -155,7 +187,7 @@ func (l *live) waitStored(n int) (string, error) {
 		}
 		var stored sql.NullInt64
 		err := l.db.QueryRow(`SELECT t.id, (SELECT max(c.end_offset) FROM message_chunks c JOIN messages m ON m.id = c.message_id
-			WHERE m.task_id = t.id) FROM tasks t ORDER BY t.started_at DESC LIMIT 1`).Scan(&task, &stored)
+			WHERE m.task_id = t.id) FROM tasks t WHERE t.started_at >= ? ORDER BY t.started_at DESC LIMIT 1`, since).Scan(&task, &stored)
 		if err == nil && int(stored.Int64) >= n {
 			return task, nil
 		}
@@ -177,10 +209,10 @@ func (l *live) stopButton() (x, y int, ok bool) {
 	if !grabArea(l.dpy, l.win, 0, top, l.w, rows, buf) {
 		return 0, 0, false
 	}
-	dark := func(x, y int) bool { return luma(uint32(buf[y*l.w+x])) < 110 }
-	for y := 0; y+square <= rows; y++ {
-		for x := l.w / 2; x+square <= l.w; x++ {
-			if solid(x, y, dark) {
+	lum := func(x, y int) int { return luma(uint32(buf[y*l.w+x])) }
+	for y := 3; y+square+3 <= rows; y++ {
+		for x := l.w / 2; x+square+3 <= l.w; x++ {
+			if icon(x, y, lum) {
 				return x + square/2, top + y + square/2, true
 			}
 		}
@@ -188,11 +220,20 @@ func (l *live) stopButton() (x, y int, ok bool) {
 	return 0, 0, false
 }
 
-// solid reports whether the square at (x, y) is dark throughout.
-func solid(x, y int, dark func(x, y int) bool) bool {
+// icon reports whether the 7×7 square at (x, y) is dark throughout and
+// stands alone: the ring 2 pixels outside its 9×9 is light (the button's
+// face). A filled button (Send, when it can send) is no icon.
+func icon(x, y int, lum func(x, y int) int) bool {
 	for dy := 0; dy < square; dy++ {
 		for dx := 0; dx < square; dx++ {
-			if !dark(x+dx, y+dy) {
+			if lum(x+dx, y+dy) >= 110 {
+				return false
+			}
+		}
+	}
+	for d := -3; d <= square+2; d++ {
+		for _, p := range [][2]int{{x + d, y - 3}, {x + d, y + square + 2}, {x - 3, y + d}, {x + square + 2, y + d}} {
+			if lum(p[0], p[1]) < 200 {
 				return false
 			}
 		}
@@ -222,8 +263,10 @@ func luma(px uint32) int {
 }
 
 // measureStops starts the app with an empty history, clicks Stop n times
-// in long replies and emits each time and the slowest.
-func measureStops(dpy *C.Display, app, baseURL string, n int, prefix, shots string) error {
+// in long replies and emits each time and the slowest; then the same
+// number of clicks on the bare window's Stop (a call to Go answered by an
+// event), when there is one.
+func measureStops(dpy *C.Display, app, bare string, baseURL string, n int, prefix, shots string) error {
 	r, err := start(dpy, benchCase{name: "stops", app: app, stops: n}, baseURL, false, 0)
 	if err != nil {
 		return fmt.Errorf("Stop in long replies: %w", err)
@@ -243,5 +286,19 @@ func measureStops(dpy *C.Display, app, baseURL string, n int, prefix, shots stri
 	}
 	emit(prefix+".stop.click_to_painted.median", median(all), "ms")
 	emit(prefix+".stop.click_to_painted.max", maxOf(all), "ms")
+	if bare == "" {
+		return nil
+	}
+	b, err := start(dpy, benchCase{name: "bare", app: bare, stops: n}, baseURL, false, 0)
+	if err != nil {
+		return fmt.Errorf("Stop in the bare window: %w", err)
+	}
+	var floor []float64
+	for _, s := range b.stops {
+		floor = append(floor, s.painted)
+	}
+	emit(prefix+".bare.stop.click_to_painted.median", median(floor), "ms")
+	emit(prefix+".bare.stop.click_to_painted.max", maxOf(floor), "ms")
+	emit(prefix+".stop.click_to_painted.median_over_bare", median(all)-median(floor), "ms")
 	return nil
 }

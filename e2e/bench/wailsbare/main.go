@@ -1,6 +1,7 @@
 // Command wailsbare is the "simplest alternative" the benchmarks compare
 // Errand's window with: a Wails v2 window on the same WebKitGTK showing a
-// static page that calls one bound Go method when it loads. Errand's cold
+// static page that calls one bound Go method when it loads, and a Stop
+// button that calls Go, which answers with an event. Errand's cold
 // start and memory minus this one's are what Errand itself costs.
 //
 // Build it as wails build does (the tags select the production frontend):
@@ -12,6 +13,7 @@
 package main
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"os"
@@ -20,16 +22,21 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/logger"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 //go:embed index.html
 var assets embed.FS
 
 // Bare is the bound service.
-type Bare struct{}
+type Bare struct{ ctx context.Context }
+
+// Stop answers the page's Stop button with the event "stopped", as
+// Errand's runner answers StopTask with the stopped task's event.
+func (b *Bare) Stop() { runtime.EventsEmit(b.ctx, "stopped") }
 
 // Ready is called by the page once it runs.
-func (Bare) Ready() string {
+func (*Bare) Ready() string {
 	if f := os.Getenv("BARE_READY_FILE"); f != "" {
 		_ = os.WriteFile(f, []byte("ready\n"), 0o644)
 	}
@@ -37,13 +44,15 @@ func (Bare) Ready() string {
 }
 
 func main() {
+	bare := &Bare{}
 	err := wails.Run(&options.App{
 		Title:            "Bare",
 		Width:            1200,
 		Height:           820,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 251, A: 255},
-		Bind:             []any{&Bare{}},
+		OnStartup:        func(ctx context.Context) { bare.ctx = ctx },
+		Bind:             []any{bare},
 		LogLevel:         logger.WARNING,
 	})
 	if err != nil {

@@ -104,7 +104,7 @@ step "4–5, 7 Production window: cold start, idle memory, a 200-step task, Stop
 section "desktop" "${XVFB[@]}" build/bin/desktop -app build/bin/errand -bare build/bin/wailsbare -seeded "$SEED" -restart -out "$OUT" \
 	-runs "$([[ -n "$SMOKE" ]] && echo 1 || echo 5)" -seeded-runs "$([[ -n "$SMOKE" ]] && echo 1 || echo 3)" \
 	-settle "$([[ -n "$SMOKE" ]] && echo 1s || echo 5s)" -steps "$([[ -n "$SMOKE" ]] && echo 3 || echo 200)" \
-	-stops "$([[ -n "$SMOKE" ]] && echo 1 || echo 9)" -shots build/bench/shots >&2
+	-stops "$([[ -n "$SMOKE" ]] && echo 3 || echo 9)" -shots build/bench/shots >&2
 
 step "1, 3, 4, 6, 14 The UI in Chromium against the dev build (Xvfb)"
 section "window" "${XVFB[@]}" node e2e/bench/window.mjs --out "$OUT" --seeded "$SEED" ${SMOKE:+--smoke} >&2

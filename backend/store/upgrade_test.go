@@ -120,6 +120,16 @@ func filledAt(v int) []string {
 			fmt.Sprintf(`INSERT INTO tasks (id, conversation_id, mode, status, original_prompt, started_at) VALUES ('task-%s', 'conv-%s', 'agent', '%s', 'Tidy the notes', 1700000000000)`, st, st, st),
 			fmt.Sprintf(`INSERT INTO messages (id, conversation_id, task_id, role, content, created_at) VALUES ('msg-%s', 'conv-%s', 'task-%s', 'user', 'Tidy the notes', 1700000000000)`, st, st, st))
 	}
+	if v >= 7 {
+		// A reply cut off mid-stream by a crash: its text is its content
+		// and its chunks (0006, 0007), which 0036 indexes.
+		q = append(q,
+			`INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('conv-streamed', 'A reply cut off', 1700000000000, 1700000000000)`,
+			`INSERT INTO tasks (id, conversation_id, mode, status, original_prompt, started_at) VALUES ('task-streamed', 'conv-streamed', 'agent', 'interrupted', 'Sum up the diary', 1700000000000)`,
+			`INSERT INTO messages (id, conversation_id, task_id, role, content, created_at) VALUES ('msg-streamed-q', 'conv-streamed', 'task-streamed', 'user', 'Sum up the diary', 1700000000000)`,
+			`INSERT INTO messages (id, conversation_id, task_id, role, content, streaming, chunked, created_at) VALUES ('msg-streamed', 'conv-streamed', 'task-streamed', 'assistant', 'Half ', 1, 1, 1700000000001)`,
+			`INSERT INTO message_chunks (message_id, seq, end_offset, text) VALUES ('msg-streamed', 1, 11, 'of the'), ('msg-streamed', 2, 17, ' diary')`)
+	}
 	if v >= 10 {
 		q = append(q,
 			`INSERT INTO facts (id, conversation_id, key, value, created_at, updated_at) VALUES ('fact-global', NULL, 'name', 'Ada', 1700000000000, 1700000000000)`,
@@ -155,6 +165,16 @@ func assertFilledIntact(t *testing.T, s *Store, v int) {
 		require.NoError(t, err)
 		assert.Equal(t, "A task left "+string(st), view.Conversation.Title)
 		require.Len(t, view.Messages, 1)
+	}
+	if v >= 7 {
+		view, err := s.LoadConversation(ctx, "conv-streamed")
+		require.NoError(t, err)
+		require.Len(t, view.Messages, 2)
+		assert.Equal(t, "Half of the diary", view.Messages[1].Content)
+		end, err := streamEnd(ctx, s.db, "msg-streamed")
+		require.NoError(t, err)
+		assert.Equal(t, 17, end.ContentBytes, "where the cut-off reply ends, read through the index")
+		assert.Equal(t, 0, end.ReasoningBytes)
 	}
 	// The paused task can go on: it is among the unfinished ones, and its
 	// conversation takes a new message.

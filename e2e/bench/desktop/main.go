@@ -39,7 +39,7 @@
 //
 // Usage:
 //
-//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-restart] [-steps 200] [-stops 6] [-out file]
+//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-restart] [-steps 200] [-stops 9] [-out file]
 package main
 
 /*
@@ -568,9 +568,6 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 	return r, nil
 }
 
-// startSteps reads the steps of the page's start from Errand's log line
-// `msg="first screen" ms="html=4 module=103 … painted=297"`; none for a
-// window that logs no such line (the bare one).
 // command is the app on the data folder dir and the scripted model server.
 func command(app, baseURL, dir string) *exec.Cmd {
 	cmd := exec.Command(app)
@@ -614,6 +611,9 @@ func logSays(path, text string) bool {
 	return err == nil && strings.Contains(string(b), text)
 }
 
+// startSteps reads the steps of the page's start from Errand's log line
+// `msg="first screen" ms="html=4 module=103 … painted=297"`; none for a
+// window that logs no such line (the bare one).
 func startSteps(logPath string) map[string]float64 {
 	b, err := os.ReadFile(logPath)
 	if err != nil {

@@ -23,17 +23,20 @@ package main
 #include <X11/Xlib.h>
 #include <X11/extensions/XTest.h>
 
-// press_at moves the pointer to (x, y) of win and presses and releases
-// the first button there, as a person's click: through the X server.
-static void press_at(Display *d, Window win, int x, int y, int press) {
+// point_at moves the pointer to (x, y) of win through the X server.
+static void point_at(Display *d, Window win, int x, int y) {
 	Window root = DefaultRootWindow(d), child;
 	int rx, ry;
 	XTranslateCoordinates(d, win, root, x, y, &rx, &ry, &child);
 	XTestFakeMotionEvent(d, -1, rx, ry, CurrentTime);
-	if (press) {
-		XTestFakeButtonEvent(d, 1, True, CurrentTime);
-		XTestFakeButtonEvent(d, 1, False, CurrentTime);
-	}
+	XFlush(d);
+}
+
+// click presses and releases the first button where the pointer is, as a
+// person's click: through the X server.
+static void click(Display *d) {
+	XTestFakeButtonEvent(d, 1, True, CurrentTime);
+	XTestFakeButtonEvent(d, 1, False, CurrentTime);
 	XFlush(d);
 }
 */
@@ -126,10 +129,10 @@ func (l *live) stopOnce(point float64) (stopResult, error) {
 	}
 	// The pointer rests on the button first, as a person's does: its hover
 	// is drawn before the click.
-	C.press_at(l.dpy, l.win, C.int(x), C.int(y), 0)
+	C.point_at(l.dpy, l.win, C.int(x), C.int(y))
 	time.Sleep(300 * time.Millisecond)
 	clicked := time.Now()
-	C.press_at(l.dpy, l.win, C.int(x), C.int(y), 1)
+	C.click(l.dpy)
 	for !l.squareGone(x, y) {
 		if time.Since(clicked) > 10*time.Second {
 			return r, fmt.Errorf("the Stop button was still shown 10 s after the click")

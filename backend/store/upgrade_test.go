@@ -109,9 +109,10 @@ var everyStatus = []chat.TaskStatus{chat.StatusRunning, chat.StatusThinking, cha
 
 // filledAt is realistic rows for the tables that exist at schema v,
 // written with the columns of the migration that made each table: a task
-// in every status, and from their versions on a global and a conversation
-// fact (0010), an MCP server (0012), an agent (0014), a plan (0016) and a
-// checkpoint (0017).
+// in every status, and from their versions on a reply cut off mid-stream
+// (0007), a global and a conversation fact (0010), an MCP server (0012),
+// an agent (0014), a plan (0016), a checkpoint (0017) and a saved prompt
+// (0033).
 func filledAt(v int) []string {
 	var q []string
 	for _, st := range everyStatus {

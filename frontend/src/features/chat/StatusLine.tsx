@@ -2,6 +2,7 @@ import type { Task } from '../../api/types';
 import { isTerminal } from '../../api/types';
 import { formatDuration, timeValue } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
+import { PulseDot, Spinner } from '../../components/Motion';
 import { useRef } from 'react';
 import { useMessagesStore } from '../../stores/messages';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
@@ -126,9 +127,9 @@ function compactTokens(n: number): string {
 function StatusIcon({ tone }: { tone: Tone }) {
   switch (tone) {
     case 'live':
-      return <span className="status-spinner" aria-hidden="true" />;
+      return <Spinner className="status-spinner" />;
     case 'waiting':
-      return <span className="status-dot" aria-hidden="true" />;
+      return <PulseDot className="status-dot" />;
     case 'done':
       return (
         <svg className="status-glyph" viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">

@@ -1,5 +1,6 @@
 import { useId, useLayoutEffect, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
 import { Markdown } from '../../components/Markdown';
+import { shimmer, useTick } from '../../components/Motion';
 import type { TranscriptItem } from './transcript';
 
 type ThinkingItem = Extract<TranscriptItem, { kind: 'thinking' }>;
@@ -62,6 +63,7 @@ export function ThinkingBlock({
   const id = useId();
   const bodyRef = useRef<HTMLDivElement>(null);
   const onScroll = useFollowEnd(bodyRef, open && item.live);
+  const label = useTick(shimmer, item.live);
   return (
     <div ref={rowRef} data-index={index} className={`thinking-row${item.live ? ' is-live' : ''}`}>
       <div className="thinking-head">
@@ -76,7 +78,7 @@ export function ThinkingBlock({
           <span className="chevron" aria-hidden="true">
             ›
           </span>
-          <span className="thinking-label">{item.live ? 'Thinking' : thoughtLabel(item.ms)}</span>
+          <span ref={label} className="thinking-label">{item.live ? 'Thinking' : thoughtLabel(item.ms)}</span>
         </button>
       </div>
       {open && (

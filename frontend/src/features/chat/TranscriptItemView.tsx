@@ -18,6 +18,7 @@ import { AnswerFields, useShownAnswer } from '../agents/FormAnswer';
 import { useBranchUI } from '../branches/state';
 import { MessageAttachments } from '../attachments/MessageAttachments';
 import { lazyView } from '../../components/LazyView';
+import { blink, TypingDots, useTick } from '../../components/Motion';
 
 const MessageEditor = lazyView('the editor', () => import('../branches/MessageEditor').then((m) => m.MessageEditor));
 // The question the agent waits on loads once the first screen is painted.
@@ -51,6 +52,30 @@ function StepBadge({ step, taskId = '' }: { step: number; taskId?: string }) {
   const chat = useTasksStore((s) => (taskId ? s.byId[taskId]?.mode === 'chat' : false));
   if (step <= 0 || chat) return null;
   return <span className="badge badge-step">Step {step}</span>;
+}
+
+type AgentItem = Extract<TranscriptItem, { kind: 'agent' }>;
+type RowAttrs = { ref?: Ref<HTMLDivElement>; 'data-index'?: number; 'data-found'?: true };
+
+/** The agent's reply: while it is written, dots until its first text, then a blinking caret. */
+function AgentReply({ row, item, conversationId }: { row: RowAttrs; item: AgentItem; conversationId: string }) {
+  const bubble = useTick<HTMLDivElement>(blink, item.streaming);
+  return (
+    <div {...row} className="row row-agent">
+      <div ref={bubble} className={`bubble bubble-agent${item.streaming ? ' is-streaming' : ''}`}>
+        <StepBadge step={item.step} taskId={item.taskId} />
+        {item.text === '' && item.streaming ? (
+          <p className="text">
+            <TypingDots />
+          </p>
+        ) : (
+          <Markdown text={item.text} grown={item.grown} streaming={item.streaming} />
+        )}
+      </div>
+      {!item.streaming && item.text !== '' && <CopyButton text={item.text} label="Copy message" className="message-copy" />}
+      {!item.streaming && <MessageTools conversationId={conversationId} messageId={item.key} />}
+    </div>
+  );
 }
 
 interface RowProps {
@@ -153,7 +178,7 @@ function UserRow({
   conversationId,
   item,
 }: {
-  row: { ref?: Ref<HTMLDivElement>; 'data-index'?: number; 'data-found'?: true };
+  row: RowAttrs;
   conversationId: string;
   item: Extract<TranscriptItem, { kind: 'user' }>;
 }) {
@@ -184,7 +209,7 @@ function AnswerRow({
   conversationId,
   item,
 }: {
-  row: { ref?: Ref<HTMLDivElement>; 'data-index'?: number; 'data-found'?: true };
+  row: RowAttrs;
   conversationId: string;
   item: Extract<TranscriptItem, { kind: 'answer' }>;
 }) {
@@ -244,26 +269,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({
           <Collapsible rowRef={rowRef} index={index} label="A reply cut off before its end" body={item.text} />
         );
       }
-      return (
-        <div {...row} className="row row-agent">
-          <div className={`bubble bubble-agent${item.streaming ? ' is-streaming' : ''}`}>
-            <StepBadge step={item.step} taskId={item.taskId} />
-            {item.text === '' && item.streaming ? (
-              <p className="text">
-                <span className="typing" role="img" aria-label="Writing">
-                  <span />
-                  <span />
-                  <span />
-                </span>
-              </p>
-            ) : (
-              <Markdown text={item.text} grown={item.grown} streaming={item.streaming} />
-            )}
-          </div>
-          {!item.streaming && item.text !== '' && <CopyButton text={item.text} label="Copy message" className="message-copy" />}
-          {!item.streaming && <MessageTools conversationId={conversationId} messageId={item.key} />}
-        </div>
-      );
+      return <AgentReply row={row} item={item} conversationId={conversationId} />;
     case 'thinking':
       return <ThinkingBlock item={item} rowRef={rowRef} index={index} badge={<StepBadge step={item.step} taskId={item.taskId} />} />;
     case 'update':

@@ -2,6 +2,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/rea
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
 import { lazyView } from '../../components/LazyView';
+import { Spinner } from '../../components/Motion';
 import { PencilIcon } from '../../components/PencilIcon';
 import { TitleInput } from '../../components/TitleInput';
 import { displayTitle } from '../../lib/displayTitle';
@@ -160,9 +161,9 @@ const ConversationRow = memo(function ConversationRow({ id, index, start, tabSto
             <ConversationStateChip conversationId={id} compact />
             {plan && <PlanBadge plan={plan} />}
             {live && (
-              <span className="live-dot" title="Working">
+              <Spinner className="live-dot" title="Working">
                 <span className="sr-only">Working</span>
-              </span>
+              </Spinner>
             )}
             {needsInput && (
               <span className="needs-input" title="The agent is waiting for you">

@@ -1,0 +1,53 @@
+// The window's continuous motion — a working spinner, the dot that waits
+// for the person, the caret of a reply being written — moves in steps on
+// one clock, TICK_MS apart, and only while something on the screen moves.
+//
+// A CSS animation asks the engine for a frame 60 times a second. WebKitGTK
+// without a GPU (Wails' default on Linux) lays out and paints each of them
+// on the CPU: one spinner cost 15–30% of a core for as long as a task ran,
+// and its frames came between a click on Stop and "Stopped" being painted.
+// Ten steps a second look the same and cost a fraction of that.
+
+/** The clock's period (ms): a spinner's eighth of a turn. */
+export const TICK_MS = 100;
+
+type Tick = (tick: number) => void;
+
+const listeners = new Set<Tick>();
+let timer: ReturnType<typeof setInterval> | undefined;
+let count = 0;
+
+/** Whether the person asked for less motion: then nothing steps. */
+function reducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/**
+ * Calls fn with the current tick now, and with each later one until the
+ * returned function is called. The clock runs while anyone listens. For
+ * a person who asked for less motion it stays still: fn gets tick 0 (each
+ * shape at rest, the caret shown), once.
+ */
+export function onTick(fn: Tick): () => void {
+  if (reducedMotion()) {
+    fn(0);
+    return () => {};
+  }
+  fn(count);
+  listeners.add(fn);
+  timer ??= setInterval(() => {
+    count++;
+    listeners.forEach((l) => l(count));
+  }, TICK_MS);
+  return () => {
+    listeners.delete(fn);
+    if (listeners.size > 0 || timer === undefined) return;
+    clearInterval(timer);
+    timer = undefined;
+  };
+}
+
+/** Whether the clock is running (for tests). */
+export function ticking(): boolean {
+  return timer !== undefined;
+}

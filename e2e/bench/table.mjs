@@ -155,6 +155,8 @@ const rows = [
   ['7 Long reply', 'desktop.stop.at_25_pct.click_to_painted.median', '… at 25% of the reply, median', null],
   ['7 Long reply', 'desktop.stop.at_50_pct.click_to_painted.median', '… at 50%, median', null],
   ['7 Long reply', 'desktop.stop.at_75_pct.click_to_painted.median', '… at 75%, median', null],
+  ['7 Long reply', 'desktop.cpu.idle', 'production window: CPU of Go + WebKit, idle after the stops (% of one CPU)', null],
+  ['7 Long reply', 'desktop.cpu.task_waiting', '… while a task waits for the model (its spinners on)', null],
   ['7 Long reply', 'store.append.first_fifth', 'store: an append to the first MB of a 5 MB message', null],
   ['7 Long reply', 'store.append.last_fifth', 'store: an append to its last MB', null],
   ['7 Long reply', 'store.append.last_over_first', 'store: last MB / first MB ("linear": ≤ 2)', ['<=', 2]],

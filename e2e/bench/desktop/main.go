@@ -36,6 +36,7 @@
 //     times a new conversation streams a 5 MB Markdown reply and Stop is
 //     clicked at 25, 50 or 75% of it: click → the window shows it stopped
 //     (stop.go); with -bare, as many clicks on the bare window's Stop.
+//     Then the CPU the app uses, idle and while a task waits (cpu.go).
 //
 // Usage:
 //
@@ -335,6 +336,9 @@ type result struct {
 	snapshot bool
 	task     *taskResult  // after a task of -steps steps
 	stops    []stopResult // with -stops
+	// With -stops, after them: the tree's CPU (% of one CPU) with the
+	// window idle and with a task waiting for the model (cpu.go).
+	idleCPU, waitingCPU float64
 }
 
 const (
@@ -563,6 +567,11 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 	case c.stops > 0:
 		if r.stops, err = runStops(l, c.stops); err != nil {
 			return r, fmt.Errorf("%w\n%s", err, logs.String())
+		}
+		if !bare {
+			if r.idleCPU, r.waitingCPU, err = l.waitingCPU(); err != nil {
+				return r, fmt.Errorf("the CPU while a task waits: %w\n%s", err, logs.String())
+			}
 		}
 	}
 	return r, nil

@@ -294,6 +294,8 @@ func measureStops(dpy *C.Display, app, bare string, baseURL string, n int, prefi
 	}
 	emit(prefix+".stop.click_to_painted.median", median(all), "ms")
 	emit(prefix+".stop.click_to_painted.max", maxOf(all), "ms")
+	emit(prefix+".cpu.idle", r.idleCPU, "%")
+	emit(prefix+".cpu.task_waiting", r.waitingCPU, "%")
 	if bare == "" {
 		return nil
 	}

@@ -9,6 +9,8 @@ package main
 import (
 	"fmt"
 	"time"
+
+	"github.com/errand-app/errand/e2e/bench/longreply"
 )
 
 // cpuSpan is how long each CPU figure is read over, after cpuSettle.
@@ -25,20 +27,16 @@ func (l *live) cpuOver(d time.Duration) float64 {
 	return float64(treeCPU(l.pid)-before) / d.Seconds() // 100 ticks a second: ticks/s is %
 }
 
-// waitQuiet waits until the app's tree has used at most 2 clock ticks
-// (4% of a CPU) in each half second for d, or for limit at most.
+// waitQuiet waits until the app's tree has been idle (cpuMeter: at most
+// 2 clock ticks in each half second) for d, or for limit at most.
 func (l *live) waitQuiet(d, limit time.Duration) {
-	const half = 500 * time.Millisecond
-	quiet, last := time.Duration(0), treeCPU(l.pid)
-	for waited := time.Duration(0); quiet < d && waited < limit; waited += half {
-		time.Sleep(half)
-		now := treeCPU(l.pid)
-		if now-last <= 2 {
-			quiet += half
-		} else {
-			quiet = 0
+	m := newCPUMeter(l.pid)
+	quietSince := time.Now()
+	for start := time.Now(); time.Since(quietSince) < d && time.Since(start) < limit; {
+		time.Sleep(500 * time.Millisecond)
+		if !m.idle() {
+			quietSince = time.Now()
 		}
-		last = now
 	}
 }
 
@@ -57,7 +55,8 @@ func (l *live) waitingCPU() (idle, waiting float64, err error) {
 	if err := l.send(fmt.Sprintf("/task [long %d] stop me to read the CPU", n)); err != nil {
 		return 0, 0, err
 	}
-	if _, err := l.waitStored(sent, n-200); err != nil {
+	// The whole reply stored: the window is done with its text.
+	if _, err := l.waitStored(sent, len(longreply.Markdown(n))); err != nil {
 		return 0, 0, err
 	}
 	time.Sleep(cpuSettle)

@@ -4,9 +4,9 @@
 //
 // A CSS animation asks the engine for a frame 60 times a second. WebKitGTK
 // without a GPU (Wails' default on Linux) lays out and paints each of them
-// on the CPU: one spinner cost 15–30% of a core for as long as a task ran,
-// and its frames came between a click on Stop and "Stopped" being painted.
-// Ten steps a second look the same and cost a fraction of that.
+// on the CPU: a task's two spinners (the status line's, the sidebar's) cost
+// the app 15–30% of a core for as long as it ran. Ten steps a second look
+// the same and cost a third of that.
 
 /** The clock's period (ms): a spinner's eighth of a turn. */
 export const TICK_MS = 100;

@@ -8,6 +8,7 @@ import { keepFirstScreen } from '../features/start/keepFirstScreen';
 import { plainMarkdown, preloadMarkdown } from '../components/Markdown';
 import { agentSwitched, loadAgents, useAgentsStore } from './agents';
 import type { ConversationMode, FirstScreen, HealthStatus, Task } from '../api/types';
+import { isTerminal } from '../api/types';
 import { useAppStore } from './app';
 import { askConfirm } from './confirm';
 import { loadFirstConversations, showFirstConversations } from './conversationList';
@@ -16,6 +17,7 @@ import { useDraftsStore } from './drafts';
 import { clearSentFiles } from './attachmentActions';
 import { useMessagesStore } from './messages';
 import { useTasksStore } from './tasks';
+import { stoppedAt } from './tasksReducer';
 import { reportError, reportInfo } from './notices';
 import { applyTask, forgetConversation, holdStopping, loadConversation, releaseStoppingAfterPaint, showLoaded, startSync } from './sync';
 import { useWorkspacesStore } from './workspaces';
@@ -342,20 +344,40 @@ export async function sendQueuedNow(conversationId: string, messageId: string): 
   }
 }
 
-/** Stops a task; its reply stops growing in the window at once (see holdStopping). */
+/**
+ * Stops a task. The window shows it stopped at once, in the click's frame:
+ * its reply stops growing (see holdStopping) and it reads Stopped, without
+ * waiting for Go's answer. Go's copy of the task then replaces the window's
+ * (an already ended task shows how it ended); if the call fails, the task
+ * comes back as it was.
+ */
 export async function stopTask(taskId: string): Promise<boolean> {
   holdStopping(taskId);
+  const before = showStopped(taskId);
   try {
     const res = await api.stopTask(taskId);
-    if (res?.task) applyTask(res.task, 'snapshot');
+    // Go's state after the stop, final: it replaces the window's own copy.
+    if (res?.task) applyTask(res.task, 'event');
     if (res && !res.stopped) reportInfo(res.message || 'The task had already ended.');
     return true;
   } catch (err) {
+    if (before) {
+      useTasksStore.getState().allowRevive(taskId);
+      applyTask(before, 'event');
+    }
     reportError(err, 'Could not stop the task');
     return false;
   } finally {
     releaseStoppingAfterPaint(taskId);
   }
+}
+
+/** Shows an active task stopped; the task as it was (undefined if it had ended). */
+function showStopped(taskId: string): Task | undefined {
+  const task = useTasksStore.getState().byId[taskId];
+  if (!task || isTerminal(task.status)) return undefined;
+  applyTask(stoppedAt(task, Date.now()), 'event');
+  return task;
 }
 
 /**

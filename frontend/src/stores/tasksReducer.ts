@@ -98,6 +98,15 @@ export function applyTask(state: TasksState, task: Task, source: TaskSource = 'e
   return { ...state, byId, activeByConversation, latestByConversation };
 }
 
+/**
+ * The task as the window shows it from the moment Stop is clicked: Go ends
+ * every active task it is asked to stop as cancelled, and its own copy (the
+ * call's answer, the task's event) then replaces this one.
+ */
+export function stoppedAt(task: Task, at: number): Task {
+  return { ...task, status: 'cancelled', endedAt: new Date(at).toISOString() };
+}
+
 export function applyTasks(state: TasksState, tasks: readonly Task[], source: TaskSource): TasksState {
   let s = state;
   for (const t of tasks) s = applyTask(s, t, source);

@@ -9,6 +9,9 @@ import { useConversationsStore } from '../../stores/conversations';
 import { useMessagesStore } from '../../stores/messages';
 import { useNoticesStore } from '../../stores/notices';
 import { handleTaskUpdate } from '../../stores/sync';
+import { useTasksStore } from '../../stores/tasks';
+import type { StopResult } from '../../api/types';
+import { StatusLine } from './StatusLine';
 import { Composer } from './Composer';
 
 const C = 'c1';
@@ -137,6 +140,45 @@ describe('Composer', () => {
     expect(textbox).toBeEnabled();
   });
 
+  it("Stop shows the task stopped in the click, before Go answers; Go's copy then replaces it", async () => {
+    handleTaskUpdate(task('t1', C, { status: 'thinking', stepCount: 3 }));
+    const stop = deferred<StopResult>();
+    vi.mocked(api.stopTask).mockReturnValue(stop.promise);
+    const user = userEvent.setup();
+    render(
+      <>
+        <Composer conversationId={C} />
+        <StatusLine conversationId={C} />
+      </>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+    await act(async () => stop.resolve({ stopped: true, task: task('t1', C, { status: 'cancelled', stepCount: 3, rev: 2, endedAt: '2026-01-01T10:00:07Z' }), message: 'Stopped' }));
+    expect(screen.getByRole('status')).toHaveTextContent('took 0:07');
+    expect(useNoticesStore.getState().items).toHaveLength(0);
+  });
+
+  it('a Stop that fails puts the task back as it was, Stop and all, and says why', async () => {
+    handleTaskUpdate(task('t1', C, { status: 'thinking', stepCount: 3 }));
+    const stop = deferred<StopResult>();
+    vi.mocked(api.stopTask).mockReturnValue(stop.promise);
+    const user = userEvent.setup();
+    render(
+      <>
+        <Composer conversationId={C} />
+        <StatusLine conversationId={C} />
+      </>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    await act(async () => stop.reject(new ApiError('internal', 'the database is locked')));
+    expect(screen.getByRole('status')).toHaveTextContent('Thinking…');
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeEnabled();
+    expect(useNoticesStore.getState().items[0]?.message).toMatch(/the database is locked/);
+  });
+
   it('Stop on an already-finished task shows the message, not an error', async () => {
     handleTaskUpdate(task('t1', C, { status: 'running' }));
     vi.mocked(api.stopTask).mockResolvedValue({
@@ -148,6 +190,8 @@ describe('Composer', () => {
     await user.click(screen.getByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(useNoticesStore.getState().items[0]?.message).toBe('Task already completed'));
     expect(useNoticesStore.getState().items[0]?.kind).toBe('info');
+    // The window showed it stopped at the click; it ends as Go says it did.
+    expect(useTasksStore.getState().byId['t1']?.status).toBe('completed');
   });
 
   it('waiting_user: Reply and Stop, question as placeholder; the choices are in the question card, not here', async () => {

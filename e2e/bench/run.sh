@@ -100,11 +100,11 @@ fi
 step "4 History: store queries"
 section "history" bash -c 'build/bin/history -dir "$1" -runs "$2" >>"$3"' _ "$SEED" "$([[ -n "$SMOKE" ]] && echo 3 || echo 20)" "$OUT"
 
-step "4–5, 7 Production window: cold start, idle memory, a 200-step task, Stop in a 5 MB reply (Xvfb)"
+step "4–7 Production window: cold start, idle memory, a 200-step task, streaming, Stop in a 5 MB reply (Xvfb)"
 section "desktop" "${XVFB[@]}" build/bin/desktop -app build/bin/errand -bare build/bin/wailsbare -seeded "$SEED" -restart -out "$OUT" \
 	-runs "$([[ -n "$SMOKE" ]] && echo 1 || echo 5)" -seeded-runs "$([[ -n "$SMOKE" ]] && echo 1 || echo 3)" \
 	-settle "$([[ -n "$SMOKE" ]] && echo 1s || echo 5s)" -steps "$([[ -n "$SMOKE" ]] && echo 3 || echo 200)" \
-	-stops "$([[ -n "$SMOKE" ]] && echo 3 || echo 9)" -shots build/bench/shots >&2
+	-stops "$([[ -n "$SMOKE" ]] && echo 3 || echo 9)" -stream "$([[ -n "$SMOKE" ]] && echo 2000 || echo 5000)" -shots build/bench/shots >&2
 
 step "1, 3, 4, 6, 14 The UI in Chromium against the dev build (Xvfb)"
 section "window" "${XVFB[@]}" node e2e/bench/window.mjs --out "$OUT" --seeded "$SEED" ${SMOKE:+--smoke} >&2

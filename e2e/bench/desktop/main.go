@@ -37,10 +37,15 @@
 //     clicked at 25, 50 or 75% of it: click → the window shows it stopped
 //     (stop.go); with -bare, as many clicks on the bare window's Stop.
 //     Then the CPU the app uses, idle and while a task waits (cpu.go).
+//   - stream (with -seeded and -stream N): one more start with the seeded
+//     history; a reply of N tokens streams at 1,000 a second into the
+//     conversation it opens (the largest), then into a new one: the
+//     frames the screen shows meanwhile, a second, and the longest gap
+//     between two (stream.go).
 //
 // Usage:
 //
-//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-restart] [-steps 200] [-stops 9] [-out file]
+//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-restart] [-steps 200] [-stops 9] [-stream 5000] [-out file]
 package main
 
 /*
@@ -176,6 +181,7 @@ func run() error {
 	flag.StringVar(&framesDir, "frames", "", "save the window as PNG in this `directory` at every change the sampler sees (slows the sampling)")
 	restart := flag.Bool("restart", false, "also time restarts: each start follows one in the same data folder that was let save its first screen (empty_restart, seeded_restart)")
 	steps := flag.Int("steps", 0, "also run a task of this many `steps` in the window and measure the footprint's growth (0: not)")
+	stream := flag.Int("stream", 0, "also stream a reply of this many `tokens` at 1,000 a second into the seeded history's largest conversation and into a new one, and count the window's frames (0: not; needs -seeded)")
 	stops := flag.Int("stops", 0, "also click Stop this many `times` in the window, in 5 MB replies at 25, 50 and 75% in turn (0: not)")
 	flag.Parse()
 	if *outFile != "" {
@@ -310,6 +316,14 @@ func run() error {
 			return err
 		}
 	}
+	if *stream > 0 {
+		if *seeded == "" {
+			return fmt.Errorf("-stream needs -seeded")
+		}
+		if err := measureStream(dpy, *app, filepath.Join(*seeded, "errand.db"), *stream, *prefix, *shots); err != nil {
+			return err
+		}
+	}
 	if *stops > 0 {
 		return measureStops(dpy, *app, *bare, baseURL, *stops, *prefix, *shots)
 	}
@@ -339,6 +353,9 @@ type result struct {
 	// With -stops, after them: the tree's CPU (% of one CPU) with the
 	// window idle and with a task waiting for the model (cpu.go).
 	idleCPU, waitingCPU float64
+	// With -stream: the long conversation's stream, then a new one's.
+	streams []streamResult
+	shots   []image.Image
 }
 
 const (
@@ -362,6 +379,8 @@ type benchCase struct {
 	dropCopy      bool // a restart whose first screen's copy is removed before it
 	steps         int  // then a task of this many steps is run in the window (steps.go)
 	stops         int  // then Stop is clicked this many times in long replies (stop.go)
+	stream        int  // then replies of this many tokens are streamed (stream.go)
+	started       <-chan time.Time
 }
 
 // live is a started app the bench goes on working in: its window, its
@@ -451,7 +470,7 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 	readyFile := ""
 	if bare {
 		readyFile = filepath.Join(dir, "ready")
-	} else if seedDB == "" && !c.restart {
+	} else if (seedDB == "" && !c.restart) || c.stream > 0 {
 		db, err = sql.Open("sqlite", "file:"+dbPath+"?_pragma=busy_timeout(50)")
 		if err != nil {
 			return r, err
@@ -564,6 +583,10 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 			return r, fmt.Errorf("%w\n%s", err, logs.String())
 		}
 		r.task = &t
+	case c.stream > 0:
+		if r.streams, r.shots, err = runStreams(l, c.stream, c.started); err != nil {
+			return r, fmt.Errorf("%w\n%s", err, logs.String())
+		}
 	case c.stops > 0:
 		if r.stops, err = runStops(l, c.stops); err != nil {
 			return r, fmt.Errorf("%w\n%s", err, logs.String())

@@ -52,4 +52,35 @@ describe('the motion clock', () => {
     expect(calls.mock.calls).toEqual([[0]]);
     stop();
   });
+
+  it('follows the setting when it changes: at rest at once, moving again when it is changed back', () => {
+    let reduce = false;
+    let changed = () => {};
+    vi.stubGlobal('matchMedia', () => ({
+      get matches() {
+        return reduce;
+      },
+      addEventListener: (_: string, fn: () => void) => {
+        changed = fn;
+      },
+      removeEventListener: () => {},
+    }));
+    const ticks: number[] = [];
+    const stop = onTick((t) => ticks.push(t));
+    vi.advanceTimersByTime(2 * TICK_MS);
+    reduce = true;
+    changed();
+    expect(ticking()).toBe(false);
+    expect(ticks.at(-1)).toBe(0);
+    const resting = ticks.length;
+    vi.advanceTimersByTime(5 * TICK_MS);
+    expect(ticks).toHaveLength(resting);
+    reduce = false;
+    changed();
+    expect(ticking()).toBe(true);
+    vi.advanceTimersByTime(TICK_MS);
+    expect(ticks).toHaveLength(resting + 1);
+    stop();
+    expect(ticking()).toBe(false);
+  });
 });

@@ -17,33 +17,66 @@ const listeners = new Set<Tick>();
 let timer: ReturnType<typeof setInterval> | undefined;
 let count = 0;
 
+/** The preference the clock follows, watched for changes (see motionQuery). */
+let watched: MediaQueryList | null = null;
+
+/** The "less motion" preference, watched from now on: a change applies at once. */
+function motionQuery(): MediaQueryList | null {
+  if (typeof matchMedia !== 'function') return null;
+  const q = matchMedia('(prefers-reduced-motion: reduce)');
+  if (q !== watched) {
+    watched?.removeEventListener?.('change', onPreference);
+    q.addEventListener?.('change', onPreference);
+    watched = q;
+  }
+  return q;
+}
+
 /** Whether the person asked for less motion: then nothing steps. */
 function reducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return !!motionQuery()?.matches;
+}
+
+function start(): void {
+  timer ??= setInterval(() => {
+    count++;
+    listeners.forEach((l) => l(count));
+  }, TICK_MS);
+}
+
+function stop(): void {
+  if (timer === undefined) return;
+  clearInterval(timer);
+  timer = undefined;
+}
+
+/** The preference changed: every shape comes to rest, or starts moving again. */
+function onPreference(): void {
+  if (reducedMotion()) {
+    stop();
+    listeners.forEach((l) => l(0));
+  } else if (listeners.size > 0) {
+    start();
+  }
 }
 
 /**
  * Calls fn with the current tick now, and with each later one until the
  * returned function is called. The clock runs while anyone listens. For
  * a person who asked for less motion it stays still: fn gets tick 0 (each
- * shape at rest, the caret shown), once.
+ * shape at rest, the caret shown), and steps again only if they change
+ * the setting back.
  */
 export function onTick(fn: Tick): () => void {
-  if (reducedMotion()) {
-    fn(0);
-    return () => {};
-  }
-  fn(count);
   listeners.add(fn);
-  timer ??= setInterval(() => {
-    count++;
-    listeners.forEach((l) => l(count));
-  }, TICK_MS);
+  if (reducedMotion()) fn(0);
+  else {
+    fn(count);
+    start();
+  }
   return () => {
     listeners.delete(fn);
-    if (listeners.size > 0 || timer === undefined) return;
-    clearInterval(timer);
-    timer = undefined;
+    if (listeners.size === 0) stop();
   };
 }
 

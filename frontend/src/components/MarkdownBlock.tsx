@@ -9,6 +9,7 @@ import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { openExternal } from '../events';
 import { CopyButton, fenceLanguages, safeHref } from './Markdown';
+import { needsGfm } from './gfmSyntax';
 
 export { WindowedBlocks } from './WindowedBlocks';
 
@@ -127,6 +128,8 @@ function remarkGfmBuilt(this: { data(): Record<string, unknown> }) {
 }
 
 const remarkPlugins = [remarkGfmBuilt, remarkBreaks] as NonNullable<Options['remarkPlugins']>;
+/** For a block without GFM's syntax (gfmSyntax.ts): the same tree, parsed faster. */
+const plainRemarkPlugins = [remarkBreaks] as NonNullable<Options['remarkPlugins']>;
 
 // Syntax highlighting (components/highlighter.ts: highlight.js's 37
 // common languages) is loaded on demand: the highlighter the first time a
@@ -198,7 +201,7 @@ export const MarkdownBlock = memo(function MarkdownBlock({
   const rehypePlugins = useHighlighter(highlight ? text : null);
   return (
     <ReactMarkdown
-      remarkPlugins={remarkPlugins}
+      remarkPlugins={needsGfm(text) ? remarkPlugins : plainRemarkPlugins}
       rehypePlugins={rehypePlugins}
       components={inline ? inlineComponents : components}
       urlTransform={urlTransform}

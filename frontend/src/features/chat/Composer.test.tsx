@@ -22,6 +22,21 @@ function setup() {
   return { user, textbox: screen.getByRole('textbox', { name: 'Message' }) };
 }
 
+/** A thinking task, with the composer and the status line; Stop's call answers when the test says. */
+function setupStop() {
+  handleTaskUpdate(task('t1', C, { status: 'thinking', stepCount: 3 }));
+  const stop = deferred<StopResult>();
+  vi.mocked(api.stopTask).mockReturnValue(stop.promise);
+  const user = userEvent.setup();
+  render(
+    <>
+      <Composer conversationId={C} />
+      <StatusLine conversationId={C} />
+    </>,
+  );
+  return { user, stop };
+}
+
 beforeEach(() => {
   resetStores();
   vi.clearAllMocks();
@@ -141,16 +156,7 @@ describe('Composer', () => {
   });
 
   it("Stop shows the task stopped in the click, before Go answers; Go's copy then replaces it", async () => {
-    handleTaskUpdate(task('t1', C, { status: 'thinking', stepCount: 3 }));
-    const stop = deferred<StopResult>();
-    vi.mocked(api.stopTask).mockReturnValue(stop.promise);
-    const user = userEvent.setup();
-    render(
-      <>
-        <Composer conversationId={C} />
-        <StatusLine conversationId={C} />
-      </>,
-    );
+    const { user, stop } = setupStop();
     await user.click(screen.getByRole('button', { name: 'Stop' }));
     expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Stopped');
@@ -161,16 +167,7 @@ describe('Composer', () => {
   });
 
   it('a Stop that fails puts the task back as it was, Stop and all, and says why', async () => {
-    handleTaskUpdate(task('t1', C, { status: 'thinking', stepCount: 3 }));
-    const stop = deferred<StopResult>();
-    vi.mocked(api.stopTask).mockReturnValue(stop.promise);
-    const user = userEvent.setup();
-    render(
-      <>
-        <Composer conversationId={C} />
-        <StatusLine conversationId={C} />
-      </>,
-    );
+    const { user, stop } = setupStop();
     await user.click(screen.getByRole('button', { name: 'Stop' }));
     expect(screen.getByRole('status')).toHaveTextContent('Stopped');
     await act(async () => stop.reject(new ApiError('internal', 'the database is locked')));

@@ -252,8 +252,9 @@ describe('MessageList', () => {
       handleTaskMessage({ conversationId: C, taskId: 't', message: message('n', C, { role: 'system', content: 'Stopped by user', seq: 3, taskId: 't' }) }),
     );
     // "Stopped" is shown first, alone: the reply's end and the notice wait for that frame to be painted.
+    // The reply is written no more: no caret, though its end has not come.
     expect(screen.getByRole('status')).toHaveTextContent('Stopped');
-    expect(screen.getByText(text).closest('.bubble-agent')).toHaveClass('is-streaming');
+    expect(screen.getByText(text).closest('.bubble-agent')).not.toHaveClass('is-streaming');
     expect(screen.queryByText('Stopped by user')).not.toBeInTheDocument();
     const ended = await screen.findByText(`${text} The end.`);
     expect(ended.closest('.bubble-agent')).not.toHaveClass('is-streaming');

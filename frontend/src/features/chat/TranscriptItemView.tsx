@@ -1,5 +1,6 @@
 import { memo, useId, useState, type Ref } from 'react';
 import type { Delivery } from '../../api/types';
+import { isTerminal } from '../../api/types';
 import { useActiveTask, useTasksStore } from '../../stores/tasks';
 import { useMessagesStore } from '../../stores/messages';
 import { lastUserMessageId } from '../../stores/messagesReducer';
@@ -59,10 +60,17 @@ type RowAttrs = { ref?: Ref<HTMLDivElement>; 'data-index'?: number; 'data-found'
 
 /** The agent's reply: while it is written, dots until its first text, then a blinking caret. */
 function AgentReply({ row, item, conversationId }: { row: RowAttrs; item: AgentItem; conversationId: string }) {
-  const bubble = useTick<HTMLDivElement>(blink, item.streaming);
+  // Once its task has ended (a Stop shows at once), the reply is written no
+  // more: no caret, though its end may still be on its way (sync.ts holds it).
+  const ended = useTasksStore((s) => {
+    const status = item.taskId ? s.byId[item.taskId]?.status : undefined;
+    return !!status && isTerminal(status);
+  });
+  const writing = item.streaming && !ended;
+  const bubble = useTick<HTMLDivElement>(blink, writing);
   return (
     <div {...row} className="row row-agent">
-      <div ref={bubble} className={`bubble bubble-agent${item.streaming ? ' is-streaming' : ''}`}>
+      <div ref={bubble} className={`bubble bubble-agent${writing ? ' is-streaming' : ''}`}>
         <StepBadge step={item.step} taskId={item.taskId} />
         {item.text === '' && item.streaming ? (
           <p className="text">

@@ -15,9 +15,14 @@ type Store = (change: Partial<Settings>) => Promise<void>;
  * The sections below the form, in order. Each saves its own changes at
  * once: the switches through store (the dialog's one way to save
  * settings), the lists (agents, MCP servers, data) through their own
- * calls. A new section goes in this list.
+ * calls. A new section goes in this list; an early one shows before the
+ * settings are loaded too.
  */
-const SECTIONS: { key: string; render: (loaded: Settings, store: Store) => ReactNode }[] = [
+type Section =
+  | { key: string; early?: false; render: (loaded: Settings, store: Store) => ReactNode }
+  | { key: string; early: true; render: () => ReactNode };
+
+const SECTIONS: Section[] = [
   {
     key: 'thinking',
     render: (loaded, store) => (
@@ -31,7 +36,7 @@ const SECTIONS: { key: string; render: (loaded: Settings, store: Store) => React
     ),
   },
   { key: 'prompts', render: () => <PromptsSection /> },
-  { key: 'agents', render: () => <AgentsSection /> },
+  { key: 'agents', early: true, render: () => <AgentsSection /> },
   {
     key: 'mcp',
     render: (loaded, store) => (
@@ -44,18 +49,21 @@ const SECTIONS: { key: string; render: (loaded: Settings, store: Store) => React
       <DataSection notifications={loaded.notifications !== false} onToggle={(on) => store({ notifications: on })} />
     ),
   },
-  { key: 'about', render: () => <AboutSection /> },
+  { key: 'about', early: true, render: () => <AboutSection /> },
 ];
 
-/** The sections that save at once, once the settings are loaded (Agents and About show before that too). */
+/**
+ * The sections that save at once: the early ones (Agents, About) from the
+ * start, the others once the settings are loaded. Each keeps its place (its
+ * key), so an early one is not made anew when the others come: an agent
+ * being written in Agents stays open.
+ */
 export function SavedAtOnceSections({ loaded, store }: { loaded: Settings | null; store: Store }) {
-  if (!loaded) {
-    return (
-      <>
-        <AgentsSection />
-        <AboutSection />
-      </>
-    );
-  }
-  return SECTIONS.map((s) => <Fragment key={s.key}>{s.render(loaded, store)}</Fragment>);
+  return SECTIONS.map((s) =>
+    s.early ? (
+      <Fragment key={s.key}>{s.render()}</Fragment>
+    ) : loaded ? (
+      <Fragment key={s.key}>{s.render(loaded, store)}</Fragment>
+    ) : null,
+  );
 }

@@ -1,8 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../api/types';
-import { resetStores, settings as goSettings } from '../../test/fixtures';
+import { deferred, resetStores, settings as goSettings } from '../../test/fixtures';
 import { useAppStore } from '../../stores/app';
 import { PRESETS } from '../../test/providers';
 
@@ -68,6 +68,23 @@ beforeEach(() => {
 });
 
 describe('Settings', () => {
+  it('an agent begun before the settings have loaded stays open, as typed, when they come', async () => {
+    const loading = deferred<Settings>();
+    vi.mocked(api.getSettings).mockReturnValue(loading.promise);
+    vi.mocked(api.listAgents).mockResolvedValue([]);
+    vi.mocked(api.agentToolNames).mockResolvedValue([]);
+    const user = userEvent.setup();
+    render(<SettingsButton />);
+    await user.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    await user.click(within(dialog).getByRole('button', { name: 'New agent' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Ender');
+    await act(async () => loading.resolve(settings()));
+    expect(await within(dialog).findByLabelText('Step limit')).toHaveValue(50);
+    const form = within(dialog).getByRole('form', { name: 'New agent' });
+    expect(within(form).getByRole('textbox', { name: 'Name' })).toHaveValue('Ender');
+  });
+
   it('loads the settings into the form', async () => {
     const { dialog } = await open();
     expect(api.getSettings).toHaveBeenCalledTimes(1);

@@ -200,6 +200,17 @@ func (r *Request) HasTool(name string) bool {
 	})
 }
 
+// LastUserText is the text of the request's last user message ("" if none):
+// what a script answers.
+func (r *Request) LastUserText() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Text()
+		}
+	}
+	return ""
+}
+
 // maxBody bounds the request bodies the server reads.
 const maxBody = 16 << 20
 

@@ -77,24 +77,14 @@ var (
 )
 
 func script(req *compat.Request) compat.Reply {
-	prompt := ""
-	for i := len(req.Messages) - 1; i >= 0; i-- {
-		if req.Messages[i].Role == "user" {
-			prompt = req.Messages[i].Text()
-			break
-		}
-	}
+	prompt := req.LastUserText()
 	done := []chat.ToolCall{{Name: "task_complete", Arguments: `{"summary":"Finished the benchmark task"}`}}
 	if len(req.Tools) == 0 {
 		done = nil
 	}
 	if m := streamMarker.FindStringSubmatch(prompt); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		words := make([]string, n)
-		for i := range words {
-			words[i] = "tok" + strconv.Itoa(i+1)
-		}
-		return held(prompt, compat.Reply{Text: strings.Join(words, " "), ToolCalls: done})
+		return held(prompt, compat.Reply{Text: longreply.Tokens(n), ToolCalls: done})
 	}
 	if m := longMarker.FindStringSubmatch(prompt); m != nil {
 		n, _ := strconv.Atoi(m[1])

@@ -35,8 +35,9 @@ import (
 
 // taskResult is what the app looks like after the task.
 type taskResult struct {
-	steps     int     // the task's steps, as Errand counted them
-	seconds   float64 // from the task's start to its end, as Errand stored them
+	steps     int       // the task's steps, as Errand counted them
+	seconds   float64   // from the task's start to its end, as Errand stored them
+	ended     time.Time // the task's end, as Errand stored it (ms)
 	memory    []procMem
 	footprint float64 // MB
 	shot      image.Image
@@ -102,10 +103,11 @@ func allowSteps(path string, n int) error {
 // ended, the app is idle and has released its memory (logPath), then
 // reads the memory after settle.
 func runTask(l *live, n int, settle time.Duration) (taskResult, error) {
+	sent := time.Now()
 	if err := l.send(fmt.Sprintf("/task List the workspace %d times", n)); err != nil {
 		return taskResult{}, err
 	}
-	t, err := waitTask(l.db, l.exited)
+	t, err := waitTask(l.db, sent, l.exited)
 	if err != nil {
 		return t, err
 	}
@@ -158,9 +160,10 @@ func xdotool(args ...string) error {
 	return nil
 }
 
-// waitTask waits until the task typed into the window has completed; a
-// task that stops to ask, fails or never starts breaks the measurement.
-func waitTask(db *sql.DB, exited <-chan struct{}) (taskResult, error) {
+// waitTask waits until the task typed into the window (the newest one,
+// started at or after since) has completed; a task that stops to ask,
+// fails or never starts breaks the measurement.
+func waitTask(db *sql.DB, since time.Time, exited <-chan struct{}) (taskResult, error) {
 	var t taskResult
 	typed := time.Now()
 	for {
@@ -172,7 +175,7 @@ func waitTask(db *sql.DB, exited <-chan struct{}) (taskResult, error) {
 		var status, question, failure string
 		var started, ended int64
 		err := db.QueryRow(`SELECT status, step_count, started_at, COALESCE(ended_at, 0), pending_question, error_message
-			FROM tasks ORDER BY started_at DESC LIMIT 1`).Scan(&status, &t.steps, &started, &ended, &question, &failure)
+			FROM tasks WHERE started_at >= ? ORDER BY started_at DESC LIMIT 1`, since.UnixMilli()).Scan(&status, &t.steps, &started, &ended, &question, &failure)
 		switch s := chat.TaskStatus(status); {
 		case err == sql.ErrNoRows:
 			if time.Since(typed) > 2*time.Minute {
@@ -181,6 +184,7 @@ func waitTask(db *sql.DB, exited <-chan struct{}) (taskResult, error) {
 		case err != nil: // the app is writing: read again
 		case s == chat.StatusCompleted:
 			t.seconds = float64(ended-started) / 1000
+			t.ended = time.UnixMilli(ended)
 			return t, nil
 		case s == chat.StatusCancelled || s == chat.StatusError || s == chat.StatusInterrupted:
 			return t, fmt.Errorf("the task ended %s at step %d: %s", s, t.steps, failure)

@@ -75,13 +75,7 @@ var stopMarker = regexp.MustCompile(`\[long (\d+)\] stop me`)
 // conversation's title is asked without tools.
 func stopScript(next func(*compat.Request) compat.Reply) func(*compat.Request) compat.Reply {
 	return func(req *compat.Request) compat.Reply {
-		last := ""
-		for _, m := range req.Messages {
-			if m.Role == "user" {
-				last = m.Text()
-			}
-		}
-		m := stopMarker.FindStringSubmatch(last)
+		m := stopMarker.FindStringSubmatch(req.LastUserText())
 		switch {
 		case m == nil && next != nil:
 			return next(req)

@@ -64,7 +64,6 @@ static void damage_close(Display *d, Damage dmg) {
 import "C"
 
 import (
-	"database/sql"
 	"fmt"
 	"image"
 	"net/http/httptest"
@@ -72,7 +71,6 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -80,6 +78,7 @@ import (
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
+	"github.com/errand-app/errand/e2e/bench/longreply"
 )
 
 const (
@@ -115,23 +114,13 @@ func streamScript(started chan<- time.Time) func(*compat.Request) compat.Reply {
 		case len(req.Tools) == 0:
 			return compat.Reply{Text: "A streamed reply"}
 		}
-		last := ""
-		for _, m := range req.Messages {
-			if m.Role == "user" {
-				last = m.Text()
-			}
-		}
-		m := streamMarker.FindStringSubmatch(last)
+		m := streamMarker.FindStringSubmatch(req.LastUserText())
 		if m == nil {
 			return compat.Reply{Text: "Done.", ToolCalls: []chat.ToolCall{{Name: agent.ToolTaskComplete, Arguments: `{"summary":"Nothing to stream."}`}}}
 		}
 		n, _ := strconv.Atoi(m[1])
 		started <- time.Now()
-		words := make([]string, n)
-		for i := range words {
-			words[i] = "tok" + strconv.Itoa(i+1)
-		}
-		return compat.Reply{Text: strings.Join(words, " "),
+		return compat.Reply{Text: longreply.Tokens(n),
 			ToolCalls: []chat.ToolCall{{Name: agent.ToolTaskComplete, Arguments: `{"summary":"Streamed."}`}}}
 	}
 }
@@ -202,10 +191,11 @@ func (l *live) streamOnce(n int, started <-chan time.Time) (streamResult, error)
 	case <-time.After(2 * time.Minute):
 		return streamResult{}, fmt.Errorf("the model was not asked for the stream 2 minutes after it was typed")
 	}
-	ended, err := waitEnded(l.db, sent, l.exited)
+	t, err := waitTask(l.db, sent, l.exited)
 	if err != nil {
 		return streamResult{}, err
 	}
+	ended := t.ended
 	// The model's last token goes out n/streamRate after its first (later
 	// only if the app reads it late); the task ends after it, later still
 	// in a long conversation (the window has drawn the last token by then).
@@ -224,32 +214,6 @@ func (l *live) streamOnce(n int, started <-chan time.Time) (streamResult, error)
 		}
 	}
 	return countFrames(drawn, from, to), nil
-}
-
-// waitEnded waits until the newest task, started at or after since, has
-// completed, and returns when it ended as the app stored it.
-func waitEnded(db *sql.DB, since time.Time, exited <-chan struct{}) (time.Time, error) {
-	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
-		select {
-		case <-exited:
-			return time.Time{}, fmt.Errorf("the app exited during the stream")
-		default:
-		}
-		if time.Since(start) > 5*time.Minute {
-			return time.Time{}, fmt.Errorf("the streamed task had not ended after 5 minutes")
-		}
-		var status string
-		var ended int64
-		err := db.QueryRow(`SELECT status, COALESCE(ended_at, 0) FROM tasks WHERE started_at >= ? ORDER BY started_at DESC LIMIT 1`,
-			since.UnixMilli()).Scan(&status, &ended)
-		switch {
-		case err != nil:
-		case status == string(chat.StatusCompleted):
-			return time.UnixMilli(ended), nil
-		case status == string(chat.StatusCancelled) || status == string(chat.StatusError) || status == string(chat.StatusInterrupted):
-			return time.Time{}, fmt.Errorf("the streamed task ended %s", status)
-		}
-	}
 }
 
 // watchFrames records when the screen is drawn on, from now until stop,

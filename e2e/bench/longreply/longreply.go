@@ -1,16 +1,27 @@
-// Package longreply writes the long Markdown reply of the benchmarks: the
-// window benchmarks' model server (e2e/bench/benchmodel) sends it for
-// "[long N]", and the desktop benchmark's Stop in the real window
-// (e2e/bench/desktop) streams it.
+// Package longreply writes the benchmarks' replies: the long Markdown
+// reply, which the window benchmarks' model server (e2e/bench/benchmodel)
+// sends for "[long N]" and the desktop benchmark's Stop in the real window
+// (e2e/bench/desktop) streams, and the plain stream of N tokens both send
+// for "[stream N]".
 package longreply
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // End closes a reply: a window shows the whole reply once it shows this.
 const End = "The end of the long reply."
+
+// Tokens is n words, "tok1 tok2 …": a stream of n tokens, one a word.
+func Tokens(n int) string {
+	words := make([]string, n)
+	for i := range words {
+		words[i] = "tok" + strconv.Itoa(i+1)
+	}
+	return strings.Join(words, " ")
+}
 
 // Markdown is about n bytes of the Markdown a model writes: headings,
 // paragraphs, lists and code, then End.

@@ -17,19 +17,19 @@ const listeners = new Set<Tick>();
 let timer: ReturnType<typeof setInterval> | undefined;
 let count = 0;
 
-/** The preference the clock follows, watched for changes (see motionQuery). */
-let watched: MediaQueryList | null = null;
+/** The preference the clock follows, watched for changes, and the matchMedia that made it. */
+let watched: { of: typeof matchMedia; query: MediaQueryList } | null = null;
 
-/** The "less motion" preference, watched from now on: a change applies at once. */
+/** The "less motion" preference, watched from its first use on: a change applies at once. */
 function motionQuery(): MediaQueryList | null {
   if (typeof matchMedia !== 'function') return null;
-  const q = matchMedia('(prefers-reduced-motion: reduce)');
-  if (q !== watched) {
-    watched?.removeEventListener?.('change', onPreference);
-    q.addEventListener?.('change', onPreference);
-    watched = q;
+  if (watched?.of !== matchMedia) {
+    watched?.query.removeEventListener?.('change', onPreference);
+    const query = matchMedia('(prefers-reduced-motion: reduce)');
+    query.addEventListener?.('change', onPreference);
+    watched = { of: matchMedia, query };
   }
-  return q;
+  return watched.query;
 }
 
 /** Whether the person asked for less motion: then nothing steps. */

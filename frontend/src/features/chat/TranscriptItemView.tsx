@@ -63,8 +63,8 @@ function AgentReply({ row, item, conversationId }: { row: RowAttrs; item: AgentI
   // Once its task has ended (a Stop shows at once), the reply is written no
   // more: no caret, though its end may still be on its way (sync.ts holds it).
   const ended = useTasksStore((s) => {
-    const status = item.taskId ? s.byId[item.taskId]?.status : undefined;
-    return !!status && isTerminal(status);
+    const task = s.byId[item.taskId];
+    return !!task && isTerminal(task.status);
   });
   const writing = item.streaming && !ended;
   const bubble = useTick<HTMLDivElement>(blink, writing);

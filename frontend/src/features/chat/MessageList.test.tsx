@@ -263,6 +263,20 @@ describe('MessageList', () => {
     await act(async () => stopping.resolve({ stopped: true, message: 'Stopped' } as Awaited<ReturnType<typeof api.stopTask>>));
   });
 
+  it('Stop before the first word: the dots go in the frame that says Stopped', () => {
+    seed(message('p', C, { role: 'user', content: 'Tell me a story', seq: 1 }));
+    act(() => handleTaskUpdate(task('t', C, { status: 'running', stepCount: 1 })));
+    render(<MessageList conversationId={C} />);
+    act(() => handleTaskMessage({ conversationId: C, taskId: 't', message: message('r', C, { streaming: true, seq: 2, taskId: 't' }) }));
+    expect(screen.getByRole('img', { name: 'Writing' })).toBeInTheDocument();
+    vi.mocked(api.stopTask).mockReturnValue(deferred<Awaited<ReturnType<typeof api.stopTask>>>().promise);
+    act(() => void stopTask('t'));
+    // Go has not answered, and the reply's end has not come: it is still streaming.
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    expect(messageOf(useMessagesStore.getState().byConversation[C]!, 'r')?.streaming).toBe(true);
+    expect(screen.queryByRole('img', { name: 'Writing' })).not.toBeInTheDocument();
+  });
+
   it('Stop that fails: the reply goes on growing', async () => {
     streamedReply();
     const text = 'Once upon a time… ✓';

@@ -61,7 +61,8 @@ type RowAttrs = { ref?: Ref<HTMLDivElement>; 'data-index'?: number; 'data-found'
 /** The agent's reply: while it is written, dots until its first text, then a blinking caret. */
 function AgentReply({ row, item, conversationId }: { row: RowAttrs; item: AgentItem; conversationId: string }) {
   // Once its task has ended (a Stop shows at once), the reply is written no
-  // more: no caret, though its end may still be on its way (sync.ts holds it).
+  // more: no caret and no dots, though its end may still be on its way
+  // (sync.ts holds it).
   const ended = useTasksStore((s) => {
     const task = s.byId[item.taskId];
     return !!task && isTerminal(task.status);
@@ -72,7 +73,7 @@ function AgentReply({ row, item, conversationId }: { row: RowAttrs; item: AgentI
     <div {...row} className="row row-agent">
       <div ref={bubble} className={`bubble bubble-agent${writing ? ' is-streaming' : ''}`}>
         <StepBadge step={item.step} taskId={item.taskId} />
-        {item.text === '' && item.streaming ? (
+        {item.text === '' && writing ? (
           <p className="text">
             <TypingDots />
           </p>

@@ -122,6 +122,23 @@ describe('a long reply', () => {
     expect(shown()).toBeLessThan(N / 10);
   });
 
+  it('at its end while the transcript follows it, the blocks it completes render as it grows', async () => {
+    const { rerender } = renderInScroller(<Markdown text={LONG} streaming />);
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 200_000 });
+    await scrollTo(200_000);
+    const more = Array.from({ length: 50 }, (_, i) => `Paragraph ${N + i} of the reply.`).join('\n\n');
+    rerender(
+      <div className="message-scroll" style={{ overflowY: 'auto' }}>
+        <Markdown text={`${LONG}\n\n${more}`} streaming />
+      </div>,
+    );
+    // In the render that grew it, with no scroll or frame since: the view
+    // shows the end, and the blocks just above the growing one are there.
+    expect(screen.getByText(`Paragraph ${N + 40} of the reply.`)).toBeInTheDocument();
+    expect(screen.getByText(`Paragraph ${N + 48} of the reply.`)).toBeInTheDocument();
+    expect(screen.queryByText('Paragraph 0 of the reply.')).toBeNull();
+  });
+
   it('a short reply renders every block, without the window', () => {
     const text = Array.from({ length: WINDOW_BLOCKS }, (_, i) => `Line ${i}.`).join('\n\n');
     const { container } = renderInScroller(<Markdown text={text} />);

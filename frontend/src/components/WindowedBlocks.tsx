@@ -29,6 +29,26 @@ function scrollParent(el: HTMLElement): HTMLElement | null {
 interface View {
   top: number;
   bottom: number;
+  /** The transcript follows the reply's end, which is in view. */
+  atEnd?: boolean;
+}
+
+/**
+ * The span of the reply to render around: a view at the end stays at the
+ * end however much the reply grew since it was measured, so the blocks a
+ * fast reply completes are rendered with its growth, not a frame (or, while
+ * every frame brings more, many frames) after it.
+ */
+function spanOf(view: View, tops: readonly number[]): View {
+  if (!view.atEnd) return view;
+  const end = tops[tops.length - 1]!;
+  return { top: end - (view.bottom - view.top), bottom: end };
+}
+
+/** The blocks to render for a view: those in its span and OVERSCAN_PX around it. */
+function rangeOf(view: View, tops: readonly number[]) {
+  const span = spanOf(view, tops);
+  return visibleBlocks(tops, span.top - OVERSCAN_PX, span.bottom + OVERSCAN_PX);
 }
 
 /** The part of el (pixels from its top) that the scroller (or the window) shows. */
@@ -110,7 +130,7 @@ function FindBar({ text, open, onOpen, onClose, onShow }: {
   if (!open) {
     return (
       <div className="md-find">
-        <button type="button" className="md-find-btn" onClick={onOpen}>
+        <button type="button" className="md-find-btn" title="Ctrl+F with the reply in view" onClick={onOpen}>
           Find in this reply
         </button>
       </div>
@@ -181,29 +201,39 @@ export function WindowedBlocks({
 
   const count = split.count - 1;
   const tops = sizes.current.tops(split, count, width.current);
-  const range = visibleBlocks(tops, view.top - OVERSCAN_PX, view.bottom + OVERSCAN_PX);
-  const latest = useRef({ split, tops, range });
-  latest.current = { split, tops, range };
+  const range = rangeOf(view, tops);
+  const latest = useRef({ split, tops, range, view });
+  latest.current = { split, tops, range, view };
+
+  // The view now, and whether it is at the reply's end (its last block,
+  // the one that grows, in view) while the transcript follows the latest.
+  const measureView = useCallback((): View | null => {
+    const el = box.current;
+    if (!el) return null;
+    const s = scroller.current;
+    const v = viewOf(el, s);
+    const t = latest.current.tops;
+    return { ...v, atEnd: !!s && nearEnd(s) && v.bottom >= t[t.length - 1]! };
+  }, []);
 
   // Where the viewport is, on every scroll (once a frame) and resize.
   const frame = useRef(0);
   const update = useCallback(() => {
     frame.current = 0;
-    const el = box.current;
-    if (!el) return;
-    const v = viewOf(el, scroller.current);
-    const { tops: t, range: r } = latest.current;
-    const next = visibleBlocks(t, v.top - OVERSCAN_PX, v.bottom + OVERSCAN_PX);
-    // In the background, as the reply's growth is (Markdown): following a
-    // fast reply brings new blocks into view every frame, and their render
-    // yields to a click (Stop) rather than holding the frame.
-    if (next.first !== r.first || next.end !== r.end) startTransition(() => setView(v));
-  }, []);
+    const v = measureView();
+    if (!v) return;
+    const { tops: t, range: r, view: was } = latest.current;
+    const next = rangeOf(v, t);
+    // In the background, as the reply's growth is (Markdown): scrolling
+    // brings new blocks into view, and their render yields to a click
+    // (Stop) rather than holding the frame.
+    if (next.first !== r.first || next.end !== r.end || v.atEnd !== was.atEnd) startTransition(() => setView(v));
+  }, [measureView]);
   useLayoutEffect(() => {
     const el = box.current!;
     scroller.current = scrollParent(el);
     width.current = el.clientWidth || width.current;
-    setView(viewOf(el, scroller.current));
+    setView(measureView() ?? { top: 0, bottom: 0 });
     const target: EventTarget = scroller.current ?? window;
     const onScroll = () => {
       if (!frame.current) frame.current = requestAnimationFrame(update);
@@ -215,7 +245,7 @@ export function WindowedBlocks({
       window.removeEventListener('resize', onScroll);
       if (frame.current) cancelAnimationFrame(frame.current);
     };
-  }, [update]);
+  }, [update, measureView]);
 
   // Each rendered block is measured; one above the viewport that changed moves the view with it.
   const observer = useRef<ResizeObserver | null>(null);

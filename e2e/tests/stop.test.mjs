@@ -21,6 +21,32 @@ test('Stop mid-stream ends the task and the next task still runs', { timeout: 12
     },
     { what: 'ten streamed words' },
   );
+  // The status line stays under the reply as the reply grows, in every
+  // frame: checked each time the reply's row is laid out, before it is
+  // painted (placed by the rows' measured heights, the status line came a
+  // frame late, over the reply's newest line).
+  await page.evaluate(() => {
+    const row = Array.from(document.querySelectorAll('[role=log] .row-agent')).pop();
+    const status = document.querySelector('[role=status]');
+    const probe = { layouts: 0, covered: [] };
+    window.statusProbe = probe;
+    new ResizeObserver(() => {
+      probe.layouts++;
+      const over = row.getBoundingClientRect().bottom - status.getBoundingClientRect().top;
+      if (over > 0.5) probe.covered.push(Math.round(over));
+    }).observe(row);
+  });
+  await eventually(
+    async () => {
+      const n = countWords((await slowText(page)).text);
+      assert.ok(n >= 60, `${n} words so far`);
+    },
+    { what: 'sixty streamed words: a few more lines' },
+  );
+  const probe = await page.evaluate(() => window.statusProbe);
+  assert.ok(probe.layouts >= 2, `the reply grew by lines (${probe.layouts} layouts)`);
+  assert.deepEqual(probe.covered, [], 'pixels of the reply under the status line, in frames where it grew');
+
   // The status row is as tall stopped as working: the transcript above it
   // does not move (nor is measured again) in the frame that shows Stopped.
   const working = await u.status.boundingBox();

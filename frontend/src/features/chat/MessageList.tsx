@@ -142,6 +142,31 @@ const TranscriptRow = memo(function TranscriptRow({
   return <TranscriptItemView conversationId={conversationId} item={item} rowRef={measure} index={index} found={found} />;
 });
 
+/** The status line's row: under the last row, or where the virtualizer puts it when that row is not rendered. */
+function StatusSlot({
+  conversationId,
+  index,
+  measure,
+  start,
+}: {
+  conversationId: string;
+  index: number;
+  measure: (el: HTMLDivElement | null) => void;
+  start?: number;
+}) {
+  const placed = start !== undefined;
+  return (
+    <div
+      className={placed ? 'status-slot' : 'status-slot status-slot-flow'}
+      data-index={index}
+      ref={measure}
+      style={placed ? { transform: `translateY(${start}px)` } : undefined}
+    >
+      <StatusLine conversationId={conversationId} />
+    </div>
+  );
+}
+
 type PagingFlag = 'hasOlder' | 'loadingOlder' | 'hasNewer' | 'pageFailed';
 
 /** One of the window's paging flags (false before the conversation is held). */
@@ -392,35 +417,28 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
                 {loadingOlder ? 'Loading earlier messages…' : 'Load earlier messages'}
               </button>
             )}
-            <div
-              className="message-list is-virtual"
-              role="log"
-              aria-label="Conversation"
-              aria-live="off"
-              data-items={n}
-              style={{ transform: `translateY(${top}px)` }}
-            >
-              {rowItems.map((v) => (
-                <TranscriptRow
-                  key={v.key as string}
-                  conversationId={conversationId}
-                  messageId={rows.messageIds[v.index]!}
-                  itemKey={rows.keys[v.index]!}
-                  index={v.index}
-                  measure={virtualizer.measureElement}
-                  found={foundId !== null && rows.messageIds[v.index] === foundId}
-                />
-              ))}
-            </div>
-            {statusItem && (
-              <div
-                className="status-slot"
-                data-index={n}
-                ref={virtualizer.measureElement}
-                style={{ transform: `translateY(${statusItem.start}px)` }}
-              >
-                <StatusLine conversationId={conversationId} />
+            <div className="virtual-rows" style={{ transform: `translateY(${top}px)` }}>
+              <div className="message-list is-virtual" role="log" aria-label="Conversation" aria-live="off" data-items={n}>
+                {rowItems.map((v) => (
+                  <TranscriptRow
+                    key={v.key as string}
+                    conversationId={conversationId}
+                    messageId={rows.messageIds[v.index]!}
+                    itemKey={rows.keys[v.index]!}
+                    index={v.index}
+                    measure={virtualizer.measureElement}
+                    found={foundId !== null && rows.messageIds[v.index] === foundId}
+                  />
+                ))}
               </div>
+              {/* Under the last row, in its flow: a reply that grows pushes
+                  the status down in the same frame (placed by the rows'
+                  measured heights, it followed a frame late, over the
+                  reply's newest line). */}
+              {statusItem && lastIndex === n - 1 && <StatusSlot conversationId={conversationId} index={n} measure={virtualizer.measureElement} />}
+            </div>
+            {statusItem && lastIndex !== n - 1 && (
+              <StatusSlot conversationId={conversationId} index={n} measure={virtualizer.measureElement} start={statusItem.start} />
             )}
           </div>
         )}

@@ -33,8 +33,14 @@ test('a message sent mid-task is Queued, then the task goes on with it', { timeo
   assert.equal(await label(page, 'Keep it short'), 'Queued');
   assert.equal(await u.stop.isVisible(), true, 'the task goes on');
 
+  // The story's bubble, as wide streaming as ended.
+  const story = u.log.locator('.row-agent', { hasText: 'word1 ' }).locator('.bubble-agent');
+  const streamingWidth = (await story.boundingBox()).width;
+
   await stack.hurrySlow(); // the rest of the story need not take 20 s
   await waitForStatus(page, 'Completed', { timeout: 60_000 });
+  await eventually(async () => assert.ok(await story.locator('..').getByRole('button', { name: 'Copy message' }).count(), 'the ended story has its Copy button'));
+  assert.equal((await story.boundingBox()).width, streamingWidth, 'the story kept its width when it ended: its text did not wrap again');
   await eventually(async () => {
     const items = await transcript(page);
     const at = (pred) => items.findIndex(pred);

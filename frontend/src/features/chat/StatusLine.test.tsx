@@ -165,17 +165,22 @@ describe('StatusLine phases', () => {
   it('names the phase: Planning…, the current plan step, Checking the result…', () => {
     render(<StatusLine conversationId={C} />);
     const text = () => screen.getByRole('status').querySelector('.status-text')?.textContent;
-    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 1, rev: 1 })));
+    act(() => handleTaskUpdate(task('t', C, { status: 'running', stepCount: 0, rev: 1 })));
     expect(text()).toBe('Planning…');
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 1, rev: 2 })));
+    expect(text()).toBe('Planning…');
+    // The first step's answer has come (its tools run, or it completes): working, not planning.
+    act(() => handleTaskUpdate(task('t', C, { status: 'running', stepCount: 1, rev: 3 })));
+    expect(text()).toBe('Working…');
     const p = plan([
       { title: 'Read the notes', status: 'done' },
       { title: 'Write the summary', status: 'in_progress' },
     ]);
-    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 3, plan: p, rev: 2 })));
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 3, plan: p, rev: 4 })));
     expect(text()).toBe('Write the summary…');
-    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 4, plan: p, reflecting: true, rev: 3 })));
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 4, plan: p, reflecting: true, rev: 5 })));
     expect(text()).toBe('Checking the result…');
-    act(() => handleTaskUpdate(task('t', C, { status: 'tool_executing', currentTool: 'write_file', stepCount: 5, plan: p, rev: 4 })));
+    act(() => handleTaskUpdate(task('t', C, { status: 'tool_executing', currentTool: 'write_file', stepCount: 5, plan: p, rev: 6 })));
     expect(text()).toBe('Running write_file…');
   });
 });

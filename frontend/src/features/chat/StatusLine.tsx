@@ -59,7 +59,7 @@ export function describeTask(task: Task | undefined, writing = false): string {
 /**
  * Where an agent task is in think → plan → execute → reflect, while the
  * model works: Checking the result… (a reflection), the plan's current
- * step, or Planning… at the first step of a task with no plan yet.
+ * step, or Planning… until the first answer of a task with no plan yet.
  */
 function phaseOf(task: Task, writing: boolean): string | null {
   if (task.mode === 'chat' || (task.status !== 'thinking' && task.status !== 'running')) return null;
@@ -68,7 +68,10 @@ function phaseOf(task: Task, writing: boolean): string | null {
     const step = currentStep(task.plan);
     return step ? `${step.title}…` : null;
   }
-  return task.stepCount <= 1 && !writing ? 'Planning…' : null;
+  // Only until the first step's answer: once it has come (the task runs
+  // its tools, or completes), the task is working, not planning.
+  const firstAsk = task.stepCount === 0 || (task.stepCount === 1 && task.status === 'thinking');
+  return firstAsk && !writing ? 'Planning…' : null;
 }
 
 /** After this long without a word from the model, the status line counts the silence. */

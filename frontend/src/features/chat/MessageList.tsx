@@ -142,7 +142,7 @@ const TranscriptRow = memo(function TranscriptRow({
   return <TranscriptItemView conversationId={conversationId} item={item} rowRef={measure} index={index} found={found} />;
 });
 
-/** The status line's row: under the last row, or where the virtualizer puts it when that row is not rendered. */
+/** The status line's row: under the last row, or (start: px below the first rendered row's top) where the virtualizer puts it when that row is not rendered. */
 function StatusSlot({
   conversationId,
   index,
@@ -434,12 +434,17 @@ function VirtualTranscript({ conversationId }: { conversationId: string }) {
               {/* Under the last row, in its flow: a reply that grows pushes
                   the status down in the same frame (placed by the rows'
                   measured heights, it followed a frame late, over the
-                  reply's newest line). */}
-              {statusItem && lastIndex === n - 1 && <StatusSlot conversationId={conversationId} index={n} measure={virtualizer.measureElement} />}
+                  reply's newest line). The same element either way, so
+                  its clocks go on when the person scrolls. */}
+              {statusItem && (
+                <StatusSlot
+                  conversationId={conversationId}
+                  index={n}
+                  measure={virtualizer.measureElement}
+                  start={lastIndex === n - 1 ? undefined : statusItem.start - top}
+                />
+              )}
             </div>
-            {statusItem && lastIndex !== n - 1 && (
-              <StatusSlot conversationId={conversationId} index={n} measure={virtualizer.measureElement} start={statusItem.start} />
-            )}
           </div>
         )}
       </div>

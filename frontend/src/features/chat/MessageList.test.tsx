@@ -347,6 +347,21 @@ describe('MessageList', () => {
     expect(el).toHaveFocus();
   });
 
+  it('the status line is kept, not made anew, when the view scrolls away from the end (its clocks go on)', async () => {
+    seed(...many(400));
+    act(() => handleTaskUpdate(task('t', C, { status: 'thinking', stepCount: 2 })));
+    render(<MessageList conversationId={C} />);
+    const status = screen.getByRole('status');
+    const el = scroller();
+    act(() => {
+      el.scrollTop = 0;
+      fireEvent.scroll(el);
+    });
+    await waitFor(() => expect(screen.getByText('Message number 0')).toBeInTheDocument());
+    expect(screen.queryByText('Message number 399')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toBe(status);
+  });
+
   it('a message the person sends brings the view back to the latest', async () => {
     seed(...many(400));
     render(<MessageList conversationId={C} />);

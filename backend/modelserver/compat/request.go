@@ -200,13 +200,22 @@ func (r *Request) HasTool(name string) bool {
 	})
 }
 
+// LastUser is the index of the request's last user message, or -1: where
+// the current turn starts.
+func (r *Request) LastUser() int {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return i
+		}
+	}
+	return -1
+}
+
 // LastUserText is the text of the request's last user message ("" if none):
 // what a script answers.
 func (r *Request) LastUserText() string {
-	for i := len(r.Messages) - 1; i >= 0; i-- {
-		if r.Messages[i].Role == "user" {
-			return r.Messages[i].Text()
-		}
+	if i := r.LastUser(); i >= 0 {
+		return r.Messages[i].Text()
 	}
 	return ""
 }

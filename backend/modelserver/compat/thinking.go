@@ -8,12 +8,7 @@ import "fmt"
 // that made tool calls comes back without its reasoning_content; any other
 // server refuses the field as unknown, as strict servers do.
 func checkReasoning(req *Request, thinking bool) *APIError {
-	turn := 0
-	for i, m := range req.Messages {
-		if m.Role == "user" {
-			turn = i + 1
-		}
-	}
+	turn := req.LastUser() + 1
 	for i, m := range req.Messages {
 		if !thinking {
 			if m.ReasoningContent != nil {

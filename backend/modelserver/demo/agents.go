@@ -22,7 +22,7 @@ func agentScript(req *compat.Request) (r compat.Reply, ok bool) {
 		return r, false
 	}
 	system := req.Messages[0].Text()
-	u := lastUser(req.Messages)
+	u := req.LastUser()
 	var answers []string
 	if u >= 0 {
 		answers = askAnswers(req.Messages[u+1:])

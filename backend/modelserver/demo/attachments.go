@@ -52,7 +52,7 @@ func acknowledge(m compat.Message) string {
 // withAcknowledgement puts the acknowledgement of the last user message's
 // files before text.
 func withAcknowledgement(req *compat.Request, text string) string {
-	u := lastUser(req.Messages)
+	u := req.LastUser()
 	if u < 0 {
 		return text
 	}

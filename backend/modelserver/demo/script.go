@@ -95,7 +95,7 @@ func agentReply(req *compat.Request) compat.Reply {
 	if r, ok := agentScript(req); ok {
 		return r
 	}
-	u := lastUser(req.Messages)
+	u := req.LastUser()
 	if u < 0 {
 		return finish(req)
 	}
@@ -169,7 +169,7 @@ func answer(prompt, choice string) (text, shape string) {
 // requests it saw.
 func summaryReply(req *compat.Request) compat.Reply {
 	var asked []string
-	if u := lastUser(req.Messages); u >= 0 {
+	if u := req.LastUser(); u >= 0 {
 		for _, line := range strings.Split(req.Messages[u].Text(), "\n") {
 			if said, ok := strings.CutPrefix(line, "User: "); ok && len(asked) < 5 {
 				asked = append(asked, "“"+echo(said)+"”")
@@ -198,7 +198,7 @@ var replies atomic.Uint64
 // chatReply is the n-th chat reply.
 func chatReply(req *compat.Request, n uint64) compat.Reply {
 	said := ""
-	if u := lastUser(req.Messages); u >= 0 {
+	if u := req.LastUser(); u >= 0 {
 		said = echo(req.Messages[u].Text())
 	}
 	text := openers[n%uint64(len(openers))] + " No real model is connected, so I can't really answer"
@@ -228,16 +228,6 @@ func withCall(req *compat.Request, text, tool string, args map[string]any) compa
 		panic(err) // args are maps of strings; this cannot fail
 	}
 	return compat.Reply{Text: text, ToolCalls: []chat.ToolCall{{Name: tool, Arguments: string(data)}}}
-}
-
-// lastUser returns the index of the last user message, or -1.
-func lastUser(msgs []compat.Message) int {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == "user" {
-			return i
-		}
-	}
-	return -1
 }
 
 // calledTool names the tool of the call with that id among msgs' assistant

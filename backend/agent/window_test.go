@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,22 +74,9 @@ func (s *longScript) reply(req *compat.Request) compat.Reply {
 	}
 	args, _ := json.Marshal(map[string]string{"path": fmt.Sprintf("f%d.txt", step%7)})
 	read := call("read_file", string(args))
-	read.ID = fixedCallID(step)
+	// The same id in every run: the tests count compactions.
+	read.ID = compat.SeededCallID(uint64(step))
 	return compat.Reply{Text: fmt.Sprintf("Reading file %d.", step), ToolCalls: []chat.ToolCall{read}}
-}
-
-// fixedCallID is the id of the script's nth tool call: shaped like a real
-// server's ("call_" and 24 letters and digits) but the same in every run.
-// The server's own ids are random, and the tokens of a random id vary, so
-// a test that counts compactions would vary with them.
-func fixedCallID(n int) string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	r := rand.New(rand.NewPCG(uint64(n), 7))
-	b := make([]byte, 24)
-	for i := range b {
-		b[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	return "call_" + string(b)
 }
 
 // runLong runs a turns-step task on a 4,096-token model and returns the

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	mrand "math/rand/v2"
 	"net/http"
 	"strconv"
 	"time"
@@ -364,15 +365,33 @@ func pieces(s string, n int) []string {
 	return out
 }
 
+// idAlphabet and idLength make the server's ids: 24 letters and digits.
+const (
+	idAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	idLength   = 24
+)
+
 // randomID returns 24 random letters and digits.
 func randomID() string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	b := make([]byte, 24)
+	b := make([]byte, idLength)
 	_, _ = rand.Read(b)
 	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
 	}
 	return string(b)
+}
+
+// SeededCallID is a tool call id shaped like the ones the server gives a
+// call without one ("call_" and 24 letters and digits), the same for the
+// same seed: for a script whose token counts must not vary from run to
+// run (the tokens of a random id do).
+func SeededCallID(seed uint64) string {
+	r := mrand.New(mrand.NewPCG(seed, 7))
+	b := make([]byte, idLength)
+	for i := range b {
+		b[i] = idAlphabet[r.IntN(len(idAlphabet))]
+	}
+	return "call_" + string(b)
 }
 
 // retryAfterHeaders sets the headers the OpenAI SDKs read to wait before

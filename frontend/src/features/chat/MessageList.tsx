@@ -160,7 +160,7 @@ function StatusSlot({
       className={placed ? 'status-slot' : 'status-slot status-slot-flow'}
       data-index={index}
       ref={measure}
-      style={placed ? { transform: `translateY(${start}px)` } : undefined}
+      style={placed ? { transform: `translateY(${start}px)` } : { marginTop: GAP }}
     >
       <StatusLine conversationId={conversationId} />
     </div>

@@ -20,7 +20,7 @@ export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
 .PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
-	build build-dev vet test-go test-units test-frontend test-e2e screenshot window-checks bench bench-smoke clean schema \
+	build first-start build-dev vet test-go test-units test-frontend test-e2e screenshot window-checks bench bench-smoke clean schema \
 	dist dist-deps install-check
 
 run: deps frontend build
@@ -110,6 +110,13 @@ schema:
 build: wails-cli
 	$(WAILS) build -s -m -nosyncgomod -skipbindings -ldflags "$(LDFLAGS)" -o errand
 
+# The production build with the copy of a first start's screen that a
+# release shows while its page loads (scripts/first-start.sh takes it from
+# this build's own window under Xvfb; the build is then made again with it).
+first-start: system-deps build
+	./scripts/first-start.sh
+	@$(MAKE) --no-print-directory build
+
 # The -tags dev binary serves the frontend and the Go bindings over HTTP, so
 # a real browser can drive the real backend (see e2e/).
 build-dev:
@@ -187,7 +194,7 @@ bench-smoke: deps
 
 # A release in build/dist: for Linux amd64 a .deb and a .tar.gz, for Windows
 # amd64 errand.exe and its NSIS installer, and SHA256SUMS (scripts/dist).
-dist: system-deps dist-deps wails-cli frontend-deps frontend build
+dist: system-deps dist-deps wails-cli frontend-deps frontend first-start
 	rm -rf build/dist
 	cd scripts/dist && go build -o ../../build/bin/dist .
 	./build/bin/dist linux -version "$(VERSION)"

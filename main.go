@@ -23,6 +23,11 @@ import (
 //go:embed all:frontend/dist
 var assets embed.FS
 
+// firstStartFile is the copy of a first start's screen in the frontend's
+// build, written by scripts/first-start.sh (the next frontend build
+// removes it).
+const firstStartFile = ".first-start.json"
+
 func main() {
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "errand:", err)
@@ -35,6 +40,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// The build's copy of a first start's screen (scripts/first-start.sh),
+	// when it has one.
+	cfg.FirstStart, _ = assets.ReadFile("frontend/dist/" + firstStartFile)
 	if generatingBindings {
 		if cfg.DataDir, err = os.MkdirTemp("", "errand-bindings-"); err != nil {
 			return err

@@ -238,7 +238,7 @@ func (a *App) open(ctx context.Context, cfg Config) error {
 	*a.Checkpoints = Checkpoints{keeper: keeper, tasks: st, events: a.events}
 	*a.Memory = Memory{store: st, events: a.events}
 	*a.Prompts = Prompts{store: st}
-	*a.Window = Window{notifier: a.notifier, ready: a.late.run, snapshot: snapshotIn(cfg.DataDir, st.ReadOnly(), a.Health)}
+	*a.Window = Window{notifier: a.notifier, ready: a.late.run, snapshot: snapshotIn(cfg.DataDir, st.ReadOnly(), a.Health, newFirstStart(cfg.FirstStart, cfg.CaptureFirstStart))}
 	*a.MCP = MCP{store: st, manager: a.mcp, late: a.mcpLate, env: a.secrets}
 	*a.Agents = Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
 	*a.About = About{dataDir: cfg.DataDir, resolver: a.resolver, openFolder: openInFileManager}

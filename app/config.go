@@ -22,6 +22,13 @@ type Config struct {
 	Model   string
 	// Keyring keeps API keys; nil means the system's.
 	Keyring secrets.Keyring
+	// FirstStart is the build's copy of a first start's screen (see
+	// firstStartCopy); none when empty.
+	FirstStart []byte
+	// CaptureFirstStart makes the run a capture run: at its first start
+	// (a new data folder) the copy is written to this file
+	// (ERRAND_CAPTURE_FIRST_START, for scripts/first-start.sh).
+	CaptureFirstStart string
 }
 
 // ConfigFromEnv reads the Config from the environment.
@@ -31,6 +38,8 @@ func ConfigFromEnv() (Config, error) {
 		BaseURL: strings.TrimSpace(os.Getenv("OPENAI_BASE_URL")),
 		APIKey:  strings.TrimSpace(os.Getenv("OPENAI_API_KEY")),
 		Model:   strings.TrimSpace(os.Getenv("ERRAND_MODEL")),
+
+		CaptureFirstStart: strings.TrimSpace(os.Getenv("ERRAND_CAPTURE_FIRST_START")),
 	}
 	if c.DataDir == "" {
 		dir, err := os.UserConfigDir()

@@ -113,6 +113,13 @@ func (f *firstScreen) readConversation(listLimit, messageLimit int, create bool)
 	return &page, &view
 }
 
+// empty is whether the conversation list is empty: a first screen then
+// opens a new conversation.
+func (f *firstScreen) empty() bool {
+	page, err := f.conversations.ListConversationsPage("", "", 1, "", false)
+	return err == nil && len(page.Items) == 0
+}
+
 // got logs a part of the first screen that could not be read; true when
 // it was read.
 func got(part string, err error) bool {

@@ -65,6 +65,7 @@ type snapshotFile struct {
 	path     string
 	readOnly bool
 	health   *Health
+	first    firstStart // a first start's copy, built in
 	mu       sync.Mutex // one save or check at a time
 }
 
@@ -135,6 +136,7 @@ func (f *snapshotFile) save(s FirstScreenSnapshot) error {
 	if err != nil {
 		return err
 	}
+	f.captureFirstStart(s, screen)
 	if old, err := os.ReadFile(f.path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
@@ -184,16 +186,20 @@ func (f *snapshotFile) serve(w http.ResponseWriter, r *http.Request, next http.H
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	data, err := os.ReadFile(f.path)
-	if errors.Is(err, fs.ErrNotExist) {
+	none := errors.Is(err, fs.ErrNotExist)
+	if none && !f.first.wanted() {
 		next.ServeHTTP(w, r)
 		return
 	}
 	rec := &pageRecorder{header: w.Header()}
 	next.ServeHTTP(rec, r)
 	page, why := rec.body.Bytes(), ""
-	if err != nil {
+	switch {
+	case none:
+		page, why = f.showFirstStart(page, rec.code)
+	case err != nil:
 		why = err.Error()
-	} else {
+	default:
 		page, why = f.show(page, data, rec.code)
 	}
 	if why != "" {
@@ -210,12 +216,9 @@ func (f *snapshotFile) serve(w http.ResponseWriter, r *http.Request, next http.H
 // show puts the snapshot in data into page; it says why not when it does
 // not (and removes a snapshot that no longer shows the first screen).
 func (f *snapshotFile) show(page, data []byte, code int) ([]byte, string) {
-	head := headTag.FindIndex(page)
-	switch {
-	case code != http.StatusOK:
-		return page, fmt.Sprintf("the page was answered %d", code)
-	case !bytes.Contains(page, []byte(firstScreenMarker)) || head == nil:
-		return page, "the page has no place for it"
+	headEnd, why := placeFor(page, code)
+	if why != "" {
+		return page, why
 	}
 	var s storedSnapshot
 	if err := json.Unmarshal(data, &s); err != nil || s.check() != nil {
@@ -235,16 +238,36 @@ func (f *snapshotFile) show(page, data []byte, code int) ([]byte, string) {
 		f.remove()
 		return page, "its markup cannot be read"
 	}
-	shown := fmt.Sprintf(`<div id="first-screen" inert aria-hidden="true" data-width="%d" data-height="%d">%s</div>`, s.Width, s.Height, clean)
+	return withCopy(page, headEnd, s.FirstScreenSnapshot, clean, body), ""
+}
+
+// placeFor is where a copy goes in page, answered with code: the end of
+// its <head> start tag; or why it has no place.
+func placeFor(page []byte, code int) (headEnd int, why string) {
+	head := headTag.FindIndex(page)
+	switch {
+	case code != http.StatusOK:
+		return 0, fmt.Sprintf("the page was answered %d", code)
+	case !bytes.Contains(page, []byte(firstScreenMarker)) || head == nil:
+		return 0, "the page has no place for it"
+	}
+	return head[1], ""
+}
+
+// withCopy is page with the copy of a first screen (markup, taken at s's
+// window size) at its marker and that first screen's JSON (body) at the
+// end of its <head> start tag (headEnd).
+func withCopy(page []byte, headEnd int, s FirstScreenSnapshot, markup string, body []byte) []byte {
+	shown := fmt.Sprintf(`<div id="first-screen" inert aria-hidden="true" data-width="%d" data-height="%d">%s</div>`, s.Width, s.Height, markup)
 	// encoding/json writes <, >, & and U+2028/9 escaped: the JSON cannot
 	// end the script element it is in.
 	script := `<script>window.errandFirstScreen=Promise.resolve(` + string(body) + `);</script>`
 	var out bytes.Buffer
 	out.Grow(len(page) + len(shown) + len(script))
-	out.Write(page[:head[1]])
+	out.Write(page[:headEnd])
 	out.WriteString(script)
-	out.Write(bytes.Replace(page[head[1]:], []byte(firstScreenMarker), []byte(shown), 1))
-	return out.Bytes(), ""
+	out.Write(bytes.Replace(page[headEnd:], []byte(firstScreenMarker), []byte(shown), 1))
+	return out.Bytes()
 }
 
 // headTag is the page's <head> start tag.
@@ -287,8 +310,8 @@ func (p *pageRecorder) replay(w http.ResponseWriter, page []byte) {
 }
 
 // snapshotIn is the snapshot file of the data folder dir.
-func snapshotIn(dir string, readOnly bool, health *Health) *snapshotFile {
-	return &snapshotFile{path: filepath.Join(dir, snapshotFileName), readOnly: readOnly, health: health}
+func snapshotIn(dir string, readOnly bool, health *Health, first firstStart) *snapshotFile {
+	return &snapshotFile{path: filepath.Join(dir, snapshotFileName), readOnly: readOnly, health: health, first: first}
 }
 
 // sanitize keeps of a snapshot's markup what the app renders and nothing

@@ -3,7 +3,8 @@
 # --info/--contents: files, dependencies, desktop entry), installed with
 # apt-get (its dependencies from Debian), started from its menu entry's
 # command under Xvfb on the demo model with a fresh home, looked at (a
-# screenshot, the log's first lines), and removed — the data folder stays.
+# screenshot, the log's first lines, the release's copy of a first start's
+# screen shown), and removed — the data folder stays.
 # Runs as root or with sudo; writes build/install-check/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,6 +72,9 @@ log="$data/logs/errand.log"
 echo "== the log's first lines ($log)"
 head -n 5 "$log"
 grep -q "Errand starting" "$log" || fail "the log does not say Errand started"
+# A release carries the copy of a first start's screen (make first-start):
+# this first start's page showed it while its script loaded.
+grep -q "first screen snapshot: shown" "$log" || fail "the first start did not show the release's copy of its screen"
 [ -f "$data/errand.db" ] || fail "no database in $data"
 
 echo "== remove"

@@ -4,6 +4,10 @@
 // idle, with an empty history and with a seeded one. It needs an X display
 // (run it under xvfb-run) and prints one JSON line per figure.
 //
+// The empty history's starts are a person's first start: no model is
+// configured, so the demo model answers, and the window's own storage is
+// new. Every other start is given the bench's scripted model server.
+//
 // How a start is timed, from the moment before exec:
 //
 //   - window: the app's top-level X window (its _NET_WM_PID is the
@@ -24,7 +28,9 @@
 //     start that follows a first start in the same data folder, which was
 //     left running until its page saved its first screen, then quit: what
 //     a person who starts Errand again sees. snapshot_shown counts the
-//     restarts whose page showed that first screen as it loaded.
+//     starts whose page showed a copy of its first screen as it loaded: the
+//     last start's, or on a first start the build's copy of one
+//     (scripts/first-start.sh).
 //     empty_restart_nocopy and seeded_restart_nocopy are the same restarts
 //     with that copy removed before them: what the copy itself saves.
 //   - steps (with -steps N): one more start with an empty history, whose
@@ -215,7 +221,7 @@ func run() error {
 			return err
 		}
 	}
-	cases := []benchCase{{name: "empty", app: *app}}
+	cases := []benchCase{{name: "empty", app: *app, firstStart: true}}
 	if *seeded != "" {
 		cases = append(cases, benchCase{name: "seeded", app: *app, db: filepath.Join(*seeded, "errand.db")})
 	}
@@ -301,7 +307,7 @@ func run() error {
 			emit(p+".bound_call.median", median(bound), "ms")
 		}
 		emit(p+".runs", float64(len(window)), "count")
-		if c.restart {
+		if c.name != "bare" {
 			emit(p+".snapshot_shown", float64(shown), "count")
 		}
 		for step, v := range steps {
@@ -381,6 +387,9 @@ type benchCase struct {
 	stops         int  // then Stop is clicked this many times in long replies (stop.go)
 	stream        int  // then replies of this many tokens are streamed (stream.go)
 	started       <-chan time.Time
+	// firstStart: a person's first start, with no model configured (so
+	// the demo model) and the window's own storage new.
+	firstStart bool
 }
 
 // live is a started app the bench goes on working in: its window, its
@@ -426,6 +435,10 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 		}
 	}
 	cmd := command(app, baseURL, dir)
+	if c.firstStart {
+		cmd = command(app, "", dir)
+		cmd.Env = append(cmd.Env, "XDG_DATA_HOME="+filepath.Join(dir, "window-storage"))
+	}
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	t0 := time.Now()
@@ -600,11 +613,16 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 	return r, nil
 }
 
-// command is the app on the data folder dir and the scripted model server.
+// command is the app on the data folder dir and the scripted model server
+// at baseURL ("": no model configured, the demo model answers).
 func command(app, baseURL, dir string) *exec.Cmd {
 	cmd := exec.Command(app)
+	key, model := "bench-key", "bench-model"
+	if baseURL == "" {
+		key, model = "", ""
+	}
 	cmd.Env = append(os.Environ(), "NO_AT_BRIDGE=1", "DBUS_SESSION_BUS_ADDRESS=disabled:",
-		"ERRAND_DATA_DIR="+dir, "OPENAI_BASE_URL="+baseURL, "OPENAI_API_KEY=bench-key", "ERRAND_MODEL=bench-model",
+		"ERRAND_DATA_DIR="+dir, "OPENAI_BASE_URL="+baseURL, "OPENAI_API_KEY="+key, "ERRAND_MODEL="+model,
 		"BARE_READY_FILE="+filepath.Join(dir, "ready"))
 	return cmd
 }

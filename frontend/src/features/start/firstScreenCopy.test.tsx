@@ -64,18 +64,27 @@ describe('captureFirstScreen', () => {
 
 describe("index.html's restore script", () => {
   const page = readFileSync(resolve(__dirname, '../../../index.html'), 'utf8');
-  const script = /<!--first-screen-->\s*<script>([\s\S]*?)<\/script>/.exec(page)?.[1] ?? '';
+  const script = /<script>([\s\S]*?)<\/script>\s*<div id="root"><\/div>\s*<!--first-screen-->/.exec(page)?.[1] ?? '';
 
+  /** The page as Go serves it with a copy, once parsed. */
   function injectCopy(width: number, height: number): HTMLElement {
+    document.body.innerHTML = '';
+    new Function(script)();
     document.body.innerHTML =
       `<div id="root"></div><div id="first-screen" inert aria-hidden="true" data-width="${width}" data-height="${height}">` +
       '<div class="scroller" data-snap-top="120" data-snap-left="8"><p>the last first screen</p></div></div>';
-    new Function(script)();
+    document.dispatchEvent(new Event('readystatechange'));
     return document.body;
   }
 
-  it('follows the marker Go replaces', () => {
+  it('comes before the marker Go replaces, and shows the copy only once the page is parsed', () => {
     expect(script).toContain('first-screen');
+    document.body.innerHTML = '';
+    new Function(script)();
+    document.body.innerHTML = '<div id="root"></div><div id="first-screen" data-width="1" data-height="1"></div>';
+    expect(document.getElementById('first-screen')).not.toBeNull(); // nothing ran yet
+    document.dispatchEvent(new Event('readystatechange'));
+    expect(document.getElementById('first-screen')).toBeNull();
   });
 
   it('removes a copy taken at another window size', () => {
@@ -107,7 +116,8 @@ describe("index.html's restore script", () => {
 
   it('does nothing when there is no copy', () => {
     document.body.innerHTML = '<div id="root"></div>';
-    expect(() => new Function(script)()).not.toThrow();
+    new Function(script)();
+    expect(() => document.dispatchEvent(new Event('readystatechange'))).not.toThrow();
     expect(document.body.innerHTML).toBe('<div id="root"></div>');
   });
 });

@@ -441,6 +441,7 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 	}
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = &logs, &logs
+	logFrom := logSize(filepath.Join(dir, "logs", "errand.log")) // a restart's log holds the start before it
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		return result{}, err
@@ -579,8 +580,9 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 			r.complete = ms(frames[i].at)
 		}
 	}
-	r.steps = startSteps(filepath.Join(dir, "logs", "errand.log"))
-	r.snapshot = logSays(filepath.Join(dir, "logs", "errand.log"), "first screen snapshot: shown")
+	log := logSince(filepath.Join(dir, "logs", "errand.log"), logFrom)
+	r.steps = startSteps(log)
+	r.snapshot = strings.Contains(log, "first screen snapshot: shown")
 	if measureMemory {
 		time.Sleep(settle)
 		r.memory = treeMemory(cmd.Process.Pid)
@@ -655,21 +657,30 @@ func warm(app, baseURL, dir string) error {
 	return nil
 }
 
-// logSays reports whether the log at path has a line holding text.
-func logSays(path, text string) bool {
+// logSize is the size of the log at path (0 for none yet).
+func logSize(path string) int64 {
+	info, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return info.Size()
+}
+
+// logSince is what the log at path gained after its first from bytes: a
+// restart's own lines, after those of the start before it.
+func logSince(path string, from int64) string {
 	b, err := os.ReadFile(path)
-	return err == nil && strings.Contains(string(b), text)
+	if err != nil || int64(len(b)) < from {
+		return ""
+	}
+	return string(b[from:])
 }
 
 // startSteps reads the steps of the page's start from Errand's log line
 // `msg="first screen" ms="html=4 module=103 … painted=297"`; none for a
 // window that logs no such line (the bare one).
-func startSteps(logPath string) map[string]float64 {
-	b, err := os.ReadFile(logPath)
-	if err != nil {
-		return nil
-	}
-	_, rest, ok := strings.Cut(string(b), `msg="first screen" ms="`)
+func startSteps(log string) map[string]float64 {
+	_, rest, ok := strings.Cut(log, `msg="first screen" ms="`)
 	if !ok {
 		return nil
 	}

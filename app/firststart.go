@@ -68,9 +68,12 @@ func newFirstStart(data []byte, captureTo string) firstStart {
 	return f
 }
 
-// wanted is whether a start without a first screen of its own reads the
-// page: to show the build's copy, or to capture one.
-func (f *firstStart) wanted() bool { return f.copy != nil || f.captureTo != "" }
+// firstStartWanted is whether a start without a first screen of its own
+// reads the page: at a first start (an empty list), to show the build's
+// copy or to take one.
+func (f *snapshotFile) firstStartWanted() bool {
+	return (f.first.copy != nil || f.first.captureTo != "") && f.health.first.empty()
+}
 
 // showFirstStart puts the build's copy of a first start into page, filled
 // with this start's own values, when this start is a first start that
@@ -86,8 +89,6 @@ func (f *snapshotFile) showFirstStart(page []byte, code int) ([]byte, string) {
 		return page, "no copy of a first start: this run takes one"
 	case c.Page != f.first.page:
 		return page, "the first start's copy is of another page"
-	case !f.health.first.empty():
-		return page, "no first screen of its own yet, and not a first start"
 	}
 	screen := f.health.firstScreen(c.ListLimit, c.MessageLimit, true)
 	if !ownValues(screen) || genericDigest(screen) != c.Digest {

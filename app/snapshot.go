@@ -187,7 +187,7 @@ func (f *snapshotFile) serve(w http.ResponseWriter, r *http.Request, next http.H
 	defer f.mu.Unlock()
 	data, err := os.ReadFile(f.path)
 	none := errors.Is(err, fs.ErrNotExist)
-	if none && !f.first.wanted() {
+	if none && !f.firstStartWanted() {
 		next.ServeHTTP(w, r)
 		return
 	}

@@ -42,7 +42,6 @@ type firstStart struct {
 	// captureTo is where a capture run writes the copy; "" in every other
 	// run.
 	captureTo string
-	page      string // the digest of the page this start served
 }
 
 // The placeholders of a first start's own values in its copy's markup.
@@ -79,7 +78,6 @@ func (f *snapshotFile) firstStartWanted() bool {
 // with this start's own values, when this start is a first start that
 // shows the screen the copy showed; it says why not when it does not.
 func (f *snapshotFile) showFirstStart(page []byte, code int) ([]byte, string) {
-	f.first.page = digest(page)
 	c := f.first.copy
 	headEnd, why := placeFor(page, code)
 	switch {
@@ -87,7 +85,7 @@ func (f *snapshotFile) showFirstStart(page []byte, code int) ([]byte, string) {
 		return page, why
 	case c == nil:
 		return page, "no copy of a first start: this run takes one"
-	case c.Page != f.first.page:
+	case c.Page != f.page:
 		return page, "the first start's copy is of another page"
 	}
 	screen := f.health.firstScreen(c.ListLimit, c.MessageLimit, true)
@@ -111,7 +109,7 @@ func (f *snapshotFile) showFirstStart(page []byte, code int) ([]byte, string) {
 // the new conversation alone, listed (the first start read the list
 // before it made the conversation, so its list was empty).
 func (f *snapshotFile) captureFirstStart(s FirstScreenSnapshot, screen FirstScreen) {
-	if f.first.captureTo == "" || f.first.page == "" {
+	if f.first.captureTo == "" || f.page == "" {
 		return
 	}
 	if !ownValues(screen) || len(screen.Conversations.Items) != 1 || len(screen.Open.Messages) > 0 || len(screen.Open.Tasks) > 0 {
@@ -125,7 +123,7 @@ func (f *snapshotFile) captureFirstStart(s FirstScreenSnapshot, screen FirstScre
 		html.EscapeString(screen.Open.Conversation.ID), placeConversation,
 		html.EscapeString(screen.Status.DataDir), placeDataDir,
 	).Replace(s.HTML)
-	data, err := json.Marshal(firstStartCopy{Page: f.first.page, Digest: genericDigest(first), FirstScreenSnapshot: s})
+	data, err := json.Marshal(firstStartCopy{Page: f.page, Digest: genericDigest(first), FirstScreenSnapshot: s})
 	if err == nil {
 		err = writeFile(f.first.captureTo, data)
 	}

@@ -53,10 +53,12 @@ const snapshotFileName = "first-screen.json"
 // right after the root React renders into.
 const firstScreenMarker = "<!--first-screen-->"
 
-// storedSnapshot is the snapshot's file: the markup, and the digest of the
-// first screen (FirstScreen's JSON) it showed.
+// storedSnapshot is the snapshot's file: the markup, the digest of the
+// first screen (FirstScreen's JSON) it showed and that of the page it was
+// painted on.
 type storedSnapshot struct {
 	Digest string `json:"digest"`
+	Page   string `json:"page"`
 	FirstScreenSnapshot
 }
 
@@ -66,6 +68,7 @@ type snapshotFile struct {
 	readOnly bool
 	health   *Health
 	first    firstStart // a first start's copy, built in
+	page     string     // the digest of the page this run served: the one the window painted
 	mu       sync.Mutex // one save or check at a time
 }
 
@@ -132,7 +135,7 @@ func (f *snapshotFile) save(s FirstScreenSnapshot) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(storedSnapshot{Digest: digest(body), FirstScreenSnapshot: s})
+	data, err := json.Marshal(storedSnapshot{Digest: digest(body), Page: f.page, FirstScreenSnapshot: s})
 	if err != nil {
 		return err
 	}
@@ -185,17 +188,16 @@ func (f *snapshotFile) serve(w http.ResponseWriter, r *http.Request, next http.H
 	w.Header().Set("Cache-Control", "no-store")
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	data, err := os.ReadFile(f.path)
-	none := errors.Is(err, fs.ErrNotExist)
-	if none && !f.firstStartWanted() {
-		next.ServeHTTP(w, r)
-		return
-	}
 	rec := &pageRecorder{header: w.Header()}
 	next.ServeHTTP(rec, r)
 	page, why := rec.body.Bytes(), ""
+	f.page = digest(page)
+	data, err := os.ReadFile(f.path)
 	switch {
-	case none:
+	case errors.Is(err, fs.ErrNotExist) && !f.firstStartWanted():
+		rec.replay(w, page)
+		return
+	case errors.Is(err, fs.ErrNotExist):
 		page, why = f.showFirstStart(page, rec.code)
 	case err != nil:
 		why = err.Error()
@@ -224,6 +226,11 @@ func (f *snapshotFile) show(page, data []byte, code int) ([]byte, string) {
 	if err := json.Unmarshal(data, &s); err != nil || s.check() != nil {
 		f.remove()
 		return page, "its file cannot be read"
+	}
+	if s.Page != f.page {
+		// Another version's screen: shown, it would turn into this one's.
+		f.remove()
+		return page, "it was painted on another page (another version of Errand)"
 	}
 	body, err := json.Marshal(f.health.firstScreen(s.ListLimit, s.MessageLimit, true))
 	if err != nil {

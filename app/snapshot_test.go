@@ -141,6 +141,14 @@ func firstScreenJSON(t *testing.T, a *App) string {
 	return string(b)
 }
 
+// paint is what the window does: it loads its page, then saves the markup
+// of its first screen.
+func paint(t *testing.T, a *App, markup string) {
+	t.Helper()
+	servePage(a)
+	require.NoError(t, a.Window.SaveFirstScreen(snapshotOf(markup)))
+}
+
 func snapshotOf(markup string) FirstScreenSnapshot {
 	return FirstScreenSnapshot{HTML: markup, Width: 1200, Height: 820, ListLimit: 50, MessageLimit: 100}
 }
@@ -208,13 +216,35 @@ func TestAChangedFirstScreenIsNotShown(t *testing.T) {
 			a := newAppWith(t, Config{DataDir: dir, Keyring: &fakeKeyring{}})
 			c, err := a.Conversations.CreateConversation()
 			require.NoError(t, err)
-			require.NoError(t, a.Window.SaveFirstScreen(snapshotOf(appRow)))
+			paint(t, a, appRow)
 			require.NotEmpty(t, shown(t, servePage(a)))
 			change(t, a, c.ID)
 			assert.Empty(t, shown(t, servePage(a)))
 			assert.False(t, snapshotExists(dir), "a snapshot of another first screen is removed")
 		})
 	}
+}
+
+// After an update the page is another: the last version's copy would
+// show the last version's screen and then turn into this one's, so it is
+// not shown, and its file goes.
+func TestACopyPaintedOnAnotherPageIsNotShown(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := newAppWith(t, Config{DataDir: dir, Keyring: &fakeKeyring{}})
+	_, err := a.Conversations.CreateConversation()
+	require.NoError(t, err)
+	paint(t, a, appRow)
+	require.NotEmpty(t, shown(t, servePage(a)), "the same page shows it")
+
+	updated := strings.Replace(indexHTML, "index.js", "index-2.js", 1)
+	page := a.Page(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(updated))
+	}))
+	rec := httptest.NewRecorder()
+	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Equal(t, updated, rec.Body.String(), "another page is served without it")
+	assert.False(t, snapshotExists(dir), "and its file goes")
 }
 
 // The page may save the same first screen again and again: it is written once.
@@ -252,7 +282,7 @@ func TestTheInlineFirstScreenCannotEndItsScript(t *testing.T) {
 		ID: uuid.NewString(), ConversationID: c.ID, Role: chat.RoleUser, Content: text, CreatedAt: time.Now().UTC(),
 	})
 	require.NoError(t, err)
-	require.NoError(t, a.Window.SaveFirstScreen(snapshotOf(appRow)))
+	paint(t, a, appRow)
 	inline := shown(t, servePage(a))
 	require.NotEmpty(t, inline)
 	assert.NotContains(t, inline, "</")
@@ -361,7 +391,7 @@ func TestTheSnapshotComesThroughWailsAssetServer(t *testing.T) {
 	a := newApp(t)
 	_, err := a.Conversations.CreateConversation()
 	require.NoError(t, err)
-	require.NoError(t, a.Window.SaveFirstScreen(snapshotOf(appRow)))
+	paint(t, a, appRow)
 	for name, assets := range map[string]assetoptions.Options{
 		"from files": {Assets: fstest.MapFS{"index.html": {Data: []byte(indexHTML)}}},
 		// A handler that does not say its page is HTML: Wails sniffs it.

@@ -44,12 +44,24 @@ type firstStart struct {
 	captureTo string
 }
 
-// The placeholders of a first start's own values in its copy's markup.
-const (
-	placeWorkspace    = "{{workspace}}"
-	placeConversation = "{{conversation}}"
-	placeDataDir      = "{{data}}"
-)
+// ownPlaces pairs each of screen's own values, as the markup writes it,
+// with its placeholder in the copy: placeholder then value for a
+// strings.Replacer that fills the copy in, value then placeholder (taking)
+// for one that takes them out. The folder comes before the data folder
+// and the id it holds, so a replacer takes it whole.
+func ownPlaces(screen FirstScreen, taking bool) []string {
+	pairs := []string{
+		"{{workspace}}", html.EscapeString(screen.Workspace.Path),
+		"{{conversation}}", html.EscapeString(screen.Open.Conversation.ID),
+		"{{data}}", html.EscapeString(screen.Status.DataDir),
+	}
+	if taking {
+		for i := 0; i < len(pairs); i += 2 {
+			pairs[i], pairs[i+1] = pairs[i+1], pairs[i]
+		}
+	}
+	return pairs
+}
 
 // newFirstStart reads the build's copy (nil or empty: none); captureTo
 // makes this run a capture run.
@@ -96,11 +108,7 @@ func (f *snapshotFile) showFirstStart(page []byte, code int) ([]byte, string) {
 	if err != nil {
 		return page, err.Error()
 	}
-	markup := strings.NewReplacer(
-		placeWorkspace, html.EscapeString(screen.Workspace.Path),
-		placeConversation, html.EscapeString(screen.Open.Conversation.ID),
-		placeDataDir, html.EscapeString(screen.Status.DataDir),
-	).Replace(c.HTML)
+	markup := strings.NewReplacer(ownPlaces(screen, false)...).Replace(c.HTML)
 	return withCopy(page, headEnd, c.FirstScreenSnapshot, markup, body), ""
 }
 
@@ -118,11 +126,7 @@ func (f *snapshotFile) captureFirstStart(s FirstScreenSnapshot, screen FirstScre
 	}
 	first := screen
 	first.Conversations = &chat.ConversationPage{Items: []chat.ConversationSummary{}}
-	s.HTML = strings.NewReplacer(
-		html.EscapeString(screen.Workspace.Path), placeWorkspace,
-		html.EscapeString(screen.Open.Conversation.ID), placeConversation,
-		html.EscapeString(screen.Status.DataDir), placeDataDir,
-	).Replace(s.HTML)
+	s.HTML = strings.NewReplacer(ownPlaces(screen, true)...).Replace(s.HTML)
 	data, err := json.Marshal(firstStartCopy{Page: f.page, Digest: genericDigest(first), FirstScreenSnapshot: s})
 	if err == nil {
 		err = writeFile(f.first.captureTo, data)

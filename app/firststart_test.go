@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -37,6 +36,13 @@ func captureFirstStartIn(t *testing.T, dataDir string) []byte {
 	data, err := os.ReadFile(out)
 	require.NoError(t, err, "the capture run wrote its copy")
 	return data
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
 }
 
 // servedScreen is the first screen's JSON the served page holds ("" for
@@ -109,18 +115,19 @@ func TestTheBuildsCopyIsShownOnlyWhereItIsTheFirstScreen(t *testing.T) {
 	t.Run("another page", func(t *testing.T) {
 		t.Parallel()
 		a := newAppWith(t, Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}, FirstStart: copyData})
-		other := strings.Replace(indexHTML, "index.js", "index-2.js", 1)
-		page := a.Page(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			_, _ = w.Write([]byte(other))
-		}))
-		rec := httptest.NewRecorder()
-		page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-		assert.Equal(t, other, rec.Body.String(), "a copy painted on another build's page is not shown")
+		assert.Equal(t, updatedHTML, servePageOf(a, updatedHTML).Body.String(), "a copy painted on another build's page is not shown")
 	})
-	t.Run("a copy that cannot be read", func(t *testing.T) {
-		t.Parallel()
-		a := newAppWith(t, Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}, FirstStart: []byte(`{"page":`)})
-		inline, _ := servedScreen(t, servePage(a))
-		assert.Empty(t, inline)
-	})
+	// A copy of this very page and screen, but cut short or at a size no
+	// window has: not shown.
+	var tooSmall map[string]any
+	require.NoError(t, json.Unmarshal(copyData, &tooSmall))
+	tooSmall["width"] = minWindowSide - 1
+	for name, bad := range map[string][]byte{"cut short": copyData[:len(copyData)/2], "a window too small": mustJSON(t, tooSmall)} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			a := newAppWith(t, Config{DataDir: t.TempDir(), Keyring: &fakeKeyring{}, FirstStart: bad})
+			inline, _ := servedScreen(t, servePage(a))
+			assert.Empty(t, inline)
+		})
+	}
 }

@@ -103,12 +103,18 @@ func TestSanitizeDropsWhatCouldRunOrLoad(t *testing.T) {
 	assert.Equal(t, chat.CodeInvalid, code(err), "markup with nothing to show is refused")
 }
 
+// updatedHTML is the page of another build: its script has another name.
+var updatedHTML = strings.Replace(indexHTML, "index.js", "index-2.js", 1)
+
 // servePage serves the page as the window asks for it.
-func servePage(a *App) *httptest.ResponseRecorder {
+func servePage(a *App) *httptest.ResponseRecorder { return servePageOf(a, indexHTML) }
+
+// servePageOf serves html as the window's page.
+func servePageOf(a *App, html string) *httptest.ResponseRecorder {
 	page := a.Page(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Content-Length", strconv.Itoa(len(indexHTML)))
-		_, _ = w.Write([]byte(indexHTML))
+		w.Header().Set("Content-Length", strconv.Itoa(len(html)))
+		_, _ = w.Write([]byte(html))
 	}))
 	rec := httptest.NewRecorder()
 	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
@@ -237,13 +243,7 @@ func TestACopyPaintedOnAnotherPageIsNotShown(t *testing.T) {
 	paint(t, a, appRow)
 	require.NotEmpty(t, shown(t, servePage(a)), "the same page shows it")
 
-	updated := strings.Replace(indexHTML, "index.js", "index-2.js", 1)
-	page := a.Page(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		_, _ = w.Write([]byte(updated))
-	}))
-	rec := httptest.NewRecorder()
-	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-	assert.Equal(t, updated, rec.Body.String(), "another page is served without it")
+	assert.Equal(t, updatedHTML, servePageOf(a, updatedHTML).Body.String(), "another page is served without it")
 	assert.False(t, snapshotExists(dir), "and its file goes")
 }
 

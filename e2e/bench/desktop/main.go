@@ -434,9 +434,12 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 			}
 		}
 	}
-	cmd := command(app, baseURL, dir)
+	model := baseURL
 	if c.firstStart {
-		cmd = command(app, "", dir)
+		model = ""
+	}
+	cmd := command(app, model, dir)
+	if c.firstStart {
 		cmd.Env = append(cmd.Env, "XDG_DATA_HOME="+filepath.Join(dir, "window-storage"))
 	}
 	var logs strings.Builder

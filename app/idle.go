@@ -23,17 +23,18 @@ const (
 
 // releaseMemory gives back what only the work just done needed: the pages
 // of the executable it ran (see backend/memtrim; about 30 MB after a
-// start or a task), the Go heap it freed and the C heaps' free memory.
-// It runs after the late start, and whenever the tasks stop working.
+// start or a task), the C heaps' free memory and the Go heap it freed.
+// It runs after the late start, and whenever the tasks stop working. The
+// Go heap goes last, so that it gives back what the rest allocated too.
 func releaseMemory() {
-	debug.FreeOSMemory()
-	memtrim.TrimMalloc()
 	resident, err := memtrim.ReleaseExecutable()
+	memtrim.TrimMalloc()
 	if err != nil {
 		slog.Warn("give back memory", "err", err)
-		return
+	} else {
+		slog.Info("gave back memory", "executable_mb", resident>>20)
 	}
-	slog.Info("gave back memory", "executable_mb", resident>>20)
+	debug.FreeOSMemory()
 }
 
 // idleRelease calls release once no task has worked for idleAfter, and

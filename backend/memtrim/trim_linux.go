@@ -59,41 +59,62 @@ func (m mapping) clean() bool {
 	return !strings.Contains(m.perms, "w") && m.anonymous == 0
 }
 
-// readMappings lists the mappings of path in an smaps file.
+// readMappings lists the mappings of path in an smaps file. It reads the
+// file line by line and splits only the lines of path's mappings: the
+// process has a thousand mappings or more (about 1 MB of text), and
+// reading them is part of giving memory back, not a reason to take more.
 func readMappings(smaps, path string) ([]mapping, error) {
-	b, err := os.ReadFile(smaps)
+	f, err := os.Open(smaps)
 	if err != nil {
 		return nil, fmt.Errorf("read the process's mappings: %w", err)
 	}
+	defer f.Close()
 	var out []mapping
 	var cur *mapping
-	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		if !strings.HasSuffix(f[0], ":") { // a mapping's header
+		line := sc.Bytes()
+		key, rest, _ := bytes.Cut(line, []byte(" "))
+		if !bytes.HasSuffix(key, []byte(":")) { // a mapping's header
 			cur = nil
-			if len(f) >= 6 && strings.Join(f[5:], " ") == path {
-				if m, ok := header(f); ok {
-					out = append(out, m)
-					cur = &out[len(out)-1]
-				}
+			if m, ok := headerOf(line, path); ok {
+				out = append(out, m)
+				cur = &out[len(out)-1]
 			}
 			continue
 		}
-		if cur != nil && len(f) >= 2 {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			switch f[0] {
-			case "Rss:":
-				cur.rss = kb << 10
-			case "Anonymous:":
-				cur.anonymous = kb << 10
-			}
+		if cur == nil {
+			continue
+		}
+		switch string(key) { // compared without a copy
+		case "Rss:":
+			cur.rss = kilobytes(rest)
+		case "Anonymous:":
+			cur.anonymous = kilobytes(rest)
 		}
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read the process's mappings: %w", err)
+	}
+	return out, nil
+}
+
+// headerOf reads a mapping's header line when it maps path.
+func headerOf(line []byte, path string) (mapping, bool) {
+	if !bytes.HasSuffix(line, []byte(path)) {
+		return mapping{}, false
+	}
+	f := strings.Fields(string(line))
+	if len(f) < 6 || strings.Join(f[5:], " ") != path {
+		return mapping{}, false
+	}
+	return header(f)
+}
+
+// kilobytes reads "   1024 kB" as bytes.
+func kilobytes(field []byte) int64 {
+	kb, _ := strconv.ParseInt(string(bytes.TrimSuffix(bytes.TrimSpace(field), []byte(" kB"))), 10, 64)
+	return kb << 10
 }
 
 // header reads "start-end perms offset dev inode path".

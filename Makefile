@@ -20,7 +20,7 @@ export NO_AT_BRIDGE := 1
 export DBUS_SESSION_BUS_ADDRESS := disabled:
 
 .PHONY: run test deps system-deps wails-cli frontend-deps e2e-deps mcp-servers frontend bindings \
-	build first-start build-dev vet test-go test-units test-frontend test-e2e screenshot window-checks bench bench-smoke clean schema \
+	build webmemory first-start build-dev vet test-go test-units test-frontend test-e2e screenshot window-checks bench bench-smoke clean schema \
 	dist dist-deps install-check
 
 run: deps frontend build
@@ -107,8 +107,17 @@ bindings: wails-cli
 schema:
 	go test ./backend/store -run '^TestANewDatabaseIsWhatEveryMigrationMakes$$' -count 1 -update
 
-build: wails-cli
+build: wails-cli webmemory
 	$(WAILS) build -s -m -nosyncgomod -skipbindings -ldflags "$(LDFLAGS)" -o errand
+
+# The window's web process extension (app/webmemory), which the
+# production build carries: through it the window gives back its memory
+# when the tasks stop.
+WEBMEMORY := app/webmemory/extension/errand-webmemory.so
+webmemory: $(WEBMEMORY)
+$(WEBMEMORY): app/webmemory/extension/errand-webmemory.c
+	gcc -shared -fPIC -O2 -Wall -Wextra -Wno-unused-parameter -o $@ $< \
+		$$(pkg-config --cflags --libs webkit2gtk-web-extension-4.0)
 
 # The production build with the copy of a first start's screen that a
 # release shows while its page loads (scripts/first-start.sh takes it from

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	goruntime "runtime"
 	"sync/atomic"
 
 	"github.com/errand-app/errand/app"
@@ -27,6 +28,11 @@ var assets embed.FS
 // build, written by scripts/first-start.sh (the next frontend build
 // removes it).
 const firstStartFile = ".first-start.json"
+
+// The window's toolkit (GTK, and WebKit, which app.PrepareWindow readies
+// before Wails starts) must be used from one thread, the one it was first
+// used on: main keeps the process's main thread from its start.
+func init() { goruntime.LockOSThread() }
 
 func main() {
 	if err := run(); err != nil {
@@ -54,6 +60,7 @@ func run() error {
 		fmt.Fprintln(os.Stderr, "errand: no log file:", err)
 	}
 	defer stopLog()
+	app.PrepareWindow(cfg.DataDir)
 	opts := &options.App{
 		Title:            "Errand",
 		Width:            1200,

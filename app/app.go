@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/errand-app/errand/backend/agent"
@@ -30,9 +31,11 @@ import (
 
 // App owns the backend for the life of the window.
 type App struct {
-	store    *store.Store
-	runner   *agent.Runner
-	idle     *idleRelease // gives back memory when the tasks stop working
+	store  *store.Store
+	runner *agent.Runner
+	idle   *idleRelease // gives back memory when the tasks stop working
+	// window is Wails' context once the window is up (Startup).
+	window   atomic.Pointer[context.Context]
 	events   *bridge
 	secrets  *secrets.Store
 	resolver *providers.Resolver
@@ -165,7 +168,7 @@ func (a *App) open(ctx context.Context, cfg Config) error {
 		}
 		return "New conversation"
 	})
-	a.idle = newIdleRelease(releaseMemory)
+	a.idle = newIdleRelease(a.releaseMemory)
 	a.events.tasks = func(t chat.Task) {
 		a.notifier.taskUpdated(t)
 		a.idle.taskUpdated(t)
@@ -238,7 +241,7 @@ func (a *App) open(ctx context.Context, cfg Config) error {
 	*a.Checkpoints = Checkpoints{keeper: keeper, tasks: st, events: a.events}
 	*a.Memory = Memory{store: st, events: a.events}
 	*a.Prompts = Prompts{store: st}
-	*a.Window = Window{notifier: a.notifier, ready: a.late.run, snapshot: snapshotIn(cfg.DataDir, st.ReadOnly(), a.Health, newFirstStart(cfg.FirstStart, cfg.CaptureFirstStart))}
+	*a.Window = Window{notifier: a.notifier, ready: a.late.run, release: a.releaseMemory, snapshot: snapshotIn(cfg.DataDir, st.ReadOnly(), a.Health, newFirstStart(cfg.FirstStart, cfg.CaptureFirstStart))}
 	*a.MCP = MCP{store: st, manager: a.mcp, late: a.mcpLate, env: a.secrets}
 	*a.Agents = Agents{store: st, runner: a.runner, events: a.events, dialogs: &a.Conversations.dialogs}
 	*a.About = About{dataDir: cfg.DataDir, resolver: a.resolver, openFolder: openInFileManager}
@@ -262,10 +265,11 @@ func (a *App) Startup(ctx context.Context) {
 	if <-a.opened; a.failed {
 		return
 	}
+	a.window.Store(&ctx)
 	a.events.attach(ctx)
 	a.Conversations.dialogs.set(ctx)
 	a.late.add(func() { a.startNotifications(ctx) })
-	a.late.add(releaseMemory)
+	a.late.add(a.releaseMemory)
 	time.AfterFunc(lateStartAfter, a.late.run)
 }
 

@@ -72,6 +72,7 @@ type Window struct {
 	notifier *notifier
 	ready    func()
 	snapshot *snapshotFile // the first screen kept for the next start
+	release  func()        // gives back memory: Go's, then the window's
 }
 
 // Ready is the window's word that its first screen is painted: what it

@@ -1,11 +1,14 @@
 package app
 
 import (
+	"errors"
 	"log/slog"
+	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"time"
 
+	"github.com/errand-app/errand/app/webmemory"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/memtrim"
 )
@@ -35,6 +38,29 @@ func releaseMemory() {
 		slog.Info("gave back memory", "executable_mb", resident>>20)
 	}
 	debug.FreeOSMemory()
+}
+
+// releaseMemory gives back the memory of Go's process, then asks the
+// window's web process to give back its own (app/webmemory), once the
+// window is up.
+func (a *App) releaseMemory() {
+	releaseMemory()
+	if ctx := a.window.Load(); ctx != nil {
+		webmemory.Release(*ctx)
+	}
+}
+
+// PrepareWindow has the window's web process load Errand's extension
+// (app/webmemory), through which the window gives back its memory with
+// Go's. It runs before the window is created.
+func PrepareWindow(dataDir string) {
+	err := webmemory.Install(filepath.Join(dataDir, "webmemory"))
+	switch {
+	case errors.Is(err, webmemory.ErrNotBuilt):
+		slog.Info("the window gives back no memory", "err", err)
+	case err != nil:
+		slog.Warn("the window gives back no memory", "err", err)
+	}
 }
 
 // idleRelease calls release once no task has worked for idleAfter, and

@@ -86,10 +86,13 @@ func (w *Window) SaveFirstScreen(s FirstScreenSnapshot) (err error) {
 		return nil
 	}
 	// Saving ran code the start had given back (the executable's pages,
-	// see releaseMemory) and took heap for the markup's tree: the quiet
-	// window needs neither, so they go back now, not at the next task's
-	// end (Go's idle memory was 9–12 MB higher).
-	defer releaseMemory()
+	// see releaseMemory) and took heap for the markup's tree, and the page
+	// took memory to write it: the quiet window needs none of it, so it
+	// goes back now, not at the next task's end (Go's idle memory was
+	// 9–12 MB higher).
+	if w.release != nil {
+		defer w.release()
+	}
 	return w.snapshot.save(s)
 }
 

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
+	"os"
 	"path/filepath"
 )
 
@@ -20,7 +22,8 @@ const (
 )
 
 // checkAutoScroll: at the smallest window (800×560), a long reply nobody
-// scrolled must end with its completion card in view.
+// scrolled must end with its completion card in view; then, the task
+// ended, the window gives back its memory.
 func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 	model, url, err := startModel(cfg.model)
 	if err != nil {
@@ -28,7 +31,8 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 	}
 	defer model.stop()
 	data := filepath.Join(cfg.work, "scroll")
-	app, err := startApp(cfg.app, data, filepath.Join(cfg.out, "scroll-app.log"), "OPENAI_BASE_URL="+url+"/v1", "OPENAI_API_KEY=x", "ERRAND_MODEL=mock-model")
+	logPath := filepath.Join(cfg.out, "scroll-app.log")
+	app, err := startApp(cfg.app, data, logPath, "OPENAI_BASE_URL="+url+"/v1", "OPENAI_API_KEY=x", "ERRAND_MODEL=mock-model")
 	if err != nil {
 		return "", err
 	}
@@ -49,6 +53,10 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 	if err := replyDone(ctx, st); err != nil {
 		return "", err
 	}
+	releases, err := windowReleases(logPath)
+	if err != nil {
+		return "", err
+	}
 	base := count(frame, success)
 	img, err := waitFor(ctx, w, "the completion card in view", func(img image.Image) bool {
 		return count(img, success) >= base+minCard
@@ -56,7 +64,23 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 	if err != nil {
 		return "", cfg.keep(fmt.Errorf("%w (%d green pixels, %d before the reply)", err, count(img, success), base), img, "scroll")
 	}
-	return fmt.Sprintf("the completion card is in view after a 400-word reply at 800×560 (%d green pixels, %d before)", count(img, success), base), nil
+	// Once the task has ended and nothing works, the window gives back
+	// the memory the reply took, as Go does (app/webmemory).
+	err = poll(ctx, "the window to give back its memory after the task", func() (bool, error) {
+		n, err := windowReleases(logPath)
+		return n > releases, err
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("the completion card is in view after a 400-word reply at 800×560 (%d green pixels, %d before), and the window gave back its memory after it", count(img, success), base), nil
+}
+
+// windowReleases counts the times the window's web process has said, on
+// the app's output, that it gave back memory.
+func windowReleases(logPath string) (int, error) {
+	b, err := os.ReadFile(logPath)
+	return bytes.Count(b, []byte("errand web process: gave back memory")), err
 }
 
 // readyWindow finds the app's window, gives it the keyboard, sizes it and

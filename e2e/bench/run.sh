@@ -53,8 +53,10 @@ if [[ -z "${ERRAND_BENCH_NOBUILD:-}" ]]; then
 		ERRAND_DATA_DIR=$tmpdata "$GOBIN/wails" build -s -m -nosyncgomod -o errand >/dev/null 2>&1
 		rm -rf "$tmpdata"
 	}
-	# The production build as a release is made: with the copy of a first
-	# start's screen its own window takes (scripts/first-start.sh).
+	# The production build as a release is made: with the window's web
+	# process extension (app/webmemory) and the copy of a first start's
+	# screen its own window takes (scripts/first-start.sh).
+	make --no-print-directory webmemory >&2
 	wails_build
 	./scripts/first-start.sh >&2
 	wails_build

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/errand-app/errand/app/webmemory"
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/logfile"
@@ -34,14 +35,16 @@ type App struct {
 	store  *store.Store
 	runner *agent.Runner
 	idle   *idleRelease // gives back memory when the tasks stop working
-	// window is Wails' context once the window is up (Startup).
-	window   atomic.Pointer[context.Context]
-	events   *bridge
-	secrets  *secrets.Store
-	resolver *providers.Resolver
-	stopDemo func()
-	mcp      *mcp.Manager
-	mcpLate  *lateMCP
+	// window is Wails' context once the window is up (Startup);
+	// releaseWindow asks it to give back memory (webmemory.Release).
+	window        atomic.Pointer[context.Context]
+	releaseWindow func(context.Context)
+	events        *bridge
+	secrets       *secrets.Store
+	resolver      *providers.Resolver
+	stopDemo      func()
+	mcp           *mcp.Manager
+	mcpLate       *lateMCP
 	// late runs what the first screen does not need, once it is shown.
 	late lateStart
 
@@ -121,7 +124,8 @@ func Start(ctx context.Context, cfg Config) (*App, error) {
 func unopened(unlock func()) *App {
 	a := &App{
 		unlock: unlock, events: &bridge{}, stopDemo: func() {}, desktopDone: make(chan struct{}), opened: make(chan struct{}),
-		Runner: &AgentTaskRunner{}, Conversations: &Conversations{}, Settings: &Settings{}, Providers: &Providers{},
+		releaseWindow: webmemory.Release,
+		Runner:        &AgentTaskRunner{}, Conversations: &Conversations{}, Settings: &Settings{}, Providers: &Providers{},
 		Memory: &Memory{}, Prompts: &Prompts{}, Archive: &Archive{}, Window: &Window{}, MCP: &MCP{},
 		Agents: &Agents{}, Checkpoints: &Checkpoints{}, About: &About{}, Attachments: &Attachments{},
 	}

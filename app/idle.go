@@ -41,12 +41,13 @@ func releaseMemory() {
 }
 
 // releaseMemory gives back the memory of Go's process, then asks the
-// window's web process to give back its own (app/webmemory), once the
-// window is up.
+// window's web process to give back its own (app/webmemory) once the
+// window is up and while no task works: the web process's release stops
+// the page for a moment, and a streaming reply would show it.
 func (a *App) releaseMemory() {
 	releaseMemory()
-	if ctx := a.window.Load(); ctx != nil {
-		webmemory.Release(*ctx)
+	if ctx := a.window.Load(); ctx != nil && a.idle.idle() {
+		a.releaseWindow(*ctx)
 	}
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -74,4 +75,25 @@ func TestATaskStoppingAfterTheFirstReleaseStartsTheWaitsOver(t *testing.T) {
 	(*waits)[2]()
 	assert.Equal(t, 2, released)
 	require.Len(t, *waits, 4, "the new stop's second wait")
+}
+
+// The window is asked to give back its memory once it is up, and only
+// while no task works: its release stops the page for a moment, which a
+// streaming reply would show.
+func TestTheWindowGivesBackMemoryOnlyWhileNoTaskWorks(t *testing.T) {
+	asked, working := 0, 1
+	a := &App{idle: newIdleRelease(func() {}), releaseWindow: func(context.Context) { asked++ }}
+	a.idle.count(func() int { return working })
+	ctx := context.Background()
+
+	working = 0
+	a.releaseMemory()
+	assert.Zero(t, asked, "no window yet")
+	a.window.Store(&ctx)
+	working = 1
+	a.releaseMemory()
+	assert.Zero(t, asked, "a task at work")
+	working = 0
+	a.releaseMemory()
+	assert.Equal(t, 1, asked, "the window is up and nothing works")
 }

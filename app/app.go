@@ -32,21 +32,22 @@ import (
 
 // App owns the backend for the life of the window.
 type App struct {
-	store  *store.Store
-	runner *agent.Runner
-	idle   *idleRelease // gives back memory when the tasks stop working
+	store    *store.Store
+	runner   *agent.Runner
+	idle     *idleRelease // gives back memory when the tasks stop working
+	events   *bridge
+	secrets  *secrets.Store
+	resolver *providers.Resolver
+	stopDemo func()
+	mcp      *mcp.Manager
+	mcpLate  *lateMCP
+	// late runs what the first screen does not need, once it is shown.
+	late lateStart
+
 	// window is Wails' context once the window is up (Startup);
 	// releaseWindow asks it to give back memory (webmemory.Release).
 	window        atomic.Pointer[context.Context]
 	releaseWindow func(context.Context)
-	events        *bridge
-	secrets       *secrets.Store
-	resolver      *providers.Resolver
-	stopDemo      func()
-	mcp           *mcp.Manager
-	mcpLate       *lateMCP
-	// late runs what the first screen does not need, once it is shown.
-	late lateStart
 
 	unlock func()
 	// opened is closed once open has ended; failed says it could not

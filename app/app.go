@@ -125,12 +125,12 @@ func Start(ctx context.Context, cfg Config) (*App, error) {
 func unopened(unlock func()) *App {
 	a := &App{
 		unlock: unlock, events: &bridge{}, stopDemo: func() {}, desktopDone: make(chan struct{}), opened: make(chan struct{}),
-		releaseWindow: webmemory.Release,
-		Runner:        &AgentTaskRunner{}, Conversations: &Conversations{}, Settings: &Settings{}, Providers: &Providers{},
+		Runner: &AgentTaskRunner{}, Conversations: &Conversations{}, Settings: &Settings{}, Providers: &Providers{},
 		Memory: &Memory{}, Prompts: &Prompts{}, Archive: &Archive{}, Window: &Window{}, MCP: &MCP{},
 		Agents: &Agents{}, Checkpoints: &Checkpoints{}, About: &About{}, Attachments: &Attachments{},
 	}
 	a.Health = &Health{opened: a.opened}
+	a.releaseWindow = webmemory.Release
 	a.Archive.dialogs, a.devBound = withDevDialogs(nativeDialogs{win: &a.Conversations.dialogs})
 	return a
 }

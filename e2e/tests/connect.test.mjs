@@ -95,6 +95,13 @@ test('a conversation exported to Markdown and JSON, and the JSON imported back',
   await u.newConversation.click(); // the search above may have left another open
   const search = page.getByRole('searchbox', { name: 'Search conversations' });
   await search.fill(source);
+  // Go's answer replaces the list a moment later: the row is clicked in
+  // the list it leaves, not in the one before it (where the click could
+  // land as the list changes under it).
+  await eventually(
+    async () => assert.equal(await u.convList.locator('ul').getAttribute('data-count'), '1'),
+    { what: 'the one match listed' },
+  );
   await openConversation(page, source);
   await search.fill('');
 

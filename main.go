@@ -60,7 +60,9 @@ func run() error {
 		fmt.Fprintln(os.Stderr, "errand: no log file:", err)
 	}
 	defer stopLog()
-	app.PrepareWindow(cfg.DataDir)
+	if !generatingBindings { // that run opens no window
+		app.PrepareWindow(cfg.DataDir)
+	}
 	opts := &options.App{
 		Title:            "Errand",
 		Width:            1200,

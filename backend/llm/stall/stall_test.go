@@ -28,13 +28,41 @@ func provider(t *testing.T, reply compat.Reply, limits *atomic.Value) (*openai.P
 	return providerVia(t, nil, reply, limits)
 }
 
-// providerVia is provider sending through base (nil: http.DefaultTransport).
-func providerVia(t *testing.T, base http.RoundTripper, reply compat.Reply, limits *atomic.Value) (*openai.Provider, *compat.Server) {
+// received passes a cut on to its request only once the server has read
+// the request: these tests are of a server that has it and stays silent,
+// and on a loaded machine the short limit could cut the request while it
+// was still being sent, before the server could see it go (a fresh
+// clone's make test waited a minute for that hang-up).
+func received(s *compat.Server) http.RoundTripper {
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		ctx, cancel := context.WithCancel(context.WithoutCancel(req.Context()))
+		go func() {
+			<-req.Context().Done()
+			for len(s.Requests()) == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			cancel()
+		}()
+		return http.DefaultTransport.RoundTrip(req.WithContext(ctx))
+	})
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// providerVia is provider sending through the transport base makes for
+// the server (nil: http.DefaultTransport).
+func providerVia(t *testing.T, base func(*compat.Server) http.RoundTripper, reply compat.Reply, limits *atomic.Value) (*openai.Provider, *compat.Server) {
 	t.Helper()
 	s := compat.NewServer(func(*compat.Request) compat.Reply { return reply })
 	url, stop := s.Start()
 	t.Cleanup(stop)
-	tr := &stall.Transport{Base: base, Timeouts: func(context.Context) stall.Timeouts { return limits.Load().(stall.Timeouts) }}
+	var via http.RoundTripper
+	if base != nil {
+		via = base(s)
+	}
+	tr := &stall.Transport{Base: via, Timeouts: func(context.Context) stall.Timeouts { return limits.Load().(stall.Timeouts) }}
 	return openai.New(openai.Config{BaseURL: url, APIKey: "sk-test", Model: "m", HTTPClient: tr.Client()}), s
 }
 
@@ -52,7 +80,7 @@ func ask(p llm.Provider, ctx context.Context, text *strings.Builder) (llm.Respon
 func TestSilenceBeforeTheFirstByteIsCutOnce(t *testing.T) {
 	for name, where := range map[string]compat.Stall{"nothing at all": compat.StallBeforeHeaders, "headers and nothing": compat.StallAfterHeaders} {
 		t.Run(name, func(t *testing.T) {
-			p, s := provider(t, compat.Reply{Text: "never sent", Stall: where}, limitsOf(short))
+			p, s := providerVia(t, received, compat.Reply{Text: "never sent", Stall: where}, limitsOf(short))
 			var text strings.Builder
 			_, err := ask(p, context.Background(), &text)
 			require.ErrorIs(t, err, llm.ErrStalled)
@@ -78,7 +106,7 @@ func TestSilenceBetweenChunksIsCut(t *testing.T) {
 	// The text reaches the client in one read (compat.Gather), so the
 	// only silence the idle limit can cut is the one after it, which never
 	// ends: no race of the limit against the gaps between chunks.
-	p, s := providerVia(t, compat.Gather(`"Half-an-answer"`), compat.Reply{Text: "Half-an-answer", HangAfterText: true},
+	p, s := providerVia(t, func(*compat.Server) http.RoundTripper { return compat.Gather(`"Half-an-answer"`) }, compat.Reply{Text: "Half-an-answer", HangAfterText: true},
 		limitsOf(stall.Timeouts{FirstByte: time.Hour, Idle: time.Second}))
 	var text strings.Builder
 	_, err := ask(p, context.Background(), &text)

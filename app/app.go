@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/errand-app/errand/app/webmemory"
@@ -44,9 +43,7 @@ type App struct {
 	// late runs what the first screen does not need, once it is shown.
 	late lateStart
 
-	// window is Wails' context once the window is up (Startup);
-	// releaseWindow asks it to give back memory (webmemory.Release).
-	window        atomic.Pointer[context.Context]
+	// releaseWindow asks the window to give back memory (webmemory.Release).
 	releaseWindow func(context.Context)
 
 	unlock func()
@@ -270,7 +267,6 @@ func (a *App) Startup(ctx context.Context) {
 	if <-a.opened; a.failed {
 		return
 	}
-	a.window.Store(&ctx)
 	a.events.attach(ctx)
 	a.Conversations.dialogs.set(ctx)
 	a.late.add(func() { a.startNotifications(ctx) })

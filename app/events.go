@@ -79,11 +79,15 @@ func (b *bridge) attach(ctx context.Context) {
 	b.mu.Unlock()
 }
 
-func (b *bridge) emit(name string, payload any) {
+// window is Wails' context once the window is up (nil before).
+func (b *bridge) window() context.Context {
 	b.mu.RLock()
-	ctx := b.ctx
-	b.mu.RUnlock()
-	if ctx != nil {
+	defer b.mu.RUnlock()
+	return b.ctx
+}
+
+func (b *bridge) emit(name string, payload any) {
+	if ctx := b.window(); ctx != nil {
 		runtime.EventsEmit(ctx, name, payload)
 	}
 }

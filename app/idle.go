@@ -46,8 +46,8 @@ func releaseMemory() {
 // the page for a moment, and a streaming reply would show it.
 func (a *App) releaseMemory() {
 	releaseMemory()
-	if ctx := a.window.Load(); ctx != nil && a.idle.idle() {
-		a.releaseWindow(*ctx)
+	if ctx := a.events.window(); ctx != nil && a.idle.idle() {
+		a.releaseWindow(ctx)
 	}
 }
 

@@ -82,14 +82,14 @@ func TestATaskStoppingAfterTheFirstReleaseStartsTheWaitsOver(t *testing.T) {
 // streaming reply would show.
 func TestTheWindowGivesBackMemoryOnlyWhileNoTaskWorks(t *testing.T) {
 	asked, working := 0, 1
-	a := &App{idle: newIdleRelease(func() {}), releaseWindow: func(context.Context) { asked++ }}
+	a := &App{idle: newIdleRelease(func() {}), events: &bridge{}, releaseWindow: func(context.Context) { asked++ }}
 	a.idle.count(func() int { return working })
 	ctx := context.Background()
 
 	working = 0
 	a.releaseMemory()
 	assert.Zero(t, asked, "no window yet")
-	a.window.Store(&ctx)
+	a.events.attach(ctx)
 	working = 1
 	a.releaseMemory()
 	assert.Zero(t, asked, "a task at work")

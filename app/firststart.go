@@ -25,15 +25,10 @@ import (
 // makes it another screen, and the first start loads as before.
 
 // firstStartCopy is a first start's screen as the production window
-// painted it, its own values as placeholders.
-type firstStartCopy struct {
-	// Page is the digest of the page it was painted on.
-	Page string `json:"page"`
-	// Digest is the digest of the first screen's JSON, its own values
-	// left out (generic).
-	Digest string `json:"digest"`
-	FirstScreenSnapshot
-}
+// painted it, its own values as placeholders: a stored snapshot's file,
+// whose Digest is of the first screen's JSON without those values
+// (genericDigest).
+type firstStartCopy storedSnapshot
 
 // firstStart is the build's copy of a first start, and whether this run
 // takes one.

@@ -25,17 +25,18 @@ const (
 )
 
 // releaseMemory gives back what only the work just done needed: the pages
-// of the executable it ran (see backend/memtrim; about 30 MB after a
-// start or a task), the C heaps' free memory and the Go heap it freed.
+// of the code it ran, Errand's and its libraries' (see backend/memtrim;
+// about 30 MB after a start or a task), the C heaps' free memory and the
+// Go heap it freed.
 // It runs after the late start, and whenever the tasks stop working. The
 // Go heap goes last, so that it gives back what the rest allocated too.
 func releaseMemory() {
-	resident, err := memtrim.ReleaseExecutable()
+	own, err := memtrim.ReleaseFiles()
 	memtrim.TrimMalloc()
 	if err != nil {
 		slog.Warn("give back memory", "err", err)
 	} else {
-		slog.Info("gave back memory", "executable_mb", resident>>20)
+		slog.Info("gave back memory", "files_mb", own>>20)
 	}
 	debug.FreeOSMemory()
 }

@@ -3,132 +3,149 @@ package memtrim
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
+	"io"
 	"os"
-	"strconv"
-	"strings"
 	"syscall"
 )
 
-// ReleaseExecutable unmaps the resident pages of the process's own
-// executable file that are clean copies of it (its code and read-only
-// data), and says how many bytes were resident there before.
-func ReleaseExecutable() (resident int64, err error) {
-	exe, err := os.Readlink("/proc/self/exe")
+// ReleaseFiles unmaps the resident pages of the process's clean mappings
+// of files (its executable's and its libraries' code and read-only data),
+// and says how many of those bytes no other process mapped: what the
+// process gave back.
+func ReleaseFiles() (own int64, err error) {
+	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
-		return 0, fmt.Errorf("find the executable: %w", err)
-	}
-	return Release(exe)
-}
-
-// Release unmaps the resident pages of the process's mappings of the file
-// at path that are clean copies of it. A mapping that holds a page the
-// process changed (relocations made at load) is left alone: unmapping it
-// would lose the change.
-func Release(path string) (resident int64, err error) {
-	maps, err := readMappings("/proc/self/smaps", path)
-	if err != nil {
-		return 0, err
-	}
-	for _, m := range maps {
-		if !m.clean() {
-			continue
-		}
-		resident += m.rss
-		for _, advice := range []uintptr{syscall.MADV_NOHUGEPAGE, syscall.MADV_DONTNEED} {
-			_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, m.start, m.end-m.start, advice)
-			if errno != 0 {
-				return resident, fmt.Errorf("release %x-%x: %w", m.start, m.end, errno)
-			}
-		}
-	}
-	return resident, nil
-}
-
-// mapping is one of /proc/self/smaps' mappings of a file.
-type mapping struct {
-	start, end uintptr
-	perms      string
-	rss        int64 // bytes resident
-	anonymous  int64 // bytes the process changed (copied on write)
-}
-
-// clean is whether the mapping can only hold unchanged pages of the file:
-// never writable, and none of its pages copied on write.
-func (m mapping) clean() bool {
-	return !strings.Contains(m.perms, "w") && m.anonymous == 0
-}
-
-// readMappings lists the mappings of path in an smaps file. It reads the
-// file line by line and splits only the lines of path's mappings: the
-// process has a thousand mappings or more (about 1 MB of text), and
-// reading them is part of giving memory back, not a reason to take more.
-func readMappings(smaps, path string) ([]mapping, error) {
-	f, err := os.Open(smaps)
-	if err != nil {
-		return nil, fmt.Errorf("read the process's mappings: %w", err)
+		return 0, fmt.Errorf("read the process's mappings: %w", err)
 	}
 	defer f.Close()
-	var out []mapping
-	var cur *mapping
-	suffix := []byte(path)
-	sc := bufio.NewScanner(f)
+	return releaseClean(f, unmapPages)
+}
+
+// unmapPages drops m's resident pages; the file gives them again on use.
+func unmapPages(m mapping) error {
+	for _, advice := range []uintptr{syscall.MADV_NOHUGEPAGE, syscall.MADV_DONTNEED} {
+		_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, m.start, m.end-m.start, advice)
+		if errno != 0 {
+			return fmt.Errorf("release %x-%x: %w", m.start, m.end, errno)
+		}
+	}
+	return nil
+}
+
+// mapping is one of /proc/self/smaps' mappings, as far as its release
+// needs it.
+type mapping struct {
+	start, end uintptr
+	// file: a private mapping of a file that is still there.
+	file      bool
+	writable  bool
+	own       int64 // bytes resident that no other process maps
+	anonymous int64 // bytes the process changed (copied on write)
+}
+
+// clean is whether the mapping can only hold unchanged pages of its file,
+// which the file gives again: never writable, and none of its pages
+// copied on write (relocations made at load). Unmapping any other would
+// lose what the process wrote.
+func (m mapping) clean() bool {
+	return m.file && !m.writable && m.anonymous == 0
+}
+
+// releaseClean reads an smaps file and calls release with each clean
+// mapping that holds pages of its own; it returns those bytes, and the
+// first error of a release (it goes on to the next mapping). It reads
+// line by line and allocates next to nothing: the process has a thousand
+// mappings or more (about 1 MB of text), and reading them is part of
+// giving memory back, not a reason to take more.
+func releaseClean(smaps io.Reader, release func(mapping) error) (own int64, err error) {
+	var cur mapping
+	done := func() {
+		if !cur.clean() || cur.own == 0 {
+			return
+		}
+		if e := release(cur); e != nil {
+			err = cmp.Or(err, e)
+			return
+		}
+		own += cur.own
+	}
+	sc := bufio.NewScanner(smaps)
 	for sc.Scan() {
 		line := sc.Bytes()
 		key, rest, _ := bytes.Cut(line, []byte(" "))
 		if !bytes.HasSuffix(key, []byte(":")) { // a mapping's header
-			cur = nil
-			if m, ok := headerOf(line, path, suffix); ok {
-				out = append(out, m)
-				cur = &out[len(out)-1]
-			}
-			continue
-		}
-		if cur == nil {
+			done()
+			cur = header(line)
 			continue
 		}
 		switch string(key) { // compared without a copy
-		case "Rss:":
-			cur.rss = kilobytes(rest)
+		case "Private_Clean:", "Private_Dirty:":
+			// Dirty: in the page cache, not yet written to the file (the
+			// mapping is clean: the process changed none of them).
+			cur.own += kilobytes(rest)
 		case "Anonymous:":
 			cur.anonymous = kilobytes(rest)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read the process's mappings: %w", err)
+	done()
+	if e := sc.Err(); e != nil {
+		return own, fmt.Errorf("read the process's mappings: %w", e)
 	}
-	return out, nil
-}
-
-// headerOf reads a mapping's header line when it maps path (suffix: path
-// as bytes, made once for all the lines).
-func headerOf(line []byte, path string, suffix []byte) (mapping, bool) {
-	if !bytes.HasSuffix(line, suffix) {
-		return mapping{}, false
-	}
-	f := strings.Fields(string(line))
-	if len(f) < 6 || strings.Join(f[5:], " ") != path {
-		return mapping{}, false
-	}
-	return header(f)
+	return own, err
 }
 
 // kilobytes reads "   1024 kB" as bytes.
 func kilobytes(field []byte) int64 {
-	kb, _ := strconv.ParseInt(string(bytes.TrimSuffix(bytes.TrimSpace(field), []byte(" kB"))), 10, 64)
+	field = bytes.TrimSuffix(bytes.TrimSpace(field), []byte(" kB"))
+	var kb int64
+	for _, c := range field {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		kb = kb*10 + int64(c-'0')
+	}
 	return kb << 10
 }
 
-// header reads "start-end perms offset dev inode path".
-func header(f []string) (mapping, bool) {
-	lo, hi, ok := strings.Cut(f[0], "-")
-	if !ok {
-		return mapping{}, false
+// hex reads an address; 0 if it is none.
+func hex(b []byte) uint64 {
+	if len(b) == 0 || len(b) > 16 {
+		return 0
 	}
-	start, err1 := strconv.ParseUint(lo, 16, 64)
-	end, err2 := strconv.ParseUint(hi, 16, 64)
-	if err1 != nil || err2 != nil || end <= start {
-		return mapping{}, false
+	var n uint64
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			n = n<<4 | uint64(c-'0')
+		case c >= 'a' && c <= 'f':
+			n = n<<4 | uint64(c-'a'+10)
+		default:
+			return 0
+		}
 	}
-	return mapping{start: uintptr(start), end: uintptr(end), perms: f[1]}, true
+	return n
+}
+
+// header reads "start-end perms offset dev inode [path]"; a line it
+// cannot read is a mapping it leaves alone.
+func header(line []byte) mapping {
+	var f [6][]byte
+	rest := line
+	for i := range 5 {
+		f[i], rest, _ = bytes.Cut(rest, []byte(" "))
+	}
+	f[5] = bytes.TrimLeft(rest, " ") // the path, after padding
+	lo, hi, _ := bytes.Cut(f[0], []byte("-"))
+	start, end := hex(lo), hex(hi)
+	if end <= start || len(f[1]) != 4 {
+		return mapping{}
+	}
+	return mapping{
+		start:    uintptr(start),
+		end:      uintptr(end),
+		writable: f[1][1] == 'w',
+		file:     f[1][3] == 'p' && bytes.HasPrefix(f[5], []byte("/")) && !bytes.HasSuffix(f[5], []byte(" (deleted)")),
+	}
 }

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"image"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 )
 
 const (
@@ -53,7 +54,7 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 	if err := replyDone(ctx, st); err != nil {
 		return "", err
 	}
-	releases, err := windowReleases(logPath)
+	releases, _, err := windowReleases(logPath)
 	if err != nil {
 		return "", err
 	}
@@ -65,22 +66,37 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 		return "", cfg.keep(fmt.Errorf("%w (%d green pixels, %d before the reply)", err, count(img, success), base), img, "scroll")
 	}
 	// Once the task has ended and nothing works, the window gives back
-	// the memory the reply took, as Go does (app/webmemory).
+	// the memory the reply took, and then its libraries' pages, as Go
+	// does (app/webmemory).
+	var pages float64
 	err = poll(ctx, "the window to give back its memory after the task", func() (bool, error) {
-		n, err := windowReleases(logPath)
+		n, mb, err := windowReleases(logPath)
+		pages = mb
 		return n > releases, err
 	})
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("the completion card is in view after a 400-word reply at 800×560 (%d green pixels, %d before), and the window gave back its memory after it", count(img, success), base), nil
+	if pages <= 0 {
+		return "", fmt.Errorf("the window gave back none of its libraries' pages after the task")
+	}
+	return fmt.Sprintf("the completion card is in view after a 400-word reply at 800×560 (%d green pixels, %d before), and the window gave back its memory after it (%.1f MB of its libraries' pages)", count(img, success), base, pages), nil
 }
 
-// windowReleases counts the times the window's web process has said, on
-// the app's output, that it gave back memory.
-func windowReleases(logPath string) (int, error) {
+// pagesLine is what the window's web process says, on the app's output,
+// once it has given back its memory and then its libraries' pages.
+var pagesLine = regexp.MustCompile(`errand web process: gave back ([0-9.]+) MB of its libraries' pages`)
+
+// windowReleases counts the times the window's web process has given
+// back its memory, and reads the MB of its libraries' pages it gave back
+// the last time.
+func windowReleases(logPath string) (n int, pagesMB float64, err error) {
 	b, err := os.ReadFile(logPath)
-	return bytes.Count(b, []byte("errand web process: gave back memory")), err
+	lines := pagesLine.FindAllSubmatch(b, -1)
+	if len(lines) > 0 {
+		pagesMB, _ = strconv.ParseFloat(string(lines[len(lines)-1][1]), 64)
+	}
+	return len(lines), pagesMB, err
 }
 
 // readyWindow finds the app's window, gives it the keyboard, sizes it and

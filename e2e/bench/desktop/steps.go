@@ -2,7 +2,9 @@ package main
 
 // The -steps figure: how much a long task grows the footprint. A start with
 // an empty history (its settings allow the task's steps) is measured at idle
-// as any other; then a task of N steps is typed into the window, and once it
+// as any other, with its composer clicked as the task's will be (the caret
+// it draws keeps WebKit's drawing code in use, which an idle window without
+// it gives back); then a task of N steps is typed into the window, and once it
 // has ended, the app is idle again and has given back what the task alone
 // needed (its idle release, logged as "gave back memory"; before it, Go's
 // share is whatever the task left and a reading depends on when it is
@@ -136,12 +138,12 @@ func runTask(l *live, n int, settle time.Duration) (taskResult, error) {
 }
 
 // send types a message into the composer and sends it. The composer may
-// have no focus (the window has just opened): it is clicked first, as a
-// person does (it spans the bottom of the conversation's pane).
+// have no focus (the window has just opened): it is clicked first.
 func (l *live) send(text string) error {
-	id := strconv.FormatUint(uint64(l.win), 10)
+	if err := l.focusComposer(); err != nil {
+		return err
+	}
 	for _, args := range [][]string{
-		{"mousemove", "--window", id, strconv.Itoa(l.w * 3 / 5), strconv.Itoa(l.h - 80), "click", "1"},
 		{"type", "--delay", "20", text},
 		{"key", "Return"},
 	} {
@@ -150,6 +152,13 @@ func (l *live) send(text string) error {
 		}
 	}
 	return nil
+}
+
+// focusComposer clicks the composer, as a person does (it spans the
+// bottom of the conversation's pane).
+func (l *live) focusComposer() error {
+	id := strconv.FormatUint(uint64(l.win), 10)
+	return xdotool("mousemove", "--window", id, strconv.Itoa(l.w*3/5), strconv.Itoa(l.h-80), "click", "1")
 }
 
 // xdotool runs xdotool with args (keys typed, the pointer moved).

@@ -4,7 +4,8 @@
 // heap, compiled code and caches: 50 MB and more after a 200-step task)
 // for as long as the window is open, and its 4.0 API has no call that
 // gives it back. Its memory-pressure release does: the WebKit extension
-// in extension/ lets the page ask for that release, Install has WebKit
+// in extension/ lets the page ask for that release (after which it gives
+// back its libraries' pages, as memtrim does Go's), Install has WebKit
 // load it, and Release asks the page.
 package webmemory
 

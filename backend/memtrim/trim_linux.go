@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -98,33 +99,13 @@ func releaseClean(smaps io.Reader, release func(mapping) error) (own int64, err 
 
 // kilobytes reads "   1024 kB" as bytes.
 func kilobytes(field []byte) int64 {
-	field = bytes.TrimSuffix(bytes.TrimSpace(field), []byte(" kB"))
-	var kb int64
-	for _, c := range field {
-		if c < '0' || c > '9' {
-			return 0
-		}
-		kb = kb*10 + int64(c-'0')
-	}
+	kb, _ := strconv.ParseInt(string(bytes.TrimSuffix(bytes.TrimSpace(field), []byte(" kB"))), 10, 64)
 	return kb << 10
 }
 
 // hex reads an address; 0 if it is none.
 func hex(b []byte) uint64 {
-	if len(b) == 0 || len(b) > 16 {
-		return 0
-	}
-	var n uint64
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			n = n<<4 | uint64(c-'0')
-		case c >= 'a' && c <= 'f':
-			n = n<<4 | uint64(c-'a'+10)
-		default:
-			return 0
-		}
-	}
+	n, _ := strconv.ParseUint(string(b), 16, 64)
 	return n
 }
 

@@ -1,15 +1,11 @@
 package app
 
 import (
-	"errors"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"time"
 
-	"github.com/errand-app/errand/app/webmemory"
 	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/memtrim"
 )
@@ -50,38 +46,6 @@ func (a *App) releaseMemory() {
 	releaseMemory()
 	if ctx := a.events.window(); ctx != nil && a.idle.idle() {
 		a.releaseWindow(ctx)
-	}
-}
-
-// PrepareWindow readies what the window's processes start with, before
-// the window is created: scrollbars that stay (keepScrollbars), and
-// Errand's extension in its web process (app/webmemory), through which
-// the window gives back its memory with Go's.
-func PrepareWindow(dataDir string) {
-	keepScrollbars()
-	err := webmemory.Install(filepath.Join(dataDir, "webmemory"))
-	switch {
-	case errors.Is(err, webmemory.ErrNotBuilt):
-		slog.Info("the window gives back no memory", "err", err)
-	case err != nil:
-		slog.Warn("the window gives back no memory", "err", err)
-	}
-}
-
-// overlayScrolling is GTK's switch for scrollbars that fade in over the
-// content as it scrolls and out after; WebKitGTK's page follows it.
-const overlayScrolling = "GTK_OVERLAY_SCROLLING"
-
-// keepScrollbars has the window draw scrollbars that stay in place, unless
-// the person chose otherwise. Overlay scrollbars fade in and out after
-// every scroll, and without a GPU WebKitGTK paints the whole window again
-// at every frame of the fade, for about a second: after a start with a
-// long conversation (its first screen scrolls to the end) that was
-// 0.6–1.0 s of the web process's CPU, and 7 MB of WebKit's drawing code
-// kept in memory once idle.
-func keepScrollbars() {
-	if _, chosen := os.LookupEnv(overlayScrolling); !chosen {
-		_ = os.Setenv(overlayScrolling, "0")
 	}
 }
 

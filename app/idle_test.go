@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -97,17 +96,4 @@ func TestTheWindowGivesBackMemoryOnlyWhileNoTaskWorks(t *testing.T) {
 	working = 0
 	a.releaseMemory()
 	assert.Equal(t, 1, asked, "the window is up and nothing works")
-}
-
-// The window's scrollbars stay in place (no overlay that fades in and out,
-// painting the window at every frame), unless the person chose otherwise.
-func TestTheWindowKeepsItsScrollbarsUnlessThePersonChose(t *testing.T) {
-	t.Setenv(overlayScrolling, "") // restored after the test
-	require.NoError(t, os.Unsetenv(overlayScrolling))
-	keepScrollbars()
-	assert.Equal(t, "0", os.Getenv(overlayScrolling), "nothing chosen: scrollbars that stay")
-
-	t.Setenv(overlayScrolling, "1")
-	keepScrollbars()
-	assert.Equal(t, "1", os.Getenv(overlayScrolling), "the person's choice")
 }

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/errand-app/errand/backend/contextwin/bpe"
 	"github.com/errand-app/errand/backend/llm"
-	"github.com/tiktoken-go/tokenizer"
-	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Fixed costs of the chat format, in tokens, as OpenAI documents them for
@@ -21,21 +20,13 @@ const (
 	replyPrimer = 3
 )
 
-// Encodings are loaded once, on first use: each is a few megabytes. They
-// are made by their own constructors, not tokenizer.Get, so that the
-// encodings Errand never counts with (r50k, p50k) are not in the binary.
-var (
-	o200kOnce, cl100kOnce sync.Once
-	o200k, cl100k         tokenizer.Codec
-)
-
-func codecFor(model string) tokenizer.Codec {
+// encodingFor is the encoding a model's text is counted with (see
+// backend/contextwin/bpe: its vocabulary is read in place from the binary).
+func encodingFor(model string) *bpe.Encoding {
 	if usesO200k(model) {
-		o200kOnce.Do(func() { o200k = codec.NewO200kBase() })
-		return o200k
+		return bpe.O200kBase
 	}
-	cl100kOnce.Do(func() { cl100k = codec.NewCl100kBase() })
-	return cl100k
+	return bpe.Cl100kBase
 }
 
 // usesO200k reports whether a model counts with o200k_base (OpenAI's
@@ -67,7 +58,7 @@ const (
 // tokens the server reports (Observe), scales them. It is safe for
 // concurrent use.
 type Counter struct {
-	codec tokenizer.Codec
+	encoding *bpe.Encoding
 	// claude counts images by Anthropic's formula, not OpenAI's.
 	claude bool
 
@@ -77,21 +68,13 @@ type Counter struct {
 
 // NewCounter returns a counter for the model.
 func NewCounter(model string) *Counter {
-	return &Counter{codec: codecFor(model), factor: 1, claude: isClaude(model)}
+	return &Counter{encoding: encodingFor(model), factor: 1, claude: isClaude(model)}
 }
 
-// Text counts the tokens of s, uncalibrated. Invalid UTF-8 counts as the
-// tokenizer's replacement would.
+// Text counts the tokens of s, uncalibrated. A byte that is not part of a
+// UTF-8 character counts as U+FFFD.
 func (c *Counter) Text(s string) int {
-	if s == "" {
-		return 0
-	}
-	n, err := c.codec.Count(s)
-	if err != nil {
-		// Only strict mode fails; be safe and count a token a byte.
-		return len(s)
-	}
-	return n
+	return c.encoding.Count(s)
 }
 
 // Message counts one message with its wrapping, the reasoning it passes

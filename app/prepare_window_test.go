@@ -20,3 +20,16 @@ func TestTheWindowKeepsItsScrollbarsUnlessThePersonChose(t *testing.T) {
 	keepScrollbars()
 	assert.Equal(t, "1", os.Getenv(overlayScrolling), "the person's choice")
 }
+
+// GDK starts without OpenGL (its start would ask the GL driver for visuals
+// the window never draws with), unless the person set GDK_GL.
+func TestGDKStartsWithoutOpenGLUnlessThePersonChose(t *testing.T) {
+	t.Setenv(gdkGL, "") // restored after the test
+	require.NoError(t, os.Unsetenv(gdkGL))
+	skipGDKGL()
+	assert.Equal(t, "disable", os.Getenv(gdkGL), "nothing chosen: no OpenGL")
+
+	t.Setenv(gdkGL, "always")
+	skipGDKGL()
+	assert.Equal(t, "always", os.Getenv(gdkGL), "the person's choice")
+}

@@ -36,11 +36,7 @@ const overlayScrolling = "GTK_OVERLAY_SCROLLING"
 // long conversation (its first screen scrolls to the end) that was
 // 0.6–1.0 s of the web process's CPU, and 7 MB of WebKit's drawing code
 // kept in memory once idle.
-func keepScrollbars() {
-	if _, chosen := os.LookupEnv(overlayScrolling); !chosen {
-		_ = os.Setenv(overlayScrolling, "0")
-	}
-}
+func keepScrollbars() { unlessChosen(overlayScrolling, "0") }
 
 // gdkGL is GDK's switch for its OpenGL support.
 const gdkGL = "GDK_GL"
@@ -51,8 +47,12 @@ const gdkGL = "GDK_GL"
 // to 52–71 ms, before the window could map. Nothing in the window draws
 // with GDK's OpenGL: WebKit's hardware acceleration is off (Wails's Linux
 // default), and WebKit opens its own EGL display where it needs one.
-func skipGDKGL() {
-	if _, chosen := os.LookupEnv(gdkGL); !chosen {
-		_ = os.Setenv(gdkGL, "disable")
+func skipGDKGL() { unlessChosen(gdkGL, "disable") }
+
+// unlessChosen sets the environment variable name to value, unless the
+// person set it.
+func unlessChosen(name, value string) {
+	if _, chosen := os.LookupEnv(name); !chosen {
+		_ = os.Setenv(name, value)
 	}
 }

@@ -11,8 +11,9 @@ import (
 
 // PrepareWindow readies what the window's processes start with, before
 // the window is created: scrollbars that stay (keepScrollbars), GDK
-// without OpenGL (skipGDKGL), and Errand's extension in its web process (app/webmemory), through which
-// the window gives back its memory with Go's.
+// without OpenGL (skipGDKGL), and Errand's extension in its web process
+// (app/webmemory), through which the window gives back its memory with
+// Go's.
 func PrepareWindow(dataDir string) {
 	keepScrollbars()
 	skipGDKGL()

@@ -39,10 +39,9 @@ func TestTheVocabularyFilesAreTheLibrarys(t *testing.T) {
 				require.NoError(t, os.WriteFile(l.file, want, 0o644))
 				return
 			}
-			got, err := os.ReadFile(l.file)
-			require.NoError(t, err)
-			require.True(t, string(got) == string(want), "%s is not the library's vocabulary: run go test -run Vocabulary -update", l.file)
-			require.Equal(t, string(want), l.enc.file, "the embedded file is the one on disk")
+			// The embedded file, which is the one on disk when the test
+			// was built; compared whole, not printed whole.
+			require.True(t, l.enc.file == string(want), "%s is not the library's vocabulary: run go test -run Vocabulary -update", l.file)
 		})
 	}
 }

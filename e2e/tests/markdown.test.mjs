@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Stack } from '../lib/harness.mjs';
-import { eventually, sendMessage, show, transcript, ui, waitForStatus } from '../lib/ui.mjs';
+import { eventually, sendMessage, show, slowText, transcript, ui, waitForStatus } from '../lib/ui.mjs';
 
 const stack = new Stack('markdown');
 before(() => stack.start());
@@ -117,4 +117,33 @@ test('markdown renders: a table, lists, highlighted code with a working copy but
   });
   // The summary is markdown too.
   assert.equal(await u.log.locator('.card-complete strong').last().textContent(), 'plan');
+}));
+
+test('a long paragraph keeps its lines while it streams in pieces', { timeout: 120_000 }, stack.test(async (page) => {
+  const u = ui(page);
+  await sendMessage(page, '[slow] one long paragraph');
+  const reply = u.log.locator('.bubble-agent').last();
+  // The lines it has filled are set apart (LeadParagraph) as it grows.
+  await eventually(async () => assert.ok((await reply.locator('p > .md-lines').count()) >= 2, 'the paragraph in pieces'), {
+    what: 'the streaming paragraph set apart in pieces',
+  });
+  // Each piece is cut where a line starts: the paragraph is as tall as
+  // its text in one paragraph of the same width (a cut inside a line
+  // would end that line early and add one).
+  const shape = await reply.evaluate((bubble) => {
+    const p = bubble.querySelector('p:has(> .md-lines)');
+    const whole = document.createElement('p');
+    whole.textContent = p.textContent;
+    p.after(whole);
+    const out = { pieces: p.querySelectorAll(':scope > .md-lines').length, height: p.offsetHeight, whole: whole.offsetHeight };
+    whole.remove();
+    return out;
+  });
+  assert.ok(shape.pieces >= 2, `${shape.pieces} pieces`);
+  assert.equal(shape.height, shape.whole, 'the paragraph in pieces is as tall as in one');
+  await stack.hurrySlow();
+  await waitForStatus(page, 'Completed');
+  // Complete, it is one paragraph again (a selection copies it as one).
+  await eventually(async () => assert.equal(await reply.locator('.md-lines').count(), 0));
+  assert.match((await slowText(page)).text, /^word1 word2 /);
 }));

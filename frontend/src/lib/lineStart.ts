@@ -1,0 +1,66 @@
+// Where the lines of laid-out text start, read from the page's layout.
+
+/** The text nodes under el, in order, with the offset of each in their joined text. */
+function textNodes(el: Node): { nodes: Text[]; starts: number[]; length: number } {
+  const nodes: Text[] = [];
+  const starts: number[] = [];
+  let length = 0;
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const t = n as Text;
+    nodes.push(t);
+    starts.push(length);
+    length += t.data.length;
+  }
+  return { nodes, starts, length };
+}
+
+/** The tops of the line boxes the text under el is laid out in, top first. */
+function lineTops(el: Node): number[] {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const tops = Array.from(range.getClientRects(), (r) => Math.round(r.top));
+  return [...new Set(tops)].sort((a, b) => a - b);
+}
+
+/**
+ * The offset, in the text under el (its text nodes joined), of the first
+ * character of the line `back` lines above its last; -1 when it has no such
+ * line, or that line does not begin a word after a space (a long word
+ * broken anywhere). Reads the layout: costs a layout, then a few rectangles.
+ */
+export function lineStartBefore(el: HTMLElement, back: number): number {
+  const tops = lineTops(el);
+  if (tops.length < back + 2) return -1;
+  const target = tops[tops.length - 1 - back]!;
+  const { nodes, starts, length } = textNodes(el);
+  const range = document.createRange();
+  // The top of the line the character at offset i is on (NaN for a
+  // collapsed space, which has no box).
+  const topAt = (i: number): number => {
+    let k = starts.length - 1;
+    while (starts[k]! > i) k--;
+    range.setStart(nodes[k]!, i - starts[k]!);
+    range.setEnd(nodes[k]!, i - starts[k]! + 1);
+    const r = range.getClientRects()[0];
+    return r ? Math.round(r.top) : NaN;
+  };
+  // The first character whose line is at or below the target's.
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    let at = mid;
+    let top = topAt(at);
+    while (Number.isNaN(top) && at + 1 < hi) top = topAt(++at);
+    if (!Number.isNaN(top) && top >= target) hi = mid;
+    else lo = at + 1;
+  }
+  if (lo <= 0 || lo >= length) return -1;
+  const text = (i: number) => {
+    let k = starts.length - 1;
+    while (starts[k]! > i) k--;
+    return nodes[k]!.data[i - starts[k]!];
+  };
+  return text(lo - 1) === ' ' && text(lo) !== ' ' ? lo : -1;
+}

@@ -57,6 +57,8 @@ type Store struct {
 	writing chan struct{}
 	// facts keeps what Facts read until a fact changes.
 	facts factsCache
+	// wal copies the write-ahead log into the file (nil when read-only).
+	wal *walCopier
 }
 
 var _ chat.Store = (*Store)(nil)
@@ -95,11 +97,14 @@ func openMigrated(ctx context.Context, path string, ms []migration, whole string
 	// NORMAL is durable against a crash of the process in WAL mode; a power
 	// cut may lose the last commits, never corrupt the file.
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// The log is copied into the file in the background (wal.go).
+	q.Add("_pragma", "wal_autocheckpoint(0)")
 	q.Add("_txlock", "immediate")
 	s, err := open(ctx, path, q)
 	if err == nil {
 		err = s.migrate(ctx, ms, whole)
 		if err == nil {
+			s.copyWAL()
 			return s, nil
 		}
 		s.db.Close()
@@ -160,7 +165,12 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 func (s *Store) Path() string { return s.path }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.wal != nil {
+		s.wal.stop()
+	}
+	return s.db.Close()
+}
 
 // DB exposes the handle for tests and maintenance tools.
 func (s *Store) DB() *sql.DB { return s.db }
@@ -255,9 +265,17 @@ func (s *Store) writeRow(ctx context.Context, scan func(*sql.Row) error, query s
 func (s *Store) writeTurn(ctx context.Context) (done func(), err error) {
 	select {
 	case s.writing <- struct{}{}:
-		return func() { <-s.writing }, nil
+		return s.wrote, nil
 	case <-ctx.Done():
 		return nil, s.classify("save", ctx.Err())
+	}
+}
+
+// wrote ends a turn to write.
+func (s *Store) wrote() {
+	<-s.writing
+	if s.wal != nil {
+		s.wal.written()
 	}
 }
 

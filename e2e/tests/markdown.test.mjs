@@ -131,7 +131,7 @@ test('a long paragraph keeps its lines while it streams in pieces', { timeout: 1
   // its text in one paragraph of the same width (a cut inside a line
   // would end that line early and add one).
   const shape = await reply.evaluate((bubble) => {
-    const p = bubble.querySelector('p:has(> .md-lines)');
+    const p = bubble.querySelector('p.md-set-apart');
     const whole = document.createElement('p');
     whole.textContent = p.textContent;
     p.after(whole);

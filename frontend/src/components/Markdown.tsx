@@ -308,7 +308,7 @@ function LeadParagraph({ text, cut, streaming }: { text: string; cut: number; st
   );
   if (settled.pieces.length === 0) return <p ref={setLast}>{rest}</p>;
   return (
-    <p>
+    <p className="md-set-apart">
       {settled.pieces.map((t, i) => (
         <span key={i} className="md-lines">
           {t}

@@ -266,13 +266,14 @@ const SETTLE_HEIGHT = 480;
 /** …all but this many of them (the last could still change as words arrive). */
 const SETTLE_KEEP = 3;
 
-/** A paragraph's lines set apart: the pieces, and their text joined. */
+/** A paragraph's lines set apart: the pieces, their text joined, and the paragraph's width they were cut at. */
 interface Settled {
   pieces: readonly string[];
   text: string;
+  width: number;
 }
 
-const NONE_SETTLED: Settled = { pieces: [], text: '' };
+const NONE_SETTLED: Settled = { pieces: [], text: '', width: 0 };
 
 /**
  * A long paragraph: its leading plain words as text, in chunks, and the
@@ -293,12 +294,20 @@ function LeadParagraph({ text, cut, streaming }: { text: string; cut: number; st
   const setLast = useCallback((el: HTMLElement | null) => void (last.current = el), []);
   useLayoutEffect(() => {
     const el = last.current;
-    if (!streaming || !el || el.offsetHeight < SETTLE_HEIGHT) return;
+    if (!streaming || !el) return;
+    // At another width the blocks' last lines would end early or late:
+    // they are set apart again.
+    const width = el.closest('p')?.clientWidth ?? 0;
+    if (settled.pieces.length > 0 && width !== settled.width) {
+      setSettled(NONE_SETTLED);
+      return;
+    }
+    if (el.offsetHeight < SETTLE_HEIGHT) return;
     // (Its text starts with the plain words, then what the parser made of the rest.)
     const at = lineStartBefore(el, SETTLE_KEEP);
     if (at <= 0 || at >= cut - from) return;
     const piece = lead.slice(from, from + at);
-    setSettled({ pieces: [...settled.pieces, piece], text: settled.text + piece });
+    setSettled({ pieces: [...settled.pieces, piece], text: settled.text + piece, width });
   });
   const rest = (
     <>

@@ -43,17 +43,29 @@ function layout() {
   return { starts, lineOf, offsetOf };
 }
 
-function rect(top: number): DOMRect {
-  return { top, bottom: top + LINE, left: 0, right: 1, width: 1, height: LINE, x: 0, y: top, toJSON: () => ({}) } as DOMRect;
+/** A glyph's box on the line whose top is top: 16 px tall, a CJK glyph's (a fallback font's) 6 px taller and higher. */
+function rect(top: number, tall = false): DOMRect {
+  const t = tall ? top - 3 : top + 2;
+  const height = tall ? 22 : 16;
+  return { top: t, bottom: t + height, left: 0, right: 1, width: 1, height, x: 0, y: t, toJSON: () => ({}) } as DOMRect;
 }
+
+const CJK = /[\u4e00-\u9fff]/;
 
 beforeEach(() => {
   el = document.createElement('span');
   document.body.append(el);
   vi.spyOn(Range.prototype, 'getClientRects').mockImplementation(function (this: Range) {
     const { starts, lineOf, offsetOf } = layout();
-    if (this.startContainer === el) return starts.map((_, i) => rect(i * LINE)) as unknown as DOMRectList;
-    return [rect(lineOf(offsetOf(this.startContainer, this.startOffset)) * LINE)] as unknown as DOMRectList;
+    if (this.startContainer === el) {
+      // A box per line, and one more for each CJK glyph (a run in another font).
+      const text = el.textContent ?? '';
+      const glyphs = Array.from(text.matchAll(new RegExp(CJK, 'g')), (m) => rect(lineOf(m.index) * LINE, true));
+      return [...starts.map((_, i) => rect(i * LINE)), ...glyphs] as unknown as DOMRectList;
+    }
+    const at = offsetOf(this.startContainer, this.startOffset);
+    const tall = CJK.test((this.startContainer as Text).data[this.startOffset] ?? '');
+    return [rect(lineOf(at) * LINE, tall)] as unknown as DOMRectList;
   });
 });
 
@@ -84,6 +96,14 @@ describe('lineStartBefore', () => {
     el.append(...cuts.slice(1).map((end, i) => document.createTextNode(text.slice(cuts[i], end))));
     const starts = wrap(text);
     expect(lineStartBefore(el, 2)).toBe(starts[starts.length - 3]);
+  });
+
+  it('counts a line whose glyphs stand at different heights once, and finds where it starts', () => {
+    // CJK words (a fallback font's taller boxes) among the Latin ones.
+    el.textContent = Array.from({ length: 60 }, (_, i) => (i % 3 === 1 ? `字${i}字` : `word${i + 1}`)).join(' ');
+    const starts = wrap(el.textContent);
+    expect(starts.length).toBeGreaterThan(6);
+    expect(lineStartBefore(el, 3)).toBe(starts[starts.length - 4]);
   });
 
   it('finds nothing in a text of too few lines', () => {

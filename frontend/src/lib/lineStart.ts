@@ -15,12 +15,27 @@ function textNodes(el: Node): { nodes: Text[]; starts: number[]; length: number 
   return { nodes, starts, length };
 }
 
-/** The tops of the line boxes the text under el is laid out in, top first. */
+/** The middle of a box, top to bottom. */
+const middle = (r: DOMRect) => (r.top + r.bottom) / 2;
+
+/**
+ * Where the lines the text under el is laid out in begin, top first: the
+ * top of each line's highest box. A line's boxes can stand at different
+ * heights (a glyph from a fallback font, inline code), so boxes are one
+ * line while each one's middle is above the bottom of those before it.
+ */
 function lineTops(el: Node): number[] {
   const range = document.createRange();
   range.selectNodeContents(el);
-  const tops = Array.from(range.getClientRects(), (r) => Math.round(r.top));
-  return [...new Set(tops)].sort((a, b) => a - b);
+  const boxes = Array.from(range.getClientRects()).sort((a, b) => middle(a) - middle(b));
+  const tops: number[] = [];
+  let bottom = -Infinity;
+  for (const r of boxes) {
+    if (middle(r) > bottom) tops.push(r.top);
+    else tops[tops.length - 1] = Math.min(tops[tops.length - 1]!, r.top);
+    bottom = middle(r) > bottom ? r.bottom : Math.max(bottom, r.bottom);
+  }
+  return tops;
 }
 
 /**
@@ -35,15 +50,16 @@ export function lineStartBefore(el: HTMLElement, back: number): number {
   const target = tops[tops.length - 1 - back]!;
   const { nodes, starts, length } = textNodes(el);
   const range = document.createRange();
-  // The top of the line the character at offset i is on (NaN for a
-  // collapsed space, which has no box).
-  const topAt = (i: number): number => {
+  // The middle of the box of the character at offset i (NaN for a
+  // collapsed space, which has none): below the target line's top on
+  // that line and those after it, above it on those before.
+  const middleAt = (i: number): number => {
     let k = starts.length - 1;
     while (starts[k]! > i) k--;
     range.setStart(nodes[k]!, i - starts[k]!);
     range.setEnd(nodes[k]!, i - starts[k]! + 1);
     const r = range.getClientRects()[0];
-    return r ? Math.round(r.top) : NaN;
+    return r ? middle(r) : NaN;
   };
   // The first character whose line is at or below the target's.
   let lo = 0;
@@ -51,9 +67,9 @@ export function lineStartBefore(el: HTMLElement, back: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     let at = mid;
-    let top = topAt(at);
-    while (Number.isNaN(top) && at + 1 < hi) top = topAt(++at);
-    if (!Number.isNaN(top) && top >= target) hi = mid;
+    let m = middleAt(at);
+    while (Number.isNaN(m) && at + 1 < hi) m = middleAt(++at);
+    if (!Number.isNaN(m) && m >= target) hi = mid;
     else lo = at + 1;
   }
   if (lo <= 0 || lo >= length) return -1;

@@ -13,8 +13,8 @@ import (
 const walCopyAfter = time.Second
 
 // walCopier copies the write-ahead log into the database file in the
-// background, on a connection of its own (a passive checkpoint), a second
-// after a write.
+// background, a second after a write: a passive checkpoint, on whichever
+// of the pool's connections is free, outside any write and its turn.
 //
 // SQLite's own checkpoint (wal_autocheckpoint, off on every connection)
 // runs inside the commit that takes the log past 1,000 pages, and that

@@ -124,21 +124,28 @@ test('a long paragraph keeps its lines while it streams in pieces', { timeout: 1
   await sendMessage(page, '[slow] one long paragraph');
   const reply = u.log.locator('.bubble-agent').last();
   // The lines it has filled are set apart (LeadParagraph) as it grows.
-  await eventually(async () => assert.ok((await reply.locator('p > .md-lines').count()) >= 2, 'the paragraph in pieces'), {
-    what: 'the streaming paragraph set apart in pieces',
-  });
   // Each piece is cut where a line starts: the paragraph is as tall as
   // its text in one paragraph of the same width (a cut inside a line
-  // would end that line early and add one).
-  const shape = await reply.evaluate((bubble) => {
-    const p = bubble.querySelector('p.md-set-apart');
-    const whole = document.createElement('p');
-    whole.textContent = p.textContent;
-    p.after(whole);
-    const out = { pieces: p.querySelectorAll(':scope > .md-lines').length, height: p.offsetHeight, whole: whole.offsetHeight };
-    whole.remove();
-    return out;
-  });
+  // would end that line early and add one). Measured in one script, so
+  // the paragraph cannot end its stream between the two readings.
+  const shape = await eventually(
+    async () => {
+      const s = await reply.evaluate((bubble) => {
+        const p = bubble.querySelector('p.md-set-apart');
+        if (!p) return null;
+        const whole = document.createElement('p');
+        whole.textContent = p.textContent;
+        p.after(whole);
+        const out = { pieces: p.querySelectorAll(':scope > .md-lines').length, height: p.offsetHeight, whole: whole.offsetHeight };
+        whole.remove();
+        return out;
+      });
+      assert.ok(s, 'the paragraph in pieces');
+      return s;
+    },
+    // (The first lines are set apart after about 240 of the 400 words, 12 s.)
+    { timeout: 60_000, what: 'the streaming paragraph set apart in pieces' },
+  );
   assert.ok(shape.pieces >= 2, `${shape.pieces} pieces`);
   assert.equal(shape.height, shape.whole, 'the paragraph in pieces is as tall as in one');
   await stack.hurrySlow();

@@ -33,6 +33,11 @@ type Encoding struct {
 // counts as the tokenizer library counts it: each byte that is not part
 // of a character as U+FFFD.
 func (e *Encoding) Count(text string) int {
+	// Most messages leave a field or two empty (reasoning, a tool call's
+	// id): the split would take 150 ns and an allocation for each.
+	if text == "" {
+		return 0
+	}
 	e.once.Do(e.load)
 	if e.err != nil {
 		// A build with a damaged vocabulary: a token a byte overcounts,

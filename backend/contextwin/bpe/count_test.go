@@ -17,6 +17,7 @@ import (
 // runs of one character (merged through the heap) and bytes that are not
 // UTF-8.
 var samples = []string{
+	"",
 	"hello world",
 	"The quick brown fox jumps over the lazy dog. I'll say it's DON'T, we've they'd YOU'RE.",
 	"func main() {\n\tfmt.Println(\"héllo\", 42, 3.14159, 1_000_000)\n}\n",

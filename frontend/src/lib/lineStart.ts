@@ -1,7 +1,7 @@
 // Where the lines of laid-out text start, read from the page's layout.
 
-/** The text nodes under el, in order, with the offset of each in their joined text. */
-function textNodes(el: Node): { nodes: Text[]; starts: number[]; length: number } {
+/** The text under el, its text nodes joined: its length, and where offset i of it is (a node and an offset in it). */
+function joinedText(el: Node): { length: number; at: (i: number) => [Text, number] } {
   const nodes: Text[] = [];
   const starts: number[] = [];
   let length = 0;
@@ -12,7 +12,12 @@ function textNodes(el: Node): { nodes: Text[]; starts: number[]; length: number 
     starts.push(length);
     length += t.data.length;
   }
-  return { nodes, starts, length };
+  const at = (i: number): [Text, number] => {
+    let k = starts.length - 1;
+    while (starts[k]! > i) k--;
+    return [nodes[k]!, i - starts[k]!];
+  };
+  return { length, at };
 }
 
 /** The middle of a box, top to bottom. */
@@ -48,16 +53,15 @@ export function lineStartBefore(el: HTMLElement, back: number): number {
   const tops = lineTops(el);
   if (tops.length < back + 2) return -1;
   const target = tops[tops.length - 1 - back]!;
-  const { nodes, starts, length } = textNodes(el);
+  const { length, at: textAt } = joinedText(el);
   const range = document.createRange();
   // The middle of the box of the character at offset i (NaN for a
   // collapsed space, which has none): below the target line's top on
   // that line and those after it, above it on those before.
   const middleAt = (i: number): number => {
-    let k = starts.length - 1;
-    while (starts[k]! > i) k--;
-    range.setStart(nodes[k]!, i - starts[k]!);
-    range.setEnd(nodes[k]!, i - starts[k]! + 1);
+    const [node, offset] = textAt(i);
+    range.setStart(node, offset);
+    range.setEnd(node, offset + 1);
     const r = range.getClientRects()[0];
     return r ? middle(r) : NaN;
   };
@@ -73,10 +77,9 @@ export function lineStartBefore(el: HTMLElement, back: number): number {
     else lo = at + 1;
   }
   if (lo <= 0 || lo >= length) return -1;
-  const text = (i: number) => {
-    let k = starts.length - 1;
-    while (starts[k]! > i) k--;
-    return nodes[k]!.data[i - starts[k]!];
+  const char = (i: number) => {
+    const [node, offset] = textAt(i);
+    return node.data[offset];
   };
-  return text(lo - 1) === ' ' && text(lo) !== ' ' ? lo : -1;
+  return char(lo - 1) === ' ' && char(lo) !== ' ' ? lo : -1;
 }

@@ -2,7 +2,9 @@ package main
 
 // The -stream figure: a reply streaming at 1,000 tokens a second as the
 // window shows it, in the seeded history's 10,000-message conversation
-// (the newest, open when the app starts) and then in a new conversation.
+// (the newest, open when the app starts), then in a new conversation, then
+// in that one again as a code block (one block of 600 lines at 5,000
+// tokens: a page lays out a block's lines together).
 //
 // A frame is counted where the person sees it: on the screen. The X
 // server reports each drawing on the screen (XDamage, on the root window,
@@ -100,10 +102,10 @@ type streamResult struct {
 	span   time.Duration // what was counted
 }
 
-var streamMarker = regexp.MustCompile(`\[stream (\d+)\]`)
+var streamMarker = regexp.MustCompile(`\[stream(-code)? (\d+)\]`)
 
-// streamScript answers a prompt "[stream N] …" with N words and completes
-// the task; the conversation's title and a summary of the long
+// streamScript answers a prompt "[stream N] …" with N words ("[stream-code
+// N]": N words in a code block) and completes the task; the conversation's title and a summary of the long
 // conversation's older messages get a line. started is told when each
 // stream's reply is asked for.
 func streamScript(started chan<- time.Time) func(*compat.Request) compat.Reply {
@@ -118,9 +120,13 @@ func streamScript(started chan<- time.Time) func(*compat.Request) compat.Reply {
 		if m == nil {
 			return compat.Reply{Text: "Done.", ToolCalls: []chat.ToolCall{{Name: agent.ToolTaskComplete, Arguments: `{"summary":"Nothing to stream."}`}}}
 		}
-		n, _ := strconv.Atoi(m[1])
+		n, _ := strconv.Atoi(m[2])
+		text := longreply.Tokens(n)
+		if m[1] != "" {
+			text = longreply.Code(n)
+		}
 		started <- time.Now()
-		return compat.Reply{Text: longreply.Tokens(n),
+		return compat.Reply{Text: text,
 			ToolCalls: []chat.ToolCall{{Name: agent.ToolTaskComplete, Arguments: `{"summary":"Streamed."}`}}}
 	}
 }
@@ -138,7 +144,7 @@ func measureStream(dpy *C.Display, app, seededDB string, n int, prefix, shots st
 	if err != nil {
 		return fmt.Errorf("streaming in the window: %w", err)
 	}
-	for i, name := range []string{"long_conversation", "new_conversation"} {
+	for i, name := range []string{"long_conversation", "new_conversation", "code_block"} {
 		s := r.streams[i]
 		p := prefix + ".stream." + name
 		emit(p+".fps", s.fps, "frames/s")
@@ -152,18 +158,18 @@ func measureStream(dpy *C.Display, app, seededDB string, n int, prefix, shots st
 }
 
 // runStreams streams n tokens in the open conversation, then in a new
-// one; the screen after each.
+// one, then as a code block in that one; the screen after each.
 func runStreams(l *live, n int, started <-chan time.Time) ([]streamResult, []image.Image, error) {
 	var out []streamResult
 	var shots []image.Image
-	for i := 0; i < 2; i++ {
+	for i, marker := range []string{"stream", "stream", "stream-code"} {
 		if i == 1 {
 			if err := xdotool("key", "ctrl+n"); err != nil {
 				return out, shots, err
 			}
 			time.Sleep(time.Second)
 		}
-		s, err := l.streamOnce(n, started)
+		s, err := l.streamOnce(marker, n, started)
 		if err != nil {
 			return out, shots, err
 		}
@@ -173,16 +179,16 @@ func runStreams(l *live, n int, started <-chan time.Time) ([]streamResult, []ima
 	return out, shots, nil
 }
 
-// streamOnce sends a prompt streamed back in n tokens and counts the
-// screen's frames while it streams.
-func (l *live) streamOnce(n int, started <-chan time.Time) (streamResult, error) {
+// streamOnce sends a prompt streamed back in n tokens ([marker n]) and
+// counts the screen's frames while it streams.
+func (l *live) streamOnce(marker string, n int, started <-chan time.Time) (streamResult, error) {
 	stop, err := watchFrames()
 	if err != nil {
 		return streamResult{}, err
 	}
 	defer stop()
 	sent := time.Now()
-	if err := l.send(fmt.Sprintf("/task [stream %d] tokens, counted on the screen", n)); err != nil {
+	if err := l.send(fmt.Sprintf("/task [%s %d] tokens, counted on the screen", marker, n)); err != nil {
 		return streamResult{}, err
 	}
 	var first time.Time

@@ -2,7 +2,8 @@
 // reply, which the window benchmarks' model server (e2e/bench/benchmodel)
 // sends for "[long N]" and the desktop benchmark's Stop in the real window
 // (e2e/bench/desktop) streams, and the plain stream of N tokens both send
-// for "[stream N]".
+// for "[stream N]" (the desktop benchmark also as code, for "[stream-code
+// N]").
 package longreply
 
 import (
@@ -21,6 +22,19 @@ func Tokens(n int) string {
 		words[i] = "tok" + strconv.Itoa(i+1)
 	}
 	return strings.Join(words, " ")
+}
+
+// Code is n words, "tok1, tok2, …", as a fenced Go code block of eight
+// a line: a stream of n tokens (and seven more) that is code.
+func Code(n int) string {
+	words := strings.Fields(Tokens(n))
+	var sb strings.Builder
+	sb.WriteString("```go\nvar toks = []token{\n")
+	for i := 0; i < len(words); i += 8 {
+		sb.WriteString("\t" + strings.Join(words[i:min(i+8, len(words))], ", ") + ",\n")
+	}
+	sb.WriteString("}\n```")
+	return sb.String()
 }
 
 // Markdown is about n bytes of the Markdown a model writes: headings,

@@ -12,6 +12,8 @@
 //	[complete]  "Working on it." + send_update, then "All done." + task_complete
 //	[ask]       ask_user "Which color?" (Red/Blue), then "You chose X." + task_complete
 //	[slow]      400 words at 50 ms a word (all at once after POST /mock/hurry), then task_complete
+//	[slow-code] a fenced Go code block of 120 lines at 50 ms a line (all at once after POST
+//	            /mock/hurry), then task_complete
 //	[later]     like [ask], but thinks until POST /mock/later before it asks
 //	[xss]       text and a summary full of HTML, script and javascript: links, then task_complete
 //	[markdown]  a reply with a heading, lists, a table, code and a link, then task_complete
@@ -51,7 +53,7 @@
 // GET /mock/requests lists the body of every POST request the server was
 // sent so far (the chat requests), oldest first, as a JSON array of strings: what a test reads to
 // know what reached the model. POST /mock/hurry makes the slow streams in
-// flight ([slow], [think]'s first step) send the rest at once: a test that
+// flight ([slow], [slow-code], [think]'s first step) send the rest at once: a test that
 // has seen what it needed mid-stream need not wait it out. POST /mock/later
 // lets [later] ask (then and ever after).
 //

@@ -231,6 +231,20 @@ func TestSlowStreamsAtReadablePace(t *testing.T) {
 	assert.Less(t, time.Since(start), 10*time.Second)
 }
 
+func TestSlowCodeStreamsALineAChunk(t *testing.T) {
+	t.Parallel()
+	r := script(&compat.Request{Model: "m", Tools: tools, Messages: []compat.Message{{Role: "user", Content: compat.Text("[slow-code]")}}})
+	assert.True(t, strings.HasPrefix(r.Text, "```go\n"), r.Text[:20])
+	assert.True(t, strings.HasSuffix(r.Text, "\n}\n```"))
+	words := compat.Words(r.Text)
+	require.Len(t, words, 3+120+2, "the fence and func slow(){, a chunk a line, } and the fence")
+	assert.Equal(t, "\n\tv001=append(v001,\"abcdefghijklmnopqrstuvwxyz0123456789\")", words[3])
+	assert.Equal(t, "\n\tv120=append(v120,\"abcdefghijklmnopqrstuvwxyz0123456789\")", words[122])
+	assert.Equal(t, 50*time.Millisecond, r.ChunkDelay)
+	require.Len(t, r.ToolCalls, 1)
+	assert.Equal(t, "task_complete", r.ToolCalls[0].Name)
+}
+
 func TestLogsHangUps(t *testing.T) {
 	t.Parallel()
 	url, stderr := start(t, "-log")

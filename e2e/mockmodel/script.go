@@ -18,6 +18,8 @@ const (
 	nudgePrefix = "(automatic)"
 	slowWords   = 400
 	slowDelay   = 50 * time.Millisecond
+	// [slow-code] streams a Go code block of this many lines, a line a chunk.
+	slowCodeLines = 120
 	// What [write] writes.
 	writePath    = "hello.txt"
 	writeContent = "Hello from Errand"
@@ -44,7 +46,8 @@ const (
 )
 
 // hurry is opened by POST /mock/hurry: the slow streams in flight ([slow],
-// [think]'s reasoning) then send the rest at once; later ones are slow again.
+// [slow-code], [think]'s reasoning) then send the rest at once; later ones
+// are slow again.
 var hurry = newGate()
 
 // laterGate is closed by POST /mock/later: [later] thinks until then (the
@@ -258,6 +261,11 @@ func script(req *compat.Request) compat.Reply {
 		return call("Attachments seen: "+attachmentsSeen(req.Messages[p]), "task_complete", map[string]any{"summary": "Described the attachments"})
 	case strings.Contains(prompt, "[facts]"):
 		return call("Facts: "+factLines(req.Messages), "task_complete", map[string]any{"summary": "Listed the facts"})
+	case strings.Contains(prompt, "[slow-code]"):
+		r := call(slowCode(), "task_complete", map[string]any{"summary": "Finished the slow code"})
+		r.ChunkDelay = slowDelay
+		r.Hurry = hurry.current()
+		return r
 	case strings.Contains(prompt, "[slow]"):
 		words := make([]string, slowWords)
 		for i := range words {
@@ -270,6 +278,18 @@ func script(req *compat.Request) compat.Reply {
 	default:
 		return call("Done: "+prompt, "task_complete", map[string]any{"summary": "done"})
 	}
+}
+
+// slowCode is [slow-code]'s reply: a fenced Go code block whose lines have
+// no spaces, so that each is one chunk of the stream.
+func slowCode() string {
+	var sb strings.Builder
+	sb.WriteString("```go\nfunc slow(){\n")
+	for i := 1; i <= slowCodeLines; i++ {
+		fmt.Fprintf(&sb, "\tv%03d=append(v%03d,\"abcdefghijklmnopqrstuvwxyz0123456789\")\n", i, i)
+	}
+	sb.WriteString("}\n```")
+	return sb.String()
 }
 
 // variationOf is "Variation N of M" when the request writes a variation

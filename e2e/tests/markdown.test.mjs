@@ -154,3 +154,41 @@ test('a long paragraph keeps its lines while it streams in pieces', { timeout: 1
   await eventually(async () => assert.equal(await reply.locator('.md-lines').count(), 0));
   assert.match((await slowText(page)).text, /^word1 word2 /);
 }));
+
+test('a long code block keeps its lines while it streams in blocks', { timeout: 120_000 }, stack.test(async (page) => {
+  const u = ui(page);
+  await sendMessage(page, '[slow-code] write some code');
+  const reply = u.log.locator('.bubble-agent').last();
+  // Its lines are set apart in blocks (ChunkedText) as it grows, each
+  // ending where a line does: the code is as tall as its text in one code
+  // block, and every block but the last ends with a line end. Measured in
+  // one script, so the stream cannot end between the readings.
+  const shape = await eventually(
+    async () => {
+      const s = await reply.evaluate((bubble) => {
+        const code = bubble.querySelector('pre > code.md-set-apart');
+        if (!code || code.children.length < 2) return null;
+        const pre = code.parentElement;
+        const whole = document.createElement('pre');
+        whole.append(document.createElement('code'));
+        whole.firstChild.textContent = code.textContent;
+        pre.after(whole);
+        const blocks = Array.from(code.children, (b) => b.textContent);
+        const out = { blocks: blocks.length, ended: blocks.slice(0, -1).every((b) => b.endsWith('\n')), height: pre.offsetHeight, whole: whole.offsetHeight };
+        whole.remove();
+        return out;
+      });
+      assert.ok(s, 'the code in blocks');
+      return s;
+    },
+    // (The second block starts after about 2 kB, 40 lines: 2 s.)
+    { timeout: 60_000, what: 'the streaming code in blocks' },
+  );
+  assert.ok(shape.ended, 'each block ends where a line does');
+  assert.equal(shape.height, shape.whole, 'the code in blocks is as tall as in one');
+  await stack.hurrySlow();
+  await waitForStatus(page, 'Completed');
+  // Complete, it is one text again (a selection copies it as one).
+  await eventually(async () => assert.equal(await reply.locator('.md-lines').count(), 0));
+  assert.match(await reply.locator('pre code').textContent(), /^func slow\(\)\{\n\tv001=.*\n\tv120=.*\n\}\n?$/s);
+}));

@@ -122,6 +122,44 @@ describe('Markdown in blocks', () => {
   });
 });
 
+describe('a long block streaming without the parser', () => {
+  /** The text of each block of lines in the element matched by selector. */
+  const blocksOf = (container: HTMLElement, selector: string) =>
+    Array.from(container.querySelectorAll(`${selector} > .md-lines`), (b) => b.textContent ?? '');
+
+  it('a code block longer than a chunk has its lines in blocks, each ending where a line does; complete, one text', async () => {
+    const line = 'console.log("a line of generated code");\n';
+    const code = line.repeat(200) + 'console.log("the line being written';
+    const { rerender, container } = render(<Markdown text={'```js\n' + code} streaming />);
+    await nextFrame();
+    const blocks = blocksOf(container, 'pre > code.md-set-apart');
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    expect(blocks.join('')).toBe(code);
+    for (const b of blocks.slice(0, -1)) expect(b.endsWith('\n'), 'a block ends with a line').toBe(true);
+    expect(container.querySelector('code')).toHaveClass('language-js');
+    // Complete, its code is one text (a selection copies it as one).
+    rerender(<Markdown text={'```js\n' + code + '");\n```'} />);
+    expect(container.querySelector('.md-lines')).toBeNull();
+    expect(container.querySelector('pre')!.textContent).toContain('the line being written");');
+  });
+
+  it('a short code block streams as one text, as the parser renders it', async () => {
+    render(<Markdown text={'```js\nlet a = 1;\nlet b = 2;\n'} streaming />);
+    await nextFrame();
+    expect(document.querySelector('.md-lines')).toBeNull();
+  });
+
+  it('a huge block streaming as plain text has its lines in blocks', async () => {
+    const big = 'a line of the huge block, with *x*\n'.repeat(STREAMING_PLAIN / 30);
+    const { container } = render(<Markdown text={`Intro.\n\n${big}and the end`} streaming />);
+    await nextFrame();
+    const blocks = blocksOf(container, 'pre.md-streaming-plain.md-set-apart');
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    expect(blocks.join('')).toBe(`${big}and the end`);
+    for (const b of blocks.slice(0, -1)) expect(b.endsWith('\n'), 'a block ends with a line').toBe(true);
+  });
+});
+
 /** The HTML the parser itself gives a one-block text (no shortcut). */
 function parsedHTML(text: string): string {
   const { container, unmount } = render(<MarkdownBlock text={text} highlight={false} />);

@@ -107,6 +107,8 @@ export const LARGE_BLOCK = 100_000;
 const GROUP = 32;
 /** Plain text is cut into chunks of about this size, at line ends. */
 const PLAIN_CHUNK = 8_192;
+/** Lines in blocks of their own are cut into chunks of about this size. */
+const LINES_CHUNK = 2_048;
 /** A paragraph's leading plain words are shown unparsed once they are this long. */
 export const PLAIN_LEAD = 1_024;
 
@@ -142,11 +144,11 @@ interface Chunks {
  * PLAIN_CHUNK characters, so the ends found in a prefix stay the same as
  * the text grows and only the last chunk changes.
  */
-export function plainChunks(text: string, prev: Chunks = { text: '', ends: [] }, sep = '\n'): Chunks {
+export function plainChunks(text: string, prev: Chunks = { text: '', ends: [] }, sep = '\n', size = PLAIN_CHUNK): Chunks {
   const ends = extendsText(text, prev.text) ? prev.ends.slice(0, -1) : [];
   let from = ends[ends.length - 1] ?? 0;
   for (;;) {
-    const nl = from + PLAIN_CHUNK < text.length ? text.indexOf(sep, from + PLAIN_CHUNK) : -1;
+    const nl = from + size < text.length ? text.indexOf(sep, from + size) : -1;
     if (nl < 0) break;
     ends.push(nl + 1);
     from = nl + 1;
@@ -159,15 +161,26 @@ const PlainChunk = memo(function PlainChunk({ text }: { text: string }) {
   return <>{text}</>;
 });
 
-/** Text in chunks ending at sep: when it grows, only the last chunk changes in the page. */
-function ChunkedText({ text, sep }: { text: string; sep?: string }) {
+const LinesChunk = memo(function LinesChunk({ text }: { text: string }) {
+  return <span className="md-lines">{text}</span>;
+});
+
+/**
+ * Text in chunks ending at sep: when it grows, only the last chunk changes
+ * in the page. With lines (text whose lines end with a line end, in a
+ * white-space: pre block), each chunk is a block of its own as well, so
+ * the page lays out only the last chunk's lines as it grows, not all of
+ * them: a chunk ends where a line does, so every line stays as it was.
+ */
+function ChunkedText({ text, sep, lines = false }: { text: string; sep?: string; lines?: boolean }) {
   const chunks = useRef<Chunks | undefined>(undefined);
-  chunks.current = plainChunks(text, chunks.current, sep);
+  chunks.current = plainChunks(text, chunks.current, sep, lines ? LINES_CHUNK : PLAIN_CHUNK);
+  const Chunk = lines ? LinesChunk : PlainChunk;
   let from = 0;
   return chunks.current.ends.map((end, i) => {
     const chunk = text.slice(from, end);
     from = end;
-    return <PlainChunk key={i} text={chunk} />;
+    return <Chunk key={i} text={chunk} />;
   });
 }
 
@@ -185,8 +198,14 @@ export function fencedCode(block: string): { lang: string; code: string } | null
   return { lang: /^\S*/.exec(open.info)![0], code };
 }
 
-/** A fenced code block as the parser renders it (MarkdownBlock's CodeBlock, not highlighted), without the parser. */
-function LargeCode({ lang, code }: { lang: string; code: string }) {
+/**
+ * A fenced code block as the parser renders it (MarkdownBlock's CodeBlock,
+ * not highlighted), without the parser. While it streams, once longer than
+ * a chunk, its lines are in blocks (ChunkedText); complete, it is one text
+ * again (a selection copies it as one).
+ */
+function LargeCode({ lang, code, streaming }: { lang: string; code: string; streaming: boolean }) {
+  const language = lang ? `language-${lang}` : '';
   return (
     <div className="code-block">
       <div className="code-head">
@@ -194,10 +213,16 @@ function LargeCode({ lang, code }: { lang: string; code: string }) {
         <CopyButton text={code} />
       </div>
       <pre>
-        <code className={lang ? `language-${lang}` : undefined}>
-          <ChunkedText text={code} />
-          {code && '\n'}
-        </code>
+        {streaming && code.length > LINES_CHUNK ? (
+          <code className={`${language} md-set-apart`}>
+            <ChunkedText text={code} lines />
+          </code>
+        ) : (
+          <code className={language || undefined}>
+            <ChunkedText text={code} />
+            {code && '\n'}
+          </code>
+        )}
       </pre>
     </div>
   );
@@ -334,18 +359,18 @@ function LeadParagraph({ text, cut, streaming }: { text: string; cut: number; st
 function Block({ text, streaming }: { text: string; streaming: boolean }) {
   if (streaming) {
     const code = streamingCode(text);
-    if (code) return <LargeCode lang={code.lang} code={code.code} />;
+    if (code) return <LargeCode lang={code.lang} code={code.code} streaming />;
   } else if (plainParagraph(text)) return <PlainParagraph text={text} />;
   // Streaming or not (the end of a stream parsed a 25 kB paragraph again: a 100 ms frame).
   const cut = plainLead(text);
   if (cut >= PLAIN_LEAD) return <LeadParagraph text={text} cut={cut} streaming={streaming} />;
   if (text.length > LARGE_BLOCK || (streaming && text.length > STREAMING_PLAIN)) {
     const code = fencedCode(text);
-    if (code) return <LargeCode lang={code.lang} code={code.code} />;
+    if (code) return <LargeCode lang={code.lang} code={code.code} streaming={streaming} />;
     if (streaming)
       return (
-        <pre className="md-streaming-plain">
-          <ChunkedText text={text} />
+        <pre className="md-streaming-plain md-set-apart">
+          <ChunkedText text={text} lines />
         </pre>
       );
   }

@@ -129,6 +129,8 @@ const rows = [
   ['6 UI', 'desktop.stream.new_conversation.longest_frame_gap', '… longest gap', null],
   ['6 UI', 'desktop.stream.code_block.fps', '… then as one code block, frames per second', null],
   ['6 UI', 'desktop.stream.code_block.longest_frame_gap', '… longest gap', null],
+  ['6 UI', 'desktop.stream.list.fps', '… then as one list (a link an item), frames per second', null],
+  ['6 UI', 'desktop.stream.list.longest_frame_gap', '… longest gap', null],
   ['7 Long reply', 'long_reply.bytes', 'a reply streamed as fast as loopback allows', null],
   ['7 Long reply', 'long_reply.stream_and_store', '… streamed, stored and published in', null],
   ['7 Long reply', 'long_reply.stored_identical', 'stored text identical to the stream (1 = yes)', ['==', 1]],

@@ -3,7 +3,7 @@
 // sends for "[long N]" and the desktop benchmark's Stop in the real window
 // (e2e/bench/desktop) streams, and the plain stream of N tokens both send
 // for "[stream N]" (the desktop benchmark also as code, for "[stream-code
-// N]").
+// N]", and as a list, for "[stream-list N]").
 package longreply
 
 import (
@@ -34,6 +34,19 @@ func Code(n int) string {
 		sb.WriteString("\t" + strings.Join(words[i:min(i+8, len(words))], ", ") + ",\n")
 	}
 	sb.WriteString("}\n```")
+	return sb.String()
+}
+
+// List is n words, "tok1 tok2 …", as a Markdown list of twelve an item,
+// each item's first in bold and a link after its last: a stream of n
+// tokens (and an item's link and the line before the list) that is a list.
+func List(n int) string {
+	words := strings.Fields(Tokens(n))
+	var sb strings.Builder
+	sb.WriteString("The tokens:\n\n")
+	for i := 0; i < len(words); i += 12 {
+		fmt.Fprintf(&sb, "- **%s** %s ([more](https://example.com/%s))\n", words[i], strings.Join(words[i+1:min(i+12, len(words))], " "), words[i])
+	}
 	return sb.String()
 }
 

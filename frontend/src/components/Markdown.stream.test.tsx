@@ -19,7 +19,7 @@ vi.mock('react-markdown', async (importOriginal) => {
   };
 });
 
-import { fencedCode, LARGE_BLOCK, Markdown, PLAIN_LEAD, plainChunks, plainLead, plainMarkdown, plainParagraph, STREAMING_PLAIN } from './Markdown';
+import { fencedCode, LARGE_BLOCK, LIST_GROUP, listItems, Markdown, PLAIN_LEAD, plainChunks, plainLead, plainMarkdown, plainParagraph, STREAMING_PLAIN } from './Markdown';
 import { MarkdownBlock } from './MarkdownBlock';
 import { grow, type Grown } from '../lib/grownText';
 
@@ -122,6 +122,34 @@ describe('Markdown in blocks', () => {
   });
 });
 
+describe('a long list streaming', () => {
+  it('parses only its last group of items in a frame', async () => {
+    const list = items(40, (i) => `- item ${i} with a [link](https://example.com/${i})`);
+    const { rerender, container } = render(<Markdown text="" streaming />);
+    for (let end = 0; end <= list.length; end += 50) {
+      rerender(<Markdown text={list.slice(0, end)} streaming />);
+      await nextFrame();
+    }
+    rerender(<Markdown text={list} streaming />);
+    await nextFrame();
+    expect(container.querySelectorAll('ul > li')).toHaveLength(40);
+    expect(container.querySelectorAll('ul')).toHaveLength(1);
+    const longest = Math.max(...parsed.map((t) => t.match(/^- /gm)?.length ?? 0));
+    expect(longest, 'items parsed at once').toBeLessThanOrEqual(LIST_GROUP);
+  });
+
+  it('listItems finds where the items start, or null where a group could parse otherwise', () => {
+    expect(listItems('- a\n  - nested\n- b\nlazy\n- c')).toEqual([0, 15, 24]);
+    expect(listItems('1. a\n2. b\n10. c')).toEqual([0, 5, 10]);
+    expect(listItems('- a\n+ b')).toBeNull();
+    expect(listItems('1. a\n2) b')).toBeNull();
+    expect(listItems('- a\n```\n- not an item\n```')).toBeNull();
+    expect(listItems('- [ ] a task')).toBeNull();
+    expect(listItems('Text, then\n- a list')).toBeNull();
+    expect(listItems('**bold** start')).toBeNull();
+  });
+});
+
 describe('a long block streaming without the parser', () => {
   /** The text of each block of lines in the element matched by selector. */
   const blocksOf = (container: HTMLElement, selector: string) =>
@@ -168,6 +196,9 @@ function parsedHTML(text: string): string {
   return html;
 }
 
+/** n lines, line(1) to line(n). */
+const items = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i + 1)).join('\n');
+
 /** Words "w1 w2 …" as many as make about n characters. */
 const words = (n: number) => Array.from({ length: Math.ceil(n / 5) }, (_, i) => `w${i + 1}`).join(' ');
 
@@ -183,6 +214,12 @@ describe('a streaming block renders as it will once complete', () => {
     'a fence with a line that does not close it': '````\na\n``` not closing\n```\nb',
     'a fence whose info is not a plain name (parsed)': '~~~ js`x {1}\ncode\t<tab>',
     'a fence closed, then text (parsed)': '```\ncode\n```\nText after',
+    'a long list, in groups': items(20, (i) => `- **Item ${i}** with \`code\`, a [link](https://example.com/${i}) and www.example.com`),
+    'a long list, a list within an item and a lazy line': items(20, (i) => (i === 9 ? `* item ${i}\n  * inner a\n  * inner b\nlazy line` : `* item ${i}`)),
+    'a long ordered list from 3, its last item still empty': items(20, (i) => `${i + 2}) step ${i}`) + '\n23)',
+    'a long loose list': items(20, (i) => `- item ${i}\n`),
+    'a long list, loose by one item of two paragraphs': items(20, (i) => (i === 15 ? `1. item ${i}\n\n   more of it` : `1. item ${i}`)),
+    'a long list, then another marker (parsed whole)': items(20, (i) => (i === 12 ? `+ item ${i}` : `- item ${i}`)),
   };
   for (const [name, text] of Object.entries(cases)) {
     it(name, async () => {

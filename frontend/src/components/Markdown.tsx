@@ -355,11 +355,64 @@ function LeadParagraph({ text, cut, streaming }: { text: string; cut: number; st
   );
 }
 
+/** A streaming list's items are parsed in groups of this many: a frame parses the last group only. */
+export const LIST_GROUP = 8;
+/** An item's marker at a line's start. */
+const ITEM = /(?:([-*+])|\d{1,9}([.)]))(?=[ \t\n]|$)/y;
+
+/**
+ * Where a streaming list's items start, if the block is one list whose
+ * items can be parsed apart (in groups, StreamingList) as they are in the
+ * whole list: every line at the margin that starts an item has the first
+ * item's marker, and there is no fence at the margin (whose lines an item
+ * start could be) and no task item (whose list gets a class). Else null.
+ */
+export function listItems(block: string): number[] | null {
+  const marker = (at: number) => {
+    ITEM.lastIndex = at;
+    const m = ITEM.exec(block);
+    return m && (m[1] ?? m[2]!);
+  };
+  const first = marker(0);
+  if (!first || /\[[ xX]\]/.test(block)) return null;
+  const starts = [0];
+  for (let nl = block.indexOf('\n'); nl >= 0; nl = block.indexOf('\n', nl + 1)) {
+    const at = nl + 1;
+    if (block.startsWith('```', at) || block.startsWith('~~~', at)) return null;
+    const m = marker(at);
+    if (m === null) continue;
+    if (m !== first) return null;
+    starts.push(at);
+  }
+  return starts;
+}
+
+/**
+ * A streaming list, its items parsed in groups of LIST_GROUP, each group as
+ * the whole list renders those items (MarkdownBlock's items), in one list:
+ * a frame parses the growing group, not the whole list. Loose (a blank line
+ * between its lines), every group is.
+ */
+function StreamingList({ text, starts }: { text: string; starts: number[] }) {
+  const loose = /\n[ \t]*\n[ \t]*\S/.test(text);
+  const groups = [];
+  for (let g = 0; g < starts.length; g += LIST_GROUP) {
+    const part = text.slice(starts[g], starts[g + LIST_GROUP] ?? text.length);
+    groups.push(<MarkdownBlock key={g} text={part} highlight={false} items={g === 0 ? 'first' : 'more'} loose={loose} />);
+  }
+  const number = /^\d+/.exec(text);
+  if (!number) return <ul>{groups}</ul>;
+  const start = Number(number[0]);
+  return <ol start={start === 1 ? undefined : start}>{groups}</ol>;
+}
+
 /** One block, by size: Markdown, or (large) code or plain text without the parser. */
 function Block({ text, streaming }: { text: string; streaming: boolean }) {
   if (streaming) {
     const code = streamingCode(text);
     if (code) return <LargeCode lang={code.lang} code={code.code} streaming />;
+    const items = text.length <= LARGE_BLOCK ? listItems(text) : null;
+    if (items && items.length > LIST_GROUP) return <StreamingList text={text} starts={items} />;
   } else if (plainParagraph(text)) return <PlainParagraph text={text} />;
   // Streaming or not (the end of a stream parsed a 25 kB paragraph again: a 100 ms frame).
   const cut = plainLead(text);

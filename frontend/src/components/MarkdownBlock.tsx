@@ -22,6 +22,7 @@ interface HastLike {
   value?: string;
   children?: HastLike[];
   properties?: { className?: unknown };
+  position?: { start: { offset?: number } };
 }
 
 function hastText(node: HastLike | undefined): string {
@@ -110,6 +111,24 @@ function Inline({ children }: { children?: ReactNode }) {
 }
 const inlineComponents: Components = { ...components, p: Inline as Components['p'] };
 
+/**
+ * A list's items on their own, for the list that holds them (Markdown.tsx,
+ * StreamingList): the text's own list (the one at its start) gives its
+ * items, a list within an item stays one. After the first group, the line
+ * end the list begins with is left out, as the whole list has one between
+ * two items.
+ */
+function listItemsOf(Tag: 'ul' | 'ol', first: boolean) {
+  return function Items({ node, children, ...rest }: WithNode<'ul'>) {
+    if (node?.position?.start.offset !== 0) return <Tag {...rest}>{children}</Tag>;
+    return <>{first || !Array.isArray(children) ? children : children.slice(1)}</>;
+  };
+}
+const itemsComponents = {
+  first: { ...components, ul: listItemsOf('ul', true), ol: listItemsOf('ol', true) } as Components,
+  more: { ...components, ul: listItemsOf('ul', false), ol: listItemsOf('ol', false) } as Components,
+};
+
 // remark-gfm builds its syntax extensions (tables, autolinks, footnotes,
 // …) each time a processor is made, and react-markdown makes a processor
 // for every render: that was about three quarters of the cost of rendering
@@ -127,9 +146,21 @@ function remarkGfmBuilt(this: { data(): Record<string, unknown> }) {
   }
 }
 
-const remarkPlugins = [remarkGfmBuilt, remarkBreaks] as NonNullable<Options['remarkPlugins']>;
+/** Makes the text's list loose (its items' paragraphs in <p>), as the whole list it is part of is. */
+function remarkLooseList() {
+  return (tree: { children: { type: string; spread?: boolean }[] }) => {
+    if (tree.children[0]?.type === 'list') tree.children[0].spread = true;
+  };
+}
+
+type RemarkPlugins = NonNullable<Options['remarkPlugins']>;
+const remarkPlugins = [remarkGfmBuilt, remarkBreaks] as RemarkPlugins;
 /** For a block without GFM's syntax (gfmSyntax.ts): the same tree, parsed faster. */
-const plainRemarkPlugins = [remarkBreaks] as NonNullable<Options['remarkPlugins']>;
+const plainRemarkPlugins = [remarkBreaks] as RemarkPlugins;
+const loosePlugins = {
+  gfm: [...remarkPlugins, remarkLooseList] as RemarkPlugins,
+  plain: [...plainRemarkPlugins, remarkLooseList] as RemarkPlugins,
+};
 
 // Syntax highlighting (components/highlighter.ts: highlight.js's 37
 // common languages) is loaded on demand: the highlighter the first time a
@@ -188,22 +219,32 @@ function useHighlighter(text: string | null): RehypePlugins | undefined {
   return needed && plugins ? plugins : undefined;
 }
 
-/** One block's Markdown; the same text is never rendered twice. inline: a paragraph's content, without its <p>. */
+/**
+ * One block's Markdown; the same text is never rendered twice. inline: a
+ * paragraph's content, without its <p>. items: a list's items, without
+ * their list ('first': the list's first items; loose: as in a loose list).
+ */
 export const MarkdownBlock = memo(function MarkdownBlock({
   text,
   highlight,
   inline = false,
+  items,
+  loose = false,
 }: {
   text: string;
   highlight: boolean;
   inline?: boolean;
+  items?: 'first' | 'more';
+  loose?: boolean;
 }) {
   const rehypePlugins = useHighlighter(highlight ? text : null);
+  const gfm = needsGfm(text);
+  const plugins = loose ? loosePlugins[gfm ? 'gfm' : 'plain'] : gfm ? remarkPlugins : plainRemarkPlugins;
   return (
     <ReactMarkdown
-      remarkPlugins={needsGfm(text) ? remarkPlugins : plainRemarkPlugins}
+      remarkPlugins={plugins}
       rehypePlugins={rehypePlugins}
-      components={inline ? inlineComponents : components}
+      components={inline ? inlineComponents : items ? itemsComponents[items] : components}
       urlTransform={urlTransform}
       skipHtml={false}
     >

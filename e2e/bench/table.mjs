@@ -131,6 +131,8 @@ const rows = [
   ['6 UI', 'desktop.stream.code_block.longest_frame_gap', '… longest gap', null],
   ['6 UI', 'desktop.stream.list.fps', '… then as one list (a link an item), frames per second', null],
   ['6 UI', 'desktop.stream.list.longest_frame_gap', '… longest gap', null],
+  ['6 UI', 'desktop.stream.table.fps', '… then as one table (500 rows), frames per second', null],
+  ['6 UI', 'desktop.stream.table.longest_frame_gap', '… longest gap', null],
   ['7 Long reply', 'long_reply.bytes', 'a reply streamed as fast as loopback allows', null],
   ['7 Long reply', 'long_reply.stream_and_store', '… streamed, stored and published in', null],
   ['7 Long reply', 'long_reply.stored_identical', 'stored text identical to the stream (1 = yes)', ['==', 1]],

@@ -46,7 +46,7 @@
 //   - stream (with -seeded and -stream N): one more start with the seeded
 //     history; a reply of N tokens streams at 1,000 a second into the
 //     conversation it opens (the largest), then into a new one, then as
-//     a code block and as a list: the frames the screen shows meanwhile, a second, and
+//     a code block, a list and a table: the frames the screen shows meanwhile, a second, and
 //     the longest gap between two (stream.go).
 //
 // Usage:
@@ -187,7 +187,7 @@ func run() error {
 	flag.StringVar(&framesDir, "frames", "", "save the window as PNG in this `directory` at every change the sampler sees (slows the sampling)")
 	restart := flag.Bool("restart", false, "also time restarts: each start follows one in the same data folder that was let save its first screen (empty_restart, seeded_restart)")
 	steps := flag.Int("steps", 0, "also run a task of this many `steps` in the window and measure the footprint's growth (0: not)")
-	stream := flag.Int("stream", 0, "also stream a reply of this many `tokens` at 1,000 a second into the seeded history's largest conversation, into a new one, as code and as a list, and count the window's frames (0: not; needs -seeded)")
+	stream := flag.Int("stream", 0, "also stream a reply of this many `tokens` at 1,000 a second into the seeded history's largest conversation, into a new one, as code, a list and a table, and count the window's frames (0: not; needs -seeded)")
 	stops := flag.Int("stops", 0, "also click Stop this many `times` in the window, in 5 MB replies at 25, 50 and 75% in turn (0: not)")
 	flag.Parse()
 	if *outFile != "" {

@@ -4,8 +4,8 @@ package main
 // window shows it, in the seeded history's 10,000-message conversation
 // (the newest, open when the app starts), then in a new conversation, then
 // in that one again as a code block (one block of 600 lines at 5,000
-// tokens: a page lays out a block's lines together) and as a list (one
-// block of Markdown, 400 items with a link each).
+// tokens: a page lays out a block's lines together), as a list (one block
+// of Markdown, 400 items with a link each) and as a table (500 rows).
 //
 // A frame is counted where the person sees it: on the screen. The X
 // server reports each drawing on the screen (XDamage, on the root window,
@@ -103,11 +103,11 @@ type streamResult struct {
 	span   time.Duration // what was counted
 }
 
-var streamMarker = regexp.MustCompile(`\[stream(-code|-list)? (\d+)\]`)
+var streamMarker = regexp.MustCompile(`\[stream(-code|-list|-table)? (\d+)\]`)
 
 // streamScript answers a prompt "[stream N] …" with N words ("[stream-code
-// N]": in a code block, "[stream-list N]": in a list) and completes the
-// task; the conversation's title and a summary of the long
+// N]": in a code block, "[stream-list N]": in a list, "[stream-table N]":
+// in a table) and completes the task; the conversation's title and a summary of the long
 // conversation's older messages get a line. started is told when each
 // stream's reply is asked for.
 func streamScript(started chan<- time.Time) func(*compat.Request) compat.Reply {
@@ -129,6 +129,8 @@ func streamScript(started chan<- time.Time) func(*compat.Request) compat.Reply {
 			text = longreply.Code(n)
 		case "-list":
 			text = longreply.List(n)
+		case "-table":
+			text = longreply.Table(n)
 		}
 		started <- time.Now()
 		return compat.Reply{Text: text,
@@ -149,7 +151,7 @@ func measureStream(dpy *C.Display, app, seededDB string, n int, prefix, shots st
 	if err != nil {
 		return fmt.Errorf("streaming in the window: %w", err)
 	}
-	for i, name := range []string{"long_conversation", "new_conversation", "code_block", "list"} {
+	for i, name := range []string{"long_conversation", "new_conversation", "code_block", "list", "table"} {
 		s := r.streams[i]
 		p := prefix + ".stream." + name
 		emit(p+".fps", s.fps, "frames/s")
@@ -163,12 +165,12 @@ func measureStream(dpy *C.Display, app, seededDB string, n int, prefix, shots st
 }
 
 // runStreams streams n tokens in the open conversation, then in a new
-// one, then as a code block and as a list in that one; the screen after
-// each.
+// one, then as a code block, a list and a table in that one; the screen
+// after each.
 func runStreams(l *live, n int, started <-chan time.Time) ([]streamResult, []image.Image, error) {
 	var out []streamResult
 	var shots []image.Image
-	for i, marker := range []string{"stream", "stream", "stream-code", "stream-list"} {
+	for i, marker := range []string{"stream", "stream", "stream-code", "stream-list", "stream-table"} {
 		if i == 1 {
 			if err := xdotool("key", "ctrl+n"); err != nil {
 				return out, shots, err

@@ -3,7 +3,8 @@
 // sends for "[long N]" and the desktop benchmark's Stop in the real window
 // (e2e/bench/desktop) streams, and the plain stream of N tokens both send
 // for "[stream N]" (the desktop benchmark also as code, for "[stream-code
-// N]", and as a list, for "[stream-list N]").
+// N]", as a list, for "[stream-list N]", and as a table, for
+// "[stream-table N]").
 package longreply
 
 import (
@@ -46,6 +47,24 @@ func List(n int) string {
 	sb.WriteString("The tokens:\n\n")
 	for i := 0; i < len(words); i += 12 {
 		fmt.Fprintf(&sb, "- **%s** %s ([more](https://example.com/%s))\n", words[i], strings.Join(words[i+1:min(i+12, len(words))], " "), words[i])
+	}
+	return sb.String()
+}
+
+// Table is n words, "tok1 tok2 …", as a Markdown table of ten a row in
+// five columns, each row's first in bold: a stream of n tokens (and the
+// table's head and the line before it) that is a table.
+func Table(n int) string {
+	words := strings.Fields(Tokens(n))
+	var sb strings.Builder
+	sb.WriteString("The tokens:\n\n| First | Second | Third | Fourth | Fifth |\n|---|---|---|---|--:|\n")
+	for i := 0; i < len(words); i += 10 {
+		row := words[i:min(i+10, len(words))]
+		row[0] = "**" + row[0] + "**"
+		for c := 0; c < len(row); c += 2 {
+			sb.WriteString("| " + strings.Join(row[c:min(c+2, len(row))], " ") + " ")
+		}
+		sb.WriteString("|\n")
 	}
 	return sb.String()
 }

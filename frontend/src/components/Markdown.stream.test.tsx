@@ -19,7 +19,7 @@ vi.mock('react-markdown', async (importOriginal) => {
   };
 });
 
-import { fencedCode, LARGE_BLOCK, LIST_GROUP, listItems, Markdown, PLAIN_LEAD, plainChunks, plainLead, plainMarkdown, plainParagraph, STREAMING_PLAIN } from './Markdown';
+import { fencedCode, LARGE_BLOCK, LIST_GROUP, listItems, Markdown, PLAIN_LEAD, TABLE_GROUP, tableRows, plainChunks, plainLead, plainMarkdown, plainParagraph, STREAMING_PLAIN } from './Markdown';
 import { MarkdownBlock } from './MarkdownBlock';
 import { grow, type Grown } from '../lib/grownText';
 
@@ -150,6 +150,34 @@ describe('a long list streaming', () => {
   });
 });
 
+describe('a long table streaming', () => {
+  it('parses only its head and last group of rows in a frame', async () => {
+    const text = table(60);
+    const { rerender, container } = render(<Markdown text="" streaming />);
+    for (let end = 0; end <= text.length; end += 60) {
+      rerender(<Markdown text={text.slice(0, end)} streaming />);
+      await nextFrame();
+    }
+    rerender(<Markdown text={text} streaming />);
+    await nextFrame();
+    expect(container.querySelectorAll('table')).toHaveLength(1);
+    expect(container.querySelectorAll('thead tr')).toHaveLength(1);
+    expect(container.querySelectorAll('tbody tr')).toHaveLength(60);
+    const longest = Math.max(...parsed.map((t) => t.trimEnd().split('\n').length));
+    expect(longest, 'lines parsed at once').toBeLessThanOrEqual(2 + TABLE_GROUP);
+  });
+
+  it('tableRows finds where the body rows start, or null where the block is not a table', () => {
+    expect(tableRows('| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |')).toEqual([20, 30]);
+    expect(tableRows('a | b\n--- | ---\n1 | 2')).toEqual([16]);
+    expect(tableRows('a | b\n---\nmore')).toBeNull(); // a heading: one delimiter cell for two
+    expect(tableRows('a \\| b\n---|---')).toBeNull(); // an escaped pipe: one head cell
+    expect(tableRows('No pipe\n---|---')).toBeNull();
+    expect(tableRows('| a | b |\n| x | y |')).toBeNull();
+    expect(tableRows('| a | b |')).toBeNull();
+  });
+});
+
 describe('a long block streaming without the parser', () => {
   /** The text of each block of lines in the element matched by selector. */
   const blocksOf = (container: HTMLElement, selector: string) =>
@@ -199,6 +227,10 @@ function parsedHTML(text: string): string {
 /** n lines, line(1) to line(n). */
 const items = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i + 1)).join('\n');
 
+/** A GFM table of n rows under its head and delimiter rows. */
+const table = (n: number) =>
+  `| Name | Kind | Size |\n|:--|:-:|--:|\n${items(n, (i) => `| item ${i} | **kind** \`${i % 7}\` | [${i} kB](https://example.com/${i}) |`)}`;
+
 /** Words "w1 w2 …" as many as make about n characters. */
 const words = (n: number) => Array.from({ length: Math.ceil(n / 5) }, (_, i) => `w${i + 1}`).join(' ');
 
@@ -220,6 +252,9 @@ describe('a streaming block renders as it will once complete', () => {
     'a long loose list': items(20, (i) => `- item ${i}\n`),
     'a long list, loose by one item of two paragraphs': items(20, (i) => (i === 15 ? `1. item ${i}\n\n   more of it` : `1. item ${i}`)),
     'a long list, then another marker (parsed whole)': items(20, (i) => (i === 12 ? `+ item ${i}` : `- item ${i}`)),
+    'a long table, aligned, with inline Markdown': table(40),
+    'a long table, its last row half written': `${table(40)}\n| item 41 | **bo`,
+    'a long table, rows of fewer and more cells, an escaped pipe': `${table(20)}\n| only one\n| a | b \\| c | d | e | f |\n${items(20, (i) => `| more ${i} | x |`)}`,
   };
   for (const [name, text] of Object.entries(cases)) {
     it(name, async () => {

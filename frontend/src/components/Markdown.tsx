@@ -398,12 +398,61 @@ function StreamingList({ text, starts }: { text: string; starts: number[] }) {
   const groups = [];
   for (let g = 0; g < starts.length; g += LIST_GROUP) {
     const part = text.slice(starts[g], starts[g + LIST_GROUP] ?? text.length);
-    groups.push(<MarkdownBlock key={g} text={part} highlight={false} items={g === 0 ? 'first' : 'more'} loose={loose} />);
+    groups.push(<MarkdownBlock key={g} text={part} highlight={false} part={g === 0 ? 'items' : 'more-items'} loose={loose} />);
   }
   const number = /^\d+/.exec(text);
   if (!number) return <ul>{groups}</ul>;
   const start = Number(number[0]);
   return <ol start={start === 1 ? undefined : start}>{groups}</ol>;
+}
+
+/** A streaming table's rows are parsed in groups of this many: a frame parses the last group only. */
+export const TABLE_GROUP = 16;
+
+/** A table row's cells: split at its pipes (not at an escaped one), without the pipes at its ends. */
+function cellCount(row: string): number {
+  return row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/).length;
+}
+
+/**
+ * Where a streaming table's body rows start (each at a line start), if the
+ * block is a GFM table: a head row with a pipe, then a delimiter row of as
+ * many cells. Else null.
+ */
+export function tableRows(block: string): number[] | null {
+  const head = block.indexOf('\n');
+  const delimiter = head < 0 ? -1 : block.indexOf('\n', head + 1);
+  if (delimiter < 0) return null;
+  const headRow = block.slice(0, head);
+  const delimiterRow = block.slice(head + 1, delimiter);
+  if (!headRow.includes('|') || !/^[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/.test(delimiterRow)) return null;
+  if (cellCount(headRow) !== cellCount(delimiterRow)) return null;
+  const starts = [];
+  for (let at = delimiter + 1; at < block.length; at = block.indexOf('\n', at) + 1 || block.length) starts.push(at);
+  return starts;
+}
+
+/**
+ * A streaming table, its body rows parsed in groups of TABLE_GROUP, each
+ * with the table's head and delimiter rows (so its cells are aligned and
+ * counted as in the whole table) and rendered without them, in one table:
+ * a frame parses the growing group, not the whole table.
+ */
+function StreamingTable({ text, rows }: { text: string; rows: number[] }) {
+  const head = text.slice(0, rows[0]);
+  const groups = [];
+  for (let g = 0; g < rows.length; g += TABLE_GROUP) {
+    const part = text.slice(rows[g], rows[g + TABLE_GROUP] ?? text.length);
+    groups.push(<MarkdownBlock key={g} text={head + part} highlight={false} part="table-rows" />);
+  }
+  return (
+    <div className="md-table-wrap">
+      <table>
+        <MarkdownBlock text={head.trimEnd()} highlight={false} part="table-head" />
+        <tbody>{groups}</tbody>
+      </table>
+    </div>
+  );
 }
 
 /** One block, by size: Markdown, or (large) code or plain text without the parser. */
@@ -413,6 +462,8 @@ function Block({ text, streaming }: { text: string; streaming: boolean }) {
     if (code) return <LargeCode lang={code.lang} code={code.code} streaming />;
     const items = text.length <= LARGE_BLOCK ? listItems(text) : null;
     if (items && items.length > LIST_GROUP) return <StreamingList text={text} starts={items} />;
+    const rows = text.length <= LARGE_BLOCK ? tableRows(text) : null;
+    if (rows && rows.length > TABLE_GROUP) return <StreamingTable text={text} rows={rows} />;
   } else if (plainParagraph(text)) return <PlainParagraph text={text} />;
   // Streaming or not (the end of a stream parsed a 25 kB paragraph again: a 100 ms frame).
   const cut = plainLead(text);

@@ -124,9 +124,21 @@ function listItemsOf(Tag: 'ul' | 'ol', first: boolean) {
     return <>{first || !Array.isArray(children) ? children : children.slice(1)}</>;
   };
 }
-const itemsComponents = {
-  first: { ...components, ul: listItemsOf('ul', true), ol: listItemsOf('ol', true) } as Components,
-  more: { ...components, ul: listItemsOf('ul', false), ol: listItemsOf('ol', false) } as Components,
+
+/** A table's head or body rows on their own, for the table that holds them (Markdown.tsx, StreamingTable). */
+function Children({ children }: { children?: ReactNode }) {
+  return <>{children}</>;
+}
+function Nothing() {
+  return null;
+}
+
+/** The components that render a part of a block (MarkdownBlock's part). */
+const partComponents = {
+  items: { ...components, ul: listItemsOf('ul', true), ol: listItemsOf('ol', true) } as Components,
+  'more-items': { ...components, ul: listItemsOf('ul', false), ol: listItemsOf('ol', false) } as Components,
+  'table-head': { ...components, table: Children } as Components,
+  'table-rows': { ...components, table: Children, thead: Nothing, tbody: Children } as Components,
 };
 
 // remark-gfm builds its syntax extensions (tables, autolinks, footnotes,
@@ -221,20 +233,22 @@ function useHighlighter(text: string | null): RehypePlugins | undefined {
 
 /**
  * One block's Markdown; the same text is never rendered twice. inline: a
- * paragraph's content, without its <p>. items: a list's items, without
- * their list ('first': the list's first items; loose: as in a loose list).
+ * paragraph's content, without its <p>. part: what of it is rendered, for
+ * a block parsed in parts (Markdown.tsx): a list's items without their
+ * list ('items': its first items, 'more-items': the others; loose: as in a
+ * loose list), a table's head or its body rows without their table.
  */
 export const MarkdownBlock = memo(function MarkdownBlock({
   text,
   highlight,
   inline = false,
-  items,
+  part,
   loose = false,
 }: {
   text: string;
   highlight: boolean;
   inline?: boolean;
-  items?: 'first' | 'more';
+  part?: keyof typeof partComponents;
   loose?: boolean;
 }) {
   const rehypePlugins = useHighlighter(highlight ? text : null);
@@ -244,7 +258,7 @@ export const MarkdownBlock = memo(function MarkdownBlock({
     <ReactMarkdown
       remarkPlugins={plugins}
       rehypePlugins={rehypePlugins}
-      components={inline ? inlineComponents : items ? itemsComponents[items] : components}
+      components={inline ? inlineComponents : part ? partComponents[part] : components}
       urlTransform={urlTransform}
       skipHtml={false}
     >

@@ -147,6 +147,20 @@ describe('a long list streaming', () => {
     expect(listItems('- [ ] a task')).toBeNull();
     expect(listItems('Text, then\n- a list')).toBeNull();
     expect(listItems('**bold** start')).toBeNull();
+    expect(listItems('- a\n  ```\n  code\n  ```\n- b')).toBeNull(); // a fence in an item
+    expect(listItems('- a\n> a quote after it')).toBeNull();
+    expect(listItems('- a\n- - -')).toBeNull(); // a thematic break
+    expect(listItems('- a\n# A heading')).toBeNull();
+  });
+
+  it('complete, it is rendered from its groups: the end of the stream parses nothing again', async () => {
+    const list = items(40, (i) => `- item ${i} with a [link](https://example.com/${i})`);
+    const { rerender, container } = render(<Markdown text={list} streaming />);
+    await nextFrame();
+    parsed.length = 0;
+    rerender(<Markdown text={list} />);
+    expect(parsed).toEqual([]);
+    expect(container.querySelectorAll('ul > li')).toHaveLength(40);
   });
 });
 
@@ -175,6 +189,9 @@ describe('a long table streaming', () => {
     expect(tableRows('No pipe\n---|---')).toBeNull();
     expect(tableRows('| a | b |\n| x | y |')).toBeNull();
     expect(tableRows('| a | b |')).toBeNull();
+    expect(tableRows('| a | b |\n|---|---|\n| 1 | 2 |\na row without a pipe')).toEqual([20, 30]);
+    expect(tableRows('| a | b |\n|---|---|\n| 1 | 2 |\n> a quote ends it')).toBeNull();
+    expect(tableRows('| a | b |\n|---|---|\n| 1 | 2 |\n- a list ends it')).toBeNull();
   });
 });
 

@@ -355,17 +355,44 @@ function LeadParagraph({ text, cut, streaming }: { text: string; cut: number; st
   );
 }
 
-/** A streaming list's items are parsed in groups of this many: a frame parses the last group only. */
+// A long list or table is one block, and parsing a block costs about its
+// length: while one streamed, every frame parsed it whole. So its items
+// (or rows) are parsed in groups, each rendered as the whole block renders
+// those items, in one list (or table): a frame parses the growing group,
+// and the end of a stream parses nothing again. Where a group could parse
+// otherwise than the whole (a fence, a line that starts another block, a
+// task item), the block is parsed whole.
+
+/** A list's items are parsed in groups of this many. */
 export const LIST_GROUP = 8;
+/** A table's body rows are parsed in groups of this many. */
+export const TABLE_GROUP = 16;
 /** An item's marker at a line's start. */
 const ITEM = /(?:([-*+])|\d{1,9}([.)]))(?=[ \t\n]|$)/y;
+/** A line that starts a block other than a paragraph or a list item (an item's own line excepted). */
+const OTHER_BLOCK = /^ {0,3}(?:>|#{1,6}(?:[ \t]|$)|```|~~~|<|([-*_])(?:[ \t]*\1){2,}[ \t]*$)/;
+/** A line that starts a list item. */
+const ITEM_LINE = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+
+/** Each line's start in text from `from` on. */
+function lineStarts(text: string, from: number): number[] {
+  const starts = [];
+  for (let at = from; at < text.length; at = text.indexOf('\n', at) + 1 || text.length) starts.push(at);
+  return starts;
+}
+
+/** The line of text that starts at `at`. */
+function lineAt(text: string, at: number): string {
+  const nl = text.indexOf('\n', at);
+  return text.slice(at, nl < 0 ? text.length : nl);
+}
 
 /**
- * Where a streaming list's items start, if the block is one list whose
- * items can be parsed apart (in groups, StreamingList) as they are in the
- * whole list: every line at the margin that starts an item has the first
- * item's marker, and there is no fence at the margin (whose lines an item
- * start could be) and no task item (whose list gets a class). Else null.
+ * Where a list's items start, if the block is one list whose items parse
+ * apart as they do in the whole list: every line at the margin starts an
+ * item with the first item's marker or goes on an item's text, and there
+ * is no fence (whose lines could look like items) and no task item (whose
+ * list gets a class). Else null.
  */
 export function listItems(block: string): number[] | null {
   const marker = (at: number) => {
@@ -374,11 +401,10 @@ export function listItems(block: string): number[] | null {
     return m && (m[1] ?? m[2]!);
   };
   const first = marker(0);
-  if (!first || /\[[ xX]\]/.test(block)) return null;
-  const starts = [0];
-  for (let nl = block.indexOf('\n'); nl >= 0; nl = block.indexOf('\n', nl + 1)) {
-    const at = nl + 1;
-    if (block.startsWith('```', at) || block.startsWith('~~~', at)) return null;
+  if (!first || /\[[ xX]\]|```|~~~/.test(block)) return null;
+  const starts = [];
+  for (const at of lineStarts(block, 0)) {
+    if (OTHER_BLOCK.test(lineAt(block, at))) return null;
     const m = marker(at);
     if (m === null) continue;
     if (m !== first) return null;
@@ -388,12 +414,11 @@ export function listItems(block: string): number[] | null {
 }
 
 /**
- * A streaming list, its items parsed in groups of LIST_GROUP, each group as
- * the whole list renders those items (MarkdownBlock's items), in one list:
- * a frame parses the growing group, not the whole list. Loose (a blank line
- * between its lines), every group is.
+ * A list, its items parsed in groups of LIST_GROUP, each group as the whole
+ * list renders those items (MarkdownBlock's items), in one list. Loose (a
+ * blank line between its lines), every group is.
  */
-function StreamingList({ text, starts }: { text: string; starts: number[] }) {
+function ListInGroups({ text, starts }: { text: string; starts: number[] }) {
   const loose = /\n[ \t]*\n[ \t]*\S/.test(text);
   const groups = [];
   for (let g = 0; g < starts.length; g += LIST_GROUP) {
@@ -406,18 +431,15 @@ function StreamingList({ text, starts }: { text: string; starts: number[] }) {
   return <ol start={start === 1 ? undefined : start}>{groups}</ol>;
 }
 
-/** A streaming table's rows are parsed in groups of this many: a frame parses the last group only. */
-export const TABLE_GROUP = 16;
-
 /** A table row's cells: split at its pipes (not at an escaped one), without the pipes at its ends. */
 function cellCount(row: string): number {
   return row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/).length;
 }
 
 /**
- * Where a streaming table's body rows start (each at a line start), if the
- * block is a GFM table: a head row with a pipe, then a delimiter row of as
- * many cells. Else null.
+ * Where a table's body rows start, if the block is one GFM table: a head
+ * row with a pipe, a delimiter row of as many cells, then rows (any line
+ * that starts no other block). Else null.
  */
 export function tableRows(block: string): number[] | null {
   const head = block.indexOf('\n');
@@ -427,18 +449,16 @@ export function tableRows(block: string): number[] | null {
   const delimiterRow = block.slice(head + 1, delimiter);
   if (!headRow.includes('|') || !/^[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/.test(delimiterRow)) return null;
   if (cellCount(headRow) !== cellCount(delimiterRow)) return null;
-  const starts = [];
-  for (let at = delimiter + 1; at < block.length; at = block.indexOf('\n', at) + 1 || block.length) starts.push(at);
-  return starts;
+  const rows = lineStarts(block, delimiter + 1);
+  return rows.some((at) => OTHER_BLOCK.test(lineAt(block, at)) || ITEM_LINE.test(lineAt(block, at))) ? null : rows;
 }
 
 /**
- * A streaming table, its body rows parsed in groups of TABLE_GROUP, each
- * with the table's head and delimiter rows (so its cells are aligned and
- * counted as in the whole table) and rendered without them, in one table:
- * a frame parses the growing group, not the whole table.
+ * A table, its body rows parsed in groups of TABLE_GROUP, each with the
+ * table's head and delimiter rows (so its cells are aligned and counted as
+ * in the whole table) and rendered without them, in one table.
  */
-function StreamingTable({ text, rows }: { text: string; rows: number[] }) {
+function TableInGroups({ text, rows }: { text: string; rows: number[] }) {
   const head = text.slice(0, rows[0]);
   const groups = [];
   for (let g = 0; g < rows.length; g += TABLE_GROUP) {
@@ -455,19 +475,27 @@ function StreamingTable({ text, rows }: { text: string; rows: number[] }) {
   );
 }
 
+/** A long list or table in groups (streaming or not), else null. */
+function inGroups(text: string) {
+  if (text.length > LARGE_BLOCK) return null;
+  const items = listItems(text);
+  if (items && items.length > LIST_GROUP) return <ListInGroups text={text} starts={items} />;
+  const rows = tableRows(text);
+  if (rows && rows.length > TABLE_GROUP) return <TableInGroups text={text} rows={rows} />;
+  return null;
+}
+
 /** One block, by size: Markdown, or (large) code or plain text without the parser. */
 function Block({ text, streaming }: { text: string; streaming: boolean }) {
   if (streaming) {
     const code = streamingCode(text);
     if (code) return <LargeCode lang={code.lang} code={code.code} streaming />;
-    const items = text.length <= LARGE_BLOCK ? listItems(text) : null;
-    if (items && items.length > LIST_GROUP) return <StreamingList text={text} starts={items} />;
-    const rows = text.length <= LARGE_BLOCK ? tableRows(text) : null;
-    if (rows && rows.length > TABLE_GROUP) return <StreamingTable text={text} rows={rows} />;
   } else if (plainParagraph(text)) return <PlainParagraph text={text} />;
   // Streaming or not (the end of a stream parsed a 25 kB paragraph again: a 100 ms frame).
   const cut = plainLead(text);
   if (cut >= PLAIN_LEAD) return <LeadParagraph text={text} cut={cut} streaming={streaming} />;
+  const grouped = inGroups(text);
+  if (grouped) return grouped;
   if (text.length > LARGE_BLOCK || (streaming && text.length > STREAMING_PLAIN)) {
     const code = fencedCode(text);
     if (code) return <LargeCode lang={code.lang} code={code.code} streaming={streaming} />;

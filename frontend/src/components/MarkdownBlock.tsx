@@ -113,7 +113,7 @@ const inlineComponents: Components = { ...components, p: Inline as Components['p
 
 /**
  * A list's items on their own, for the list that holds them (Markdown.tsx,
- * StreamingList): the text's own list (the one at its start) gives its
+ * ListInGroups): the text's own list (the one at its start) gives its
  * items, a list within an item stays one. After the first group, the line
  * end the list begins with is left out, as the whole list has one between
  * two items.
@@ -125,7 +125,7 @@ function listItemsOf(Tag: 'ul' | 'ol', first: boolean) {
   };
 }
 
-/** A table's head or body rows on their own, for the table that holds them (Markdown.tsx, StreamingTable). */
+/** A table's head or body rows on their own, for the table that holds them (Markdown.tsx, TableInGroups). */
 function Children({ children }: { children?: ReactNode }) {
   return <>{children}</>;
 }

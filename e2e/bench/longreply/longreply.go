@@ -18,55 +18,63 @@ const End = "The end of the long reply."
 
 // Tokens is n words, "tok1 tok2 …": a stream of n tokens, one a word.
 func Tokens(n int) string {
+	return strings.Join(tokens(n), " ")
+}
+
+func tokens(n int) []string {
 	words := make([]string, n)
 	for i := range words {
 		words[i] = "tok" + strconv.Itoa(i+1)
 	}
-	return strings.Join(words, " ")
+	return words
+}
+
+// inRuns is Tokens(n)'s words in runs of per: head, then a line of each
+// run, then tail.
+func inRuns(n, per int, head, tail string, line func(run []string) string) string {
+	words := tokens(n)
+	var sb strings.Builder
+	sb.WriteString(head)
+	for i := 0; i < len(words); i += per {
+		sb.WriteString(line(words[i:min(i+per, len(words))]))
+	}
+	sb.WriteString(tail)
+	return sb.String()
 }
 
 // Code is n words, "tok1, tok2, …", as a fenced Go code block of eight
 // a line: a stream of n tokens (and seven more) that is code.
 func Code(n int) string {
-	words := strings.Fields(Tokens(n))
-	var sb strings.Builder
-	sb.WriteString("```go\nvar toks = []token{\n")
-	for i := 0; i < len(words); i += 8 {
-		sb.WriteString("\t" + strings.Join(words[i:min(i+8, len(words))], ", ") + ",\n")
-	}
-	sb.WriteString("}\n```")
-	return sb.String()
+	return inRuns(n, 8, "```go\nvar toks = []token{\n", "}\n```", func(run []string) string {
+		return "\t" + strings.Join(run, ", ") + ",\n"
+	})
 }
 
 // List is n words, "tok1 tok2 …", as a Markdown list of twelve an item,
 // each item's first in bold and a link after its last: a stream of n
 // tokens (and an item's link and the line before the list) that is a list.
 func List(n int) string {
-	words := strings.Fields(Tokens(n))
-	var sb strings.Builder
-	sb.WriteString("The tokens:\n\n")
-	for i := 0; i < len(words); i += 12 {
-		fmt.Fprintf(&sb, "- **%s** %s ([more](https://example.com/%s))\n", words[i], strings.Join(words[i+1:min(i+12, len(words))], " "), words[i])
-	}
-	return sb.String()
+	return inRuns(n, 12, "The tokens:\n\n", "", func(run []string) string {
+		return fmt.Sprintf("- **%s** %s ([more](https://example.com/%s))\n", run[0], strings.Join(run[1:], " "), run[0])
+	})
 }
 
 // Table is n words, "tok1 tok2 …", as a Markdown table of ten a row in
 // five columns, each row's first in bold: a stream of n tokens (and the
 // table's head and the line before it) that is a table.
 func Table(n int) string {
-	words := strings.Fields(Tokens(n))
-	var sb strings.Builder
-	sb.WriteString("The tokens:\n\n| First | Second | Third | Fourth | Fifth |\n|---|---|---|---|--:|\n")
-	for i := 0; i < len(words); i += 10 {
-		row := words[i:min(i+10, len(words))]
-		row[0] = "**" + row[0] + "**"
-		for c := 0; c < len(row); c += 2 {
-			sb.WriteString("| " + strings.Join(row[c:min(c+2, len(row))], " ") + " ")
+	head := "The tokens:\n\n| First | Second | Third | Fourth | Fifth |\n|---|---|---|---|--:|\n"
+	return inRuns(n, 10, head, "", func(run []string) string {
+		var row strings.Builder
+		for c := 0; c < len(run); c += 2 {
+			cell := strings.Join(run[c:min(c+2, len(run))], " ")
+			if c == 0 {
+				cell = "**" + run[0] + "**" + strings.TrimPrefix(cell, run[0])
+			}
+			row.WriteString("| " + cell + " ")
 		}
-		sb.WriteString("|\n")
-	}
-	return sb.String()
+		return row.String() + "|\n"
+	})
 }
 
 // Markdown is about n bytes of the Markdown a model writes: headings,

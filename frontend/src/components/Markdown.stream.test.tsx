@@ -23,6 +23,18 @@ import { fencedCode, LARGE_BLOCK, LIST_GROUP, listItems, Markdown, PLAIN_LEAD, T
 import { MarkdownBlock } from './MarkdownBlock';
 import { grow, type Grown } from '../lib/grownText';
 
+/** Renders text streamed step characters a frame, then whole (still streaming). */
+async function streamed(text: string, step: number) {
+  const view = render(<Markdown text="" streaming />);
+  for (let end = 0; end < text.length; end += step) {
+    view.rerender(<Markdown text={text.slice(0, end)} streaming />);
+    await nextFrame();
+  }
+  view.rerender(<Markdown text={text} streaming />);
+  await nextFrame();
+  return view;
+}
+
 /** Lets the pending animation frame render the streaming block. */
 async function nextFrame() {
   await act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
@@ -125,13 +137,7 @@ describe('Markdown in blocks', () => {
 describe('a long list streaming', () => {
   it('parses only its last group of items in a frame', async () => {
     const list = items(40, (i) => `- item ${i} with a [link](https://example.com/${i})`);
-    const { rerender, container } = render(<Markdown text="" streaming />);
-    for (let end = 0; end <= list.length; end += 50) {
-      rerender(<Markdown text={list.slice(0, end)} streaming />);
-      await nextFrame();
-    }
-    rerender(<Markdown text={list} streaming />);
-    await nextFrame();
+    const { container } = await streamed(list, 50);
     expect(container.querySelectorAll('ul > li')).toHaveLength(40);
     expect(container.querySelectorAll('ul')).toHaveLength(1);
     const longest = Math.max(...parsed.map((t) => t.match(/^- /gm)?.length ?? 0));
@@ -167,13 +173,7 @@ describe('a long list streaming', () => {
 describe('a long table streaming', () => {
   it('parses only its head and last group of rows in a frame', async () => {
     const text = table(60);
-    const { rerender, container } = render(<Markdown text="" streaming />);
-    for (let end = 0; end <= text.length; end += 60) {
-      rerender(<Markdown text={text.slice(0, end)} streaming />);
-      await nextFrame();
-    }
-    rerender(<Markdown text={text} streaming />);
-    await nextFrame();
+    const { container } = await streamed(text, 60);
     expect(container.querySelectorAll('table')).toHaveLength(1);
     expect(container.querySelectorAll('thead tr')).toHaveLength(1);
     expect(container.querySelectorAll('tbody tr')).toHaveLength(60);
@@ -303,13 +303,7 @@ describe('a streaming block renders as it will once complete', () => {
 
   it('a long paragraph streams with the parser given only its words after the plain ones', async () => {
     const reply = `${words(6 * PLAIN_LEAD)} and **the end**.`;
-    const { container, rerender } = render(<Markdown text="" streaming />);
-    for (let end = 0; end <= reply.length; end += 97) {
-      rerender(<Markdown text={reply.slice(0, end)} streaming />);
-      await nextFrame();
-    }
-    rerender(<Markdown text={reply} streaming />);
-    await nextFrame();
+    const { container } = await streamed(reply, 97);
     expect(container.querySelector('p')!.textContent).toBe(reply.replace(/\*\*/g, ''));
     expect(container.querySelector('strong')).toHaveTextContent('the end');
     const late = parsed.slice(Math.ceil(PLAIN_LEAD / 97) + 1);

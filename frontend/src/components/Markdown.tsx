@@ -485,7 +485,7 @@ function inGroups(text: string) {
   return null;
 }
 
-/** One block, by size: Markdown, or (large) code or plain text without the parser. */
+/** One block, by size and shape: Markdown (a long list or table in groups), or (large) code or plain text without the parser. */
 function Block({ text, streaming }: { text: string; streaming: boolean }) {
   if (streaming) {
     const code = streamingCode(text);

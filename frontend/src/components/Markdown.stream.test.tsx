@@ -145,18 +145,22 @@ describe('a long list streaming', () => {
   });
 
   it('listItems finds where the items start, or null where a group could parse otherwise', () => {
-    expect(listItems('- a\n  - nested\n- b\nlazy\n- c')).toEqual([0, 15, 24]);
-    expect(listItems('1. a\n2. b\n10. c')).toEqual([0, 5, 10]);
+    expect(listItems('- a\n  - nested\n- b\nlazy\n- c')).toEqual({ starts: [0, 15, 24], loose: false });
+    expect(listItems('1. a\n2. b\n10. c')).toEqual({ starts: [0, 5, 10], loose: false });
+    expect(listItems('- a\n\n- b\n  ```\n  code\n  ```\n\n- c\n\n')).toEqual({ starts: [0, 5, 29], loose: true });
     expect(listItems('- a\n+ b')).toBeNull();
     expect(listItems('1. a\n2) b')).toBeNull();
     expect(listItems('- a\n```\n- not an item\n```')).toBeNull();
     expect(listItems('- [ ] a task')).toBeNull();
     expect(listItems('Text, then\n- a list')).toBeNull();
     expect(listItems('**bold** start')).toBeNull();
-    expect(listItems('- a\n  ```\n  code\n  ```\n- b')).toBeNull(); // a fence in an item
     expect(listItems('- a\n> a quote after it')).toBeNull();
     expect(listItems('- a\n- - -')).toBeNull(); // a thematic break
     expect(listItems('- a\n# A heading')).toBeNull();
+    // A blank line within an item: the item's list (or a list within it) is loose, which only the parse tells.
+    expect(listItems('- a\n\n  more of a\n- b')).toBeNull();
+    expect(listItems('- a\n  - inner\n\n  - inner\n- b')).toBeNull();
+    expect(listItems('- a\n  ```\n  one\n\n  two\n  ```\n- b')).toBeNull();
   });
 
   it('complete, it is rendered from its groups: the end of the stream parses nothing again', async () => {
@@ -267,7 +271,10 @@ describe('a streaming block renders as it will once complete', () => {
     'a long list, a list within an item and a lazy line': items(20, (i) => (i === 9 ? `* item ${i}\n  * inner a\n  * inner b\nlazy line` : `* item ${i}`)),
     'a long ordered list from 3, its last item still empty': items(20, (i) => `${i + 2}) step ${i}`) + '\n23)',
     'a long loose list': items(20, (i) => `- item ${i}\n`),
-    'a long list, loose by one item of two paragraphs': items(20, (i) => (i === 15 ? `1. item ${i}\n\n   more of it` : `1. item ${i}`)),
+    'a long list, loose by one item of two paragraphs (parsed whole)': items(20, (i) => (i === 15 ? `1. item ${i}\n\n   more of it` : `1. item ${i}`)),
+    'a long list, loose by one blank line between two items': items(20, (i) => (i === 3 ? `- item ${i}\n` : `- item ${i}`)),
+    'a long loose list with code in its items': items(20, (i) => `- item ${i}:\n  \`\`\`sh\n  run ${i}\n  \`\`\`\n`),
+    'a long list with a list within each item': items(20, (i) => `1. item ${i}\n   - inner a\n   - inner b`),
     'a long list, then another marker (parsed whole)': items(20, (i) => (i === 12 ? `+ item ${i}` : `- item ${i}`)),
     'a long table, aligned, with inline Markdown': table(40),
     'a long table, its last row half written': `${table(40)}\n| item 41 | **bo`,

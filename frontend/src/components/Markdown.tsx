@@ -359,9 +359,10 @@ function LeadParagraph({ text, cut, streaming }: { text: string; cut: number; st
 // length: while one streamed, every frame parsed it whole. So its items
 // (or rows) are parsed in groups, each rendered as the whole block renders
 // those items, in one list (or table): a frame parses the growing group,
-// and the end of a stream parses nothing again. Where a group could parse
-// otherwise than the whole (a fence, a line that starts another block, a
-// task item), the block is parsed whole.
+// and the end of a stream parses nothing again (but a list's code, which
+// is highlighted then). Where a group could parse otherwise than the whole
+// (a line that starts another block, a task item, a blank line within an
+// item), the block is parsed whole.
 
 /** A list's items are parsed in groups of this many. */
 export const LIST_GROUP = 8;
@@ -369,10 +370,12 @@ export const LIST_GROUP = 8;
 export const TABLE_GROUP = 16;
 /** An item's marker at a line's start. */
 const ITEM = /(?:([-*+])|\d{1,9}([.)]))(?=[ \t\n]|$)/y;
-/** A line that starts a block other than a paragraph or a list item (an item's own line excepted). */
-const OTHER_BLOCK = /^ {0,3}(?:>|#{1,6}(?:[ \t]|$)|```|~~~|<|([-*_])(?:[ \t]*\1){2,}[ \t]*$)/;
-/** A line that starts a list item. */
-const ITEM_LINE = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** What starts a block other than a paragraph or a list item: a quote, a heading, a fence, HTML, a thematic break. */
+const OTHER_START = String.raw`(?:>|#{1,6}(?:[ \t]|$)|\`\`\`|~~~|<|([-*_])(?:[ \t]*\1){2,}[ \t]*$)`;
+/** A line at the margin that starts another block than a list's item: it ends the list. */
+const MARGIN_BLOCK = new RegExp(`^${OTHER_START}`);
+/** A line that starts another block than a table's row, a list's item too: it ends the table. */
+const ROW_END = new RegExp(`^ {0,3}(?:${OTHER_START}|(?:[-*+]|\\d{1,9}[.)])(?:[ \\t]|$))`);
 
 /** Each line's start in text from `from` on. */
 function lineStarts(text: string, from: number): number[] {
@@ -387,43 +390,60 @@ function lineAt(text: string, at: number): string {
   return text.slice(at, nl < 0 ? text.length : nl);
 }
 
+/** A list's items: where each starts, and whether the list is loose. */
+export interface ListItems {
+  starts: number[];
+  loose: boolean;
+}
+
 /**
- * Where a list's items start, if the block is one list whose items parse
- * apart as they do in the whole list: every line at the margin starts an
- * item with the first item's marker or goes on an item's text, and there
- * is no fence (whose lines could look like items) and no task item (whose
- * list gets a class). Else null.
+ * A list's items, if the block is one list whose items parse apart as they
+ * do in the whole list: every line at the margin starts an item with the
+ * first item's marker or goes on an item's text (so no fence is at the
+ * margin, whose lines could look like items), there is no task item (whose
+ * list gets a class), and every blank line is followed by an item (the
+ * list is then loose) or none is (tight). A blank line within an item can
+ * make the list loose or a list within the item, which only the whole
+ * list's parse tells. Else null.
  */
-export function listItems(block: string): number[] | null {
+export function listItems(block: string): ListItems | null {
   const marker = (at: number) => {
     ITEM.lastIndex = at;
     const m = ITEM.exec(block);
     return m && (m[1] ?? m[2]!);
   };
   const first = marker(0);
-  if (!first || /\[[ xX]\]|```|~~~/.test(block)) return null;
+  if (!first || /\[[ xX]\]/.test(block)) return null;
   const starts = [];
+  let blank = false;
+  let loose = false;
   for (const at of lineStarts(block, 0)) {
-    if (OTHER_BLOCK.test(lineAt(block, at))) return null;
+    const line = lineAt(block, at);
+    if (MARGIN_BLOCK.test(line)) return null;
     const m = marker(at);
-    if (m === null) continue;
-    if (m !== first) return null;
-    starts.push(at);
+    if (m !== null && m !== first) return null;
+    if (m !== null) starts.push(at);
+    if (blank && m === null && line.trim()) return null;
+    loose ||= blank && m !== null;
+    blank = !line.trim();
   }
-  return starts;
+  return { starts, loose };
 }
 
 /**
  * A list, its items parsed in groups of LIST_GROUP, each group as the whole
- * list renders those items (MarkdownBlock's items), in one list. Loose (a
- * blank line between its lines), every group is.
+ * list renders those items (MarkdownBlock's items), in one list. Loose,
+ * every group is.
  */
-function ListInGroups({ text, starts }: { text: string; starts: number[] }) {
-  const loose = /\n[ \t]*\n[ \t]*\S/.test(text);
+function ListInGroups({ text, items, highlight }: { text: string; items: ListItems; highlight: boolean }) {
+  const { starts, loose } = items;
   const groups = [];
   for (let g = 0; g < starts.length; g += LIST_GROUP) {
     const part = text.slice(starts[g], starts[g + LIST_GROUP] ?? text.length);
-    groups.push(<MarkdownBlock key={g} text={part} highlight={false} part={g === 0 ? 'items' : 'more-items'} loose={loose} />);
+    const which = g === 0 ? 'items' : 'more-items';
+    // Only a group with code renders again to be highlighted.
+    const code = highlight && /```|~~~/.test(part);
+    groups.push(<MarkdownBlock key={g} text={part} highlight={code} part={which} loose={loose} />);
   }
   const number = /^\d+/.exec(text);
   if (!number) return <ul>{groups}</ul>;
@@ -450,7 +470,7 @@ export function tableRows(block: string): number[] | null {
   if (!headRow.includes('|') || !/^[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/.test(delimiterRow)) return null;
   if (cellCount(headRow) !== cellCount(delimiterRow)) return null;
   const rows = lineStarts(block, delimiter + 1);
-  return rows.some((at) => OTHER_BLOCK.test(lineAt(block, at)) || ITEM_LINE.test(lineAt(block, at))) ? null : rows;
+  return rows.some((at) => ROW_END.test(lineAt(block, at))) ? null : rows;
 }
 
 /**
@@ -475,11 +495,11 @@ function TableInGroups({ text, rows }: { text: string; rows: number[] }) {
   );
 }
 
-/** A long list or table in groups (streaming or not), else null. */
-function inGroups(text: string) {
+/** A long list or table in groups (streaming or not: its code highlighted once complete), else null. */
+function inGroups(text: string, streaming: boolean) {
   if (text.length > LARGE_BLOCK) return null;
   const items = listItems(text);
-  if (items && items.length > LIST_GROUP) return <ListInGroups text={text} starts={items} />;
+  if (items && items.starts.length > LIST_GROUP) return <ListInGroups text={text} items={items} highlight={!streaming} />;
   const rows = tableRows(text);
   if (rows && rows.length > TABLE_GROUP) return <TableInGroups text={text} rows={rows} />;
   return null;
@@ -494,7 +514,7 @@ function Block({ text, streaming }: { text: string; streaming: boolean }) {
   // Streaming or not (the end of a stream parsed a 25 kB paragraph again: a 100 ms frame).
   const cut = plainLead(text);
   if (cut >= PLAIN_LEAD) return <LeadParagraph text={text} cut={cut} streaming={streaming} />;
-  const grouped = inGroups(text);
+  const grouped = inGroups(text, streaming);
   if (grouped) return grouped;
   if (text.length > LARGE_BLOCK || (streaming && text.length > STREAMING_PLAIN)) {
     const code = fencedCode(text);

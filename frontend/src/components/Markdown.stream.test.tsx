@@ -157,7 +157,11 @@ describe('a long list streaming', () => {
     expect(listItems('- a\n> a quote after it')).toBeNull();
     expect(listItems('- a\n- - -')).toBeNull(); // a thematic break
     expect(listItems('- a\n# A heading')).toBeNull();
-    // A blank line within an item: the item's list (or a list within it) is loose, which only the parse tells.
+    // Blank lines within items: in a loose list each goes on its item; in a tight one, which list
+    // they make loose (it, or a list within an item) only the parse tells.
+    expect(listItems('1. a\n\n   more of a\n\n2. b')).toEqual({ starts: [0, 20], loose: true });
+    expect(listItems('1. a\n\n b\n\n2. c')).toBeNull(); // "b" is not indented to its item's text: it ends the list
+    expect(listItems(twoParagraphItems)?.starts).toHaveLength(20);
     expect(listItems('- a\n\n  more of a\n- b')).toBeNull();
     expect(listItems('- a\n  - inner\n\n  - inner\n- b')).toBeNull();
     expect(listItems('- a\n  ```\n  one\n\n  two\n  ```\n- b')).toBeNull();
@@ -248,6 +252,9 @@ function parsedHTML(text: string): string {
 /** n lines, line(1) to line(n). */
 const items = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i + 1)).join('\n');
 
+/** A loose list of items of two paragraphs each. */
+const twoParagraphItems = items(20, (i) => `- **Step ${i}**\n\n  What it does, in words.\n`);
+
 /** A GFM table of n rows under its head and delimiter rows. */
 const table = (n: number) =>
   `| Name | Kind | Size |\n|:--|:-:|--:|\n${items(n, (i) => `| item ${i} | **kind** \`${i % 7}\` | [${i} kB](https://example.com/${i}) |`)}`;
@@ -273,6 +280,8 @@ describe('a streaming block renders as it will once complete', () => {
     'a long loose list': items(20, (i) => `- item ${i}\n`),
     'a long list, loose by one item of two paragraphs (parsed whole)': items(20, (i) => (i === 15 ? `1. item ${i}\n\n   more of it` : `1. item ${i}`)),
     'a long list, loose by one blank line between two items': items(20, (i) => (i === 3 ? `- item ${i}\n` : `- item ${i}`)),
+    'a long loose list of items of two paragraphs': twoParagraphItems,
+    'a long loose list, a loose list within an item': items(20, (i) => (i === 10 ? `- item ${i}\n  - inner a\n\n  - inner b\n` : `- item ${i}\n`)),
     'a long loose list with code in its items': items(20, (i) => `- item ${i}:\n  \`\`\`sh\n  run ${i}\n  \`\`\`\n`),
     'a long list with a list within each item': items(20, (i) => `1. item ${i}\n   - inner a\n   - inner b`),
     'a long list, then another marker (parsed whole)': items(20, (i) => (i === 12 ? `+ item ${i}` : `- item ${i}`)),

@@ -396,15 +396,24 @@ export interface ListItems {
   loose: boolean;
 }
 
+/** Where an item's text starts in its first line (the marker and up to 4 spaces after it), or -1 with a tab. */
+function itemTextOffset(line: string): number {
+  const m = /^(?:[-*+]|\d{1,9}[.)])([ \t]*)/.exec(line)!;
+  if (m[1]!.includes('\t')) return -1;
+  const marker = m[0].length - m[1]!.length;
+  return m[1]!.length === 0 || m[1]!.length > 4 ? marker + 1 : m[0].length;
+}
+
 /**
  * A list's items, if the block is one list whose items parse apart as they
  * do in the whole list: every line at the margin starts an item with the
  * first item's marker or goes on an item's text (so no fence is at the
  * margin, whose lines could look like items), there is no task item (whose
- * list gets a class), and every blank line is followed by an item (the
- * list is then loose) or none is (tight). A blank line within an item can
- * make the list loose or a list within the item, which only the whole
- * list's parse tells. Else null.
+ * list gets a class), and a line after a blank line starts an item or is
+ * indented to its item's text. The list is loose where a blank line comes
+ * before an item. A list with blank lines only within its items is parsed
+ * whole: which list they make loose (it, or a list within an item), only
+ * the parse tells. Else null.
  */
 export function listItems(block: string): ListItems | null {
   const marker = (at: number) => {
@@ -417,17 +426,27 @@ export function listItems(block: string): ListItems | null {
   const starts = [];
   let blank = false;
   let loose = false;
+  let within = false;
+  let offset = 0;
   for (const at of lineStarts(block, 0)) {
     const line = lineAt(block, at);
     if (MARGIN_BLOCK.test(line)) return null;
     const m = marker(at);
     if (m !== null && m !== first) return null;
-    if (m !== null) starts.push(at);
-    if (blank && m === null && line.trim()) return null;
-    loose ||= blank && m !== null;
-    blank = !line.trim();
+    const empty = !line.trim();
+    if (m !== null) {
+      starts.push(at);
+      offset = itemTextOffset(line);
+      if (offset < 0) return null;
+      loose ||= blank;
+    } else if (blank && !empty) {
+      const indent = /^ */.exec(line)![0].length;
+      if (indent < offset || line[indent] === '\t') return null;
+      within = true;
+    }
+    blank = empty;
   }
-  return { starts, loose };
+  return within && !loose ? null : { starts, loose };
 }
 
 /**

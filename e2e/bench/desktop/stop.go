@@ -172,9 +172,9 @@ func (l *live) waitCancelled(task string) (int64, error) {
 }
 
 // waitStored waits until a task started at or after since (ms) has stored
-// n bytes of its reply, and returns the task. Each look reads one index
-// entry (the reply's last chunk): the bench must not take the CPU the app
-// needs while it streams.
+// n bytes of its reply, and returns the task. Each look reads one row or
+// index entry (the newest task, its reply's last chunk): the bench must
+// not take the CPU the app needs while it streams.
 func (l *live) waitStored(since int64, n int) (string, error) {
 	var task, reply string
 	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
@@ -187,8 +187,9 @@ func (l *live) waitStored(since int64, n int) (string, error) {
 			return "", fmt.Errorf("%d bytes of the reply not stored after 5 minutes", n)
 		}
 		if reply == "" {
-			_ = l.db.QueryRow(`SELECT t.id, m.id FROM tasks t JOIN messages m ON m.task_id = t.id AND m.role = 'assistant'
-				WHERE t.started_at >= ? ORDER BY t.started_at DESC, m.seq DESC LIMIT 1`, since).Scan(&task, &reply)
+			// The newest task is the table's last row (as in waitTask).
+			_ = l.db.QueryRow(`SELECT t.id, m.id FROM (SELECT id FROM tasks WHERE rowid = (SELECT MAX(rowid) FROM tasks) AND started_at >= ?) t
+				JOIN messages m ON m.task_id = t.id AND m.role = 'assistant' ORDER BY m.seq DESC LIMIT 1`, since).Scan(&task, &reply)
 			continue
 		}
 		var stored int

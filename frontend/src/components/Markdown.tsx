@@ -13,7 +13,7 @@ import { appendedSince, type Grown } from '../lib/grownText';
 import { lineStartBefore } from '../lib/lineStart';
 import { WINDOW_BLOCKS } from './blockWindow';
 import { lazyComponent } from './LazyView';
-import { BlockSplit, EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, splitAppended, splitBlocks } from './markdownBlocks';
+import { BlockSplit, EMPTY_SPLIT, extendsText, fenceCloses, fenceOpen, isBlank, listMarker, splitAppended, splitBlocks } from './markdownBlocks';
 
 // The parser and its plugins (MarkdownBlock.tsx, with the window of a long
 // reply) are not on a first screen without replies: they load when a block
@@ -368,26 +368,22 @@ function LeadParagraph({ text, cut, streaming }: { text: string; cut: number; st
 export const LIST_GROUP = 8;
 /** A table's body rows are parsed in groups of this many. */
 export const TABLE_GROUP = 16;
-/** An item's marker at a line's start. */
-const ITEM = /(?:([-*+])|\d{1,9}([.)]))(?=[ \t\n]|$)/y;
-/** What starts a block other than a paragraph or a list item: a quote, a heading, a fence, HTML, a thematic break. */
-const OTHER_START = String.raw`(?:>|#{1,6}(?:[ \t]|$)|\`\`\`|~~~|<|([-*_])(?:[ \t]*\1){2,}[ \t]*$)`;
-/** A line at the margin that starts another block than a list's item: it ends the list. */
-const MARGIN_BLOCK = new RegExp(`^${OTHER_START}`);
-/** A line that starts another block than a table's row, a list's item too: it ends the table. */
-const ROW_END = new RegExp(`^ {0,3}(?:${OTHER_START}|(?:[-*+]|\\d{1,9}[.)])(?:[ \\t]|$))`);
+/** What starts a block other than a paragraph, a list item or a fence: a quote, a heading, HTML, a thematic break. */
+const OTHER_START = /^ {0,3}(?:>|#{1,6}(?:[ \t]|$)|<|([-*_])(?:[ \t]*\1){2,}[ \t]*$)/;
 
-/** Each line's start in text from `from` on. */
-function lineStarts(text: string, from: number): number[] {
-  const starts = [];
-  for (let at = from; at < text.length; at = text.indexOf('\n', at) + 1 || text.length) starts.push(at);
-  return starts;
-}
+/** Whether the line starts a block other than a paragraph or a list item. */
+const startsOtherBlock = (line: string) => OTHER_START.test(line) || fenceOpen(line) !== null;
 
-/** The line of text that starts at `at`. */
-function lineAt(text: string, at: number): string {
-  const nl = text.indexOf('\n', at);
-  return text.slice(at, nl < 0 ? text.length : nl);
+/** The lines of text from `from` on, each with where it starts (a line end at the text's end starts none). */
+function linesFrom(text: string, from: number): { line: string; at: number }[] {
+  const out = [];
+  for (let at = from; at < text.length; ) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    out.push({ line: text.slice(at, end), at });
+    at = end + 1;
+  }
+  return out;
 }
 
 /** A list's items: where each starts, and whether the list is loose. */
@@ -416,24 +412,20 @@ function itemTextOffset(line: string): number {
  * the parse tells. Else null.
  */
 export function listItems(block: string): ListItems | null {
-  const marker = (at: number) => {
-    ITEM.lastIndex = at;
-    const m = ITEM.exec(block);
-    return m && (m[1] ?? m[2]!);
-  };
-  const first = marker(0);
+  // An item at the margin (an indented one goes on the item before it).
+  const marker = (line: string) => (line[0] === ' ' ? null : listMarker(line));
+  const first = marker(block);
   if (!first || /\[[ xX]\]/.test(block)) return null;
   const starts = [];
   let blank = false;
   let loose = false;
   let within = false;
   let offset = 0;
-  for (const at of lineStarts(block, 0)) {
-    const line = lineAt(block, at);
-    if (MARGIN_BLOCK.test(line)) return null;
-    const m = marker(at);
+  for (const { line, at } of linesFrom(block, 0)) {
+    if (line[0] !== ' ' && line[0] !== '\t' && startsOtherBlock(line)) return null;
+    const m = marker(line);
     if (m !== null && m !== first) return null;
-    const empty = !line.trim();
+    const empty = isBlank(line);
     if (m !== null) {
       starts.push(at);
       offset = itemTextOffset(line);
@@ -488,8 +480,10 @@ export function tableRows(block: string): number[] | null {
   const delimiterRow = block.slice(head + 1, delimiter);
   if (!headRow.includes('|') || !/^[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/.test(delimiterRow)) return null;
   if (cellCount(headRow) !== cellCount(delimiterRow)) return null;
-  const rows = lineStarts(block, delimiter + 1);
-  return rows.some((at) => ROW_END.test(lineAt(block, at))) ? null : rows;
+  const rows = linesFrom(block, delimiter + 1);
+  // A line that starts another block, a list item too, ends the table.
+  if (rows.some(({ line }) => startsOtherBlock(line) || listMarker(line) !== null)) return null;
+  return rows.map(({ at }) => at);
 }
 
 /**

@@ -77,7 +77,8 @@ export class BlockSplit {
 export const EMPTY_SPLIT = new BlockSplit('', { blocks: [], starts: [] }, 0, { blocks: [], starts: [] }, -1, '');
 
 const BLANK = /^[ \t]*$/;
-const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** A line that starts a list item: its bullet (1) or its number's delimiter (2). */
+const LIST_ITEM = /^ {0,3}(?:([-+*])|\d{1,9}([.)]))(?:[ \t]|$)/;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 /** `[label]: destination` or `[^note]: text`: resolved across the whole text. */
@@ -98,6 +99,17 @@ export function fenceOpen(line: string): Fence | null {
   // A backtick fence's info string cannot hold a backtick (that is inline code).
   if (marks[0] === '`' && m[2]!.includes('`')) return null;
   return { char: marks[0]!, len: marks.length, info: m[2]!.trim() };
+}
+
+/** Whether the line is blank. */
+export function isBlank(line: string): boolean {
+  return BLANK.test(line);
+}
+
+/** The marker of the list item the line starts (its bullet, or its number's delimiter), or null. */
+export function listMarker(line: string): string | null {
+  const m = LIST_ITEM.exec(line);
+  return m && (m[1] ?? m[2]!);
 }
 
 /** Whether this line closes the fence. */

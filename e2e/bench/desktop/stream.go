@@ -105,6 +105,17 @@ type streamResult struct {
 
 var streamMarker = regexp.MustCompile(`\[stream(-code|-list|-table)? (\d+)\]`)
 
+// streams are the replies -stream counts, in order: each figure's name
+// and its prompt's marker. The first is in the conversation the app
+// opens, the others in a new one.
+var streams = []struct{ name, marker string }{
+	{"long_conversation", "stream"},
+	{"new_conversation", "stream"},
+	{"code_block", "stream-code"},
+	{"list", "stream-list"},
+	{"table", "stream-table"},
+}
+
 // streamScript answers a prompt "[stream N] …" with N words ("[stream-code
 // N]": in a code block, "[stream-list N]": in a list, "[stream-table N]":
 // in a table) and completes the task; the conversation's title and a summary of the long
@@ -151,33 +162,32 @@ func measureStream(dpy *C.Display, app, seededDB string, n int, prefix, shots st
 	if err != nil {
 		return fmt.Errorf("streaming in the window: %w", err)
 	}
-	for i, name := range []string{"long_conversation", "new_conversation", "code_block", "list", "table"} {
+	for i, st := range streams {
 		s := r.streams[i]
-		p := prefix + ".stream." + name
+		p := prefix + ".stream." + st.name
 		emit(p+".fps", s.fps, "frames/s")
 		emit(p+".longest_frame_gap", s.gap, "ms")
 		emit(p+".longest_frame_gap_end", s.gapEnd, "ms")
 		emit(p+".frames", float64(s.frames), "count")
 		emit(p+".seconds", s.span.Seconds(), "s")
-		saveShot(shots, "stream-"+name, r.shots[i])
+		saveShot(shots, "stream-"+st.name, r.shots[i])
 	}
 	return nil
 }
 
-// runStreams streams n tokens in the open conversation, then in a new
-// one, then as a code block, a list and a table in that one; the screen
-// after each.
+// runStreams streams n tokens as each of streams asks; the screen after
+// each.
 func runStreams(l *live, n int, started <-chan time.Time) ([]streamResult, []image.Image, error) {
 	var out []streamResult
 	var shots []image.Image
-	for i, marker := range []string{"stream", "stream", "stream-code", "stream-list", "stream-table"} {
+	for i, st := range streams {
 		if i == 1 {
 			if err := xdotool("key", "ctrl+n"); err != nil {
 				return out, shots, err
 			}
 			time.Sleep(time.Second)
 		}
-		s, err := l.streamOnce(marker, n, started)
+		s, err := l.streamOnce(st.marker, n, started)
 		if err != nil {
 			return out, shots, err
 		}

@@ -12,7 +12,7 @@
 //	[complete]  "Working on it." + send_update, then "All done." + task_complete
 //	[ask]       ask_user "Which color?" (Red/Blue), then "You chose X." + task_complete
 //	[slow]      400 words at 50 ms a word (all at once after POST /mock/hurry), then task_complete
-//	[slow-code] a fenced Go code block of 120 lines at 50 ms a line (all at once after POST
+//	[slow-code] a fenced Go code block of 400 lines at 50 ms a line (all at once after POST
 //	            /mock/hurry), then task_complete
 //	[later]     like [ask], but thinks until POST /mock/later before it asks
 //	[xss]       text and a summary full of HTML, script and javascript: links, then task_complete

@@ -19,7 +19,7 @@ const (
 	slowWords   = 400
 	slowDelay   = 50 * time.Millisecond
 	// [slow-code] streams a Go code block of this many lines, a line a chunk.
-	slowCodeLines = 120
+	slowCodeLines = 400
 	// What [write] writes.
 	writePath    = "hello.txt"
 	writeContent = "Hello from Errand"

@@ -12,6 +12,21 @@ after(() => stack.stop());
 
 const pwned = (page) => page.evaluate(() => window.__pwned);
 
+/**
+ * What measure (run in the page on the reply's bubble) reads once it finds
+ * what it looks for (it returns null until then), waiting up to a minute:
+ * one script, so a stream cannot end between its readings.
+ */
+const midStream = (reply, what, measure) =>
+  eventually(
+    async () => {
+      const read = await reply.evaluate(measure);
+      assert.ok(read, what);
+      return read;
+    },
+    { timeout: 60_000, what },
+  );
+
 test('a reply with <img onerror>, <script> and javascript: links executes nothing', { timeout: 120_000 }, stack.test(async (page) => {
   const u = ui(page);
   const dialogs = [];
@@ -128,24 +143,17 @@ test('a long paragraph keeps its lines while it streams in pieces', { timeout: 1
   // its text in one paragraph of the same width (a cut inside a line
   // would end that line early and add one). Measured in one script, so
   // the paragraph cannot end its stream between the two readings.
-  const shape = await eventually(
-    async () => {
-      const s = await reply.evaluate((bubble) => {
-        const p = bubble.querySelector('p.md-set-apart');
-        if (!p) return null;
-        const whole = document.createElement('p');
-        whole.textContent = p.textContent;
-        p.after(whole);
-        const out = { pieces: p.querySelectorAll(':scope > .md-lines').length, height: p.offsetHeight, whole: whole.offsetHeight };
-        whole.remove();
-        return out;
-      });
-      assert.ok(s, 'the paragraph in pieces');
-      return s;
-    },
-    // (The first lines are set apart after about 240 of the 400 words, 12 s.)
-    { timeout: 60_000, what: 'the streaming paragraph set apart in pieces' },
-  );
+  // (The first lines are set apart after about 240 of the 400 words, 12 s.)
+  const shape = await midStream(reply, 'the streaming paragraph set apart in pieces', (bubble) => {
+    const p = bubble.querySelector('p.md-set-apart');
+    if (!p) return null;
+    const whole = document.createElement('p');
+    whole.textContent = p.textContent;
+    p.after(whole);
+    const out = { pieces: p.querySelectorAll(':scope > .md-lines').length, height: p.offsetHeight, whole: whole.offsetHeight };
+    whole.remove();
+    return out;
+  });
   assert.ok(shape.pieces >= 2, `${shape.pieces} pieces`);
   assert.equal(shape.height, shape.whole, 'the paragraph in pieces is as tall as in one');
   await stack.hurrySlow();
@@ -163,32 +171,28 @@ test('a long code block keeps its lines while it streams in blocks', { timeout: 
   // ending where a line does: the code is as tall as its text in one code
   // block, and every block but the last ends with a line end. Measured in
   // one script, so the stream cannot end between the readings.
-  const shape = await eventually(
-    async () => {
-      const s = await reply.evaluate((bubble) => {
-        const code = bubble.querySelector('pre > code.md-set-apart');
-        if (!code || code.children.length < 2) return null;
-        const pre = code.parentElement;
-        const whole = document.createElement('pre');
-        whole.append(document.createElement('code'));
-        whole.firstChild.textContent = code.textContent;
-        pre.after(whole);
-        const blocks = Array.from(code.children, (b) => b.textContent);
-        const out = { blocks: blocks.length, ended: blocks.slice(0, -1).every((b) => b.endsWith('\n')), height: pre.offsetHeight, whole: whole.offsetHeight };
-        whole.remove();
-        return out;
-      });
-      assert.ok(s, 'the code in blocks');
-      return s;
-    },
-    // (The second block starts after about 2 kB, 40 lines: 2 s.)
-    { timeout: 60_000, what: 'the streaming code in blocks' },
-  );
+  // (The second block starts after about 2 kB, 40 lines: 2 s; the stream lasts 20 s.)
+  const shape = await midStream(reply, 'the streaming code in blocks', (bubble) => {
+    const code = bubble.querySelector('pre > code.md-set-apart');
+    if (!code || code.children.length < 2) return null;
+    const pre = code.parentElement;
+    const whole = document.createElement('pre');
+    whole.append(document.createElement('code'));
+    whole.firstChild.textContent = code.textContent;
+    pre.after(whole);
+    const blocks = Array.from(code.children, (b) => b.textContent);
+    const out = { blocks: blocks.length, ended: blocks.slice(0, -1).every((b) => b.endsWith('\n')), height: pre.offsetHeight, whole: whole.offsetHeight };
+    whole.remove();
+    return out;
+  });
   assert.ok(shape.ended, 'each block ends where a line does');
   assert.equal(shape.height, shape.whole, 'the code in blocks is as tall as in one');
   await stack.hurrySlow();
   await waitForStatus(page, 'Completed');
   // Complete, it is one text again (a selection copies it as one).
   await eventually(async () => assert.equal(await reply.locator('.md-lines').count(), 0));
-  assert.match(await reply.locator('pre code').textContent(), /^func slow\(\)\{\n\tv001=.*\n\tv120=.*\n\}\n?$/s);
+  // (Its last lines reach the page in the frames after the task ends.)
+  await eventually(async () =>
+    assert.match(await reply.locator('pre code').textContent(), /^func slow\(\)\{\n\tv001=.*\n\tv400=.*\n\}\n?$/s),
+  );
 }));

@@ -131,52 +131,21 @@ func (p *Provider) stream(ctx context.Context, req llm.Request, out llm.Deltas, 
 	}
 	params.Tools = toolParams(req.Tools, req.ToolsKey)
 
-	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
-	defer stream.Close()
-	var resp llm.Response
-	reply := newReplyReader(out, p.learned.opensInThink.Load())
-	calls := map[int64]*chat.ToolCall{}
-	for stream.Next() {
-		chunk := stream.Current()
-		if chunk.Usage.TotalTokens > 0 || chunk.Usage.PromptTokens > 0 {
-			resp.Usage = chat.Usage{
-				PromptTokens:     chunk.Usage.PromptTokens,
-				CompletionTokens: chunk.Usage.CompletionTokens,
-				TotalTokens:      chunk.Usage.TotalTokens,
-			}
-		}
-		for _, choice := range chunk.Choices {
-			if choice.Index != 0 {
-				continue
-			}
-			reply.delta(choice.Delta)
-			for _, tc := range choice.Delta.ToolCalls {
-				c := calls[tc.Index]
-				if c == nil {
-					c = &chat.ToolCall{}
-					calls[tc.Index] = c
-				}
-				if tc.ID != "" {
-					c.ID = tc.ID
-				}
-				if tc.Function.Name != "" {
-					c.Name = tc.Function.Name
-				}
-				c.Arguments += tc.Function.Arguments
-			}
-			if choice.FinishReason != "" {
-				resp.FinishReason = choice.FinishReason
-			}
-		}
+	stream := p.newChunks(ctx, params)
+	defer stream.close()
+	r := replyOf{reply: newReplyReader(out, p.learned.opensInThink.Load()), calls: map[int64]*chat.ToolCall{}}
+	for stream.next() {
+		r.chunk(stream.data)
 	}
-	if err := stream.Err(); err != nil {
+	resp := r.resp
+	if err := stream.err; err != nil {
 		return resp, err
 	}
-	resp.Reasoning, resp.Content = reply.finish()
-	if reply.closedOnly {
+	resp.Reasoning, resp.Content = r.reply.finish()
+	if r.reply.closedOnly {
 		p.learned.opensInThink.Store(true)
 	}
-	resp.ToolCalls = orderCalls(calls)
+	resp.ToolCalls = orderCalls(r.calls)
 	return resp, nil
 }
 

@@ -5,8 +5,7 @@ import (
 	"strings"
 
 	"github.com/errand-app/errand/backend/llm"
-	oa "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/respjson"
+	"github.com/tidwall/gjson"
 )
 
 // replyReader splits the deltas of one reply into its reasoning and its
@@ -34,14 +33,14 @@ func newReplyReader(out llm.Deltas, startInside bool) *replyReader {
 }
 
 // delta reads one choice's delta.
-func (r *replyReader) delta(d oa.ChatCompletionChunkChoiceDelta) {
-	r.reasoning(fieldReasoning(d.JSON.ExtraFields))
-	raw := strings.TrimSpace(d.JSON.Content.Raw())
+func (r *replyReader) delta(d delta) {
+	r.reasoning(fieldReasoning(d))
+	raw := strings.TrimSpace(d.content.Raw)
 	switch {
 	case strings.HasPrefix(raw, "["), strings.HasPrefix(raw, "{"):
 		r.parts(raw)
-	case strings.HasPrefix(raw, `"`):
-		r.content(d.Content)
+	case d.content.Type == gjson.String:
+		r.content(d.content.String())
 	}
 }
 
@@ -159,13 +158,13 @@ func (r *replyReader) finish() (reasoning, text string) {
 // (OpenRouter, Groq, gpt-oss on Ollama) or, only when neither has text,
 // the text of OpenRouter's reasoning_details (which repeats reasoning).
 // A field of another type than expected is ignored.
-func fieldReasoning(extra map[string]respjson.Field) string {
-	for _, key := range []string{"reasoning_content", "reasoning"} {
-		if s := stringOf(json.RawMessage(extra[key].Raw())); s != "" {
+func fieldReasoning(d delta) string {
+	for _, f := range []gjson.Result{d.reasoningContent, d.reasoning} {
+		if s := stringOf(json.RawMessage(f.Raw)); s != "" {
 			return s
 		}
 	}
-	raw := extra["reasoning_details"].Raw()
+	raw := d.reasoningDetails.Raw
 	if !strings.HasPrefix(strings.TrimSpace(raw), "[") {
 		return ""
 	}

@@ -12,16 +12,6 @@ export function nextFrame(fn: () => void): () => void {
   return () => cancelAnimationFrame(frame);
 }
 
-/** Runs fn when the first frame at least ms from now starts (the next one if ms ≤ 0). */
-export function frameAfter(ms: number, fn: () => void): () => void {
-  if (ms <= 0) return nextFrame(fn);
-  let cancel = () => clearTimeout(timer);
-  const timer = setTimeout(() => {
-    cancel = nextFrame(fn);
-  }, ms);
-  return () => cancel();
-}
-
 /** Runs fn once the frame now being prepared has been painted. */
 export function afterPaint(fn: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,7 +1,7 @@
 // Keeps the stores in step with Go: event handlers and conversation
 // (re)loads. Events arrive for every conversation; conversations that were
 // never loaded only get their sidebar state (activity, unread, active task).
-import { afterPaint, frameAfter } from '../lib/frames';
+import { afterPaint, nextFrame } from '../lib/frames';
 import * as api from '../api';
 import { MESSAGE_PAGE } from '../api/pageSizes';
 import { toApiError } from '../api/errors';
@@ -373,47 +373,22 @@ export function releaseStoppingAfterPaint(taskId: string): void {
 // once a frame rather than once a delta, and an event that comes meanwhile
 // (a Stop's cancelled task) finds the page free. Any other event of a task
 // applies them first, so that it sees the text they carry.
-//
-// Text that pours in faster than anyone reads (FIREHOSE_CHARS_PER_S: a
-// fast local model, a long file echoed back) is applied ten times a second
-// instead. Each frame that grows a reply lays out and paints the transcript
-// again, 10–25 ms of the page's one thread without a GPU: at every frame,
-// a click (Stop) waited behind one.
-
-/** Streamed text a second above which the window shows it every FIREHOSE_FRAME_MS. */
-export const FIREHOSE_CHARS_PER_S = 32_000;
-/** How often the window shows a reply that streams faster than FIREHOSE_CHARS_PER_S. */
-export const FIREHOSE_FRAME_MS = 100;
 
 /** Deltas received since the last frame, in order. */
 const queued: MessageDeltaEvent[] = [];
 let cancelFrame: (() => void) | null = null;
-/** When the deltas were last applied (performance.now), and whether they came as a firehose. */
-let lastFlush = { at: -Infinity, firehose: false };
 
 /** A delta from Go: applied at the next frame, with the others received until then. */
 export function queueDelta(ev: MessageDeltaEvent): void {
   queued.push(ev);
-  if (cancelFrame) return;
-  const wait = lastFlush.firehose ? lastFlush.at + FIREHOSE_FRAME_MS - performance.now() : 0;
-  cancelFrame = frameAfter(wait, flushDeltas);
+  cancelFrame ??= nextFrame(flushDeltas);
 }
 
 /** Applies the deltas queued, in order, but those of a task being stopped (held). */
 export function flushDeltas(): void {
   cancelFrame?.();
   cancelFrame = null;
-  const deltas = queued.splice(0);
-  noteFlush(deltas);
-  applyDeltas(deltas.filter((ev) => !hold(ev)));
-}
-
-/** Records a flush of deltas, and whether they came faster than FIREHOSE_CHARS_PER_S (over a frame at least). */
-function noteFlush(deltas: readonly MessageDeltaEvent[]): void {
-  const now = performance.now();
-  const chars = deltas.reduce((n, ev) => n + ev.text.length, 0);
-  const seconds = Math.max(now - lastFlush.at, 1000 / 60) / 1000;
-  lastFlush = { at: now, firehose: chars > FIREHOSE_CHARS_PER_S * seconds };
+  applyDeltas(queued.splice(0).filter((ev) => !hold(ev)));
 }
 
 export function handleTaskUpdate(task: Task): void {
@@ -632,7 +607,6 @@ export function resetSync(): void {
   cancelFrame?.();
   cancelFrame = null;
   queued.length = 0;
-  lastFlush = { at: -Infinity, firehose: false };
   watchers.clear();
   reads.clear();
 }

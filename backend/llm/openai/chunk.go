@@ -82,11 +82,27 @@ type replyOf struct {
 // finish reason (a server asked for one choice may still number others).
 func (r *replyOf) chunk(data []byte) {
 	var usage, choices gjson.Result
-	fields(gjson.ParseBytes(data), map[string]*gjson.Result{"usage": &usage, "choices": &choices})
+	fields(gjson.ParseBytes(data), func(key string, v gjson.Result) {
+		switch key {
+		case "usage":
+			usage = first(usage, v)
+		case "choices":
+			choices = first(choices, v)
+		}
+	})
 	r.usage(usage)
 	choices.ForEach(func(_, choice gjson.Result) bool {
 		var index, delta, finish gjson.Result
-		fields(choice, map[string]*gjson.Result{"index": &index, "delta": &delta, "finish_reason": &finish})
+		fields(choice, func(key string, v gjson.Result) {
+			switch key {
+			case "index":
+				index = first(index, v)
+			case "delta":
+				delta = first(delta, v)
+			case "finish_reason":
+				finish = first(finish, v)
+			}
+		})
 		if index.Int() == 0 {
 			d := deltaOf(delta)
 			r.reply.delta(d)
@@ -111,9 +127,19 @@ type delta struct {
 
 func deltaOf(obj gjson.Result) delta {
 	var d delta
-	fields(obj, map[string]*gjson.Result{
-		"content": &d.content, "tool_calls": &d.toolCalls,
-		"reasoning_content": &d.reasoningContent, "reasoning": &d.reasoning, "reasoning_details": &d.reasoningDetails,
+	fields(obj, func(key string, v gjson.Result) {
+		switch key {
+		case "content":
+			d.content = first(d.content, v)
+		case "tool_calls":
+			d.toolCalls = first(d.toolCalls, v)
+		case "reasoning_content":
+			d.reasoningContent = first(d.reasoningContent, v)
+		case "reasoning":
+			d.reasoning = first(d.reasoning, v)
+		case "reasoning_details":
+			d.reasoningDetails = first(d.reasoningDetails, v)
+		}
 	})
 	return d
 }
@@ -121,7 +147,16 @@ func deltaOf(obj gjson.Result) delta {
 // usage keeps the chunk's usage, when it has one.
 func (r *replyOf) usage(u gjson.Result) {
 	var prompt, completion, total gjson.Result
-	fields(u, map[string]*gjson.Result{"prompt_tokens": &prompt, "completion_tokens": &completion, "total_tokens": &total})
+	fields(u, func(key string, v gjson.Result) {
+		switch key {
+		case "prompt_tokens":
+			prompt = first(prompt, v)
+		case "completion_tokens":
+			completion = first(completion, v)
+		case "total_tokens":
+			total = first(total, v)
+		}
+	})
 	if total.Int() > 0 || prompt.Int() > 0 {
 		r.resp.Usage = chat.Usage{PromptTokens: prompt.Int(), CompletionTokens: completion.Int(), TotalTokens: total.Int()}
 	}
@@ -130,7 +165,16 @@ func (r *replyOf) usage(u gjson.Result) {
 // toolCall adds one delta of a tool call to the call of its index.
 func (r *replyOf) toolCall(tc gjson.Result) {
 	var index, id, function gjson.Result
-	fields(tc, map[string]*gjson.Result{"index": &index, "id": &id, "function": &function})
+	fields(tc, func(key string, v gjson.Result) {
+		switch key {
+		case "index":
+			index = first(index, v)
+		case "id":
+			id = first(id, v)
+		case "function":
+			function = first(function, v)
+		}
+	})
 	i := index.Int()
 	c := r.calls[i]
 	if c == nil {
@@ -141,24 +185,37 @@ func (r *replyOf) toolCall(tc gjson.Result) {
 		c.ID = s
 	}
 	var name, args gjson.Result
-	fields(function, map[string]*gjson.Result{"name": &name, "arguments": &args})
+	fields(function, func(key string, v gjson.Result) {
+		switch key {
+		case "name":
+			name = first(name, v)
+		case "arguments":
+			args = first(args, v)
+		}
+	})
 	if s := name.String(); s != "" {
 		c.Name = s
 	}
 	c.Arguments += args.String()
 }
 
-// fields reads the object's fields named in into, in one pass over it (a
-// Get each would scan the object again). A field named twice is read as
-// openai-go read it: the first.
-func fields(obj gjson.Result, into map[string]*gjson.Result) {
+// fields passes each of the object's fields to read, in one pass over it
+// (a Get each would scan the object again); nothing when it is no object.
+func fields(obj gjson.Result, read func(key string, value gjson.Result)) {
 	if !obj.IsObject() {
 		return
 	}
 	obj.ForEach(func(key, value gjson.Result) bool {
-		if dst, ok := into[key.Str]; ok && !dst.Exists() {
-			*dst = value
-		}
+		read(key.Str, value)
 		return true
 	})
+}
+
+// first is a field read again: the value already read, if any. A field
+// named twice is read as openai-go read it, the first.
+func first(had, v gjson.Result) gjson.Result {
+	if had.Exists() {
+		return had
+	}
+	return v
 }

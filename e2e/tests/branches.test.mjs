@@ -97,8 +97,13 @@ test(
     await dialog.getByRole('button', { name: 'Write variations' }).click();
     const keep = dialog.getByRole('button', { name: 'Keep this one' });
     await eventually(async () => assert.equal(await keep.count(), 3), { timeout: 60_000, what: 'three variations' });
-    const texts = await dialog.locator('.variation-body').allTextContents();
-    assert.equal(new Set(texts).size, 3, `three different replies: ${JSON.stringify(texts)}`);
+    // Each text is drawn from a deferred value: it may land a frame after "Keep this one".
+    const texts = await eventually(async () => {
+      const got = await dialog.locator('.variation-body').allTextContents();
+      for (const text of got) assert.match(text, /a summary\.\s*$/, 'each variation written to its end');
+      assert.equal(new Set(got).size, 3, `three different replies: ${JSON.stringify(got)}`);
+      return got;
+    });
     const boxes = await dialog.locator('.variation').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
     assert.ok(Math.max(...boxes) - Math.min(...boxes) < 2, 'the variations are side by side');
     if (process.env.ERRAND_E2E_SHOTS) await page.screenshot({ path: `${process.env.ERRAND_E2E_SHOTS}/branches-variations.png` });

@@ -39,8 +39,9 @@ test(
     await eventually(async () => assert.equal(await keep.count(), 2), { timeout: 60_000, what: 'two variations' });
     const first = dialog.getByRole('region', { name: 'Variation 1' });
     const second = dialog.getByRole('region', { name: 'Variation 2' });
-    assert.match((await first.textContent()) ?? '', /Variation 1 of 2 from mock-model: name a cat/);
-    assert.match((await second.textContent()) ?? '', /Variation 2 of 2 from mock-b: name a cat/);
+    // The text is drawn from a deferred value: it may land a frame after "Keep this one".
+    await eventually(async () => assert.match((await first.textContent()) ?? '', /Variation 1 of 2 from mock-model: name a cat/));
+    await eventually(async () => assert.match((await second.textContent()) ?? '', /Variation 2 of 2 from mock-b: name a cat/));
     for (const column of [first, second]) {
       const figures = (await column.getByLabel('Figures').textContent()) ?? '';
       assert.match(figures, /\d[\d,]* tokens/, `tokens: ${figures}`);

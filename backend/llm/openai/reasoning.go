@@ -18,6 +18,10 @@ type replyReader struct {
 	// fields is the reasoning of the fields and parts, tags that of the
 	// <think> blocks; text is the answer.
 	fields, tags, text strings.Builder
+	// lead is the whitespace an answer began with, held back until its
+	// first other character shows whether it leads the answer or only
+	// parts it from the reasoning before.
+	lead string
 	// closedOnly is set when the reply closed a <think> block it never
 	// opened: it began inside the block.
 	closedOnly bool
@@ -117,21 +121,38 @@ func (r *replyReader) tagged(s string) {
 	r.out.OnReasoning(s)
 }
 
-// answer takes answer text.
+// answer takes answer text. Its leading whitespace is held back: after
+// reasoning it is dropped (DeepSeek sends "\n\n" before its tool calls),
+// so that the text streamed is the text kept.
 func (r *replyReader) answer(s string) {
-	if s == "" {
-		return
+	if r.text.Len() == 0 {
+		if strings.TrimLeft(s, spaces) == "" {
+			r.lead += s
+			return
+		}
+		if r.hasReasoning() {
+			s = strings.TrimLeft(s, spaces)
+		} else {
+			s = r.lead + s
+		}
+		r.lead = ""
 	}
 	r.text.WriteString(s)
 	r.out.OnText(s)
 }
 
+// spaces are the characters trimmed from the start of an answer.
+const spaces = " \t\r\n"
+
+func (r *replyReader) hasReasoning() bool { return r.fields.Len() > 0 || r.tags.Len() > 0 }
+
 // closedUnopened is told that the reply closed a <think> block it never
 // opened: what came as answer so far was reasoning.
 func (r *replyReader) closedUnopened() {
 	r.closedOnly = true
-	r.tags.WriteString(r.text.String())
+	r.tags.WriteString(r.lead + r.text.String())
 	r.text.Reset()
+	r.lead = ""
 }
 
 // finish ends the reply and returns its reasoning and answer. A reply
@@ -140,17 +161,20 @@ func (r *replyReader) finish() (reasoning, text string) {
 	r.think.flush(r)
 	if r.think.implicit {
 		pre := r.tags.String()
+		if r.fields.Len() > 0 {
+			pre = strings.TrimLeft(pre, spaces)
+		}
 		r.tags.Reset()
 		r.out.OnText(pre)
 		text = pre + r.text.String()
 	} else {
 		text = r.text.String()
 	}
-	reasoning = r.fields.String() + r.tags.String()
-	if reasoning != "" {
-		text = strings.TrimLeft(text, " \t\r\n")
+	if text == "" && r.lead != "" && !r.hasReasoning() {
+		r.out.OnText(r.lead) // an answer of whitespace alone
+		text = r.lead
 	}
-	return reasoning, text
+	return r.fields.String() + r.tags.String(), text
 }
 
 // fieldReasoning is the reasoning a delta carries in a field of its own:
@@ -278,7 +302,7 @@ func (s *thinkSplitter) flush(to thinkSink) {
 
 func (s *thinkSplitter) emit(text string, to thinkSink) {
 	if s.trim {
-		text = strings.TrimLeft(text, " \t\r\n")
+		text = strings.TrimLeft(text, spaces)
 		if text == "" {
 			return
 		}

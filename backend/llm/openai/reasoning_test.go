@@ -144,6 +144,15 @@ func TestHandWrittenStreamsOfThinking(t *testing.T) {
 			`{"role":"assistant","content":"Adding"}`, `{"content":" up.</thi"}`, `{"content":"nk>\n\nFour."}`), "Adding up.", "Four.", true},
 		{"an unclosed tag prefix at the end is answer", events(
 			`{"content":"Four <thi"}`), "", "Four <thi", false},
+		{"line ends between reasoning and tool calls are not answer (DeepSeek)", events(
+			`{"role":"assistant","content":null,"reasoning_content":"Look it up."}`,
+			`{"content":"\n\n","reasoning_content":null}`,
+			`{"content":"","tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"t","arguments":"{}"}}]}`), "Look it up.", "", false},
+		{"line ends after reasoning, then the answer", events(
+			`{"reasoning_content":"Adding."}`, `{"content":"\n"}`, `{"content":" \n"}`, `{"content":" Four."}`), "Adding.", "Four.", false},
+		{"leading line ends of an answer without reasoning are kept", events(
+			`{"content":"\n"}`, `{"content":"\nFour."}`), "", "\n\nFour.", false},
+		{"an answer of line ends alone is kept", events(`{"content":"\n\n"}`), "", "\n\n", false},
 		{"a think tag inside the text", events(
 			`{"content":"Four."}`, `{"content":" <think>again</think> Yes."}`), "again", "Four. Yes.", false},
 	}
@@ -156,7 +165,7 @@ func TestHandWrittenStreamsOfThinking(t *testing.T) {
 			assert.Equal(t, c.reasoning, resp.Reasoning)
 			assert.Equal(t, c.text, resp.Content)
 			if !c.streamedAsTextExtras {
-				assert.Equal(t, c.text, strings.TrimLeft(got.text.String(), "\n "))
+				assert.Equal(t, c.text, got.text.String(), "the text streamed is the text kept")
 			}
 			assert.NotContains(t, resp.Content, `"type"`, "no part JSON in the answer")
 			assert.NotContains(t, resp.Content, "think>")

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"log/slog"
 	"runtime/debug"
 	"sync"
@@ -39,15 +38,11 @@ func releaseMemory() {
 	debug.FreeOSMemory()
 }
 
-// releaseMemory gives back the memory of Go's process (the database's
-// pages first), then asks the window's web process to give back its own
-// (app/webmemory) once the window is up and while no task works: the web
-// process's release stops the page for a moment, and a streaming reply
-// would show it.
+// releaseMemory gives back the memory of Go's process, then asks the
+// window's web process to give back its own (app/webmemory) once the
+// window is up and while no task works: the web process's release stops
+// the page for a moment, and a streaming reply would show it.
 func (a *App) releaseMemory() {
-	if a.store != nil {
-		a.store.ReleaseMemory(context.Background())
-	}
 	releaseMemory()
 	if ctx := a.events.window(); ctx != nil && a.idle.idle() {
 		a.releaseWindow(ctx)

@@ -150,7 +150,6 @@ func open(ctx context.Context, path string, q url.Values) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	db.SetMaxIdleConns(idleConns)
 	s := &Store{db: db, path: path, writing: make(chan struct{}, 1)}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()

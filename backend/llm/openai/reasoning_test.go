@@ -268,6 +268,27 @@ func TestReasoningIsPassedBackOnTheCurrentTurnsToolCalls(t *testing.T) {
 	assert.Contains(t, err.Error(), "must be passed back")
 }
 
+// DeepSeek's thinking mode sends two line ends of content between its
+// reasoning and its tool calls: they are not the reply's text, streamed
+// or kept.
+func TestAThinkingServersLineEndsBeforeToolCallsAreNotText(t *testing.T) {
+	t.Parallel()
+	srv := compat.NewServer(func(*compat.Request) compat.Reply {
+		return compat.Reply{Reasoning: "List first.", ToolCalls: []chat.ToolCall{{Name: "ls"}}}
+	})
+	srv.Thinking = true
+	url, stop := srv.Start()
+	t.Cleanup(stop)
+	p := New(Config{BaseURL: url, APIKey: "k", Model: "m", MaxRetries: -1})
+	var got collected
+	resp, err := p.Stream(context.Background(), simple, got.deltas())
+	require.NoError(t, err)
+	assert.Equal(t, "List first.", resp.Reasoning)
+	require.Len(t, resp.ToolCalls, 1)
+	assert.Empty(t, resp.Content)
+	assert.Empty(t, got.text.String(), "no text streamed")
+}
+
 func TestAServerThatRejectsTheFieldIsNotSentItAgain(t *testing.T) {
 	t.Parallel()
 	srv, p := serve(t, compat.Reply{Text: "ok"})

@@ -211,6 +211,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	rs := newResponse(w, r, s.closed, req, reply)
 	rs.holding = s.holding
 	rs.prompt = prompt
+	rs.thinking = s.Thinking
 	if req.Stream {
 		err = rs.stream()
 	} else {

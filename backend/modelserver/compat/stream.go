@@ -33,6 +33,8 @@ type response struct {
 	id      string
 	created int64
 	sent    int // SSE events written
+	// thinking is the server's Thinking (DeepSeek's thinking mode).
+	thinking bool
 	// holding, when set, is told when the HangAfterText wait starts (+1)
 	// and ends (-1).
 	holding func(delta int)
@@ -153,6 +155,12 @@ func (rs *response) textDeltas() []Delta {
 	default:
 		for _, w := range words {
 			out = append(out, Delta{ReasoningContent: &w})
+		}
+		if rs.thinking && len(words) > 0 && rs.reply.Text == "" && len(rs.calls) > 0 {
+			// DeepSeek's thinking mode parts its reasoning from its tool
+			// calls with two line ends of content.
+			lineEnds := "\n\n"
+			out = append(out, Delta{Content: &lineEnds})
 		}
 	}
 	for _, w := range Words(rs.reply.Text) {

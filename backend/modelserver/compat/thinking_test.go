@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errand-app/errand/backend/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -92,4 +94,32 @@ func TestAServerThatDoesNotThinkRejectsTheField(t *testing.T) {
 	assert.Equal(t, 400, resp.StatusCode)
 	assert.Contains(t, string(body), "Additional properties are not allowed ('reasoning_content' was unexpected)")
 	require.Len(t, s.Rejections(), 1)
+}
+
+// A thinking server parts its reasoning from its tool calls with two line
+// ends of content, as DeepSeek's thinking mode does; a reply with text, or
+// a server that does not think, sends none.
+func TestAThinkingServerSendsLineEndsBeforeItsToolCalls(t *testing.T) {
+	calls := []chat.ToolCall{{Name: "ls"}}
+	for _, c := range []struct {
+		name     string
+		thinking bool
+		reply    Reply
+		want     bool
+	}{
+		{"thinking, tool calls", true, Reply{Reasoning: "List first.", ToolCalls: calls}, true},
+		{"thinking, text and tool calls", true, Reply{Reasoning: "List first.", Text: "Listing.", ToolCalls: calls}, false},
+		{"thinking, no reasoning", true, Reply{ToolCalls: calls}, false},
+		{"not thinking", false, Reply{Reasoning: "List first.", ToolCalls: calls}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewServer(func(*Request) Reply { return c.reply })
+			s.Thinking = c.thinking
+			url := serve(t, s)
+			resp := post(t, context.Background(), url, `{"model":"m","stream":true,"messages":[{"role":"user","content":"list"}]}`)
+			body, _ := io.ReadAll(resp.Body)
+			require.Equal(t, 200, resp.StatusCode)
+			assert.Equal(t, c.want, strings.Contains(string(body), `"content":"\n\n"`), "%s", body)
+		})
+	}
 }

@@ -81,37 +81,19 @@ type replyOf struct {
 // chunk reads one chunk: the usage, and the first choice's delta and
 // finish reason (a server asked for one choice may still number others).
 func (r *replyOf) chunk(data []byte) {
-	var usage, choices gjson.Result
-	fields(gjson.ParseBytes(data), func(key string, v gjson.Result) {
-		switch key {
-		case "usage":
-			usage = first(usage, v)
-		case "choices":
-			choices = first(choices, v)
-		}
-	})
-	r.usage(usage)
-	choices.ForEach(func(_, choice gjson.Result) bool {
-		var index, delta, finish gjson.Result
-		fields(choice, func(key string, v gjson.Result) {
-			switch key {
-			case "index":
-				index = first(index, v)
-			case "delta":
-				delta = first(delta, v)
-			case "finish_reason":
-				finish = first(finish, v)
-			}
-		})
-		if index.Int() == 0 {
-			d := deltaOf(delta)
+	f := fieldsOf(gjson.ParseBytes(data), "usage", "choices")
+	r.usage(f[0])
+	f[1].ForEach(func(_, choice gjson.Result) bool {
+		c := fieldsOf(choice, "index", "delta", "finish_reason")
+		if c[0].Int() == 0 {
+			d := deltaOf(c[1])
 			r.reply.delta(d)
 			d.toolCalls.ForEach(func(_, tc gjson.Result) bool {
 				r.toolCall(tc)
 				return true
 			})
-			if f := finish.String(); f != "" {
-				r.resp.FinishReason = f
+			if s := c[2].String(); s != "" {
+				r.resp.FinishReason = s
 			}
 		}
 		return true
@@ -126,96 +108,59 @@ type delta struct {
 }
 
 func deltaOf(obj gjson.Result) delta {
-	var d delta
-	fields(obj, func(key string, v gjson.Result) {
-		switch key {
-		case "content":
-			d.content = first(d.content, v)
-		case "tool_calls":
-			d.toolCalls = first(d.toolCalls, v)
-		case "reasoning_content":
-			d.reasoningContent = first(d.reasoningContent, v)
-		case "reasoning":
-			d.reasoning = first(d.reasoning, v)
-		case "reasoning_details":
-			d.reasoningDetails = first(d.reasoningDetails, v)
-		}
-	})
-	return d
+	f := fieldsOf(obj, "content", "tool_calls", "reasoning_content", "reasoning", "reasoning_details")
+	return delta{content: f[0], toolCalls: f[1], reasoningContent: f[2], reasoning: f[3], reasoningDetails: f[4]}
 }
 
 // usage keeps the chunk's usage, when it has one.
 func (r *replyOf) usage(u gjson.Result) {
-	var prompt, completion, total gjson.Result
-	fields(u, func(key string, v gjson.Result) {
-		switch key {
-		case "prompt_tokens":
-			prompt = first(prompt, v)
-		case "completion_tokens":
-			completion = first(completion, v)
-		case "total_tokens":
-			total = first(total, v)
-		}
-	})
-	if total.Int() > 0 || prompt.Int() > 0 {
-		r.resp.Usage = chat.Usage{PromptTokens: prompt.Int(), CompletionTokens: completion.Int(), TotalTokens: total.Int()}
+	f := fieldsOf(u, "prompt_tokens", "completion_tokens", "total_tokens")
+	prompt, completion, total := f[0].Int(), f[1].Int(), f[2].Int()
+	if total > 0 || prompt > 0 {
+		r.resp.Usage = chat.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: total}
 	}
 }
 
 // toolCall adds one delta of a tool call to the call of its index.
 func (r *replyOf) toolCall(tc gjson.Result) {
-	var index, id, function gjson.Result
-	fields(tc, func(key string, v gjson.Result) {
-		switch key {
-		case "index":
-			index = first(index, v)
-		case "id":
-			id = first(id, v)
-		case "function":
-			function = first(function, v)
-		}
-	})
-	i := index.Int()
+	f := fieldsOf(tc, "index", "id", "function")
+	i := f[0].Int()
 	c := r.calls[i]
 	if c == nil {
 		c = &chat.ToolCall{}
 		r.calls[i] = c
 	}
-	if s := id.String(); s != "" {
+	if s := f[1].String(); s != "" {
 		c.ID = s
 	}
-	var name, args gjson.Result
-	fields(function, func(key string, v gjson.Result) {
-		switch key {
-		case "name":
-			name = first(name, v)
-		case "arguments":
-			args = first(args, v)
-		}
-	})
-	if s := name.String(); s != "" {
+	fn := fieldsOf(f[2], "name", "arguments")
+	if s := fn[0].String(); s != "" {
 		c.Name = s
 	}
-	c.Arguments += args.String()
+	c.Arguments += fn[1].String()
 }
 
-// fields passes each of the object's fields to read, in one pass over it
-// (a Get each would scan the object again); nothing when it is no object.
-func fields(obj gjson.Result, read func(key string, value gjson.Result)) {
+// maxFields is the most fields read from one object.
+const maxFields = 5
+
+// fieldsOf reads the named fields of an object in one pass over it (a Get
+// each would scan it again): the i-th value is the field names[i], empty
+// when the object has none (or obj is no object). A field named twice is
+// read as openai-go read it, the first.
+func fieldsOf(obj gjson.Result, names ...string) (values [maxFields]gjson.Result) {
 	if !obj.IsObject() {
-		return
+		return values
 	}
 	obj.ForEach(func(key, value gjson.Result) bool {
-		read(key.Str, value)
+		for i, name := range names {
+			if key.Str == name {
+				if !values[i].Exists() {
+					values[i] = value
+				}
+				break
+			}
+		}
 		return true
 	})
-}
-
-// first is a field read again: the value already read, if any. A field
-// named twice is read as openai-go read it, the first.
-func first(had, v gjson.Result) gjson.Result {
-	if had.Exists() {
-		return had
-	}
-	return v
+	return values
 }

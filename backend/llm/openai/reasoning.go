@@ -184,8 +184,8 @@ func (r *replyReader) finish() (reasoning, text string) {
 // A field of another type than expected is ignored.
 func fieldReasoning(d delta) string {
 	for _, f := range []gjson.Result{d.reasoningContent, d.reasoning} {
-		if s := stringOf(json.RawMessage(f.Raw)); s != "" {
-			return s
+		if f.Type == gjson.String && f.Str != "" {
+			return f.Str
 		}
 	}
 	raw := d.reasoningDetails.Raw

@@ -114,11 +114,50 @@ func deltaOf(obj gjson.Result) delta {
 
 // usage keeps the chunk's usage, when it has one.
 func (r *replyOf) usage(u gjson.Result) {
-	f := fieldsOf(u, "prompt_tokens", "completion_tokens", "total_tokens")
-	prompt, completion, total := f[0].Int(), f[1].Int(), f[2].Int()
-	if total > 0 || prompt > 0 {
-		r.resp.Usage = chat.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: total}
+	f := fieldsOf(u, "prompt_tokens", "completion_tokens", "total_tokens",
+		"prompt_tokens_details", "completion_tokens_details", "prompt_cache_hit_tokens")
+	n := counts{prompt: f[0].Int(), completion: f[1].Int(), total: f[2].Int(), cacheHit: f[5].Int()}
+	n.cached = fieldsOf(f[3], "cached_tokens")[0].Int()
+	n.reasoning = fieldsOf(f[4], "reasoning_tokens")[0].Int()
+	if n.total > 0 || n.prompt > 0 {
+		r.resp.Usage = n.usage()
 	}
+}
+
+// counts are the token counts of a chunk's usage.
+type counts struct {
+	prompt, completion, total int64
+	// cached is prompt_tokens_details.cached_tokens (OpenAI's and most
+	// servers'), cacheHit DeepSeek's prompt_cache_hit_tokens; reasoning is
+	// completion_tokens_details.reasoning_tokens.
+	cached, cacheHit, reasoning int64
+}
+
+// usage is the counts as Errand counts them: the whole prompt with the
+// part read from the cache, the whole completion with its reasoning. Most
+// servers count so, and their total is the prompt and the completion. Two
+// kinds count apart, which their total shows:
+//   - prompt_tokens without the cached tokens (GLM behind some routers):
+//     the total adds the cached tokens;
+//   - completion_tokens without the reasoning (xAI): the total adds the
+//     reasoning tokens.
+//
+// A total that neither explains is kept as the server sent it.
+func (n counts) usage() chat.Usage {
+	cached := n.cached
+	if cached == 0 {
+		cached = n.cacheHit
+	}
+	prompt, completion := n.prompt, n.completion
+	switch apart := n.total - prompt - completion; {
+	case apart <= 0:
+	case apart == cached:
+		prompt += cached
+	case apart == n.reasoning:
+		completion += n.reasoning
+	}
+	return chat.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: max(n.total, prompt+completion),
+		CacheReadTokens: min(cached, prompt)}
 }
 
 // toolCall adds one delta of a tool call to the call of its index.
@@ -141,7 +180,7 @@ func (r *replyOf) toolCall(tc gjson.Result) {
 }
 
 // maxFields is the most fields read from one object.
-const maxFields = 5
+const maxFields = 6
 
 // fieldsOf reads the named fields of an object in one pass over it (a Get
 // each would scan it again): the i-th value is the field names[i], empty

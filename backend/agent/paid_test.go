@@ -107,3 +107,22 @@ func TestCompactNowIsPaidByTheConversation(t *testing.T) {
 	assert.Equal(t, summaryUsage.PromptTokens+3*stepUsage.PromptTokens, view.Usage.PromptTokens)
 	assert.InDelta(t, 1.003, view.CostUSD, 1e-9)
 }
+
+// An OpenAI-compatible server's cache reads (prompt_tokens_details.
+// cached_tokens) are the task's, and priced as cache reads: a step of
+// 1,000 prompt tokens, 800 of them from the cache, costs 280 tokens' price.
+func TestAnOpenAICompatibleServersCacheReadsArePricedAsSuch(t *testing.T) {
+	t.Parallel()
+	cached := chat.Usage{PromptTokens: 1000, CompletionTokens: 10, TotalTokens: 1010, CacheReadTokens: 800}
+	h := newHarness(t, func(*compat.Request) compat.Reply {
+		r := complete("done")
+		r.Usage = cached
+		return r
+	}, harnessOpts{})
+	h.settings(func(st *chat.Settings) { st.Prices = paidPrices })
+	task := h.start(h.conversation(), "Do it")
+	done := h.events.waitStatus(task.ID, chat.StatusCompleted)
+	assert.Equal(t, int64(800), done.Usage.CacheReadTokens)
+	assert.Equal(t, int64(1000), done.Usage.PromptTokens)
+	assert.InDelta(t, (200+800*chat.CacheReadPriceFactor)/1000, done.CostUSD, 1e-9)
+}

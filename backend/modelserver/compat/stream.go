@@ -303,7 +303,11 @@ func (rs *response) usage() Usage {
 	if u.TotalTokens == 0 {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
-	return Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	if u.CacheReadTokens > 0 {
+		out.PromptTokensDetails = &PromptTokensDetails{CachedTokens: u.CacheReadTokens}
+	}
+	return out
 }
 
 // estimatePrompt guesses a request's prompt tokens at four characters a

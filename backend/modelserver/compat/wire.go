@@ -107,6 +107,14 @@ type Usage struct {
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
 	TotalTokens      int64 `json:"total_tokens"`
+	// PromptTokensDetails tells the part of the prompt read from the
+	// server's cache (sent when a reply's usage has cache reads).
+	PromptTokensDetails *PromptTokensDetails `json:"prompt_tokens_details,omitempty"`
+}
+
+// PromptTokensDetails is usage.prompt_tokens_details.
+type PromptTokensDetails struct {
+	CachedTokens int64 `json:"cached_tokens"`
 }
 
 // Completion is the response to a request with stream false.

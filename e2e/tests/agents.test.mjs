@@ -75,7 +75,7 @@ test('an agent with only read_file: the model sees only it, the control tools an
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   const u = ui(page);
-  await u.newConversation.click();
+  await newConversation(page); // the picker used before then is the last conversation's
   const picker = page.getByRole('combobox', { name: 'Agent', exact: true });
   await eventually(async () => assert.equal(await picker.inputValue(), 'errand', 'a new conversation talks to Errand'));
   await picker.selectOption({ label: 'Reader' });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT, Stack } from '../lib/harness.mjs';
-import { eventually, sendMessage, show, transcript, ui, waitForStatus } from '../lib/ui.mjs';
+import { eventually, newConversation, sendMessage, show, transcript, ui, waitForStatus } from '../lib/ui.mjs';
 
 const stack = new Stack('thinking', { env: false, mockArgs: ['-thinking'] });
 before(() => stack.start());
@@ -99,7 +99,8 @@ test('a thinking model: live while it thinks, folded above a clean answer, open 
   await closeSettings(page, s.dialog);
 
   const u = ui(page);
-  await u.newConversation.click();
+  // Typed only once the new conversation is open (else the text is the last one's draft).
+  await newConversation(page);
   await eventually(async () => assert.equal(await u.input.inputValue(), ''));
   const b = blocks(page);
   await sendMessage(page, PROMPT);

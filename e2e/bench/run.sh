@@ -116,6 +116,10 @@ section "desktop" "${XVFB[@]}" build/bin/desktop -app build/bin/errand -bare bui
 	-settle "$([[ -n "$SMOKE" ]] && echo 1s || echo 5s)" -steps "$([[ -n "$SMOKE" ]] && echo 3 || echo 200)" \
 	-stops "$([[ -n "$SMOKE" ]] && echo 3 || echo 9)" -stream "$([[ -n "$SMOKE" ]] && echo 2000 || echo 5000)" -shots build/bench/shots >&2
 
+step "7 Production window: Stop while a 5 MB reply streams at 1,000 tokens/s, beside the bare window streaming as fast (Xvfb)"
+section "desktop-paced-stop" "${XVFB[@]}" build/bin/desktop -app build/bin/errand -bare build/bin/wailsbare -out "$OUT" \
+	-runs 0 -seeded-runs 0 -stops "$([[ -n "$SMOKE" ]] && echo 3 || echo 9)" -stop-pace 1000 >&2
+
 step "1, 3, 4, 6, 14 The UI in Chromium against the dev build (Xvfb)"
 section "window" "${XVFB[@]}" node e2e/bench/window.mjs --out "$OUT" --seeded "$SEED" ${SMOKE:+--smoke} >&2
 

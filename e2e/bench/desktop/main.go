@@ -43,6 +43,8 @@
 //     clicked at 25, 50 or 75% of it: click → the window shows it stopped
 //     (stop.go); with -bare, as many clicks on the bare window's Stop.
 //     Then the CPU the app uses, idle and while a task waits (cpu.go).
+//     With -stop-pace P the reply streams at P tokens a second from a
+//     little before where Stop is clicked: Stop at a model's pace.
 //   - stream (with -seeded and -stream N): one more start with the seeded
 //     history; a reply of N tokens streams at 1,000 a second into the
 //     conversation it opens (the largest), then into a new one, then as
@@ -51,7 +53,7 @@
 //
 // Usage:
 //
-//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-restart] [-steps 200] [-stops 9] [-stream 5000] [-out file]
+//	desktop -app build/bin/errand [-seeded DIR] [-runs 5] [-seeded-runs 3] [-restart] [-steps 200] [-stops 9 [-stop-pace 1000]] [-stream 5000] [-out file]
 package main
 
 /*
@@ -189,6 +191,7 @@ func run() error {
 	steps := flag.Int("steps", 0, "also run a task of this many `steps` in the window and measure the footprint's growth (0: not)")
 	stream := flag.Int("stream", 0, "also stream a reply of this many `tokens` at 1,000 a second into the seeded history's largest conversation, into a new one, as code, a list and a table, and count the window's frames (0: not; needs -seeded)")
 	stops := flag.Int("stops", 0, "also click Stop this many `times` in the window, in 5 MB replies at 25, 50 and 75% in turn (0: not)")
+	stopPace := flag.Float64("stop-pace", 0, "with -stops: the reply streams as fast as the app takes it up to where Stop is clicked, then at this many `tokens` a second, and Stop is clicked once the window has caught up (0: as fast all along)")
 	flag.Parse()
 	if *outFile != "" {
 		f, err := os.OpenFile(*outFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -245,6 +248,9 @@ func run() error {
 		n := *runs
 		if c.db != "" {
 			n = *seededRuns
+		}
+		if n == 0 {
+			continue // a run of other figures alone (-runs 0 -seeded-runs 0)
 		}
 		for i := 0; i < n; i++ {
 			last := i == n-1
@@ -331,7 +337,7 @@ func run() error {
 		}
 	}
 	if *stops > 0 {
-		return measureStops(dpy, *app, *bare, baseURL, *stops, *prefix, *shots)
+		return measureStops(dpy, *app, *bare, baseURL, stopRun{n: *stops, pace: *stopPace}, *prefix, *shots)
 	}
 	return nil
 }
@@ -382,10 +388,10 @@ type frame struct {
 type benchCase struct {
 	name, app, db string
 	restart       bool
-	dropCopy      bool // a restart whose first screen's copy is removed before it
-	steps         int  // then a task of this many steps is run in the window (steps.go)
-	stops         int  // then Stop is clicked this many times in long replies (stop.go)
-	stream        int  // then replies of this many tokens are streamed (stream.go)
+	dropCopy      bool    // a restart whose first screen's copy is removed before it
+	steps         int     // then a task of this many steps is run in the window (steps.go)
+	stops         stopRun // then Stop is clicked in long replies (stop.go)
+	stream        int     // then replies of this many tokens are streamed (stream.go)
 	started       <-chan time.Time
 	// firstStart: a person's first start, with no model configured (so
 	// the demo model) and the window's own storage new.
@@ -439,6 +445,9 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 		model = ""
 	}
 	cmd := command(app, model, dir)
+	if bare && c.stops.pace > 0 {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("BARE_STREAM=%g", c.stops.pace))
+	}
 	if c.firstStart {
 		cmd.Env = append(cmd.Env, "XDG_DATA_HOME="+filepath.Join(dir, "window-storage"))
 	}
@@ -612,7 +621,7 @@ func start(dpy *C.Display, c benchCase, baseURL string, measureMemory bool, sett
 		if r.streams, r.shots, err = runStreams(l, c.stream, c.started); err != nil {
 			return r, fmt.Errorf("%w\n%s", err, logs.String())
 		}
-	case c.stops > 0:
+	case c.stops.n > 0:
 		if r.stops, err = runStops(l, c.stops); err != nil {
 			return r, fmt.Errorf("%w\n%s", err, logs.String())
 		}

@@ -4,10 +4,17 @@ package main
 // start with an empty history; then, for each stop, a new conversation
 // whose task streams a 5 MB Markdown reply as fast as the app takes it,
 // and Stop clicked once 25%, 50% or 75% of it has been stored (in turn).
+// With a pace (-stop-pace), the reply streams that fast from a little
+// before that point, and Stop is clicked once the window has had
+// stopCatchUp to catch up with it: Stop while a model writes, where the
+// fastest reply shows Stop while the page is as busy as a reply can make
+// it.
 //
 // With -bare, the bare Wails window's Stop button is clicked as often: a
 // call to Go that Go answers with an event, which hides the button (the
-// toolkit's floor for the same round trip, on an idle page).
+// toolkit's floor for the same round trip, on an idle page; with a pace,
+// while Go streams it words at that pace, which it writes at the end of a
+// text that follows its end).
 //
 // The click is the X server's (XTest), on the Stop button found on the
 // screen: the composer's only 9×9 dark square, its icon. The time runs
@@ -43,10 +50,15 @@ static void click(Display *d) {
 import "C"
 
 import (
+	"bytes"
 	"fmt"
 	"image"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/errand-app/errand/backend/modelserver/compat"
@@ -58,6 +70,22 @@ const stopReplyBytes = 5 << 20
 
 // stopPoints are where in the reply Stop is clicked, in turn.
 var stopPoints = []float64{0.25, 0.5, 0.75}
+
+// stopCatchUp is how long a paced reply streams past its point before
+// Stop is clicked: the window catches up with what came as fast as it
+// could take it, and then shows the reply at its pace.
+const stopCatchUp = 3 * time.Second
+
+// stopLead is how many tokens before its point a paced reply takes its
+// pace: the point is then reached at the pace.
+const stopLead = 100
+
+// stopRun is how Stop is clicked: n times, in replies paced at pace tokens
+// a second from their points (0: as fast as the app takes them).
+type stopRun struct {
+	n    int
+	pace float64
+}
 
 // stopResult is one Stop.
 type stopResult struct {
@@ -87,12 +115,47 @@ func stopScript(next func(*compat.Request) compat.Reply) func(*compat.Request) c
 	}
 }
 
-// runStops clicks Stop n times, each in a new conversation's long reply.
-func runStops(l *live, n int) ([]stopResult, error) {
+// unpacedToStop is how many of a stop reply's events go out before it
+// takes its pace: those of the text up to stopLead tokens before its
+// point. The request names both ("[long N] stop me at P%"), and the
+// reply's first event is its role. Other requests are paced throughout.
+func unpacedToStop(r *http.Request) int {
+	body, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	m := stopPrompt.FindSubmatch(body)
+	if err != nil || m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	pct, _ := strconv.Atoi(string(m[2]))
+	text := longreply.Markdown(n)
+	return 1 + max(0, len(compat.Words(text[:len(text)*pct/100]))-stopLead)
+}
+
+var stopPrompt = regexp.MustCompile(`\[long (\d+)\] stop me at (\d+)%`)
+
+// pacedStopServer serves the stop replies paced from their points.
+func pacedStopServer(pace float64) *httptest.Server {
+	model := compat.NewServer(stopScript(nil))
+	model.AllowNoAuth = true
+	return httptest.NewServer(compat.PacedAfter(model, pace, unpacedToStop))
+}
+
+// runStops clicks Stop run.n times, each in a new conversation's long
+// reply.
+func runStops(l *live, run stopRun) ([]stopResult, error) {
 	var out []stopResult
-	for i := 0; i < n; i++ {
+	if l.bare && run.pace > 0 {
+		// Its stream starts now that it has started, and its page takes
+		// the pace first.
+		if err := syscall.Kill(l.pid, syscall.SIGUSR2); err != nil {
+			return nil, err
+		}
+		time.Sleep(stopCatchUp)
+	}
+	for i := 0; i < run.n; i++ {
 		point := stopPoints[i%len(stopPoints)]
-		r, err := l.stopOnce(point)
+		r, err := l.stopOnce(point, run.pace > 0)
 		if err != nil {
 			return out, fmt.Errorf("Stop at %.0f%% of the reply: %w", point*100, err)
 		}
@@ -102,15 +165,19 @@ func runStops(l *live, n int) ([]stopResult, error) {
 }
 
 // stopOnce streams a long reply in a new conversation and clicks Stop
-// once point of it is stored. In the bare window, whose Stop button is
-// always there, it only clicks.
-func (l *live) stopOnce(point float64) (stopResult, error) {
+// once point of it is stored (and, when the reply is paced, the window
+// has caught up). In the bare window, whose Stop button is always there,
+// it only clicks.
+func (l *live) stopOnce(point float64, paced bool) (stopResult, error) {
 	r := stopResult{point: point}
 	var task string
 	if !l.bare {
 		var err error
 		if task, err = l.longReply(point); err != nil {
 			return r, err
+		}
+		if paced {
+			time.Sleep(stopCatchUp)
 		}
 	}
 	// The window shows the button a little after Go started the task.
@@ -269,8 +336,14 @@ func luma(px uint32) int {
 // in long replies and emits each time and the slowest; then the same
 // number of clicks on the bare window's Stop (a call to Go answered by an
 // event), when there is one.
-func measureStops(dpy *C.Display, app, bare string, baseURL string, n int, prefix, shots string) error {
-	r, err := start(dpy, benchCase{name: "stops", app: app, stops: n}, baseURL, false, 0)
+func measureStops(dpy *C.Display, app, bare string, baseURL string, run stopRun, prefix, shots string) error {
+	if run.pace > 0 {
+		srv := pacedStopServer(run.pace)
+		defer srv.Close()
+		baseURL = srv.URL + "/v1"
+		prefix += ".paced"
+	}
+	r, err := start(dpy, benchCase{name: "stops", app: app, stops: run}, baseURL, false, 0)
 	if err != nil {
 		return fmt.Errorf("Stop in long replies: %w", err)
 	}
@@ -294,7 +367,7 @@ func measureStops(dpy *C.Display, app, bare string, baseURL string, n int, prefi
 	if bare == "" {
 		return nil
 	}
-	b, err := start(dpy, benchCase{name: "bare", app: bare, stops: n}, baseURL, false, 0)
+	b, err := start(dpy, benchCase{name: "bare", app: bare, stops: run}, baseURL, false, 0)
 	if err != nil {
 		return fmt.Errorf("Stop in the bare window: %w", err)
 	}

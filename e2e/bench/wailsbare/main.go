@@ -10,6 +10,12 @@
 //
 // With BARE_READY_FILE set, the bound call writes that file (the desktop
 // benchmark waits for it, as it waits for Errand's first database row).
+// With BARE_STREAM set to a rate (tokens a second), Go streams words to
+// the page at that rate from the first SIGUSR2 on (WebKit's
+// JavaScriptCore takes SIGUSR1), as Errand's runner
+// streams a reply, an event a frame, and the page writes them at the end
+// of a text that follows its end: the floor for Stop while a reply
+// streams. (The benchmark starts the stream once the window has started.)
 package main
 
 import (
@@ -17,6 +23,11 @@ import (
 	"embed"
 	"fmt"
 	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/logger"
@@ -43,8 +54,32 @@ func (*Bare) Ready() string {
 	return "ok"
 }
 
+// stream sends the page rate words a second for as long as it runs, the
+// words due in an event "delta" each sixtieth of a second (Errand's runner
+// sends a streaming reply's text about as often).
+func (b *Bare) stream(rate float64) {
+	tick := time.NewTicker(time.Second / 60)
+	defer tick.Stop()
+	start, sent := time.Now(), 0
+	for range tick.C {
+		var words strings.Builder
+		for due := int(time.Since(start).Seconds() * rate); sent < due; sent++ {
+			fmt.Fprintf(&words, " tok%d", sent+1)
+		}
+		runtime.EventsEmit(b.ctx, "delta", words.String())
+	}
+}
+
 func main() {
 	bare := &Bare{}
+	if rate, err := strconv.ParseFloat(os.Getenv("BARE_STREAM"), 64); err == nil && rate > 0 {
+		start := make(chan os.Signal, 1)
+		signal.Notify(start, syscall.SIGUSR2)
+		go func() {
+			<-start
+			bare.stream(rate)
+		}()
+	}
 	err := wails.Run(&options.App{
 		Title:            "Bare",
 		Width:            1200,

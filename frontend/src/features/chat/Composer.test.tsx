@@ -166,6 +166,19 @@ describe('Composer', () => {
     expect(useNoticesStore.getState().items).toHaveLength(0);
   });
 
+  it.each(['click', 'Enter'])('Stop by %s hands the focus to the message box before it goes', async (how) => {
+    const { user } = setupStop();
+    const stopButton = screen.getByRole('button', { name: 'Stop' });
+    if (how === 'click') await user.click(stopButton);
+    else {
+      stopButton.focus();
+      await user.keyboard('{Enter}');
+    }
+    expect(stopButton).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
+  });
+
   it('a Stop that fails puts the task back as it was, Stop and all, and says why', async () => {
     const { user, stop } = setupStop();
     await user.click(screen.getByRole('button', { name: 'Stop' }));

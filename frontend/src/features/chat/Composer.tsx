@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { isBusy } from '../../api/types';
 import type { ConversationMode } from '../../api/types';
 import { queueMessage, replyToTask, sendMessage, setMode, stopTaskConfirmed } from '../../stores/actions';
@@ -109,7 +109,12 @@ export function Composer({ conversationId }: { conversationId: string }) {
     void addFiles(conversationId, pasted);
   };
 
-  const onStop = () => {
+  const onStop = (e: MouseEvent<HTMLButtonElement>) => {
+    // The button goes with the task it stops. Removed while it has the
+    // focus, it would make the page lay out the whole window in the click's
+    // own frame to find where the focus goes; it goes to the message box
+    // first, where the next message is written.
+    if (document.activeElement === e.currentTarget) textareaRef.current?.focus({ preventScroll: true });
     // End conversation ends it (its task stopped), marked as ended by the person.
     if (endable) void run(() => endConversation(conversationId));
     else if (task) void run(() => stopTaskConfirmed(task));

@@ -350,6 +350,12 @@ export async function sendQueuedNow(conversationId: string, messageId: string): 
  * waiting for Go's answer. Go's copy of the task then replaces the window's
  * (an already ended task shows how it ended); if the call fails, the task
  * comes back as it was.
+ *
+ * That frame renders what the person waits for alone: the status line, the
+ * composer and the reply. What else a working task marks (the sidebar's
+ * working dot, the buttons it disables: the agent picker, Compact now, the
+ * decision's rerun, the message tools) reads it through useDeferredValue,
+ * and shows it a frame later.
  */
 export async function stopTask(taskId: string): Promise<boolean> {
   holdStopping(taskId);

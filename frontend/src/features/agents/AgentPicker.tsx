@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { isTerminal } from '../../api/types';
 import { ERRAND_AGENT, useAgentsStore } from '../../stores/agents';
 import { useConversationsStore } from '../../stores/conversations';
@@ -18,7 +18,8 @@ export function AgentPicker({ conversationId }: { conversationId: string }) {
   const task = useActiveTask(conversationId);
   const [pending, setPending] = useState(false);
   const current = agents.find((a) => a.id === agentId);
-  const busy = !!task && !isTerminal(task.status);
+  // Shown a frame late when it changes in a click (Stop): see stopTask.
+  const busy = useDeferredValue(!!task && !isTerminal(task.status));
   if (agents.length === 0) return null;
   return (
     <span className="agent-picker" title={busy ? 'The agent can be switched between tasks' : current?.description}>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import type { Message } from '../../api/types';
 import { useMessagesStore } from '../../stores/messages';
 import { messageOf } from '../../stores/messagesReducer';
@@ -36,7 +36,8 @@ export function MessageTools({ conversationId, messageId }: { conversationId: st
     const c = s.byConversation[conversationId];
     return c ? messageOf(c, messageId) : undefined;
   });
-  const busy = useTasksStore((s) => !!s.activeByConversation[conversationId]);
+  // Shown a frame late when it changes in a click (Stop): see stopTask.
+  const busy = useDeferredValue(useTasksStore((s) => !!s.activeByConversation[conversationId]));
   const [saving, setSaving] = useState(false);
   if (!m || m.delivery === 'queued' || m.streaming) return null;
   const versions = m.versions ?? 0;

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { isBusy } from '../../api/types';
 import type { ConversationMode } from '../../api/types';
 import { queueMessage, replyToTask, sendMessage, setMode, stopTaskConfirmed } from '../../stores/actions';
@@ -120,14 +120,15 @@ export function Composer({ conversationId }: { conversationId: string }) {
     else if (task) void run(() => stopTaskConfirmed(task));
   };
 
-  const onMode = async (m: ConversationMode) => {
-    setModePending(true);
-    try {
-      await setMode(conversationId, m);
-    } finally {
-      setModePending(false);
-    }
-  };
+  // The same function while the conversation is: the mode control renders
+  // again only when the mode does, not at each key or task change.
+  const onMode = useCallback(
+    (m: ConversationMode) => {
+      setModePending(true);
+      void setMode(conversationId, m).finally(() => setModePending(false));
+    },
+    [conversationId],
+  );
 
   const placeholder = blocked
     ? blocked.placeholder
@@ -170,7 +171,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
         />
         <div className="composer-bar">
           <AttachButton conversationId={conversationId} disabled={!!blocked || held || waiting} />
-          <ModeControl value={mode} disabled={modePending} onChange={(m) => void onMode(m)} />
+          <ModeControl value={mode} disabled={modePending} onChange={onMode} />
           {blocked ? (
             <span id={`${conversationId}-composer-blocked`} className="composer-hint composer-blocked">
               {blocked.hint}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { compactNow } from '../../stores/taskActions';
 import { useActiveTask, useLatestTask } from '../../stores/tasks';
 import { useMessagesStore } from '../../stores/messages';
@@ -11,7 +11,8 @@ const fmt = new Intl.NumberFormat('en-US');
  * a task runs or a compaction is under way.
  */
 export function useCompact(conversationId: string) {
-  const active = useActiveTask(conversationId);
+  // Shown a frame late when it changes in a click (Stop): see stopTask.
+  const atWork = useDeferredValue(useActiveTask(conversationId) !== undefined);
   const [busy, setBusy] = useState(false);
   const empty = useMessagesStore((s) => {
     const c = s.byConversation[conversationId];
@@ -28,8 +29,8 @@ export function useCompact(conversationId: string) {
   return {
     shown: !empty,
     label: busy ? 'Compacting…' : 'Compact now',
-    disabled: busy || active !== undefined,
-    title: active ? 'Wait for the task to finish, or stop it, to compact' : 'Summarise older messages for the model',
+    disabled: busy || atWork,
+    title: atWork ? 'Wait for the task to finish, or stop it, to compact' : 'Summarise older messages for the model',
     run: () => void run(),
   };
 }

@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isBusy } from '../../api/types';
 import { lazyView } from '../../components/LazyView';
 import { Spinner } from '../../components/Motion';
@@ -71,11 +71,14 @@ const ConversationRow = memo(function ConversationRow({ id, index, start, tabSto
   const selected = useConversationsStore((s) => s.selectedId === id);
   const unread = useConversationsStore((s) => s.unread[id] ?? 0);
   const needsInput = useConversationsStore((s) => !!s.needsInput[id]);
-  const live = useTasksStore((s) => {
-    const tid = s.activeByConversation[id];
-    const t = tid ? s.byId[tid] : undefined;
-    return !!t && isBusy(t.status);
-  });
+  // Shown a frame late when it changes in a click (Stop): see stopTask.
+  const live = useDeferredValue(
+    useTasksStore((s) => {
+      const tid = s.activeByConversation[id];
+      const t = tid ? s.byId[tid] : undefined;
+      return !!t && isBusy(t.status);
+    }),
+  );
   // The running task's plan, compactly: "Plan · 2 of 5 · current step".
   const plan = useTasksStore((s) => {
     const tid = s.activeByConversation[id];

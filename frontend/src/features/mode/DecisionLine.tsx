@@ -1,4 +1,4 @@
-import type { Ref } from 'react';
+import { useDeferredValue, type Ref } from 'react';
 import { rerunMessage } from '../../stores/branchActions';
 import { useActiveTask, useTasksStore } from '../../stores/tasks';
 import './mode.css';
@@ -25,7 +25,8 @@ export function DecisionLine({
   index?: number;
 }) {
   const task = useTasksStore((s) => s.byId[taskId]);
-  const busy = !!useActiveTask(conversationId);
+  // Shown a frame late when it changes in a click (Stop): see stopTask.
+  const busy = useDeferredValue(!!useActiveTask(conversationId));
   const decision = task?.decision;
   if (!task || !decision || !SHOWN.has(decision.by)) {
     return <div ref={rowRef} data-index={index} className="decision-row is-empty" />;

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { ConversationMode } from '../../api/types';
 import './mode.css';
 
@@ -11,9 +11,9 @@ const OPTIONS: { value: ConversationMode; label: string; hint: string }[] = [
 /**
  * The conversation's mode: a radio group named "Mode" (Auto, Agent, Chat),
  * drawn as a segmented control. Arrow keys move between the options, as in
- * any radio group.
+ * any radio group. It renders again only when its props change.
  */
-export function ModeControl({
+export const ModeControl = memo(function ModeControl({
   value,
   disabled,
   onChange,
@@ -40,4 +40,4 @@ export function ModeControl({
       ))}
     </div>
   );
-}
+});

@@ -111,6 +111,28 @@ func TestFinalUpdateFoldsTheChunks(t *testing.T) {
 	assert.Equal(t, chat.CodeNotFound, chat.ErrorCode(err))
 }
 
+// A model call's usage is kept on its message whole: the cache reads and
+// writes too, as the task keeps them, whether the message is stored with
+// its usage or given it when its stream ends.
+func TestAMessageKeepsItsCallsCacheCounts(t *testing.T) {
+	t.Parallel()
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	task, m := streaming(t, s, "Hel")
+	m.Content, m.Streaming = "Hello", false
+	m.Usage = &chat.Usage{PromptTokens: 1000, CompletionTokens: 10, TotalTokens: 1010, CacheReadTokens: 800, CacheWriteTokens: 150}
+	stored, err := s.UpdateMessage(ctx, m)
+	require.NoError(t, err)
+	assert.Equal(t, *m.Usage, *stored.Usage)
+	assert.Equal(t, *m.Usage, *readBack(t, s, m).Usage)
+
+	added, err := s.AddMessage(ctx, chat.Message{ID: uuid.NewString(), ConversationID: m.ConversationID, TaskID: task.ID,
+		Role: chat.RoleAssistant, Content: "Again", CreatedAt: time.Now(),
+		Usage: &chat.Usage{PromptTokens: 20, CompletionTokens: 2, TotalTokens: 22, CacheReadTokens: 16}})
+	require.NoError(t, err)
+	assert.Equal(t, chat.Usage{PromptTokens: 20, CompletionTokens: 2, TotalTokens: 22, CacheReadTokens: 16}, *readBack(t, s, added).Usage)
+}
+
 // A crash mid-stream leaves chunks behind: they read back as part of the
 // message, before and after recovery ends the task. Ending it does not
 // rewrite the text, so that it costs the same however long the text is.

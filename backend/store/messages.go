@@ -19,7 +19,7 @@ import (
 // versionCount).
 var messageCols = `seq, id, conversation_id, task_id, role, content, tool_calls,
 	tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-	prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery,
+	prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, cost_usd, chunked, summary_id, outcome, delivery,
 	reasoning, reasoning_ms, reasoning_data, coalesce(parent_id, ''), NOT ` + onBranchOf("messages") + `, ` +
 	versionCount + `), ` + versionCount + ` AND s.seq <= messages.seq)`
 
@@ -32,7 +32,7 @@ func scanMessage(row interface{ Scan(...any) error }) (m chat.Message, chunked b
 	var u chat.Usage
 	err = row.Scan(&m.Seq, &m.ID, &m.ConversationID, &taskID, &m.Role, &m.Content, &calls,
 		&m.ToolCallID, &m.ToolName, &m.IsError, &m.Step, &m.Streaming, &m.Rev, &created,
-		&u.PromptTokens, &u.CompletionTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome, &m.Delivery,
+		&u.PromptTokens, &u.CompletionTokens, &u.CacheReadTokens, &u.CacheWriteTokens, &m.CostUSD, &chunked, &m.SummaryID, &m.Outcome, &m.Delivery,
 		&m.Reasoning, &m.ReasoningMS, &m.ReasoningData, &m.ParentID, &m.OffBranch, &m.Versions, &m.Version)
 	if err != nil {
 		return m, chunked, err
@@ -128,12 +128,12 @@ func insertRow(ctx context.Context, q queryer, m chat.Message, run int64) (chat.
 	// A message created streaming may take chunks (see AppendContent).
 	err := q.QueryRowContext(ctx, `INSERT INTO messages (id, conversation_id, task_id, role,
 		content, tool_calls, tool_call_id, tool_name, is_error, step, streaming, rev, created_at,
-		prompt_tokens, completion_tokens, cost_usd, chunked, summary_id, outcome, delivery, parent_id, run,
+		prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, cost_usd, chunked, summary_id, outcome, delivery, parent_id, run,
 		reasoning, reasoning_ms, reasoning_data)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq, `+versionCount+`)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq, `+versionCount+`)`,
 		m.ID, m.ConversationID, nullable(m.TaskID), string(m.Role), m.Content, encodeCalls(m.ToolCalls),
 		m.ToolCallID, m.ToolName, m.IsError, m.Step, m.Streaming, m.Rev, ms(m.CreatedAt),
-		u.PromptTokens, u.CompletionTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome), string(m.Delivery),
+		u.PromptTokens, u.CompletionTokens, u.CacheReadTokens, u.CacheWriteTokens, m.CostUSD, m.Streaming, m.SummaryID, string(m.Outcome), string(m.Delivery),
 		nullable(m.ParentID), run, m.Reasoning, m.ReasoningMS, m.ReasoningData).Scan(&m.Seq, &m.Versions)
 	if err != nil {
 		return m, fmt.Errorf("insert message: %w", err)
@@ -243,11 +243,13 @@ func (s *Store) UpdateMessage(ctx context.Context, m chat.Message) (chat.Message
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		out, _, err = scanMessage(tx.QueryRowContext(ctx, `UPDATE messages SET content = ?, tool_calls = ?,
-			streaming = ?, prompt_tokens = ?, completion_tokens = ?, cost_usd = ?, outcome = ?, chunked = 0,
+			streaming = ?, prompt_tokens = ?, completion_tokens = ?, cache_read_tokens = ?, cache_write_tokens = ?,
+			cost_usd = ?, outcome = ?, chunked = 0,
 			reasoning = ?, reasoning_ms = ?, reasoning_data = ?,
 			rev = rev + 1 + coalesce((SELECT max(seq) FROM message_chunks WHERE message_id = messages.id), 0)
 			WHERE id = ? RETURNING `+messageCols,
-			m.Content, encodeCalls(m.ToolCalls), m.Streaming, u.PromptTokens, u.CompletionTokens, m.CostUSD, string(m.Outcome),
+			m.Content, encodeCalls(m.ToolCalls), m.Streaming, u.PromptTokens, u.CompletionTokens, u.CacheReadTokens, u.CacheWriteTokens,
+			m.CostUSD, string(m.Outcome),
 			m.Reasoning, m.ReasoningMS, m.ReasoningData, m.ID))
 		if isNoRows(err) {
 			return notFound("message", m.ID)

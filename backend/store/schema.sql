@@ -45,7 +45,7 @@ CREATE TABLE messages (
     streaming        INTEGER NOT NULL DEFAULT 0,
     rev              INTEGER NOT NULL DEFAULT 1,
     created_at       INTEGER NOT NULL
-, prompt_tokens     INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd          REAL    NOT NULL DEFAULT 0, chunked INTEGER NOT NULL DEFAULT 0, summary_id TEXT NOT NULL DEFAULT '', outcome TEXT NOT NULL DEFAULT '', delivery TEXT NOT NULL DEFAULT '', parent_id TEXT, run INTEGER NOT NULL DEFAULT 0, reasoning TEXT NOT NULL DEFAULT '', reasoning_ms INTEGER NOT NULL DEFAULT 0, reasoning_data TEXT NOT NULL DEFAULT '');
+, prompt_tokens     INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, cost_usd          REAL    NOT NULL DEFAULT 0, chunked INTEGER NOT NULL DEFAULT 0, summary_id TEXT NOT NULL DEFAULT '', outcome TEXT NOT NULL DEFAULT '', delivery TEXT NOT NULL DEFAULT '', parent_id TEXT, run INTEGER NOT NULL DEFAULT 0, reasoning TEXT NOT NULL DEFAULT '', reasoning_ms INTEGER NOT NULL DEFAULT 0, reasoning_data TEXT NOT NULL DEFAULT '', cache_read_tokens  INTEGER NOT NULL DEFAULT 0, cache_write_tokens INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE settings (
     key    TEXT PRIMARY KEY,
@@ -320,4 +320,4 @@ BEGIN
     INSERT INTO search_words_pending (seq) VALUES (new.seq);
 END;
 
-PRAGMA user_version = 36;
+PRAGMA user_version = 37;

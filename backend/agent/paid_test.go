@@ -125,4 +125,13 @@ func TestAnOpenAICompatibleServersCacheReadsArePricedAsSuch(t *testing.T) {
 	assert.Equal(t, int64(800), done.Usage.CacheReadTokens)
 	assert.Equal(t, int64(1000), done.Usage.PromptTokens)
 	assert.InDelta(t, (200+800*chat.CacheReadPriceFactor)/1000, done.CostUSD, 1e-9)
+	// The step's message keeps them too.
+	var reply *chat.Usage
+	for _, m := range h.messages(task.ConversationID) {
+		if m.Role == chat.RoleAssistant && m.Usage != nil {
+			reply = m.Usage
+		}
+	}
+	require.NotNil(t, reply)
+	assert.Equal(t, cached, *reply)
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -47,8 +48,8 @@ func TestPacedAfterSendsItsFirstWritesAtOnce(t *testing.T) {
 	srv := NewServer(func(*Request) Reply { return Reply{Text: "one two three"} })
 	srv.AllowNoAuth = true
 	// role, three words, finish, [DONE]: 6 events; the 6th is the schedule's first.
-	var asked *http.Request
-	hs := httptest.NewServer(PacedAfter(srv, 1.0/3600, func(r *http.Request) int { asked = r; return 5 }))
+	var asked atomic.Pointer[http.Request] // set on the server's goroutine
+	hs := httptest.NewServer(PacedAfter(srv, 1.0/3600, func(r *http.Request) int { asked.Store(r); return 5 }))
 	defer hs.Close()
 
 	client := &http.Client{Timeout: time.Minute}
@@ -73,7 +74,7 @@ func TestPacedAfterSendsItsFirstWritesAtOnce(t *testing.T) {
 	if events != 6 || !strings.Contains(text.String(), "[DONE]") {
 		t.Fatalf("got %d events: %s", events, text.String())
 	}
-	if asked == nil || asked.URL.Path != "/v1/chat/completions" {
-		t.Fatalf("unpaced was asked about %v", asked)
+	if r := asked.Load(); r == nil || r.URL.Path != "/v1/chat/completions" {
+		t.Fatalf("unpaced was asked about %v", r)
 	}
 }

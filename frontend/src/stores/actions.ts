@@ -354,8 +354,8 @@ export async function sendQueuedNow(conversationId: string, messageId: string): 
  * That frame renders what the person waits for alone: the status line, the
  * composer and the reply. What else a working task marks (the sidebar's
  * working dot, the buttons it disables: the agent picker, Compact now, the
- * decision's rerun, the message tools) reads it through useDeferredValue,
- * and shows it a frame later.
+ * decision's rerun, the message tools: useTaskAtWorkLater) reads it
+ * through useDeferredValue, and shows it a frame later.
  */
 export async function stopTask(taskId: string): Promise<boolean> {
   holdStopping(taskId);

@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import { create } from 'zustand';
 import type { Task } from '../api/types';
 import * as R from './tasksReducer';
@@ -30,6 +31,17 @@ export const useTasksStore = create<TasksStore>()((set) => ({
   forbidRevive: (id) => set((s) => R.forbidRevive(pick(s), id)),
   reset: () => set(R.emptyTasksState()),
 }));
+
+/**
+ * Whether a task is at work in the conversation (it has an active task),
+ * shown a frame late when it changes: for what a working task marks beside
+ * the status line and the composer (the buttons it disables), so that the
+ * frame of a click that ends a task renders what the person waits for
+ * alone (see stopTask).
+ */
+export function useTaskAtWorkLater(conversationId: string): boolean {
+  return useDeferredValue(useTasksStore((s) => !!s.activeByConversation[conversationId]));
+}
 
 /** The conversation's active (non-terminal) task. */
 export function useActiveTask(conversationId: string | null | undefined): Task | undefined {

@@ -1,8 +1,7 @@
-import { useDeferredValue, useState } from 'react';
-import { isTerminal } from '../../api/types';
+import { useState } from 'react';
 import { ERRAND_AGENT, useAgentsStore } from '../../stores/agents';
 import { useConversationsStore } from '../../stores/conversations';
-import { useActiveTask } from '../../stores/tasks';
+import { useTaskAtWorkLater } from '../../stores/tasks';
 import { chooseAgent } from './agentActions';
 import './agents.css';
 
@@ -15,11 +14,9 @@ import './agents.css';
 export function AgentPicker({ conversationId }: { conversationId: string }) {
   const agents = useAgentsStore((s) => s.list);
   const agentId = useConversationsStore((s) => s.byId[conversationId]?.agentId) || ERRAND_AGENT;
-  const task = useActiveTask(conversationId);
   const [pending, setPending] = useState(false);
   const current = agents.find((a) => a.id === agentId);
-  // Shown a frame late when it changes in a click (Stop): see stopTask.
-  const busy = useDeferredValue(!!task && !isTerminal(task.status));
+  const busy = useTaskAtWorkLater(conversationId);
   if (agents.length === 0) return null;
   return (
     <span className="agent-picker" title={busy ? 'The agent can be switched between tasks' : current?.description}>

@@ -1,8 +1,8 @@
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import type { Message } from '../../api/types';
 import { useMessagesStore } from '../../stores/messages';
 import { messageOf } from '../../stores/messagesReducer';
-import { useTasksStore } from '../../stores/tasks';
+import { useTaskAtWorkLater } from '../../stores/tasks';
 import { deleteBranch, regenerate } from '../../stores/branchActions';
 import { askConfirm } from '../../stores/confirm';
 import { openBranchDialog, openVariations, startEditing } from './state';
@@ -36,8 +36,7 @@ export function MessageTools({ conversationId, messageId }: { conversationId: st
     const c = s.byConversation[conversationId];
     return c ? messageOf(c, messageId) : undefined;
   });
-  // Shown a frame late when it changes in a click (Stop): see stopTask.
-  const busy = useDeferredValue(useTasksStore((s) => !!s.activeByConversation[conversationId]));
+  const busy = useTaskAtWorkLater(conversationId);
   const [saving, setSaving] = useState(false);
   if (!m || m.delivery === 'queued' || m.streaming) return null;
   const versions = m.versions ?? 0;

@@ -1,6 +1,6 @@
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import { compactNow } from '../../stores/taskActions';
-import { useActiveTask, useLatestTask } from '../../stores/tasks';
+import { useLatestTask, useTaskAtWorkLater } from '../../stores/tasks';
 import { useMessagesStore } from '../../stores/messages';
 
 const fmt = new Intl.NumberFormat('en-US');
@@ -11,8 +11,7 @@ const fmt = new Intl.NumberFormat('en-US');
  * a task runs or a compaction is under way.
  */
 export function useCompact(conversationId: string) {
-  // Shown a frame late when it changes in a click (Stop): see stopTask.
-  const atWork = useDeferredValue(useActiveTask(conversationId) !== undefined);
+  const atWork = useTaskAtWorkLater(conversationId);
   const [busy, setBusy] = useState(false);
   const empty = useMessagesStore((s) => {
     const c = s.byConversation[conversationId];

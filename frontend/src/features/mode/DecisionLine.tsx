@@ -1,6 +1,6 @@
-import { useDeferredValue, type Ref } from 'react';
+import type { Ref } from 'react';
 import { rerunMessage } from '../../stores/branchActions';
-import { useActiveTask, useTasksStore } from '../../stores/tasks';
+import { useTaskAtWorkLater, useTasksStore } from '../../stores/tasks';
 import './mode.css';
 
 const SHOWN = new Set(['auto', 'forced', 'rerun']);
@@ -25,8 +25,7 @@ export function DecisionLine({
   index?: number;
 }) {
   const task = useTasksStore((s) => s.byId[taskId]);
-  // Shown a frame late when it changes in a click (Stop): see stopTask.
-  const busy = useDeferredValue(!!useActiveTask(conversationId));
+  const busy = useTaskAtWorkLater(conversationId);
   const decision = task?.decision;
   if (!task || !decision || !SHOWN.has(decision.by)) {
     return <div ref={rowRef} data-index={index} className="decision-row is-empty" />;

@@ -166,17 +166,27 @@ describe('Composer', () => {
     expect(useNoticesStore.getState().items).toHaveLength(0);
   });
 
-  it.each(['click', 'Enter'])('Stop by %s hands the focus to the message box before it goes', async (how) => {
+  it('Stop by the keyboard hands the focus to the message box before it goes', async () => {
     const { user } = setupStop();
     const stopButton = screen.getByRole('button', { name: 'Stop' });
-    if (how === 'click') await user.click(stopButton);
-    else {
-      stopButton.focus();
-      await user.keyboard('{Enter}');
-    }
+    stopButton.focus();
+    await user.keyboard('{Enter}');
     expect(stopButton).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Stopped');
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
+  });
+
+  it('a click on Stop leaves the focus in the message box all along', async () => {
+    const { user } = setupStop();
+    const textbox = screen.getByRole('textbox', { name: 'Message' });
+    await user.click(textbox);
+    const left = vi.fn();
+    textbox.addEventListener('blur', left);
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    expect(textbox).toHaveFocus();
+    expect(left).not.toHaveBeenCalled();
   });
 
   it('a Stop that fails puts the task back as it was, Stop and all, and says why', async () => {

@@ -109,11 +109,16 @@ export function Composer({ conversationId }: { conversationId: string }) {
     void addFiles(conversationId, pasted);
   };
 
+  // A press on Stop leaves the focus where it is (the message box, most
+  // often): the button goes with the task it stops, and a press that
+  // focused it first moved the focus twice around the click (out of the
+  // message box, then back in before the button goes).
+  const keepFocus = (e: MouseEvent<HTMLButtonElement>) => e.preventDefault();
   const onStop = (e: MouseEvent<HTMLButtonElement>) => {
-    // The button goes with the task it stops. Removed while it has the
-    // focus, it would make the page lay out the whole window in the click's
-    // own frame to find where the focus goes; it goes to the message box
-    // first, where the next message is written.
+    // Focused (by the keyboard), the button hands the focus to the message
+    // box before it goes: removed while it has the focus, it would make the
+    // page lay out the whole window in the click's own frame to find where
+    // the focus goes.
     if (document.activeElement === e.currentTarget) textareaRef.current?.focus({ preventScroll: true });
     // End conversation ends it (its task stopped), marked as ended by the person.
     if (endable) void run(() => endConversation(conversationId));
@@ -183,7 +188,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
           )}
           <div className="composer-actions">
             {(busy || waiting) && showEndButton && (
-              <button type="button" className="btn btn-stop" disabled={pending} onClick={onStop}>
+              <button type="button" className="btn btn-stop" disabled={pending} onMouseDown={keepFocus} onClick={onStop}>
                 <span className="stop-square" aria-hidden="true" />
                 {endable ? 'End conversation' : 'Stop'}
               </button>

@@ -84,6 +84,23 @@ describe('Markdown in blocks', () => {
     expect(screen.getByText('Hello, world!')).toBeInTheDocument();
   });
 
+  it('held (a Stop on its way to the screen), a streaming reply shows what it showed and parses nothing, then catches up', async () => {
+    const first = 'The *first* paragraph.';
+    const more = `${first}\n\nThe *second* one`;
+    const { rerender } = render(<Markdown text={first} streaming />);
+    await nextFrame();
+    parsed.length = 0;
+    rerender(<Markdown text={more} streaming hold />);
+    await nextFrame();
+    expect(parsed).toEqual([]);
+    expect(screen.getByText('first')).toBeInTheDocument();
+    expect(screen.queryByText('second')).not.toBeInTheDocument();
+    rerender(<Markdown text={more} streaming />);
+    await nextFrame();
+    expect(screen.getByText('second')).toBeInTheDocument();
+    expect(document.querySelectorAll('.md p')).toHaveLength(2);
+  });
+
   it('streaming a long reply parses about its length, not its length times the deltas', async () => {
     const reply = Array.from({ length: 300 }, (_, i) => `Paragraph ${i} says **something** of note.`).join('\n\n');
     const { rerender } = render(<Markdown text="" streaming />);

@@ -599,12 +599,15 @@ export const Markdown = memo(function Markdown({
   grown,
   className,
   streaming = false,
+  hold = false,
 }: {
   text: string;
   /** While text grows by appending: what each piece appended (then only that is read). */
   grown?: Grown;
   className?: string;
   streaming?: boolean;
+  /** While true, the text shown stays as last rendered, and what came since waits (see AgentReply). */
+  hold?: boolean;
 }) {
   // The text grows once a frame (the deltas received meanwhile are applied
   // together): the window renders the latest in the background (a
@@ -612,8 +615,14 @@ export const Markdown = memo(function Markdown({
   // behind on), so that Stop and Esc answer at once however fast a long
   // reply arrives. Rendered in the frame instead, Chromium laid a streaming
   // page out about twice a frame and Stop waited longer.
-  const shown = useDeferredValue(text);
-  const split = useBlockSplit(shown, useDeferredValue(grown));
+  const rendered = useRef({ text, grown });
+  const held = hold ? rendered.current : { text, grown };
+  const shown = useDeferredValue(held.text);
+  const shownGrown = useDeferredValue(held.grown);
+  useLayoutEffect(() => {
+    rendered.current = { text: shown, grown: shownGrown };
+  });
+  const split = useBlockSplit(shown, shownGrown);
   // Link references and footnotes resolve across blocks: such a text is one block.
   const view = split.firstDefinition >= 0 ? BlockSplit.whole(shown) : split;
   const n = view.count;

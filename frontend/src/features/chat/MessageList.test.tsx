@@ -263,6 +263,41 @@ describe('MessageList', () => {
     await act(async () => stopping.resolve({ stopped: true, message: 'Stopped' } as Awaited<ReturnType<typeof api.stopTask>>));
   });
 
+  it('Stop: text stored but not yet shown waits for the frame that says Stopped, then shows', async () => {
+    streamedReply();
+    const text = 'Once upon a time… ✓';
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    vi.mocked(api.stopTask).mockReturnValue(deferred<Awaited<ReturnType<typeof api.stopTask>>>().promise);
+    // The window's frames from here on, one at a time.
+    let frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (f: FrameRequestCallback) => frames.push(f));
+    vi.stubGlobal('cancelAnimationFrame', () => {});
+    const frame = () =>
+      act(() => {
+        const now = frames;
+        frames = [];
+        now.forEach((f) => f(performance.now()));
+      });
+    try {
+      const bytes = new TextEncoder().encode(text).length;
+      // The delta reached the store before the click; its render had not come yet.
+      act(() => {
+        deliverDelta({ conversationId: C, taskId: 't', messageId: 'r', offset: bytes, text: ' And then…', rev: 4 });
+        void stopTask('t');
+      });
+      expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+      expect(shownReply()).toBe(`${text} And then…`);
+      // The frame that says Stopped shows the reply as it was.
+      frame();
+      expect(screen.getByText(text)).toBeInTheDocument();
+      // Once that frame is on the screen (the next one begins), the reply shows all it has.
+      for (let i = 0; i < 3; i++) frame();
+      expect(screen.getByText(`${text} And then…`)).toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('Stop before the first word: the dots go in the frame that says Stopped', () => {
     seed(message('p', C, { role: 'user', content: 'Tell me a story', seq: 1 }));
     act(() => handleTaskUpdate(task('t', C, { status: 'running', stepCount: 1 })));

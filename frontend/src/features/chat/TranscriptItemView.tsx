@@ -20,6 +20,7 @@ import { useBranchUI } from '../branches/state';
 import { MessageAttachments } from '../attachments/MessageAttachments';
 import { lazyView } from '../../components/LazyView';
 import { blink, TypingDots, useTick } from '../../components/Motion';
+import { useUntilPainted } from '../../lib/usePainted';
 
 const MessageEditor = lazyView('the editor', () => import('../branches/MessageEditor').then((m) => m.MessageEditor));
 // The question the agent waits on loads once the first screen is painted.
@@ -68,6 +69,10 @@ function AgentReply({ row, item, conversationId }: { row: RowAttrs; item: AgentI
     return !!task && isTerminal(task.status);
   });
   const writing = item.streaming && !ended;
+  // Stopped, its text stays as it was until the frame that shows it stopped
+  // is on the screen: the render of what came meanwhile (in a long reply,
+  // parsing its last blocks) would otherwise come before that frame.
+  const hold = useUntilPainted(item.streaming && ended);
   const bubble = useTick<HTMLDivElement>(blink, writing);
   return (
     <div {...row} className="row row-agent">
@@ -78,7 +83,7 @@ function AgentReply({ row, item, conversationId }: { row: RowAttrs; item: AgentI
             <TypingDots />
           </p>
         ) : (
-          <Markdown text={item.text} grown={item.grown} streaming={item.streaming} />
+          <Markdown text={item.text} grown={item.grown} streaming={item.streaming} hold={hold} />
         )}
       </div>
       {!item.streaming && item.text !== '' && <CopyButton text={item.text} label="Copy message" className="message-copy" />}

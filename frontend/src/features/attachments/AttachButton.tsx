@@ -1,9 +1,14 @@
-import { useRef, type ChangeEvent } from 'react';
+import { memo, useRef, type ChangeEvent } from 'react';
 import { addFiles } from '../../stores/attachmentActions';
 import { PaperclipIcon } from './icons';
 
-/** The paperclip: picks files with the system's file chooser (a hidden file input). */
-export function AttachButton({ conversationId, disabled }: { conversationId: string; disabled?: boolean }) {
+/**
+ * The paperclip: picks files with the system's file chooser (a hidden file
+ * input). It renders again only when its props change, not with every key
+ * and task change of the composer: React sets a file input's attributes
+ * again at each of its renders.
+ */
+export const AttachButton = memo(function AttachButton({ conversationId, disabled }: { conversationId: string; disabled?: boolean }) {
   const input = useRef<HTMLInputElement>(null);
   const onPicked = (e: ChangeEvent<HTMLInputElement>) => {
     const files = [...(e.target.files ?? [])];
@@ -26,4 +31,4 @@ export function AttachButton({ conversationId, disabled }: { conversationId: str
       <input ref={input} type="file" multiple hidden tabIndex={-1} aria-label="Files to attach" onChange={onPicked} />
     </>
   );
-}
+});

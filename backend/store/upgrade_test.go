@@ -15,8 +15,8 @@ import (
 // A database left at any earlier schema version — built by that version's
 // migrations, holding a conversation with a task and its messages — opens
 // with this code: it is upgraded to the current schema, what it held is
-// read back whole, and the new columns (a message's reasoning among them)
-// work on it.
+// read back whole, and the new columns (a message's reasoning and its
+// call's cache counts among them) work on it.
 func TestEveryEarlierSchemaIsUpgraded(t *testing.T) {
 	ms, err := migrations()
 	require.NoError(t, err)
@@ -45,15 +45,19 @@ func TestEveryEarlierSchemaIsUpgraded(t *testing.T) {
 			require.Len(t, view.Tasks, 1)
 			assert.Equal(t, chat.StatusCompleted, view.Tasks[0].Status)
 
-			// And it keeps working: a new reply keeps its reasoning.
+			// And it keeps working: a new reply keeps its reasoning, and
+			// its call's usage whole, the cache reads and writes too (0037).
+			usage := chat.Usage{PromptTokens: 900, CompletionTokens: 12, TotalTokens: 912, CacheReadTokens: 700, CacheWriteTokens: 150}
 			msg := chat.Message{ID: "msg-new", ConversationID: "conv-old", Role: chat.RoleAssistant,
-				Content: "Still here", Reasoning: "Checking the old file", ReasoningMS: 1200}
+				Content: "Still here", Reasoning: "Checking the old file", ReasoningMS: 1200, Usage: &usage}
 			_, err = s.AddMessage(ctx, msg)
 			require.NoError(t, err)
 			got, err := s.GetMessage(ctx, "conv-old", "msg-new")
 			require.NoError(t, err)
 			assert.Equal(t, "Checking the old file", got.Reasoning)
 			assert.Equal(t, int64(1200), got.ReasoningMS)
+			require.NotNil(t, got.Usage)
+			assert.Equal(t, usage, *got.Usage)
 
 			assertFilledIntact(t, s, m.version)
 		})

@@ -9,7 +9,7 @@ import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { openExternal } from '../events';
 import { CopyButton, fenceLanguages, safeHref } from './Markdown';
-import { needsGfm } from './gfmSyntax';
+import { gfmNeeded } from './gfmSyntax';
 
 export { WindowedBlocks } from './WindowedBlocks';
 
@@ -151,8 +151,27 @@ remarkGfm.call({ data: () => gfmData } as unknown as ThisParameterType<typeof re
 
 /** remark-gfm, with the extensions built once. */
 function remarkGfmBuilt(this: { data(): Record<string, unknown> }) {
-  const data = this.data();
-  for (const [key, extensions] of Object.entries(gfmData)) {
+  addExtensions(this.data(), gfmData);
+}
+
+// The same without the search for bare addresses in the parsed text
+// (gfmSyntax.ts): the autolink literals' extension, which runs it as a
+// transform, is given none.
+type FromMarkdownExtension = { enter?: Record<string, unknown>; transforms?: unknown[] };
+const gfmDataNoAddressSearch = {
+  ...gfmData,
+  fromMarkdownExtensions: (gfmData.fromMarkdownExtensions as FromMarkdownExtension[][]).map((list) =>
+    list.map((ext) => (ext.enter?.literalAutolink ? { ...ext, transforms: [] } : ext)),
+  ),
+};
+
+/** remark-gfm's syntax, with the extensions built once, not searching the parsed text for bare addresses. */
+function remarkGfmSyntax(this: { data(): Record<string, unknown> }) {
+  addExtensions(this.data(), gfmDataNoAddressSearch);
+}
+
+function addExtensions(data: Record<string, unknown>, from: Record<string, unknown[]>) {
+  for (const [key, extensions] of Object.entries(from)) {
     const list = (data[key] ??= []) as unknown[];
     list.push(...extensions);
   }
@@ -166,13 +185,20 @@ function remarkLooseList() {
 }
 
 type RemarkPlugins = NonNullable<Options['remarkPlugins']>;
-const remarkPlugins = [remarkGfmBuilt, remarkBreaks] as RemarkPlugins;
-/** For a block without GFM's syntax (gfmSyntax.ts): the same tree, parsed faster. */
-const plainRemarkPlugins = [remarkBreaks] as RemarkPlugins;
-const loosePlugins = {
-  gfm: [...remarkPlugins, remarkLooseList] as RemarkPlugins,
-  plain: [...plainRemarkPlugins, remarkLooseList] as RemarkPlugins,
-};
+/** By what of GFM a block needs (gfmSyntax.ts): a block without GFM's syntax gets the same tree, parsed faster. */
+const basePlugins = {
+  all: [remarkGfmBuilt, remarkBreaks],
+  syntax: [remarkGfmSyntax, remarkBreaks],
+  none: [remarkBreaks],
+} as Record<ReturnType<typeof gfmNeeded>, RemarkPlugins>;
+const loosePlugins = Object.fromEntries(
+  Object.entries(basePlugins).map(([k, plugins]) => [k, [...plugins, remarkLooseList]]),
+) as typeof basePlugins;
+
+/** The remark plugins a block's text is parsed with (loose: as part of a loose list). */
+export function remarkPluginsFor(text: string, loose = false): RemarkPlugins {
+  return (loose ? loosePlugins : basePlugins)[gfmNeeded(text)];
+}
 
 // Syntax highlighting (components/highlighter.ts: highlight.js's 37
 // common languages) is loaded on demand: the highlighter the first time a
@@ -252,11 +278,9 @@ export const MarkdownBlock = memo(function MarkdownBlock({
   loose?: boolean;
 }) {
   const rehypePlugins = useHighlighter(highlight ? text : null);
-  const gfm = needsGfm(text);
-  const plugins = loose ? loosePlugins[gfm ? 'gfm' : 'plain'] : gfm ? remarkPlugins : plainRemarkPlugins;
   return (
     <ReactMarkdown
-      remarkPlugins={plugins}
+      remarkPlugins={remarkPluginsFor(text, loose)}
       rehypePlugins={rehypePlugins}
       components={inline ? inlineComponents : part ? partComponents[part] : components}
       urlTransform={urlTransform}

@@ -217,6 +217,11 @@ describe('a long table streaming', () => {
     expect(tableRows('| a | b |\n|---|---|\n| 1 | 2 |\na row without a pipe')).toEqual([20, 30]);
     expect(tableRows('| a | b |\n|---|---|\n| 1 | 2 |\n> a quote ends it')).toBeNull();
     expect(tableRows('| a | b |\n|---|---|\n| 1 | 2 |\n- a list ends it')).toBeNull();
+    // A thematic break ends it, written in any of its ways; a row of dashes in cells does not.
+    for (const rule of ['***', '---', '___', ' - - -', '*\t* *  ', '_ _ _ _', '   ---'])
+      expect(tableRows(`| a | b |\n|---|---|\n| 1 | 2 |\n${rule}`), JSON.stringify(rule)).toBeNull();
+    for (const row of ['| -- | - |', '**bold**', '--- x', '    ---', '*-*'])
+      expect(tableRows(`| a | b |\n|---|---|\n| 1 | 2 |\n${row}`), JSON.stringify(row)).not.toBeNull();
   });
 });
 

@@ -10,8 +10,8 @@
 // Those addresses are also looked for in the parsed text, after a
 // character reference is decoded (a&#64;b.co is linked too), by four
 // expressions with lookbehinds, which JavaScriptCore runs in its
-// interpreter: a table streaming in the window spent more time in them
-// than in all the rest of its JavaScript but React. A block with GFM's
+// interpreter (4-7 µs a table row, its JIT on or off), on every text node:
+// each cell of a streaming table, at every frame. A block with GFM's
 // syntax and no address (most tables) is parsed without that search.
 
 /** A bare address GFM links: www., http(s)://, an e-mail (mailto:, xmpp:), or a character reference that may make one. */

@@ -75,6 +75,14 @@ describe('GFM only where its syntax is', () => {
     expect(asParsed(text)).toBe(withGfm(text));
   });
 
+  it('parsed for its syntax only, a block has no search for addresses: one only that search finds stays text', () => {
+    const syntaxOnly = remarkPluginsFor('| a |\n|---|\n| b |');
+    const text = '| who |\n|---|\n| someone&#64;example.com |';
+    const html = renderToStaticMarkup(<ReactMarkdown remarkPlugins={syntaxOnly}>{text}</ReactMarkdown>);
+    expect(html).toContain('<td>someone@example.com</td>');
+    expect(withGfm(text)).toContain('<a href="mailto:someone@example.com">');
+  });
+
   it.each(withAddress)('a block with its syntax and an address has the address linked: %j', (text) => {
     expect(gfmNeeded(text)).toBe('all');
     expect(asParsed(text)).toContain('<a href=');

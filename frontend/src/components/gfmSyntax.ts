@@ -16,7 +16,8 @@
 
 /** A bare address GFM links: www., http(s)://, an e-mail (mailto:, xmpp:), or a character reference that may make one. */
 const BARE_ADDRESS = /@|www\.|https?:\/\/|&[#a-z\d]+;/i;
-const GFM_SYNTAX = new RegExp(`[|~[]|${BARE_ADDRESS.source}`, 'i');
+/** GFM's other constructs: a table, strikethrough, a task, a footnote. */
+const OTHER_GFM = /[|~[]/;
 
 /**
  * What of GFM a block needs: none (plain CommonMark gives the same tree),
@@ -24,5 +25,5 @@ const GFM_SYNTAX = new RegExp(`[|~[]|${BARE_ADDRESS.source}`, 'i');
  */
 export function gfmNeeded(text: string): 'none' | 'syntax' | 'all' {
   if (BARE_ADDRESS.test(text)) return 'all';
-  return GFM_SYNTAX.test(text) ? 'syntax' : 'none';
+  return OTHER_GFM.test(text) ? 'syntax' : 'none';
 }

@@ -36,6 +36,19 @@ describe('useUntilPainted', () => {
     expect(result.current).toBe(false);
   });
 
+  it('turned on again, it holds again until that frame is painted', () => {
+    const { result, rerender } = renderHook(({ on }) => useUntilPainted(on), { initialProps: { on: true } });
+    runFrame();
+    runFrame();
+    expect(result.current).toBe(false);
+    rerender({ on: false });
+    rerender({ on: true });
+    expect(result.current).toBe(true);
+    runFrame();
+    runFrame();
+    expect(result.current).toBe(false);
+  });
+
   it('off, it holds nothing', () => {
     const { result, rerender } = renderHook(({ on }) => useUntilPainted(on), { initialProps: { on: true } });
     expect(result.current).toBe(true);

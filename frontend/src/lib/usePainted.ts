@@ -21,6 +21,8 @@ export function usePainted(): boolean {
  */
 export function useUntilPainted(on: boolean): boolean {
   const [painted, setPainted] = useState(false);
+  // Off again, the next time it turns on holds anew.
+  if (!on && painted) setPainted(false);
   useEffect(() => {
     if (!on || painted) return;
     let cancel = nextFrame(() => {

@@ -5,6 +5,7 @@ import { App } from './App';
 import { showWhenReady } from './features/start/firstScreenCopy';
 import { markStart } from './lib/startTimings';
 import { startApp } from './stores/actions';
+import { useMessagesStore } from './stores/messages';
 import './styles/app.css';
 
 /**
@@ -13,6 +14,14 @@ import './styles/app.css';
  * put one into the page, stays over the shell until then.
  */
 const SHELL_AFTER_MS = 1000;
+
+declare global {
+  interface Window {
+    /** Go calls it when the window is idle, just before the web process gives back its memory (app/webmemory). */
+    errandCompactMemory?: () => void;
+  }
+}
+window.errandCompactMemory = () => useMessagesStore.getState().compact();
 
 markStart('module');
 // Go is asked for the whole first screen now, before React's first render

@@ -36,6 +36,8 @@ export interface MessagesStore {
   markStale: (conversationId: string) => void;
   remove: (conversationId: string) => void;
   reset: () => void;
+  /** Copies every message held anew, so that they sit together in memory (see compactMessages). */
+  compact: () => void;
 }
 
 function update(
@@ -127,4 +129,44 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
     }),
 
   reset: () => set({ byConversation: {} }),
+
+  compact: () => set(compactMessages),
 }));
+
+// What the last compact made: a store that has not changed since is not copied again.
+let compacted: MessagesStore['byConversation'] | null = null;
+
+/**
+ * The messages copied anew, for when the window is idle and about to give
+ * back its memory (Go calls it before the web process's release, through
+ * window.errandCompactMemory). JavaScriptCore's collector does not move
+ * what survives: after a long task each message left lies among the
+ * garbage of the deltas that built it, and holds on to its 16 kB block of
+ * the heap. Copied in one go, the messages fill few blocks and the old
+ * ones come free (a 200-step task left 14–17 MB in the web process instead
+ * of 21–24: docs/BENCHMARKS.md). Equal values, new objects: what the
+ * window renders does not change, and Markdown, held by its text, is not
+ * parsed again. Something that cannot be copied leaves the store as it is.
+ */
+function compactMessages(s: MessagesStore): MessagesStore {
+  if (s.byConversation === compacted) return s;
+  try {
+    compacted = structuredClone(s.byConversation);
+  } catch (err) {
+    console.warn('Errand: the messages could not be copied to compact them', err);
+    return s;
+  }
+  return { ...s, byConversation: compacted };
+}
+
+/**
+ * Listens to the messages' changes but their compaction, which changes no
+ * value: what watches the window for a change it would show (the first
+ * screen's copy) does not wake for it, after the release it came before.
+ */
+export function subscribeToMessageChanges(listener: () => void): () => void {
+  return useMessagesStore.subscribe((s, prev) => {
+    if (s.byConversation === compacted && prev.byConversation !== compacted) return;
+    listener();
+  });
+}

@@ -7,7 +7,7 @@ import { useConfirmStore } from '../../stores/confirm';
 import { useConversationsStore } from '../../stores/conversations';
 import { useComposerFiles } from '../../stores/composerFiles';
 import { useDraftsStore } from '../../stores/drafts';
-import { useMessagesStore } from '../../stores/messages';
+import { subscribeToMessageChanges, useMessagesStore } from '../../stores/messages';
 import { useNoticesStore } from '../../stores/notices';
 import { useSettingsView } from '../../stores/settingsView';
 import { useTasksStore } from '../../stores/tasks';
@@ -29,7 +29,7 @@ export const SHAPE_STORES: ReadonlyArray<{ subscribe: (listener: () => void) => 
   useAppStore,
   useConversationsStore,
   useTasksStore,
-  useMessagesStore,
+  { subscribe: subscribeToMessageChanges },
   useDraftsStore,
   useComposerFiles,
   useSettingsView,

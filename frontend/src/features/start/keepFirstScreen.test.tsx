@@ -152,6 +152,21 @@ describe('keepFirstScreen', () => {
     expect(api.saveFirstScreen).toHaveBeenCalledTimes(1);
   });
 
+  it('does not look at the window again for a compaction of its messages, which changes nothing shown', async () => {
+    const root = showPlainFirstScreen();
+    stop = keepFirstScreen(root);
+    await quiet();
+    expect(api.saveFirstScreen).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+
+    useMessagesStore.getState().compact();
+    await Promise.resolve();
+    expect(vi.getTimerCount()).toBe(0);
+
+    useMessagesStore.getState().upsert(message('m2', 'c1', { content: 'one more' }));
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
   it('tries again at the next quiet moment after a failed save, and says so only in the console', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.mocked(api.saveFirstScreen).mockRejectedValueOnce(new Error('disk full'));

@@ -1,0 +1,57 @@
+// The window's messages are copied anew when it is idle (the messages
+// store's compact, before the web process gives back its memory). The
+// person must see no change: the same transcript, in the same elements (a
+// selection in it stays), and no reply's Markdown parsed again.
+import { act, render, screen } from '@testing-library/react';
+import type { ComponentProps } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Every text the Markdown parser is given.
+const parsed: string[] = [];
+vi.mock('react-markdown', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('react-markdown')>();
+  const Real = actual.default;
+  return {
+    ...actual,
+    default: (props: ComponentProps<typeof Real>) => {
+      parsed.push(String(props.children));
+      return <Real {...props} />;
+    },
+  };
+});
+
+import { message, resetStores } from '../../test/fixtures';
+import { useMessagesStore } from '../../stores/messages';
+import { MessageList } from './MessageList';
+
+const C = 'c';
+
+beforeEach(() => {
+  resetStores();
+  parsed.length = 0;
+});
+
+describe('the transcript when the messages are compacted', () => {
+  it('shows the same, in the same elements, and parses nothing again', async () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, [
+      message('u', C, { role: 'user', content: 'What is left?', seq: 1 }),
+      message('a', C, { content: 'Two things:\n\n- the *tickets*\n- the hotel', seq: 2 }),
+    ]);
+    const { container } = render(<MessageList conversationId={C} />);
+    const tickets = await screen.findByText('tickets');
+    expect(tickets.tagName).toBe('EM');
+    const shown = container.innerHTML;
+    const parses = parsed.length;
+    expect(parses).toBeGreaterThan(0);
+
+    act(() => useMessagesStore.getState().compact());
+
+    expect(useMessagesStore.getState().byConversation[C]!.byId.a).not.toBe(undefined);
+    expect(container.innerHTML).toBe(shown);
+    expect(container.contains(tickets)).toBe(true);
+    expect(screen.getByText('tickets')).toBe(tickets);
+    expect(parsed).toHaveLength(parses);
+  });
+});

@@ -133,8 +133,8 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
   compact: () => set(compactMessages),
 }));
 
-// What the last compact made: a store that has not changed since is not copied again.
-let compacted: MessagesStore['byConversation'] | null = null;
+// What compact made (held weakly): a store that has not changed since is not copied again.
+const compacted = new WeakSet<MessagesStore['byConversation']>();
 
 /**
  * The messages copied anew, for when the window is idle and about to give
@@ -149,14 +149,16 @@ let compacted: MessagesStore['byConversation'] | null = null;
  * parsed again. Something that cannot be copied leaves the store as it is.
  */
 function compactMessages(s: MessagesStore): MessagesStore {
-  if (s.byConversation === compacted) return s;
+  if (compacted.has(s.byConversation)) return s;
+  let copy: MessagesStore['byConversation'];
   try {
-    compacted = structuredClone(s.byConversation);
+    copy = structuredClone(s.byConversation);
   } catch (err) {
     console.warn('Errand: the messages could not be copied to compact them', err);
     return s;
   }
-  return { ...s, byConversation: compacted };
+  compacted.add(copy);
+  return { ...s, byConversation: copy };
 }
 
 /**
@@ -166,7 +168,7 @@ function compactMessages(s: MessagesStore): MessagesStore {
  */
 export function subscribeToMessageChanges(listener: () => void): () => void {
   return useMessagesStore.subscribe((s, prev) => {
-    if (s.byConversation === compacted && prev.byConversation !== compacted) return;
+    if (compacted.has(s.byConversation) && !compacted.has(prev.byConversation)) return;
     listener();
   });
 }

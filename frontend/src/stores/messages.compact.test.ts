@@ -70,6 +70,21 @@ describe('compacting the messages', () => {
     expect(useMessagesStore.getState().byConversation).toEqual(changed);
   });
 
+  it('does not copy messages only read from Go, which were parsed together', () => {
+    const s = useMessagesStore.getState();
+    s.beginLoad(C);
+    s.finishLoad(C, [message('u', C, { role: 'user', content: 'List the files', seq: 1 })]);
+    const read = useMessagesStore.getState().byConversation;
+    useMessagesStore.getState().compact();
+    expect(useMessagesStore.getState().byConversation).toBe(read);
+
+    useMessagesStore.getState().upsert(message('a', C, { content: 'Listed.', seq: 2 }));
+    const arrived = useMessagesStore.getState().byConversation;
+    useMessagesStore.getState().compact();
+    expect(useMessagesStore.getState().byConversation).not.toBe(arrived);
+    expect(useMessagesStore.getState().byConversation).toEqual(arrived);
+  });
+
   it('leaves a store it cannot copy as it was, and says so', () => {
     loadWithStreamedReply();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});

@@ -88,9 +88,13 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
     update(set, id, (c) => R.replaceWindow(c, page));
   },
 
-  upsert: (message) => update(set, message.conversationId, (c) => R.upsertMessage(c, message)),
+  upsert: (message) => {
+    arrivedSinceCompaction = true;
+    update(set, message.conversationId, (c) => R.upsertMessage(c, message));
+  },
 
   applyDeltas: (deltas) => {
+    arrivedSinceCompaction = true;
     const mismatched = new Set<string>();
     set((s) => {
       let byConversation = s.byConversation;
@@ -110,6 +114,7 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
   },
 
   endStream: (id, end) => {
+    arrivedSinceCompaction = true;
     const cur = get().byConversation[id];
     if (!cur) return 'untracked';
     const { state, outcome } = R.endStream(cur, end);
@@ -128,13 +133,19 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
       return { byConversation };
     }),
 
-  reset: () => set({ byConversation: {} }),
+  reset: () => {
+    arrivedSinceCompaction = false;
+    set({ byConversation: {} });
+  },
 
   compact: () => set(compactMessages),
 }));
 
-// What compact made (held weakly): a store that has not changed since is not copied again.
+// What compact made (held weakly), and whether messages arrived from a task
+// since: pages read from Go are parsed in one go, together already, and a
+// window that only read them is not copied.
 const compacted = new WeakSet<MessagesStore['byConversation']>();
+let arrivedSinceCompaction = false;
 
 /**
  * The messages copied anew, for when the window is idle and about to give
@@ -149,7 +160,7 @@ const compacted = new WeakSet<MessagesStore['byConversation']>();
  * parsed again. Something that cannot be copied leaves the store as it is.
  */
 function compactMessages(s: MessagesStore): MessagesStore {
-  if (compacted.has(s.byConversation)) return s;
+  if (!arrivedSinceCompaction || compacted.has(s.byConversation)) return s;
   let copy: MessagesStore['byConversation'];
   try {
     copy = structuredClone(s.byConversation);
@@ -158,6 +169,7 @@ function compactMessages(s: MessagesStore): MessagesStore {
     return s;
   }
   compacted.add(copy);
+  arrivedSinceCompaction = false;
   return { ...s, byConversation: copy };
 }
 

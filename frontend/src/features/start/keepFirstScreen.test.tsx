@@ -154,16 +154,19 @@ describe('keepFirstScreen', () => {
 
   it('does not look at the window again for a compaction of its messages, which changes nothing shown', async () => {
     const root = showPlainFirstScreen();
+    useMessagesStore.getState().upsert(message('m2', 'c1', { content: 'from a task' }));
     stop = keepFirstScreen(root);
     await quiet();
     expect(api.saveFirstScreen).toHaveBeenCalledTimes(1);
     expect(vi.getTimerCount()).toBe(0);
 
+    const before = useMessagesStore.getState().byConversation;
     useMessagesStore.getState().compact();
+    expect(useMessagesStore.getState().byConversation).not.toBe(before);
     await Promise.resolve();
     expect(vi.getTimerCount()).toBe(0);
 
-    useMessagesStore.getState().upsert(message('m2', 'c1', { content: 'one more' }));
+    useMessagesStore.getState().upsert(message('m3', 'c1', { content: 'one more' }));
     expect(vi.getTimerCount()).toBe(1);
   });
 

@@ -155,7 +155,7 @@ let arrivedSinceCompaction = false;
  * garbage of the deltas that built it, and holds on to its 16 kB block of
  * the heap. Copied in one go, the messages fill few blocks and the old
  * ones come free (a 200-step task left 14–17 MB in the web process instead
- * of 21–24: docs/BENCHMARKS.md). Equal values, new objects: what the
+ * of 20.5–24: docs/BENCHMARKS.md). Equal values, new objects: what the
  * window renders does not change, and Markdown, held by its text, is not
  * parsed again. Something that cannot be copied leaves the store as it is.
  */

@@ -2,22 +2,11 @@
 // once, and very large blocks are never given to the Markdown parser while
 // they stream.
 import { act, render, screen } from '@testing-library/react';
-import type { ComponentProps } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Every text the Markdown parser is given, in order.
-const parsed: string[] = [];
-vi.mock('react-markdown', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('react-markdown')>();
-  const Real = actual.default;
-  return {
-    ...actual,
-    default: (props: ComponentProps<typeof Real>) => {
-      parsed.push(String(props.children));
-      return <Real {...props} />;
-    },
-  };
-});
+vi.mock('react-markdown', async (importOriginal) => (await import('../test/markdownParses')).countingReactMarkdown(importOriginal));
+import { parsed } from '../test/markdownParses';
 
 import { fencedCode, LARGE_BLOCK, LIST_GROUP, listItems, Markdown, PLAIN_LEAD, TABLE_GROUP, tableRows, plainChunks, plainLead, plainMarkdown, plainParagraph, STREAMING_PLAIN } from './Markdown';
 import { MarkdownBlock } from './MarkdownBlock';

@@ -3,22 +3,11 @@
 // person must see no change: the same transcript, in the same elements (a
 // selection in it stays), and no reply's Markdown parsed again.
 import { act, render, screen } from '@testing-library/react';
-import type { ComponentProps } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-// Every text the Markdown parser is given.
-const parsed: string[] = [];
-vi.mock('react-markdown', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('react-markdown')>();
-  const Real = actual.default;
-  return {
-    ...actual,
-    default: (props: ComponentProps<typeof Real>) => {
-      parsed.push(String(props.children));
-      return <Real {...props} />;
-    },
-  };
-});
+// Every text the Markdown parser is given, in order.
+vi.mock('react-markdown', async (importOriginal) => (await import('../../test/markdownParses')).countingReactMarkdown(importOriginal));
+import { parsed } from '../../test/markdownParses';
 
 import { message, resetStores } from '../../test/fixtures';
 import { useMessagesStore } from '../../stores/messages';

@@ -5,7 +5,7 @@
 #                on the row below
 #   auto-scroll  a long reply nobody scrolled ends with its completion card
 #                in view, at the smallest window (800×560); then the window
-#                gives back its memory (app/webmemory)
+#                gives back its memory (app/webmemory), the card still in view
 # Each finds the window by its process and the controls by the keyboard,
 # waits for states (frames, the app's database), never for a fixed time,
 # and keeps the screenshot it failed on in build/window-checks/.

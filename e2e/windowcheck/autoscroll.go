@@ -24,7 +24,7 @@ const (
 
 // checkAutoScroll: at the smallest window (800×560), a long reply nobody
 // scrolled must end with its completion card in view; then, the task
-// ended, the window gives back its memory.
+// ended, the window gives back its memory, and the card stays in view.
 func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 	model, url, err := startModel(cfg.model)
 	if err != nil {
@@ -80,7 +80,16 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 	if pages <= 0 {
 		return "", fmt.Errorf("the window gave back none of its libraries' pages after the task")
 	}
-	return fmt.Sprintf("the completion card is in view after a 400-word reply at 800×560 (%d green pixels, %d before), and the window gave back its memory after it (%.1f MB of its libraries' pages)", count(img, success), base, pages), nil
+	// Just before, the page copied its messages anew (the messages store's
+	// compaction) and rendered the copies: the person sees no change.
+	after, err := settled(ctx, w)
+	if err != nil {
+		return "", err
+	}
+	if n := count(after, success); n < base+minCard {
+		return "", cfg.keep(fmt.Errorf("the completion card left the view as the window gave back its memory (%d green pixels, %d before the reply)", n, base), after, "scroll-released")
+	}
+	return fmt.Sprintf("the completion card is in view after a 400-word reply at 800×560 (%d green pixels, %d before), and still once the window gave back its memory after it (%.1f MB of its libraries' pages)", count(img, success), base, pages), nil
 }
 
 // pagesLine is what the window's web process says, on the app's output,

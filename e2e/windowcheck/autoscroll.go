@@ -81,13 +81,14 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 		return "", fmt.Errorf("the window gave back none of its libraries' pages after the task")
 	}
 	// Just before, the page copied its messages anew (the messages store's
-	// compaction) and rendered the copies: the person sees no change.
-	after, err := settled(ctx, w)
+	// compaction) and rendered the copies, a frame the web process drew
+	// before its release (which waits for idle time): the card is still
+	// in view. (Not "at rest": the caret in the message box may blink.)
+	img, err = waitFor(ctx, w, "the completion card in view once the window gave back its memory", func(img image.Image) bool {
+		return count(img, success) >= base+minCard
+	})
 	if err != nil {
-		return "", err
-	}
-	if n := count(after, success); n < base+minCard {
-		return "", cfg.keep(fmt.Errorf("the completion card left the view as the window gave back its memory (%d green pixels, %d before the reply)", n, base), after, "scroll-released")
+		return "", cfg.keep(fmt.Errorf("%w: the card left the view as the window gave back its memory (%d green pixels, %d before the reply)", err, count(img, success), base), img, "scroll-released")
 	}
 	return fmt.Sprintf("the completion card is in view after a 400-word reply at 800×560 (%d green pixels, %d before), and still once the window gave back its memory after it (%.1f MB of its libraries' pages)", count(img, success), base, pages), nil
 }

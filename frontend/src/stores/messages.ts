@@ -138,14 +138,23 @@ export const useMessagesStore = create<MessagesStore>()((set, get) => ({
     set({ byConversation: {} });
   },
 
-  compact: () => set(compactMessages),
+  compact: () => {
+    const copy = compactCopy(get().byConversation);
+    if (!copy) return;
+    compacting = true;
+    try {
+      set({ byConversation: copy });
+    } finally {
+      compacting = false;
+    }
+  },
 }));
 
-// What compact made (held weakly), and whether messages arrived from a task
-// since: pages read from Go are parsed in one go, together already, and a
-// window that only read them is not copied.
-const compacted = new WeakSet<MessagesStore['byConversation']>();
+// Whether messages arrived from a task since the last compaction (pages
+// read from Go are parsed in one go, together already: a window that only
+// read them is not copied), and whether the change being told is one.
 let arrivedSinceCompaction = false;
+let compacting = false;
 
 /**
  * The messages copied anew, for when the window is idle and about to give
@@ -157,20 +166,19 @@ let arrivedSinceCompaction = false;
  * ones come free (a 200-step task left 14–17 MB in the web process instead
  * of 20.5–24: docs/BENCHMARKS.md). Equal values, new objects: what the
  * window renders does not change, and Markdown, held by its text, is not
- * parsed again. Something that cannot be copied leaves the store as it is.
+ * parsed again. Null when nothing arrived since the last copy, or when
+ * something cannot be copied (the store stays as it is).
  */
-function compactMessages(s: MessagesStore): MessagesStore {
-  if (!arrivedSinceCompaction || compacted.has(s.byConversation)) return s;
-  let copy: MessagesStore['byConversation'];
+function compactCopy(byConversation: MessagesStore['byConversation']): MessagesStore['byConversation'] | null {
+  if (!arrivedSinceCompaction) return null;
   try {
-    copy = structuredClone(s.byConversation);
+    const copy = structuredClone(byConversation);
+    arrivedSinceCompaction = false;
+    return copy;
   } catch (err) {
     console.warn('Errand: the messages could not be copied to compact them', err);
-    return s;
+    return null;
   }
-  compacted.add(copy);
-  arrivedSinceCompaction = false;
-  return { ...s, byConversation: copy };
 }
 
 /**
@@ -179,8 +187,7 @@ function compactMessages(s: MessagesStore): MessagesStore {
  * screen's copy) does not wake for it, after the release it came before.
  */
 export function subscribeToMessageChanges(listener: () => void): () => void {
-  return useMessagesStore.subscribe((s, prev) => {
-    if (compacted.has(s.byConversation) && !compacted.has(prev.byConversation)) return;
-    listener();
+  return useMessagesStore.subscribe(() => {
+    if (!compacting) listener();
   });
 }

@@ -59,9 +59,8 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 		return "", err
 	}
 	base := count(frame, success)
-	img, err := waitFor(ctx, w, "the completion card in view", func(img image.Image) bool {
-		return count(img, success) >= base+minCard
-	})
+	cardInView := func(img image.Image) bool { return count(img, success) >= base+minCard }
+	img, err := waitFor(ctx, w, "the completion card in view", cardInView)
 	if err != nil {
 		return "", cfg.keep(fmt.Errorf("%w (%d green pixels, %d before the reply)", err, count(img, success), base), img, "scroll")
 	}
@@ -84,9 +83,7 @@ func checkAutoScroll(ctx context.Context, cfg config) (string, error) {
 	// compaction) and rendered the copies, a frame the web process drew
 	// before its release (which waits for idle time): the card is still
 	// in view. (Not "at rest": the caret in the message box may blink.)
-	img, err = waitFor(ctx, w, "the completion card in view once the window gave back its memory", func(img image.Image) bool {
-		return count(img, success) >= base+minCard
-	})
+	img, err = waitFor(ctx, w, "the completion card in view once the window gave back its memory", cardInView)
 	if err != nil {
 		return "", cfg.keep(fmt.Errorf("%w: the card left the view as the window gave back its memory (%d green pixels, %d before the reply)", err, count(img, success), base), img, "scroll-released")
 	}

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { CONVERSATION_PAGE, MESSAGE_PAGE } from './src/api/pageSizes';
@@ -86,11 +87,13 @@ const inlineStylesheet: Plugin = {
 // JavaScriptCore parses faster and holds in half the memory (it keeps a
 // script's text for the functions it compiles later). One '…' in a UI
 // string made the whole 430 kB main chunk 16-bit. The build fails if a
-// chunk still holds another character.
+// chunk still holds another character (a build without minifying keeps
+// the comments, which esbuild does not escape: it is not checked).
 const asciiChunks: Plugin = {
   name: 'ascii-chunks',
   apply: 'build',
   writeBundle(_options, bundle) {
+    if (!this.environment.config.build.minify) return;
     for (const chunk of Object.values(bundle)) {
       if (chunk.type !== 'chunk') continue;
       const at = chunk.code.search(/[^\x00-\x7f]/);
@@ -99,10 +102,31 @@ const asciiChunks: Plugin = {
   },
 };
 
+// micromark's parser combines its constructs with the extensions for every
+// parse; it is given src/components/micromarkConstructs.ts, which does it
+// once for each list of extensions. The build fails if micromark's parser
+// no longer imports the function there (the redirect would do nothing).
+const micromarkParser = /[\\/]micromark[\\/](dev[\\/])?lib[\\/]parse\.js$/;
+let micromarkRedirected = false;
+const micromarkConstructsOnce: Plugin = {
+  name: 'micromark-constructs-once',
+  enforce: 'pre',
+  buildStart: () => void (micromarkRedirected = false),
+  resolveId(source, importer) {
+    if (source !== 'micromark-util-combine-extensions' || !importer || !micromarkParser.test(importer)) return null;
+    micromarkRedirected = true;
+    return fileURLToPath(new URL('./src/components/micromarkConstructs.ts', import.meta.url));
+  },
+  buildEnd(err) {
+    if (!err && this.environment.config.command === 'build' && !micromarkRedirected)
+      this.error("micromark's parser did not import micromark-util-combine-extensions: micromarkConstructsOnce redirects nothing");
+  },
+};
+
 // No @vitejs/plugin-react: esbuild's automatic JSX runtime is all we need.
 export default defineConfig({
   esbuild: { jsx: 'automatic', charset: 'ascii' },
-  plugins: [hljsGrammars, askFirstScreen, inlineStylesheet, asciiChunks],
+  plugins: [hljsGrammars, askFirstScreen, inlineStylesheet, asciiChunks, micromarkConstructsOnce],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -119,6 +143,9 @@ export default defineConfig({
   test: {
     setupFiles: ['./src/test/setup.ts'],
     restoreMocks: true,
+    // micromark goes through Vite, as in the bundle: the Markdown tests
+    // parse with its constructs combined once (micromarkConstructsOnce).
+    server: { deps: { inline: ['micromark'] } },
     // Component tests (.tsx) run in happy-dom, which starts in a fraction of
     // jsdom's time; the logic tests (.ts: reducers, stores, parsers) need no
     // DOM and run in plain Node.

@@ -2,10 +2,11 @@
 // (GFM's, built once in MarkdownBlock.tsx) anew for every parse: a table
 // of every construct by the character it starts with, built and thrown
 // away at each frame of a streaming reply. That was about a quarter of
-// what the page allocated while a long Markdown reply streamed, and 85 µs
-// of each parse in V8. The bundle gives micromark's parser this function
-// instead (vite.config.ts, micromarkConstructsOnce), which combines each
-// list of extensions once: micromark only reads the table.
+// what the page allocated while a long Markdown reply streamed, and 77 µs
+// of a 551 µs parse of a 150-byte list in Node (docs/BENCHMARKS.md). The
+// bundle gives micromark's parser this function instead (vite.config.ts,
+// micromarkConstructsOnce), which combines each list of extensions once:
+// micromark only reads the table.
 
 import { combineExtensions as combine } from 'micromark-util-combine-extensions';
 

@@ -52,22 +52,22 @@ describe('Markdown in blocks', () => {
     expect(parsed).toEqual(['The *last* one']);
 
     parsed.length = 0;
-    rerender(<Markdown text={`${done}\n\nThe *last* one.\n\nA new`} streaming />);
+    rerender(<Markdown text={`${done}\n\nThe *last* one.\n\nA *new*`} streaming />);
     await nextFrame();
     // The finished block once more (now among the completed ones), and the new one.
-    expect(parsed.sort()).toEqual(['A new', 'The *last* one.']);
+    expect(parsed.sort()).toEqual(['A *new*', 'The *last* one.']);
     expect(screen.getByText('0')).toBeInTheDocument();
-    expect(screen.getByText('A new')).toBeInTheDocument();
+    expect(screen.getByText('new')).toBeInTheDocument();
   });
 
   it('renders the streaming block at most once per frame', async () => {
-    const { rerender } = render(<Markdown text="Hel" streaming />);
+    const { rerender } = render(<Markdown text="Hello, *w" streaming />);
     parsed.length = 0;
-    for (const t of ['Hell', 'Hello', 'Hello,', 'Hello, w', 'Hello, world']) rerender(<Markdown text={t} streaming />);
+    for (const t of ['Hello, *wo', 'Hello, *wor', 'Hello, *worl', 'Hello, *world', 'Hello, *world*']) rerender(<Markdown text={t} streaming />);
     expect(parsed).toEqual([]);
     await nextFrame();
-    expect(parsed).toEqual(['Hello, world']);
-    expect(screen.getByText('Hello, world')).toBeInTheDocument();
+    expect(parsed).toEqual(['Hello, *world*']);
+    expect(screen.getByText('world')).toBeInTheDocument();
     // Once complete, the text is shown at once.
     rerender(<Markdown text="Hello, world!" />);
     expect(screen.getByText('Hello, world!')).toBeInTheDocument();
@@ -326,6 +326,29 @@ describe('a streaming block renders as it will once complete', () => {
       streamed.unmount();
       complete.unmount();
     }
+  });
+
+  it('a paragraph streams as its plain words without the parser, then with it from the first mark the parser reads', async () => {
+    const reply = 'Each step of the plan is explained here, in words of usual length.\nA second line of them, and **the end**.';
+    const bold = reply.indexOf('**');
+    // Ending mid-word, after a space, at the line end, before the mark.
+    const shown = [1, 20, 21, reply.indexOf('\n') + 1, bold].map((end) => reply.slice(0, end));
+    const asParsed = shown.map(parsedHTML);
+    parsed.length = 0;
+    const view = render(<Markdown text="" streaming />);
+    for (const [i, text] of shown.entries()) {
+      view.rerender(<Markdown text={text} streaming />);
+      await nextFrame();
+      expect(view.container.querySelector('.md')!.innerHTML, JSON.stringify(text)).toBe(asParsed[i]);
+    }
+    expect(parsed).toEqual([]);
+    view.rerender(<Markdown text={reply.slice(0, bold + 4)} streaming />);
+    await nextFrame();
+    expect(parsed).toEqual([reply.slice(0, bold + 4)]);
+    view.rerender(<Markdown text={reply} streaming />);
+    await nextFrame();
+    expect(view.container.innerHTML).toBe(render(<Markdown text={reply} />).container.innerHTML);
+    expect(view.container.querySelector('strong')).toHaveTextContent('the end');
   });
 
   it('a long paragraph streams with the parser given only its words after the plain ones', async () => {

@@ -531,6 +531,11 @@ function Block({ text, streaming }: { text: string; streaming: boolean }) {
   // Streaming or not (the end of a stream parsed a 25 kB paragraph again: a 100 ms frame).
   const cut = plainLead(text);
   if (cut >= PLAIN_LEAD) return <LeadParagraph text={text} cut={cut} streaming={streaming} />;
+  if (streaming && text.length <= STREAMING_PLAIN) {
+    // Plain words so far, as the parser shows them (it drops a paragraph's trailing spaces).
+    const words = text.trimEnd();
+    if (plainParagraph(words)) return <PlainParagraph text={words} />;
+  }
   const grouped = inGroups(text, streaming);
   if (grouped) return grouped;
   if (text.length > LARGE_BLOCK || (streaming && text.length > STREAMING_PLAIN)) {

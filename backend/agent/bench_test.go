@@ -503,12 +503,7 @@ func BenchmarkStop(b *testing.B) {
 // send_update call, and the steps'th with task_complete, at once.
 func stepScript(steps int) func(*compat.Request) compat.Reply {
 	return func(req *compat.Request) compat.Reply {
-		replied := 0
-		for i := len(req.Messages) - 1; i >= 0 && req.Messages[i].Role != "user"; i-- {
-			if req.Messages[i].Role == "assistant" {
-				replied++
-			}
-		}
+		replied := partsDone(req)
 		if replied+1 >= steps {
 			return compat.Reply{Text: "All done.", ToolCalls: []chat.ToolCall{
 				{Name: agent.ToolTaskComplete, Arguments: `{"summary":"Finished"}`}}}
@@ -518,6 +513,28 @@ func stepScript(steps int) func(*compat.Request) compat.Reply {
 			ToolCalls: []chat.ToolCall{{Name: agent.ToolSendUpdate, Arguments: fmt.Sprintf(`{"message":"Part %d done"}`, replied+1)}},
 		}
 	}
+}
+
+// partsDone is the last part a task's request says it has done ("Working on
+// part N"), 0 before its first step. It is read from the newest assistant
+// message, not counted since the task's request: in a long conversation
+// the context window summarises a task's first steps, and the request that
+// started it, once they outgrow the model's budget, and a count of what is
+// left never reached the last step (the task stopped at its step limit).
+func partsDone(req *compat.Request) int {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		switch m := req.Messages[i]; m.Role {
+		case "user":
+			return 0
+		case "assistant":
+			var n int
+			if _, err := fmt.Sscanf(m.Text(), "Working on part %d", &n); err != nil {
+				return 0
+			}
+			return n
+		}
+	}
+	return 0
 }
 
 // BenchmarkRunnerStep measures what one agent step costs against a model

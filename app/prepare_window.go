@@ -57,14 +57,15 @@ func skipGDKGL() { unlessChosen(gdkGL, "disable") }
 const jscFTL = "JSC_useFTLJIT"
 
 // skipFTL runs the window's JavaScript without FTL, unless the person set
-// JSC_useFTLJIT. FTL compiles a function again once it has run hot in DFG's
-// code, on threads of their own, and takes far longer at it: in the 40 s
-// of three long replies stopped (the Stop bench), 203 FTL compiles took
-// 5.7 s of CPU and DFG's 1,548 took 3.2 s, beside the page's own work on
-// two cores. What FTL speeds up is long-running loops; the window's work
-// is many short renders, where DFG's code did as well. Without it, a list streamed at
-// 1,000 tokens a second showed 52.5–52.9 frames a second in four runs,
-// against 42.6–50.4 with it (docs/BENCHMARKS.md, the twenty-seventh step).
+// JSC_useFTLJIT. FTL compiles a function again once it has run hot in
+// DFG's code, on threads of their own, and takes far longer at it: in the
+// 40 s of three long replies stopped (the Stop bench), 203 FTL compiles
+// took 5.7 s of CPU and DFG's 1,548 took 3.2 s, beside the page's own work
+// on two cores. What FTL speeds up is long-running loops; the window's
+// work is many short renders, where DFG's code did as well. Without it, a
+// list streamed at 1,000 tokens a second showed 52.5–52.9 frames a second
+// in four runs, against 42.6–50.4 with it (docs/BENCHMARKS.md, the
+// twenty-seventh step).
 func skipFTL() { unlessChosen(jscFTL, "false") }
 
 // unlessChosen sets the environment variable name to value, unless the

@@ -509,14 +509,17 @@ func stepScript(steps int) func(*compat.Request) compat.Reply {
 				{Name: agent.ToolTaskComplete, Arguments: `{"summary":"Finished"}`}}}
 		}
 		return compat.Reply{
-			Text:      fmt.Sprintf("Working on part %d of the task.", replied+1),
+			Text:      fmt.Sprintf(partText, replied+1),
 			ToolCalls: []chat.ToolCall{{Name: agent.ToolSendUpdate, Arguments: fmt.Sprintf(`{"message":"Part %d done"}`, replied+1)}},
 		}
 	}
 }
 
+// partText is how a step of stepScript's task says which part it did.
+const partText = "Working on part %d of the task."
+
 // partsDone is the last part a task's request says it has done ("Working on
-// part N"), 0 before its first step. It is read from the newest assistant
+// part N", partText), 0 before its first step. It is read from the newest assistant
 // message, not counted since the task's request: in a long conversation
 // the context window summarises a task's first steps, and the request that
 // started it, once they outgrow the model's budget, and a count of what is
@@ -528,7 +531,7 @@ func partsDone(req *compat.Request) int {
 			return 0
 		case "assistant":
 			var n int
-			if _, err := fmt.Sscanf(m.Text(), "Working on part %d", &n); err != nil {
+			if _, err := fmt.Sscanf(m.Text(), partText, &n); err != nil {
 				return 0
 			}
 			return n

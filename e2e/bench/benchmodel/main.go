@@ -12,6 +12,12 @@
 //	            then task_complete
 //	(none)      "Done." + task_complete
 //
+// A request to summarise the conversation's older turns (the context
+// window's, contextwin.IsSummaryRequest) gets a one-line summary, whatever
+// markers the turns hold: the Stop benchmark's many stopped replies in one
+// conversation outgrow the context budget, and a summary that streamed
+// 20,000 words and held open would never end the step.
+//
 // A prompt that says "stop me" gets its text and then no end: the reply
 // holds open until the client goes away, so a Stop always meets a
 // running task, however far behind a busy machine's window falls.
@@ -36,6 +42,7 @@ import (
 	"syscall"
 
 	"github.com/errand-app/errand/backend/chat"
+	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/errand-app/errand/e2e/bench/longreply"
 )
@@ -77,6 +84,9 @@ var (
 )
 
 func script(req *compat.Request) compat.Reply {
+	if len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		return compat.Reply{Text: "Summary: the person asked for long replies and stopped each one."}
+	}
 	prompt := req.LastUserText()
 	done := []chat.ToolCall{{Name: "task_complete", Arguments: `{"summary":"Finished the benchmark task"}`}}
 	if len(req.Tools) == 0 {

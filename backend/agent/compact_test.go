@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,7 +55,7 @@ func TestA2048TokenModelRunsASimpleTask(t *testing.T) {
 	t.Parallel()
 	var step atomic.Int32
 	h := newHarness(t, func(req *compat.Request) compat.Reply {
-		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		if req.AsksForSummary() {
 			return compat.Reply{Text: "Summary: the person asked for notes.txt; it was planned and written."}
 		}
 		plan, _ := json.Marshal(compat.PlanArgs([]string{"Write notes.txt", "Check it"}, 0, "notes.txt holds the text"))

@@ -61,7 +61,7 @@ func contextStep(b *testing.B, history, steps int, name string) {
 	}
 	script := stepScript(steps)
 	srv := compat.NewServer(func(req *compat.Request) compat.Reply {
-		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		if req.AsksForSummary() {
 			return compat.Reply{Text: "Summary: a long conversation of multi-step tasks, each finished."}
 		}
 		return script(req)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,7 +30,7 @@ func TestCompactionIsPaidByTheTaskAndCountsTowardTheSpendLimit(t *testing.T) {
 	t.Parallel()
 	var summaries, steps atomic.Int32
 	h := newHarness(t, func(req *compat.Request) compat.Reply {
-		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		if req.AsksForSummary() {
 			summaries.Add(1)
 			return compat.Reply{Text: "Summary: files were read one by one.", Usage: summaryUsage}
 		}
@@ -90,7 +89,7 @@ func TestTheClassificationCallIsPaidByTheTask(t *testing.T) {
 func TestCompactNowIsPaidByTheConversation(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, func(req *compat.Request) compat.Reply {
-		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		if req.AsksForSummary() {
 			return compat.Reply{Text: "Summary: greetings.", Usage: summaryUsage}
 		}
 		return compat.Reply{Text: "hello", ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"done"}`)}, Usage: stepUsage}

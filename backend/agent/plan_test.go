@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -206,7 +205,7 @@ type planAfterSummary struct {
 }
 
 func (s *planAfterSummary) reply(req *compat.Request) compat.Reply {
-	if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+	if req.AsksForSummary() {
 		return s.long.reply(req)
 	}
 	s.mu.Lock()

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
@@ -65,7 +64,7 @@ func TestAVariationCountOutsideOneToFiveIsRefused(t *testing.T) {
 func TestVariationsAreBuiltLikeARealReplyWithinTheBudget(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, func(req *compat.Request) compat.Reply {
-		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		if req.AsksForSummary() {
 			return compat.Reply{Text: "Summary: many questions were answered at length.", Usage: summaryUsage}
 		}
 		return compat.Reply{Text: "A fresh take.", Usage: stepUsage}
@@ -93,7 +92,7 @@ func TestVariationsAreBuiltLikeARealReplyWithinTheBudget(t *testing.T) {
 	variationReqs := 0
 	for _, req := range h.server.Requests() {
 		system := req.Messages[0].Text()
-		if contextwin.IsSummaryRequest(system) {
+		if req.AsksForSummary() {
 			continue
 		}
 		variationReqs++

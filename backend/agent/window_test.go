@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/llm/openai"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/stretchr/testify/assert"
@@ -46,7 +45,7 @@ type longScript struct {
 }
 
 func (s *longScript) reply(req *compat.Request) compat.Reply {
-	if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+	if req.AsksForSummary() {
 		s.summaries.Add(1)
 		switch s.mode {
 		case summaryEmpty:
@@ -222,7 +221,7 @@ func TestAServerThatFindsTheRequestTooLongGetsOneHarderRetryThenAClearError(t *t
 	var sizes []int
 	always := false
 	h := newHarness(t, func(req *compat.Request) compat.Reply {
-		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		if req.AsksForSummary() {
 			return compat.Reply{Text: "Summary: the person wants a greeting."}
 		}
 		mu.Lock()
@@ -260,7 +259,7 @@ func TestCompactNowSummarisesOlderTurnsOnlyWhenNoTaskRuns(t *testing.T) {
 	var mu sync.Mutex
 	hold := false
 	h := newHarness(t, func(req *compat.Request) compat.Reply {
-		if contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+		if req.AsksForSummary() {
 			return compat.Reply{Text: "Summary: three greetings were asked for."}
 		}
 		mu.Lock()

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
@@ -127,7 +126,7 @@ const wideTable = "Compared:\n\n" +
 
 // script answers one request; see the package documentation.
 func script(req *compat.Request) compat.Reply {
-	if len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+	if req.AsksForSummary() {
 		return compat.Reply{Text: summaryText}
 	}
 	if len(req.Messages) > 0 && strings.Contains(req.Messages[0].Text(), "[form-agent]") {

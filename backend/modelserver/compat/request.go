@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/errand-app/errand/backend/contextwin"
 )
 
 // Request is the body of POST /v1/chat/completions. Fields the server does
@@ -218,6 +220,14 @@ func (r *Request) LastUserText() string {
 		return r.Messages[i].Text()
 	}
 	return ""
+}
+
+// AsksForSummary reports whether the request is the context window's
+// request to summarise older turns (its system prompt is
+// contextwin.SummaryInstruction): a script answers it with a summary, not as
+// a turn, whatever markers the summarised turns hold.
+func (r *Request) AsksForSummary() bool {
+	return len(r.Messages) > 0 && contextwin.IsSummaryRequest(r.Messages[0].Text())
 }
 
 // maxBody bounds the request bodies the server reads.

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 )
 
@@ -66,7 +65,7 @@ func script() func(*compat.Request) compat.Reply {
 func reply(req *compat.Request, chats *atomic.Uint64) compat.Reply {
 	var r compat.Reply
 	switch {
-	case len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()):
+	case req.AsksForSummary():
 		r = summaryReply(req)
 	case len(req.Tools) == 0:
 		r = chatReply(req, chats.Add(1))

@@ -13,7 +13,7 @@
 //	(none)      "Done." + task_complete
 //
 // A request to summarise the conversation's older turns (the context
-// window's, contextwin.IsSummaryRequest) gets a one-line summary, whatever
+// window's, Request.AsksForSummary) gets a one-line summary, whatever
 // markers the turns hold: the Stop benchmark's many stopped replies in one
 // conversation outgrow the context budget, and a summary that streamed
 // 20,000 words and held open would never end the step.
@@ -42,7 +42,6 @@ import (
 	"syscall"
 
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/errand-app/errand/e2e/bench/longreply"
 )
@@ -84,7 +83,7 @@ var (
 )
 
 func script(req *compat.Request) compat.Reply {
-	if len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()) {
+	if req.AsksForSummary() {
 		return compat.Reply{Text: "Summary: the person asked for long replies and stopped each one."}
 	}
 	prompt := req.LastUserText()

@@ -29,7 +29,6 @@ import (
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/errand-app/errand/backend/store"
 	"github.com/errand-app/errand/backend/tools"
@@ -53,7 +52,7 @@ type taskResult struct {
 func taskScript(n int) func(*compat.Request) compat.Reply {
 	return func(req *compat.Request) compat.Reply {
 		switch {
-		case len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()):
+		case req.AsksForSummary():
 			return compat.Reply{Text: "Summary: the workspace was listed step by step, as asked."}
 		case len(req.Tools) == 0: // the conversation's title
 			return compat.Reply{Text: "Listing the workspace"}

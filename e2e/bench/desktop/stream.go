@@ -79,7 +79,6 @@ import (
 
 	"github.com/errand-app/errand/backend/agent"
 	"github.com/errand-app/errand/backend/chat"
-	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/errand-app/errand/e2e/bench/longreply"
 )
@@ -124,7 +123,7 @@ var streams = []struct{ name, marker string }{
 func streamScript(started chan<- time.Time) func(*compat.Request) compat.Reply {
 	return func(req *compat.Request) compat.Reply {
 		switch {
-		case len(req.Messages) > 0 && contextwin.IsSummaryRequest(req.Messages[0].Text()):
+		case req.AsksForSummary():
 			return compat.Reply{Text: "Summary: a long conversation."}
 		case len(req.Tools) == 0:
 			return compat.Reply{Text: "A streamed reply"}

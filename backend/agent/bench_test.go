@@ -518,12 +518,12 @@ func stepScript(steps int) func(*compat.Request) compat.Reply {
 // partText is how a step of stepScript's task says which part it did.
 const partText = "Working on part %d of the task."
 
-// partsDone is the last part a task's request says it has done ("Working on
-// part N", partText), 0 before its first step. It is read from the newest assistant
-// message, not counted since the task's request: in a long conversation
-// the context window summarises a task's first steps, and the request that
-// started it, once they outgrow the model's budget, and a count of what is
-// left never reached the last step (the task stopped at its step limit).
+// partsDone is the part the model request's newest assistant message says
+// was done (partText), 0 before the task's first step. It is read, not
+// counted since the person's message: in a long conversation the context
+// window summarises a task's first steps, and the message that started it,
+// once they outgrow the model's budget, and a count of what is left never
+// reached the last step (the task stopped at its step limit).
 func partsDone(req *compat.Request) int {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		switch m := req.Messages[i]; m.Role {

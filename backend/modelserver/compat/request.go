@@ -223,9 +223,9 @@ func (r *Request) LastUserText() string {
 }
 
 // AsksForSummary reports whether the request is the context window's
-// request to summarise older turns (its system prompt is
-// contextwin.SummaryInstruction): a script answers it with a summary, not as
-// a turn, whatever markers the summarised turns hold.
+// request to summarise older turns (its first message, the system prompt,
+// is contextwin.SummaryInstruction): a script answers it with a summary,
+// not as a turn, whatever markers the summarised turns hold.
 func (r *Request) AsksForSummary() bool {
 	return len(r.Messages) > 0 && contextwin.IsSummaryRequest(r.Messages[0].Text())
 }

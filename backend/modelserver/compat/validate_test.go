@@ -1,10 +1,12 @@
 package compat
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/errand-app/errand/backend/contextwin"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -204,4 +206,26 @@ func TestHasTool(t *testing.T) {
 	assert.True(t, req.HasTool("ask_user"))
 	assert.True(t, req.HasTool("task_complete"))
 	assert.False(t, req.HasTool("send_update"))
+}
+
+// A script tells the context window's summary request by its system prompt,
+// sent as a string or as text parts; another system prompt is a turn.
+func TestAsksForSummary(t *testing.T) {
+	instruction, err := json.Marshal(contextwin.SummaryInstruction)
+	require.NoError(t, err)
+	system := `{"role":"system","content":` + string(instruction) + `}`
+	parts := `{"role":"system","content":[{"type":"text","text":` + string(instruction) + `}]}`
+	for _, c := range []struct {
+		msgs string
+		want bool
+	}{
+		{system + "," + user, true},
+		{parts + "," + user, true},
+		{`{"role":"system","content":"You are Errand."},` + user, false},
+	} {
+		req, err := DecodeRequest(strings.NewReader(body(c.msgs)))
+		require.NoError(t, err)
+		assert.Equal(t, c.want, req.AsksForSummary(), c.msgs)
+	}
+	assert.False(t, (&Request{}).AsksForSummary(), "no messages")
 }

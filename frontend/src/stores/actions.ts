@@ -391,8 +391,13 @@ function showStopped(taskId: string): Task | undefined {
  * an approval): a stray Esc or click must not throw away the task, nor
  * what they were typing (the draft stays). False if they kept it.
  */
+/** Stop asks the person first while the task waits for their answer or approval. */
+export function stopAsksFirst(task: Task): boolean {
+  return task.status === 'waiting_user' || task.status === 'waiting_approval';
+}
+
 export async function stopTaskConfirmed(task: Task): Promise<boolean> {
-  if (task.status === 'waiting_user' || task.status === 'waiting_approval') {
+  if (stopAsksFirst(task)) {
     const ok = await askConfirm({
       title: 'Stop this task?',
       text:

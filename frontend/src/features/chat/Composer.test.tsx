@@ -11,6 +11,7 @@ import { useNoticesStore } from '../../stores/notices';
 import { handleTaskUpdate } from '../../stores/sync';
 import { useTasksStore } from '../../stores/tasks';
 import type { StopResult } from '../../api/types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { StatusLine } from './StatusLine';
 import { Composer } from './Composer';
 
@@ -187,6 +188,36 @@ describe('Composer', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Stopped');
     expect(textbox).toHaveFocus();
     expect(left).not.toHaveBeenCalled();
+  });
+
+  it('a press on Stop stops the task before the release, and the click after it stops nothing more', async () => {
+    const { user, stop } = setupStop();
+    const stopButton = screen.getByRole('button', { name: 'Stop' });
+    await user.pointer({ keys: '[MouseLeft>]', target: stopButton });
+    expect(api.stopTask).toHaveBeenCalledTimes(1);
+    expect(api.stopTask).toHaveBeenCalledWith('t1');
+    expect(screen.getByRole('status')).toHaveTextContent('Stopped');
+    expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
+    await user.pointer({ keys: '[/MouseLeft]', target: stopButton });
+    await act(async () => stop.resolve({ stopped: true, task: task('t1', C, { status: 'cancelled', stepCount: 3, rev: 2 }), message: 'Stopped' }));
+    expect(api.stopTask).toHaveBeenCalledTimes(1);
+  });
+
+  it('a task waiting for an answer asks at the click, not at the press', async () => {
+    handleTaskUpdate(task('t1', C, { status: 'waiting_user', stepCount: 2, pendingQuestion: 'Which city?' }));
+    const user = userEvent.setup();
+    render(
+      <>
+        <Composer conversationId={C} />
+        <ConfirmDialog />
+      </>,
+    );
+    const stopButton = screen.getByRole('button', { name: 'Stop' });
+    await user.pointer({ keys: '[MouseLeft>]', target: stopButton });
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await user.pointer({ keys: '[/MouseLeft]', target: stopButton });
+    expect(screen.getByRole('alertdialog', { name: 'Stop this task?' })).toBeInTheDocument();
+    expect(api.stopTask).not.toHaveBeenCalled();
   });
 
   it('a Stop that fails puts the task back as it was, Stop and all, and says why', async () => {

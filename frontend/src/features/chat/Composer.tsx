@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { isBusy } from '../../api/types';
 import type { ConversationMode } from '../../api/types';
-import { queueMessage, replyToTask, sendMessage, setMode, stopTaskConfirmed } from '../../stores/actions';
+import { queueMessage, replyToTask, sendMessage, setMode, stopAsksFirst, stopTaskConfirmed } from '../../stores/actions';
 import { useConversationsStore } from '../../stores/conversations';
 import { endConversation } from '../../stores/conversationState';
 import { useDraftsStore } from '../../stores/drafts';
@@ -113,8 +113,27 @@ export function Composer({ conversationId }: { conversationId: string }) {
   // often): the button goes with the task it stops, and a press that
   // focused it first moved the focus twice around the click (out of the
   // message box, then back in before the button goes).
-  const keepFocus = (e: MouseEvent<HTMLButtonElement>) => e.preventDefault();
+  //
+  // A task at work stops at the press: WebKitGTK sends the page a release
+  // only once the page has answered the press, so a click comes a frame or
+  // two of a streaming reply later (the twenty-ninth step in
+  // docs/BENCHMARKS.md). The click that follows that press is then
+  // already done. A task that waits for the person asks first, and End
+  // conversation is no hurry: those, and Stop from the keyboard, act at
+  // the click.
+  const stopsAtPress = !!task && busy && !endable && !stopAsksFirst(task);
+  const pressedStop = useRef(false);
+  const onStopPress = (e: MouseEvent<HTMLButtonElement>) => {
+    e.preventDefault();
+    pressedStop.current = stopsAtPress && e.button === 0;
+    if (pressedStop.current) stop(e);
+  };
   const onStop = (e: MouseEvent<HTMLButtonElement>) => {
+    const pressed = pressedStop.current && e.detail > 0;
+    pressedStop.current = false;
+    if (!pressed) stop(e);
+  };
+  const stop = (e: MouseEvent<HTMLButtonElement>) => {
     // Focused (by the keyboard), the button hands the focus to the message
     // box before it goes: removed while it has the focus, it would make the
     // page lay out the whole window in the click's own frame to find where
@@ -188,7 +207,7 @@ export function Composer({ conversationId }: { conversationId: string }) {
           )}
           <div className="composer-actions">
             {(busy || waiting) && showEndButton && (
-              <button type="button" className="btn btn-stop" disabled={pending} onMouseDown={keepFocus} onClick={onStop}>
+              <button type="button" className="btn btn-stop" disabled={pending} onMouseDown={onStopPress} onClick={onStop}>
                 <span className="stop-square" aria-hidden="true" />
                 {endable ? 'End conversation' : 'Stop'}
               </button>

@@ -11,9 +11,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** The rotation the spinner shows now, in degrees. */
+/** The angle the spinner's arc is drawn at now, in degrees. */
 function turn(el: Element): number {
-  return Number((el as HTMLElement).style.transform.match(/rotate\((\d+)deg\)/)?.[1]);
+  return Number((el as HTMLElement).style.getPropertyValue('--turn').match(/^(\d+)deg$/)?.[1]);
 }
 
 function Caret({ streaming }: { streaming: boolean }) {
@@ -29,6 +29,8 @@ describe('the window’s motion', () => {
     expect(turn(spinner)).toBe((first + 45) % 360);
     vi.advanceTimersByTime(7 * TICK_MS);
     expect(turn(spinner)).toBe(first);
+    // Its arc is drawn at the angle: the element itself never turns.
+    expect((spinner as HTMLElement).style.transform).toBe('');
     unmount();
     expect(ticking()).toBe(false);
   });
@@ -47,16 +49,21 @@ describe('the window’s motion', () => {
     expect(container.querySelector('.status-spinner')).toHaveAttribute('aria-hidden', 'true');
   });
 
-  it('the waiting dot fades to its middle and back in 1.6 s', () => {
+  it('the waiting dot fades and shrinks to its middle and back in 1.6 s', () => {
     const { container } = render(<PulseDot className="status-dot" />);
     const dot = container.querySelector<HTMLElement>('.status-dot')!;
     const seen = new Set<string>();
+    const sizes = new Set<string>();
     for (let i = 0; i < 16; i++) {
       seen.add(dot.style.opacity);
+      sizes.add(dot.style.getPropertyValue('--scale'));
       vi.advanceTimersByTime(TICK_MS);
     }
     expect(Math.min(...[...seen].map(Number))).toBeCloseTo(0.35, 2);
     expect(Math.max(...[...seen].map(Number))).toBe(1);
+    expect(Math.min(...[...sizes].map(Number))).toBeCloseTo(0.8, 2);
+    expect(Math.max(...[...sizes].map(Number))).toBe(1);
+    expect(dot.style.transform).toBe('');
   });
 
   it('one dot of three is up at a time, and each has its turn', () => {

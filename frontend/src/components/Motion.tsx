@@ -3,6 +3,12 @@ import { onTick } from '../lib/ticker';
 
 // The shapes of the window's continuous motion, each a step of the shared
 // clock (lib/ticker): what CSS keyframes drew before, at ten steps a second.
+//
+// None moves by a transform: the stylesheet draws each step where it is
+// (a ring's arc at an angle, a dot at a size). WebKitGTK without a GPU
+// repaints far more than a transformed element at each step: the whole
+// sidebar for its 13 px spinner (with a streaming reply beside it, the
+// whole window), 620 px of the transcript for the status line's.
 
 /** Steps el with the clock while it is mounted (and active); step must not change. */
 export function useTick<T extends HTMLElement>(step: (el: T, tick: number) => void, active = true): RefObject<T | null> {
@@ -15,16 +21,16 @@ export function useTick<T extends HTMLElement>(step: (el: T, tick: number) => vo
   return ref;
 }
 
-/** An eighth of a turn a tick: a turn in 0.8 s. */
+/** An eighth of a turn a tick (--turn, the arc's angle): a turn in 0.8 s. */
 export function spin(el: HTMLElement, tick: number): void {
-  el.style.transform = `rotate(${(tick % 8) * 45}deg)`;
+  el.style.setProperty('--turn', `${(tick % 8) * 45}deg`);
 }
 
-/** Fades and shrinks to its middle and back in 1.6 s. */
+/** Fades and shrinks (--scale) to its middle and back in 1.6 s. */
 export function pulse(el: HTMLElement, tick: number): void {
   const v = (1 + Math.cos((2 * Math.PI * (tick % 16)) / 16)) / 2;
   el.style.opacity = (0.35 + 0.65 * v).toFixed(2);
-  el.style.transform = `scale(${(0.8 + 0.2 * v).toFixed(2)})`;
+  el.style.setProperty('--scale', (0.8 + 0.2 * v).toFixed(2));
 }
 
 /** Shown half of each second, hidden the other (the caret of a reply being written). */

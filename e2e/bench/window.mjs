@@ -102,17 +102,24 @@ function instrument() {
       mo.observe(document, { subtree: true, childList: true, characterData: true });
     });
 
-  /** Arms a click-to-condition timer: the next click on a button named label (its text or aria-label) starts it. */
+  /**
+   * Arms a click-to-condition timer: the next press on a button named label
+   * (its text or aria-label) starts it, or its click when no press came
+   * (a click from a script or the keyboard). A person's click starts at the
+   * press, and Stop acts there: its button is gone before the release.
+   */
   b.armClick = (label, fn) =>
     new Promise((resolve) => {
-      const onClick = (e) => {
+      const onPress = (e) => {
         const btn = e.target.closest?.('button');
         if (!btn || (btn.textContent.trim() !== label && btn.getAttribute('aria-label') !== label)) return;
-        document.removeEventListener('click', onClick, true);
+        document.removeEventListener('mousedown', onPress, true);
+        document.removeEventListener('click', onPress, true);
         const click = e.timeStamp;
         b.whenDom(fn).then((t) => resolve({ click, ...t }));
       };
-      document.addEventListener('click', onClick, true);
+      document.addEventListener('mousedown', onPress, true);
+      document.addEventListener('click', onPress, true);
     });
 
   /** Timestamps the replies of a bound Go method (service.method) in b.replies[method]. */

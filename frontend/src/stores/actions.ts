@@ -386,16 +386,16 @@ function showStopped(taskId: string): Task | undefined {
   return task;
 }
 
-/**
- * Stops a task, asking first when it waits for the person (a question or
- * an approval): a stray Esc or click must not throw away the task, nor
- * what they were typing (the draft stays). False if they kept it.
- */
 /** Stop asks the person first while the task waits for their answer or approval. */
 export function stopAsksFirst(task: Task): boolean {
   return task.status === 'waiting_user' || task.status === 'waiting_approval';
 }
 
+/**
+ * Stops a task, asking first when it waits for the person (a question or
+ * an approval): a stray Esc or click must not throw away the task, nor
+ * what they were typing (the draft stays). False if they kept it.
+ */
 export async function stopTaskConfirmed(task: Task): Promise<boolean> {
   if (stopAsksFirst(task)) {
     const ok = await askConfirm({

@@ -5,10 +5,11 @@ import { onTick } from '../lib/ticker';
 // clock (lib/ticker): what CSS keyframes drew before, at ten steps a second.
 //
 // None moves by a transform: the stylesheet draws each step where it is
-// (a ring's arc at an angle, a dot at a size). WebKitGTK without a GPU
-// repaints far more than a transformed element at each step: the whole
-// sidebar for its 13 px spinner (with a streaming reply beside it, the
-// whole window), 620 px of the transcript for the status line's.
+// (a ring's arc at an angle, a dot at a size or a height). WebKitGTK
+// without a GPU repaints far more than a transformed element at each
+// step: the whole sidebar for its 13 px spinner (with a streaming reply
+// beside it, the whole window), 620 px of the transcript for the status
+// line's.
 
 /** Steps el with the clock while it is mounted (and active); step must not change. */
 export function useTick<T extends HTMLElement>(step: (el: T, tick: number) => void, active = true): RefObject<T | null> {

@@ -258,7 +258,9 @@ func (rn *run) callModelWith(ctx context.Context, system string, tools toolSet, 
 			return llm.Response{}, err
 		}
 		w := newStreamWriter(rn, opts.FlushInterval)
-		resp, err = rn.provider.Stream(ctx, v.req, llm.Deltas{Text: w.write, Reasoning: w.think})
+		resp, err = behindWindow(func() (llm.Response, error) {
+			return rn.provider.Stream(ctx, v.req, llm.Deltas{Text: w.write, Reasoning: w.think})
+		})
 		var werr error
 		msg, thoughtMS, werr = w.close(resp.Reasoning != "")
 		if cut := err != nil && timeUp(ctx); cut || stalled(ctx, err) {

@@ -190,7 +190,7 @@ describe('Composer', () => {
     expect(left).not.toHaveBeenCalled();
   });
 
-  it('a press on Stop stops the task before the release, and the click after it stops nothing more', async () => {
+  it('a press on Stop stops the task before the release, once', async () => {
     const { user, stop } = setupStop();
     const stopButton = screen.getByRole('button', { name: 'Stop' });
     await user.pointer({ keys: '[MouseLeft>]', target: stopButton });

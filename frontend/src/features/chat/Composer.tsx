@@ -117,23 +117,16 @@ export function Composer({ conversationId }: { conversationId: string }) {
   // A task at work stops at the press: WebKitGTK sends the page a release
   // only once the page has answered the press, so a click comes a frame or
   // two of a streaming reply later (the twenty-ninth step in
-  // docs/BENCHMARKS.md). The click that follows that press is then
-  // already done. A task that waits for the person asks first, and End
-  // conversation is no hurry: those, and Stop from the keyboard, act at
-  // the click.
+  // docs/BENCHMARKS.md). The press shows the task stopped, so the button
+  // is gone before the release and no click follows. A task that waits
+  // for the person asks first, and End conversation is no hurry: those,
+  // and Stop from the keyboard, act at the click.
   const stopsAtPress = !!task && busy && !endable && !stopAsksFirst(task);
-  const pressedStop = useRef(false);
   const onStopPress = (e: MouseEvent<HTMLButtonElement>) => {
     e.preventDefault();
-    pressedStop.current = stopsAtPress && e.button === 0;
-    if (pressedStop.current) stop(e);
+    if (stopsAtPress && e.button === 0) onStop(e);
   };
   const onStop = (e: MouseEvent<HTMLButtonElement>) => {
-    const pressed = pressedStop.current && e.detail > 0;
-    pressedStop.current = false;
-    if (!pressed) stop(e);
-  };
-  const stop = (e: MouseEvent<HTMLButtonElement>) => {
     // Focused (by the keyboard), the button hands the focus to the message
     // box before it goes: removed while it has the focus, it would make the
     // page lay out the whole window in the click's own frame to find where

@@ -64,6 +64,8 @@ type harnessOpts struct {
 	model string
 	// files gives the model its view of attachments.
 	files Files
+	// events, when set, wraps the recorder the runner reports to.
+	events func(Events) Events
 }
 
 // builtinTools are Errand's tools, run_command outside the sandbox when
@@ -101,10 +103,14 @@ func newHarness(t *testing.T, script func(*compat.Request) compat.Reply, o harne
 		model = "test-model"
 	}
 	h.newRunner = func() *Runner {
+		var events Events = h.events
+		if o.events != nil {
+			events = o.events(h.events)
+		}
 		return New(Options{
 			Store:         st,
 			Provider:      openai.New(openai.Config{BaseURL: url, APIKey: "test-key", Model: model, MaxRetries: -1, HTTPClient: client}),
-			Events:        h.events,
+			Events:        events,
 			FlushInterval: o.flush,
 			Tools:         builtinTools(o.hostPids),
 			Workspace: func(_ context.Context, convID string) (*tools.Workspace, error) {

@@ -2,10 +2,15 @@ package agent
 
 import (
 	"runtime"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/errand-app/errand/backend/chat"
 	"github.com/errand-app/errand/backend/llm"
+	"github.com/errand-app/errand/backend/modelserver/compat"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,4 +51,61 @@ func TestAPanicWhileReadingAStreamReachesTheTasksLoop(t *testing.T) {
 	assert.PanicsWithValue(t, "the adapter broke", func() {
 		_, _ = behindWindow(func() (llm.Response, error) { panic("the adapter broke") })
 	})
+}
+
+// storeNices records the nice value of the thread each streamed message
+// and delta is published from (after it is stored, under the same lock).
+type storeNices struct {
+	Events
+	t     *testing.T
+	mu    sync.Mutex
+	nices []int
+}
+
+func (e *storeNices) record() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	n := threadNice(e.t)
+	e.mu.Lock()
+	e.nices = append(e.nices, n)
+	e.mu.Unlock()
+}
+
+func (e *storeNices) MessageStored(m chat.Message) {
+	if m.Streaming {
+		e.record()
+	}
+	e.Events.MessageStored(m)
+}
+
+func (e *storeNices) MessageDelta(d Delta) {
+	e.record()
+	e.Events.MessageDelta(d)
+}
+
+func TestAStreamedReplyIsStoredAtTheWindowsPriority(t *testing.T) {
+	runtime.LockOSThread()
+	caller := threadNice(t)
+	runtime.UnlockOSThread()
+	nices := &storeNices{t: t}
+	long := strings.Repeat("A long answer, streamed in many pieces. ", 40)
+	h := newHarness(t, script(t,
+		compat.Reply{Text: long, ToolCalls: []chat.ToolCall{call(ToolTaskComplete, `{"summary":"ok"}`)}},
+	), harnessOpts{flush: time.Nanosecond, events: func(e Events) Events {
+		nices.Events = e
+		return nices
+	}})
+	conv := h.conversation()
+	task := h.start(conv, "Answer at length")
+	h.events.waitStatus(task.ID, chat.StatusCompleted)
+
+	nices.mu.Lock()
+	defer nices.mu.Unlock()
+	require.Greater(t, len(nices.nices), 2, "the reply was stored in pieces")
+	for i, n := range nices.nices {
+		// A Stop waits for the run's lock, which a store of the stream
+		// holds: on the reader's lowered thread, it would wait behind the
+		// window's threads.
+		assert.Equal(t, caller, n, "piece %d of the reply is stored at the process's priority", i)
+	}
 }

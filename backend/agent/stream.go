@@ -11,8 +11,9 @@ import (
 // streamWriter turns the model's deltas — its answer and its reasoning —
 // into one stored message, coalesced: the first delta creates the
 // message, later ones are appended at most once per interval, and a timer
-// flushes what waits when the model goes quiet. Each flush is stored
-// before it is published.
+// flushes what waits when the model goes quiet. No flush runs on the
+// reader's thread (see besideReader), and each is stored before it is
+// published.
 type streamWriter struct {
 	rn       *run
 	interval time.Duration
@@ -33,12 +34,12 @@ func newStreamWriter(rn *run, interval time.Duration) *streamWriter {
 	return &streamWriter{rn: rn, interval: interval}
 }
 
-// write takes one delta of the answer, on the loop goroutine.
+// write takes one delta of the answer, on the goroutine reading the stream.
 func (w *streamWriter) write(text string) {
 	w.take(text, false)
 }
 
-// think takes one delta of the reasoning, on the loop goroutine.
+// think takes one delta of the reasoning, on the goroutine reading the stream.
 func (w *streamWriter) think(text string) {
 	w.take(text, true)
 }
@@ -66,23 +67,39 @@ func (w *streamWriter) take(text string, reasoning bool) {
 	} else {
 		w.pending.WriteString(text)
 	}
-	if w.msg.ID == "" {
-		m := w.rn.newMessage(chat.RoleAssistant, w.pending.String())
-		m.Reasoning = w.thinking.String()
-		m.Streaming = true
-		w.pending.Reset()
-		w.thinking.Reset()
-		w.msg, w.err = w.rn.add(m)
-		w.lastFlush = time.Now()
-		return
-	}
-	if wait := w.interval - time.Since(w.lastFlush); wait > 0 {
+	if wait := w.wait(); wait > 0 {
 		if w.timer == nil {
 			w.timer = time.AfterFunc(wait, w.flushFromTimer)
 		}
 		return
 	}
-	w.flushLocked()
+	besideReader(w.flushLocked)
+}
+
+// besideReader runs flush on a goroutine of its own and waits for it. The
+// stream is read on a thread of lowered priority (behindWindow), and a
+// flush holds the run's lock, which a Stop waits for: there, with the CPUs
+// full, a flush would keep a Stop waiting while the window's threads run.
+// A goroutine started from that thread runs on another, at the process's
+// priority. A panic in flush is raised again in the caller.
+func besideReader(flush func()) {
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		flush()
+	}()
+	if p := <-done; p != nil {
+		panic(p)
+	}
+}
+
+// wait is how long what is pending waits to be flushed: nothing for the
+// first delta, which creates the message; the rest of the interval after.
+func (w *streamWriter) wait() time.Duration {
+	if w.msg.ID == "" {
+		return 0
+	}
+	return max(w.interval-time.Since(w.lastFlush), 0)
 }
 
 func (w *streamWriter) flushFromTimer() {
@@ -91,7 +108,7 @@ func (w *streamWriter) flushFromTimer() {
 	w.timer = nil
 	// A write may have flushed since this timer was set (it fires late, or
 	// the write came first): wait out the rest of the interval.
-	if wait := w.interval - time.Since(w.lastFlush); wait > 0 {
+	if wait := w.wait(); wait > 0 {
 		if w.pending.Len() > 0 || w.thinking.Len() > 0 {
 			w.timer = time.AfterFunc(wait, w.flushFromTimer)
 		}
@@ -100,16 +117,26 @@ func (w *streamWriter) flushFromTimer() {
 	w.flushLocked()
 }
 
-// flushLocked stores and publishes what waits: the reasoning first, which
-// came before the answer.
+// flushLocked stores and publishes what waits: the message itself, with
+// what came, at the first flush; after it, the reasoning first, which came
+// before the answer.
 func (w *streamWriter) flushLocked() {
-	if w.err != nil || w.msg.ID == "" {
+	if w.err != nil || (w.pending.Len() == 0 && w.thinking.Len() == 0) {
+		return
+	}
+	w.lastFlush = time.Now()
+	if w.msg.ID == "" {
+		m := w.rn.newMessage(chat.RoleAssistant, w.pending.String())
+		m.Reasoning = w.thinking.String()
+		m.Streaming = true
+		w.pending.Reset()
+		w.thinking.Reset()
+		w.msg, w.err = w.rn.add(m)
 		return
 	}
 	if w.thinking.Len() > 0 {
 		text := w.thinking.String()
 		w.thinking.Reset()
-		w.lastFlush = time.Now()
 		if w.err = w.rn.appendChunk(w.msg.ID, text, true); w.err != nil {
 			return
 		}
@@ -117,7 +144,6 @@ func (w *streamWriter) flushLocked() {
 	if w.pending.Len() > 0 {
 		text := w.pending.String()
 		w.pending.Reset()
-		w.lastFlush = time.Now()
 		w.err = w.rn.appendChunk(w.msg.ID, text, false)
 	}
 }

@@ -13,28 +13,28 @@ import (
 // a click on Stop is not kept waiting by the reading of chunks. An idle
 // machine still reads at full speed. The thread is never unlocked, so it
 // ends with the goroutine: a lowered priority cannot be raised again
-// without privileges, and no other goroutine may inherit it. A panic in
-// stream is raised again in the caller.
-func behindWindow(stream func() (llm.Response, error)) (llm.Response, error) {
-	type result struct {
-		resp     llm.Response
-		err      error
-		panicked any
-	}
-	done := make(chan result, 1)
-	go func() {
+// without privileges, and no other goroutine may inherit it. What the
+// reader stores runs beside it, at the process's priority (see
+// streamWriter.take).
+func behindWindow(stream func() (llm.Response, error)) (resp llm.Response, err error) {
+	onOwnGoroutine(func() {
 		runtime.LockOSThread()
 		lowerThreadPriority()
-		var r result
-		defer func() {
-			r.panicked = recover()
-			done <- r
-		}()
-		r.resp, r.err = stream()
+		resp, err = stream()
+	})
+	return resp, err
+}
+
+// onOwnGoroutine runs f on a goroutine of its own and waits for it. A
+// goroutine started from a locked thread runs on another thread, at that
+// thread's priority. A panic in f is raised again in the caller.
+func onOwnGoroutine(f func()) {
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
 	}()
-	r := <-done
-	if r.panicked != nil {
-		panic(r.panicked)
+	if p := <-done; p != nil {
+		panic(p)
 	}
-	return r.resp, r.err
 }

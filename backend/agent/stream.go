@@ -12,8 +12,7 @@ import (
 // into one stored message, coalesced: the first delta creates the
 // message, later ones are appended at most once per interval, and a timer
 // flushes what waits when the model goes quiet. No flush runs on the
-// reader's thread (see besideReader), and each is stored before it is
-// published.
+// reader's thread (see take), and each is stored before it is published.
 type streamWriter struct {
 	rn       *run
 	interval time.Duration
@@ -73,24 +72,11 @@ func (w *streamWriter) take(text string, reasoning bool) {
 		}
 		return
 	}
-	besideReader(w.flushLocked)
-}
-
-// besideReader runs flush on a goroutine of its own and waits for it. The
-// stream is read on a thread of lowered priority (behindWindow), and a
-// flush holds the run's lock, which a Stop waits for: there, with the CPUs
-// full, a flush would keep a Stop waiting while the window's threads run.
-// A goroutine started from that thread runs on another, at the process's
-// priority. A panic in flush is raised again in the caller.
-func besideReader(flush func()) {
-	done := make(chan any, 1)
-	go func() {
-		defer func() { done <- recover() }()
-		flush()
-	}()
-	if p := <-done; p != nil {
-		panic(p)
-	}
+	// Not on this thread: the stream is read on a thread of lowered
+	// priority (behindWindow), and a flush holds the run's lock, which a
+	// Stop waits for. There, with the CPUs full, a flush would keep a Stop
+	// waiting while the window's threads run.
+	onOwnGoroutine(w.flushLocked)
 }
 
 // wait is how long what is pending waits to be flushed: nothing for the

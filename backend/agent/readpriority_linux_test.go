@@ -17,6 +17,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// The process's main thread stays with the tests' main goroutine, as the
+// app's stays with GTK's (main.go): Go cannot end its main thread, so a
+// reader that ran there would live on, and could not be seen to end.
+func init() { runtime.LockOSThread() }
+
 // threadNice is the calling OS thread's nice value.
 func threadNice(t *testing.T) int {
 	raw, err := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid())
@@ -45,7 +50,7 @@ func TestAModelsStreamIsReadBehindTheWindow(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_, err := os.Stat(thread)
 		return os.IsNotExist(err)
-	}, 10*time.Second, time.Millisecond, "the reading thread ended")
+	}, 10*time.Second, time.Millisecond, "the reading thread %d (process %d) ended", readerTid, os.Getpid())
 }
 
 func TestAPanicWhileReadingAStreamReachesTheTasksLoop(t *testing.T) {
